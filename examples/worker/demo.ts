@@ -1,0 +1,6 @@
+// The demo Worker served by `npm start`.
+export default {
+  async fetch(): Promise<Response> {
+    return new Response("toolnexus demo", { headers: { "content-type": "text/plain" } });
+  },
+};

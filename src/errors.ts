@@ -1,0 +1,145 @@
+import type { Answer, Request } from "./types";
+
+const BRAND = Symbol.for("toolnexus.error");
+
+export type ToolnexusErrorCode =
+  | "answer_mismatch"
+  | "invalid_answer"
+  | "run_not_found"
+  | "run_state"
+  | "run_conflict"
+  | "storage"
+  | "llm_http"
+  | "stream"
+  | "config";
+
+export interface ToolnexusErrorOptions {
+  cause?: unknown;
+}
+
+/** The base of every error the SDK throws on purpose. Tool failures are data, not errors. */
+export class ToolnexusError extends Error {
+  readonly code: ToolnexusErrorCode;
+  constructor(code: ToolnexusErrorCode, message: string, options?: ToolnexusErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ToolnexusError";
+    this.code = code;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** True for any {@link ToolnexusError}, even one from another realm or another copy of the package. */
+export function isToolnexusError(error: unknown): error is ToolnexusError {
+  return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** An Answer whose `id` does not echo the Request it answers. Nothing was changed. */
+export class AnswerMismatchError extends ToolnexusError {
+  readonly request: Request;
+  readonly answer: Answer;
+  constructor(request: Request, answer: Answer) {
+    super(
+      "answer_mismatch",
+      `toolnexus: answer id "${answer.id}" does not echo the pending request id "${request.id}" — build the answer with answerOutput(request.id, output)`,
+    );
+    this.name = "AnswerMismatchError";
+    this.request = request;
+    this.answer = answer;
+  }
+}
+
+/** A value that is not a valid Answer/Request, or an Answer the run cannot use. Nothing was changed. */
+export class InvalidAnswerError extends ToolnexusError {
+  /** The path of the offending field, e.g. `"data.results[0].output"`; `""` for the whole value. */
+  readonly field: string;
+  constructor(field: string, message: string, options?: ToolnexusErrorOptions) {
+    super("invalid_answer", message, options);
+    this.name = "InvalidAnswerError";
+    this.field = field;
+  }
+}
+
+export class RunNotFoundError extends ToolnexusError {
+  readonly runId: string;
+  constructor(runId: string) {
+    super("run_not_found", `toolnexus: no suspended run "${runId}" in storage — it finished, expired, or was never saved there`);
+    this.name = "RunNotFoundError";
+    this.runId = runId;
+  }
+}
+
+/** A stored record that fails validation or has an unknown version. The record is left as it was. */
+export class RunStateError extends ToolnexusError {
+  readonly runId: string | undefined;
+  constructor(message: string, runId?: string, options?: ToolnexusErrorOptions) {
+    super("run_state", message, options);
+    this.name = "RunStateError";
+    this.runId = runId;
+  }
+}
+
+/** Another resume holds (or already consumed) this suspension. No tool ran for this call. */
+export class RunConflictError extends ToolnexusError {
+  readonly runId: string;
+  constructor(runId: string, message: string) {
+    super("run_conflict", message);
+    this.name = "RunConflictError";
+    this.runId = runId;
+  }
+}
+
+/** A storage read or write failed. `record` carries the serialized run when it could not be saved. */
+export class StorageError extends ToolnexusError {
+  readonly key: string;
+  readonly operation: "get" | "set" | "delete" | "compareAndSet";
+  readonly record: string | undefined;
+  constructor(operation: StorageError["operation"], key: string, cause: unknown, record?: string) {
+    super(
+      "storage",
+      `toolnexus: storage ${operation} failed for "${key}"${record === undefined ? "" : " — the run is in error.record; save it elsewhere to resume it later"}: ${errorMessage(cause)}`,
+      { cause },
+    );
+    this.name = "StorageError";
+    this.key = key;
+    this.operation = operation;
+    this.record = record;
+  }
+}
+
+/** The provider answered with a non-2xx status after retries. `body` is redacted. */
+export class LlmHttpError extends ToolnexusError {
+  readonly status: number;
+  readonly body: string;
+  readonly retryAfter: string | undefined;
+  constructor(status: number, body: string, retryAfter?: string) {
+    super("llm_http", body ? `LLM ${status}: ${capErrorBody(body)}` : `LLM ${status}`);
+    this.name = "LlmHttpError";
+    this.status = status;
+    this.body = body;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** A provider stream ended early or carried something unreadable. No tool ran on half-received arguments. */
+export class StreamError extends ToolnexusError {
+  constructor(message: string, options?: ToolnexusErrorOptions) {
+    super("stream", message, options);
+    this.name = "StreamError";
+  }
+}
+
+export const ERROR_BODY_CAP = 200;
+
+export function capErrorBody(body: string): string {
+  return body.length > ERROR_BODY_CAP ? `${body.slice(0, ERROR_BODY_CAP)}…` : body;
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  try {
+    return String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+}
