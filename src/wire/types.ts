@@ -1,0 +1,68 @@
+// The seam between the loop (provider-agnostic) and a provider's wire format.
+// Messages stay in the provider's own shape from start to end, so a stored transcript can be
+// sent back as it is; the loop only sees the normalised `Turn` and `ToolCall`s.
+import type { ToolResult, Toolkit, Usage } from "../types";
+
+export type Style = "openai" | "anthropic";
+
+export interface ToolCall {
+  /** The provider's call id (OpenAI `tool_calls[].id`, Anthropic `tool_use.id`). */
+  id: string;
+  name: string;
+  /** Parsed arguments; `{}` when they could not be parsed (see `argsError`). */
+  args: Record<string, unknown>;
+  /** The arguments exactly as the model sent them (a JSON string). */
+  raw: string;
+  /** Set when `raw` is not a JSON object: the tool must not run, the model gets this as an error result. */
+  argsError?: string;
+}
+
+/** One assistant turn, read from a response or an assembled stream. */
+export interface Turn {
+  /** The assistant message to append to the transcript, in the provider's own shape. */
+  message: unknown;
+  /** The assistant's text (OpenAI `content`, Anthropic joined `text` blocks); `""` when none. */
+  text: string;
+  /** Tool calls in the order the model made them. */
+  calls: ToolCall[];
+  usage: Usage;
+  /** The provider's stop/finish reason, verbatim, when it sent one. */
+  finishReason?: string;
+}
+
+export interface BodyInput {
+  model: string;
+  /** The system prompt (Anthropic sends it as `system`; OpenAI already has it in `messages`). */
+  system: string;
+  messages: unknown[];
+  /** Provider-native tool declarations; empty ⇒ the body carries no `tools`/`tool_choice` at all. */
+  tools: unknown[];
+  stream: boolean;
+}
+
+export interface ToolOutcome {
+  call: ToolCall;
+  result: ToolResult;
+}
+
+export interface Wire {
+  readonly style: Style;
+  /** The endpoint for a base URL (OpenAI `/chat/completions`, Anthropic `/v1/messages`). */
+  url(baseUrl: string): string;
+  /** Auth and protocol headers; no auth header when `apiKey` is undefined. */
+  headers(apiKey: string | undefined): Record<string, string>;
+  /** The messages a new run starts from (system handling per provider), ending with the user turn. */
+  start(system: string, history: readonly unknown[], prompt: string): unknown[];
+  body(input: BodyInput): Record<string, unknown>;
+  declare(toolkit: Toolkit | undefined): unknown[];
+  /** Reads a non-streaming JSON response. Throws `StreamError` when it is not a usable response. */
+  parse(json: unknown): Turn;
+  /**
+   * Reads an SSE response body to the end, calling `onText` for each text delta, and assembles the turn.
+   * Throws `StreamError` when the stream ends before the provider's end marker (so no tool runs on
+   * half-received arguments) or the body is not an event stream.
+   */
+  readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn>;
+  /** The transcript messages that carry one assistant turn's tool results, in call order. */
+  results(outcomes: readonly ToolOutcome[]): unknown[];
+}
