@@ -15,3 +15,6 @@ export {
   StreamError,
 } from "./errors";
 export type { ToolnexusErrorCode } from "./errors";
+export { postWithRetry } from "./http/retry";
+export type { ErrorInfo, RetryOptions } from "./http/retry";
+export { redactErrorBody, llmHttpError, REDACTED_BODY_KEYS, REDACTION_PLACEHOLDER } from "./http/redact";

@@ -1,0 +1,125 @@
+// One provider POST with retries, Retry-After and backoff (contract §1.10). Only infrastructure throws:
+// the final non-2xx response becomes an LlmHttpError, a network failure is rethrown as it came.
+import { ToolnexusError } from "../errors";
+import { llmHttpError } from "./redact";
+
+export interface ErrorInfo {
+  error?: unknown;
+  status?: number;
+  /** 0-based. */
+  attempt: number;
+  retryable: boolean;
+}
+
+export interface RetryOptions {
+  fetch: typeof fetch;
+  /** Retries after the first attempt (`0` = one attempt). */
+  retries: number;
+  /** Backoff = `retryBaseMs * 2 ** attempt + random * 100` ms, at most 60 s. */
+  retryBaseMs: number;
+  /** ADDS to 429, 500, 502, 503, 504, 529; cannot remove any. */
+  retryableStatuses?: readonly number[];
+  /** Default: `retryable ? "retry" : "fail"`; always bounded by `retries`. */
+  onError?: (info: ErrorInfo) => "retry" | "fail";
+  signal?: AbortSignal;
+  /**
+   * A `Retry-After` longer than this fails at once with the LlmHttpError (its `retryAfter` says when to
+   * come back) instead of sleeping. Default 60000 ms.
+   */
+  maxRetryAfterMs?: number;
+  /** Waits before a retry; must reject with `signal.reason` on abort. Default: an abortable timer. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export const RETRYABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504, 529];
+const MAX_BACKOFF_MS = 60_000;
+const MAX_TIMER_MS = 2_147_483_647;
+const MAX_RETRY_AFTER_SECONDS = 2_147_483_647;
+// header names whose values are credentials: their values never survive into an error body
+const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie|organization|project/i;
+
+/** An abortable timer: resolves after `ms`, rejects with `signal.reason` as soon as the signal aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, Math.min(Math.max(0, ms), MAX_TIMER_MS));
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** `Retry-After` in ms when it is whole seconds (`^[0-9]+$` after trim, ≤ 2147483647); else undefined. */
+export function retryAfterMs(header: string | null): number | undefined {
+  const value = header?.trim() ?? "";
+  if (!/^[0-9]+$/.test(value)) return undefined;
+  const seconds = Number(value);
+  return seconds <= MAX_RETRY_AFTER_SECONDS ? seconds * 1000 : undefined;
+}
+
+function backoffMs(base: number, attempt: number): number {
+  return Math.min(base * 2 ** attempt + Math.random() * 100, MAX_BACKOFF_MS);
+}
+
+function secretsOf(headers: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADER.test(name) || !value) continue;
+    out.push(value);
+    const token = /^(?:Bearer|Basic)\s+(.+)$/i.exec(value)?.[1];
+    if (token) out.push(token);
+  }
+  return out;
+}
+
+function checkOptions(opts: RetryOptions): void {
+  if (!Number.isInteger(opts.retries) || opts.retries < 0) {
+    throw new ToolnexusError("config", `toolnexus: retries must be a whole number ≥ 0, got ${opts.retries} — pass e.g. retries: 2`);
+  }
+  if (!Number.isFinite(opts.retryBaseMs) || opts.retryBaseMs < 0) {
+    throw new ToolnexusError("config", `toolnexus: retryBaseMs must be a finite number ≥ 0, got ${opts.retryBaseMs} — pass e.g. retryBaseMs: 500`);
+  }
+}
+
+function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
+  const tier = opts.onError?.(info);
+  // a logging-only onError that returns nothing keeps the default
+  return tier === "retry" || tier === "fail" ? tier : info.retryable ? "retry" : "fail";
+}
+
+/**
+ * POSTs `init.body` to `url`, retrying retryable statuses and network failures up to `opts.retries`
+ * times. Resolves the first ok Response (body unread); rejects with an LlmHttpError for the final
+ * non-2xx, the original error for a final network failure, or `signal.reason` once aborted.
+ */
+export async function postWithRetry(url: string, init: { headers: Record<string, string>; body: string }, opts: RetryOptions): Promise<Response> {
+  checkOptions(opts);
+  const { signal } = opts;
+  const sleep = opts.sleep ?? abortableSleep;
+  const statuses = new Set([...RETRYABLE_STATUSES, ...(opts.retryableStatuses ?? [])]);
+  const maxRetryAfter = opts.maxRetryAfterMs ?? 60_000;
+  for (let attempt = 0; ; attempt++) {
+    const last = attempt >= opts.retries;
+    let res: Response;
+    try {
+      res = await opts.fetch(url, { method: "POST", headers: init.headers, body: init.body, signal });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (decide(opts, { error, attempt, retryable: true }) === "fail" || last) throw error;
+      await sleep(backoffMs(opts.retryBaseMs, attempt), signal);
+      continue;
+    }
+    if (res.ok) return res;
+    const retryable = statuses.has(res.status);
+    if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last) throw await llmHttpError(res, secretsOf(init.headers));
+    const honoured = retryAfterMs(res.headers.get("retry-after"));
+    if (honoured !== undefined && honoured > maxRetryAfter) throw await llmHttpError(res, secretsOf(init.headers));
+    await res.body?.cancel().catch(() => {}); // free the connection before waiting
+    await sleep(honoured ?? backoffMs(opts.retryBaseMs, attempt), signal);
+  }
+}
