@@ -18,3 +18,5 @@ export type { ToolnexusErrorCode } from "./errors";
 export { postWithRetry } from "./http/retry";
 export type { ErrorInfo, RetryOptions } from "./http/retry";
 export { redactErrorBody, llmHttpError, REDACTED_BODY_KEYS, REDACTION_PLACEHOLDER } from "./http/redact";
+export { createMetrics } from "./metrics";
+export type { MetricEvent, Metrics } from "./metrics";
