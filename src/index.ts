@@ -20,3 +20,5 @@ export type { ErrorInfo, RetryOptions } from "./http/retry";
 export { redactErrorBody, llmHttpError, REDACTED_BODY_KEYS, REDACTION_PLACEHOLDER } from "./http/redact";
 export { createMetrics } from "./metrics";
 export type { MetricEvent, Metrics } from "./metrics";
+export { translateBody, translateResponse, openAIMessagesToAnthropic } from "./translate";
+export type { TranslateRequest, TranslateResult } from "./translate";
