@@ -22,3 +22,5 @@ export { createMetrics } from "./metrics";
 export type { MetricEvent, Metrics } from "./metrics";
 export { translateBody, translateResponse, openAIMessagesToAnthropic } from "./translate";
 export type { TranslateRequest, TranslateResult } from "./translate";
+export { envApiKey } from "./env";
+export type { EnvReader } from "./env";
