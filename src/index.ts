@@ -24,3 +24,11 @@ export { translateBody, translateResponse, openAIMessagesToAnthropic } from "./t
 export type { TranslateRequest, TranslateResult } from "./translate";
 export { envApiKey } from "./env";
 export type { EnvReader } from "./env";
+export { defineTool } from "./tool";
+export type { DefineToolOptions } from "./tool";
+export { createToolkit } from "./toolkit";
+export type { ToolkitOptions } from "./toolkit";
+export { toOpenAI, toAnthropic, toGemini } from "./adapters";
+export { httpTool } from "./http-tool";
+export type { HttpToolOptions } from "./http-tool";
+export { relayTool, readRelayAnswer } from "./relay-tool";
