@@ -1,0 +1,75 @@
+import { postWithRetry } from "../http/retry";
+import type { StreamEvent } from "../types";
+import type { Turn } from "../wire/types";
+import { addUsage, type LoopState, type RunContext } from "./context";
+import { pump } from "./pump";
+
+const RESERVED = new Set(["messages", "tools", "stream"]);
+
+/** Applies `requestParams` (caller wins, reserved keys refused) and then `bodyTransform`. */
+export function shapeBody(ctx: Pick<RunContext, "opts" | "warn">, body: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(ctx.opts.requestParams ?? {})) {
+    if (RESERVED.has(key)) ctx.warn(`[toolnexus] requestParams key "${key}" is not allowed — ignored (use bodyTransform)`);
+    else if (key !== "__proto__") body[key] = value;
+  }
+  return ctx.opts.bodyTransform?.(body) || body;
+}
+
+/** Sends a JSON body to the provider with retries; the response is ok (non-2xx throws LlmHttpError). */
+export function send(ctx: RunContext, url: string, body: Record<string, unknown>): Promise<Response> {
+  const { opts } = ctx;
+  return postWithRetry(
+    url,
+    { headers: { ...ctx.wire.headers(ctx.apiKey), ...opts.headers }, body: JSON.stringify(body) },
+    {
+      fetch: opts.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      retries: opts.retries ?? 2,
+      retryBaseMs: opts.retryBaseMs ?? 500,
+      retryableStatuses: opts.retryableStatuses,
+      onError: opts.onError,
+      signal: ctx.signal,
+    },
+  );
+}
+
+/**
+ * One model call for turn `state.turns`: hooks, body shaping, retries, stream or JSON reading, usage and
+ * the `llm` metric. Yields text deltas as they arrive; returns the assembled turn.
+ */
+export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenerator<StreamEvent, Turn> {
+  const { opts, wire } = ctx;
+  const turnIndex = state.turns - 1;
+  const hooked = await opts.hooks?.beforeLLM?.({ messages: state.messages, tools: state.tools, model: state.model, turn: turnIndex });
+  if (hooked?.messages) state.messages = hooked.messages.slice();
+  if (hooked?.tools) state.tools = hooked.tools.slice();
+
+  const body = shapeBody(ctx, wire.body({ model: state.model, system: state.system, messages: state.messages, tools: state.tools, stream: ctx.stream }));
+  const started = Date.now();
+  let turn: Turn;
+  let response: unknown;
+  try {
+    const res = await send(ctx, wire.url(opts.baseUrl), body);
+    if (ctx.stream && res.body) {
+      turn = yield* pump<StreamEvent, Turn>((emit) => wire.readStream(res.body!, (delta) => emit({ type: "text", delta })));
+      response = { streamed: true, usage: turn.usage };
+    } else {
+      response = await res.json();
+      turn = wire.parse(response);
+      if (ctx.stream && turn.text) yield { type: "text", delta: turn.text };
+    }
+  } catch (error) {
+    ctx.metrics.record({ event: "llm", model: state.model, status: "error", ms: Date.now() - started, promptTokens: 0, completionTokens: 0 });
+    throw error;
+  }
+  ctx.metrics.record({
+    event: "llm",
+    model: state.model,
+    status: "ok",
+    ms: Date.now() - started,
+    promptTokens: turn.usage.promptTokens,
+    completionTokens: turn.usage.completionTokens,
+  });
+  addUsage(state.usage, turn.usage);
+  await opts.hooks?.afterLLM?.({ response, model: state.model, turn: turnIndex });
+  return turn;
+}

@@ -1,0 +1,64 @@
+import type { Metrics } from "../metrics";
+import type { ClientOptions } from "../options";
+import type { RunResult, RunStatus, RunStorage, ToolCallRecord, Toolkit, Usage } from "../types";
+import type { Wire } from "../wire/types";
+
+/** Everything one run needs that does not change while it runs (resolved client options). */
+export interface RunContext {
+  opts: ClientOptions;
+  wire: Wire;
+  apiKey: string | undefined;
+  toolkit: Toolkit | undefined;
+  storage: RunStorage;
+  metrics: Metrics;
+  stream: boolean;
+  /** Aborted by `timeoutMs` or the caller's signal. */
+  signal: AbortSignal;
+  maxTurns: number;
+  warn: (message: string) => void;
+  /** The stored record this run owns (after a resume claimed it); later writes compare-and-set against it. */
+  owned?: string;
+}
+
+/** What a run has accumulated; serialised into the run record when it halts. */
+export interface LoopState {
+  runId: string;
+  model: string;
+  system: string;
+  /** Always balanced: an assistant turn is appended together with all its tool results. */
+  messages: unknown[];
+  /** Provider tool declarations (a `beforeLLM` hook may replace them). */
+  tools: unknown[];
+  toolCalls: ToolCallRecord[];
+  turns: number;
+  usage: Usage;
+  text: string;
+  conversationId?: string;
+  startedAt: number;
+}
+
+export const zeroUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+
+export function addUsage(into: Usage, add: Usage): void {
+  into.promptTokens += add.promptTokens;
+  into.completionTokens += add.completionTokens;
+  into.totalTokens += add.totalTokens;
+}
+
+export function resultOf(state: LoopState, status: RunStatus, extra: Partial<RunResult> = {}): RunResult {
+  return {
+    status,
+    text: state.text,
+    messages: state.messages.slice(),
+    toolCalls: state.toolCalls.slice(),
+    toolCallCount: state.toolCalls.length,
+    turns: state.turns,
+    usage: { ...state.usage },
+    model: state.model,
+    ...extra,
+  };
+}
+
+export function newRunId(): string {
+  return `run-${crypto.randomUUID()}`;
+}

@@ -1,0 +1,95 @@
+import { pendingOf } from "../answer";
+import { errorMessage } from "../errors";
+import type { Answer, Request, ToolResult } from "../types";
+import type { ToolCall } from "../wire/types";
+import type { LoopState, RunContext } from "./context";
+
+/** What one call of a turn produced before any suspension was resolved. */
+export interface CallOutcome {
+  call: ToolCall;
+  /** Arguments after `beforeTool`: a re-execution uses exactly these. */
+  args: Record<string, unknown>;
+  result: ToolResult;
+  /** Set when the call suspended. */
+  request?: Request;
+}
+
+const withoutPending = (result: ToolResult): ToolResult => {
+  if (!result.metadata || !("pending" in result.metadata)) return result;
+  const { pending: _, ...metadata } = result.metadata;
+  return Object.keys(metadata).length ? { ...result, metadata } : { output: result.output, isError: result.isError };
+};
+
+/** A throw, a hang past `toolTimeoutMs`, or a malformed return becomes an error result; never a crash. */
+async function invoke(ctx: RunContext, state: LoopState, call: ToolCall, args: Record<string, unknown>, answer?: Answer): Promise<ToolResult> {
+  const toolkit = ctx.toolkit;
+  if (!toolkit) return { output: `Unknown tool: ${call.name}`, isError: true };
+  const limit = ctx.opts.toolTimeoutMs;
+  const controller = limit ? new AbortController() : undefined;
+  const signal = controller ? anySignal([ctx.signal, controller.signal]) : ctx.signal;
+  const toolCtx = { signal, runId: state.runId, callId: call.id, idempotencyKey: `${state.runId}:${call.id}`, ...(answer ? { answer } : {}) };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const running = toolkit.execute(call.name, args, toolCtx);
+    const result = controller
+      ? await Promise.race([
+          running,
+          new Promise<ToolResult>((resolve) => {
+            timer = setTimeout(() => {
+              controller.abort(new Error(`tool ${call.name} timed out after ${limit}ms`));
+              resolve({ output: `tool ${call.name} timed out after ${limit}ms`, isError: true });
+            }, limit);
+          }),
+        ])
+      : await running;
+    if (typeof result?.output !== "string" || typeof result.isError !== "boolean") {
+      return { output: `tool ${call.name} returned an invalid result (expected { output: string, isError: boolean })`, isError: true };
+    }
+    return result;
+  } catch (error) {
+    return { output: errorMessage(error), isError: true };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+export function anySignal(signals: AbortSignal[]): AbortSignal {
+  const any = (AbortSignal as { any?: (s: AbortSignal[]) => AbortSignal }).any;
+  if (any) return any(signals);
+  const controller = new AbortController();
+  for (const s of signals) {
+    if (s.aborted) return AbortSignal.abort(s.reason);
+    s.addEventListener("abort", () => controller.abort(s.reason), { once: true });
+  }
+  return controller.signal;
+}
+
+/** Runs one tool (hooks, metric). `answer` ⇒ a re-execution after a suspension: `beforeTool` is not re-entered. */
+export async function runTool(ctx: RunContext, state: LoopState, call: ToolCall, args: Record<string, unknown>, answer?: Answer): Promise<CallOutcome> {
+  const hooks = ctx.opts.hooks;
+  const turn = state.turns - 1;
+  const started = Date.now();
+  let result: ToolResult | undefined;
+  if (call.argsError && !answer) {
+    result = { output: call.argsError, isError: true };
+  } else if (!answer && hooks?.beforeTool) {
+    const hooked = await hooks.beforeTool({ name: call.name, args, id: call.id, turn });
+    if (hooked?.args) args = hooked.args;
+    result = hooked?.result;
+  }
+  result ??= await invoke(ctx, state, call, args, answer);
+  const request = pendingOf(result);
+  const source = ctx.toolkit?.get(call.name)?.source ?? "custom";
+  ctx.metrics.record({ event: "tool", tool: call.name, source, isError: request ? false : result.isError, ms: Date.now() - started, ...(request ? { pending: true as const } : {}) });
+  if (request) return { call, args, result, request };
+  if (hooks?.afterTool) {
+    const hooked = await hooks.afterTool({ name: call.name, args, result, id: call.id, turn });
+    if (hooked?.result) result = hooked.result;
+  }
+  return { call, args, result: withoutPending(result) };
+}
+
+/** Runs every call of a turn concurrently; outcomes come back in tool-call order. */
+export function runTurn(ctx: RunContext, state: LoopState, calls: readonly ToolCall[]): Promise<CallOutcome[]> {
+  return Promise.all(calls.map((call) => runTool(ctx, state, call, call.args)));
+}

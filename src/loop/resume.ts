@@ -1,0 +1,159 @@
+// client.resume: continue a durably halted run with the answer to its open Request — exactly once.
+import { RunConflictError, RunNotFoundError, RunStateError, StorageError, isToolnexusError } from "../errors";
+import { drive } from "../loop";
+import { answerDigest, loadRecord, openGroups, saveRecord, type HaltedCall, type RunRecord } from "../run-state";
+import type { Answer, RunResult, StreamEvent } from "../types";
+import type { ToolCall } from "../wire/types";
+import { zeroUsage, type LoopState, type RunContext } from "./context";
+import { pendingResult, runKey, writeRecord, type TurnCall } from "./halt";
+import { appendTurn, checkAnswer, isRelay, relayResults, resolveRequest } from "./suspension";
+
+const asCall = (c: HaltedCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
+
+async function read(ctx: RunContext, runId: string): Promise<{ raw: string; record: RunRecord }> {
+  let raw: string | undefined;
+  try {
+    raw = await ctx.storage.get(runKey(runId));
+  } catch (cause) {
+    throw new StorageError("get", runKey(runId), cause);
+  }
+  if (raw === undefined) throw new RunNotFoundError(runId);
+  return { raw, record: loadRecord(runId, raw) };
+}
+
+/** Takes the record for this resume: compare-and-set where the adapter has it (atomic ones make this exactly-once). */
+async function claim(ctx: RunContext, record: RunRecord, raw: string): Promise<void> {
+  const key = runKey(record.runId);
+  const value = saveRecord({ ...record, status: "claimed" });
+  let won: boolean;
+  try {
+    if (ctx.storage.compareAndSet) {
+      won = await ctx.storage.compareAndSet(key, raw, value);
+    } else {
+      // best effort on adapters without a conditional write (documented)
+      won = (await ctx.storage.get(key)) === raw;
+      if (won) await ctx.storage.set(key, value);
+    }
+  } catch (cause) {
+    throw new StorageError("compareAndSet", key, cause);
+  }
+  if (!won) throw new RunConflictError(record.runId, `toolnexus: run "${record.runId}" was claimed by another resume first — nothing ran for this call`);
+  ctx.owned = value;
+}
+
+function stateOf(ctx: RunContext, record: RunRecord): LoopState {
+  return {
+    runId: record.runId,
+    model: record.model,
+    system: record.system,
+    messages: record.messages.slice(),
+    tools: ctx.wire.declare(ctx.toolkit),
+    toolCalls: record.toolCalls.slice(),
+    turns: record.turns,
+    usage: { ...zeroUsage(), ...record.usage },
+    text: record.text,
+    ...(record.conversationId === undefined ? {} : { conversationId: record.conversationId }),
+    startedAt: Date.now(),
+  };
+}
+
+export interface Resumption {
+  state: LoopState;
+  /** The stored outcome when the same answer was already applied and the run finished. */
+  finished?: RunResult;
+  events?: AsyncGenerator<StreamEvent, RunResult>;
+}
+
+/**
+ * Validates everything that can be validated before a tool runs (unknown run, corrupt record, wrong
+ * answer id, unusable relay payload, a racer) — each a typed error that leaves the stored run untouched —
+ * then claims the record.
+ */
+export async function prepareResume(ctx: RunContext, runId: string, answer: Answer): Promise<Resumption> {
+  const { raw, record } = await read(ctx, runId);
+  if (record.style !== ctx.wire.style) {
+    throw new RunStateError(`toolnexus: run "${runId}" was halted by a ${record.style}-style client; resume it with one`, runId);
+  }
+  const digest = await answerDigest(answer);
+  const sameAnswer = record.answered?.requestId === answer?.id && record.answered.digest === digest;
+  const state = stateOf(ctx, record);
+  if (record.status === "done") {
+    if (sameAnswer && record.result) return { state, finished: record.result as RunResult };
+    throw new RunConflictError(runId, `toolnexus: run "${runId}" has already finished — its suspension was answered once`);
+  }
+  if (record.status === "claimed") throw new RunConflictError(runId, `toolnexus: run "${runId}" is being resumed by another caller`);
+  if (record.status === "ready") {
+    if (!sameAnswer) throw new RunConflictError(runId, `toolnexus: run "${runId}" was already answered; only the same answer can retry it`);
+    await claim(ctx, record, raw);
+    return { state, events: proceed(ctx, state, record, digest) };
+  }
+  const group = openGroups(record.calls)[0];
+  if (!group) throw new RunStateError(`toolnexus: stored run "${runId}" is suspended but has no open request`, runId);
+  const checked = checkAnswer(group.request, answer);
+  if (isRelay(group.request)) relayResults(checked, group.calls.map((c) => ({ call: asCall(c) })));
+  await claim(ctx, record, raw);
+  return { state, events: answerAndProceed(ctx, state, record, raw, checked, digest) };
+}
+
+async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunRecord, raw: string, answer: Answer, digest: string): AsyncGenerator<StreamEvent, RunResult> {
+  const group = openGroups(record.calls)[0]!;
+  let results;
+  try {
+    const members = group.calls.map((c) => ({ call: asCall(c), args: c.args }));
+    results = await resolveRequest(ctx, state, group.request, members, answer);
+  } catch (error) {
+    await release(ctx, raw); // nothing was applied: the run stays resumable as it was
+    throw error;
+  }
+  const calls = record.calls.map((c) => {
+    const i = group.calls.indexOf(c);
+    return i < 0 ? c : { id: c.id, name: c.name, args: c.args, raw: c.raw, result: results[i]! };
+  });
+  for (const c of calls) if (group.calls.some((g) => g.id === c.id)) yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
+  const next: RunRecord = { ...record, calls, answered: { requestId: answer.id, digest } };
+  const open = openGroups(calls)[0];
+  if (open) {
+    // another call of the same turn still waits: surface it under the same runId
+    await writeRecord(ctx, { ...next, status: "suspended" });
+    yield { type: "pending", request: open.request, runId: record.runId };
+    const turnCalls: TurnCall[] = calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result ?? { output: "", isError: true }, ...(c.result ? {} : { request: c.request! }) }));
+    return pendingResult(ctx, state, record.assistant, turnCalls, open.request);
+  }
+  await writeRecord(ctx, { ...next, status: "ready" });
+  return yield* proceed(ctx, state, next, digest);
+}
+
+/** Every call of the halted turn has its result: append the balanced turn and let the model continue. */
+async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord, digest: string): AsyncGenerator<StreamEvent, RunResult> {
+  appendTurn(ctx, state, { message: record.assistant }, record.calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })));
+  let result: RunResult;
+  try {
+    result = yield* drive(ctx, state);
+  } catch (error) {
+    // the answer was applied and its tools ran: keep that, so the same answer can retry the model call
+    if (!isToolnexusError(error) || error.code !== "storage") await release(ctx, saveRecord({ ...record, status: "ready" }));
+    throw error;
+  }
+  if (result.status !== "pending") await complete(ctx, record, result, digest);
+  return result;
+}
+
+async function complete(ctx: RunContext, record: RunRecord, result: RunResult, digest: string): Promise<void> {
+  const ttl = ctx.opts.completedTtlSeconds ?? 86_400;
+  const requestId = record.answered?.requestId ?? "";
+  const done: RunRecord = { ...record, status: "done", messages: [], assistant: null, calls: [], toolCalls: [], answered: { requestId, digest }, result };
+  if (ctx.storage.capabilities.ttl && ttl > 0) await writeRecord(ctx, done, { ttlSeconds: ttl });
+  else await ctx.storage.delete(runKey(record.runId)).catch(() => {}); // the result is returned either way
+}
+
+/** Puts a claimed record back (best effort: a failure here must not hide the original error). */
+async function release(ctx: RunContext, value: string): Promise<void> {
+  const key = runKey(JSON.parse(value).runId);
+  try {
+    if (ctx.owned !== undefined && ctx.storage.compareAndSet) await ctx.storage.compareAndSet(key, ctx.owned, value);
+    else await ctx.storage.set(key, value);
+    ctx.owned = value;
+  } catch {
+    // the claimed record stays; a later resume reports RunConflictError instead of running twice
+  }
+}

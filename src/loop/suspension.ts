@@ -1,0 +1,113 @@
+import { isExpired } from "../answer";
+import { AnswerMismatchError } from "../errors";
+import { parseAnswer } from "../parse";
+import { readRelayAnswer } from "../relay-tool";
+import type { Answer, Request, StreamEvent, ToolResult } from "../types";
+import type { ToolCall, Turn } from "../wire/types";
+import type { LoopState, RunContext } from "./context";
+import { runTool, type CallOutcome } from "./execute-tools";
+
+export const isRelay = (request: Request): boolean => request.kind === "tool_call";
+
+/**
+ * Merges the relay suspensions of one turn into the first of them (`data.calls` in tool-call order,
+ * each stamped with its provider call id), so the host answers them together with one `relayAnswer`.
+ */
+export function mergeRelays(outcomes: CallOutcome[]): void {
+  let first: Request | undefined;
+  for (const o of outcomes) {
+    if (!o.request || !isRelay(o.request)) continue;
+    const calls = Array.isArray(o.request.data?.calls) ? (o.request.data.calls as Record<string, unknown>[]) : [];
+    const stamped = calls.map((c) => ({ ...c, id: c.id || o.call.id }));
+    if (!first) {
+      first = { ...o.request, data: { ...o.request.data, calls: stamped } };
+      o.request = first;
+    } else {
+      (first.data!.calls as unknown[]).push(...stamped);
+      o.request = first;
+    }
+  }
+}
+
+/** The still-open Requests of a turn, in tool-call order, with the calls each one covers. */
+export function openRequests<T extends { call: ToolCall; request?: Request; result?: ToolResult }>(items: T[], done: (item: T) => boolean): { request: Request; members: T[] }[] {
+  const groups = new Map<string, { request: Request; members: T[] }>();
+  for (const item of items) {
+    if (!item.request || done(item)) continue;
+    const g = groups.get(item.request.id);
+    if (g) g.members.push(item);
+    else groups.set(item.request.id, { request: item.request, members: [item] });
+  }
+  return [...groups.values()];
+}
+
+/** Checks an answer against the Request it claims to answer. Throws; changes nothing. */
+export function checkAnswer(request: Request, answer: unknown): Answer {
+  if (answer === undefined || answer === null) return { id: request.id, ok: false, reason: "cancelled" };
+  const parsed = parseAnswer(answer);
+  if (parsed.id !== request.id) throw new AnswerMismatchError(request, parsed);
+  return parsed;
+}
+
+/** Validates a relay answer's payload before anything runs (throws InvalidAnswerError naming the constructors). */
+export function relayResults(answer: Answer, members: { call: ToolCall }[]): Map<string, ToolResult> | undefined {
+  if (!answer.ok) return undefined;
+  return readRelayAnswer(answer, members.map((m) => ({ id: m.call.id, name: m.call.name })));
+}
+
+/**
+ * Applies an answer to one open Request (DESIGN "Suspension semantics" 1 and 3): expired ⇒ declined;
+ * declined ⇒ `declined/expired: <prompt>`; relay ⇒ the host's results; otherwise the same tool re-runs
+ * once with `ctx.answer`, and a second suspension becomes `unresolved: <prompt>`.
+ */
+export async function resolveRequest(
+  ctx: RunContext,
+  state: LoopState,
+  request: Request,
+  members: { call: ToolCall; args: Record<string, unknown> }[],
+  answer: Answer,
+): Promise<ToolResult[]> {
+  if (answer.ok && isExpired(request)) answer = { id: answer.id, ok: false, reason: "expired" };
+  if (isRelay(request)) {
+    const results = relayResults(answer, members);
+    return members.map(
+      (m) => results?.get(m.call.id) ?? { output: `relay declined for ${m.call.name}: ${answer.reason ?? "declined"}`, isError: true },
+    );
+  }
+  if (!answer.ok) return members.map(() => ({ output: `declined/expired: ${request.prompt}`, isError: true }));
+  return Promise.all(
+    members.map(async (m) => {
+      const again = await runTool(ctx, state, m.call, m.args, answer);
+      return again.request ? { output: `unresolved: ${request.prompt}`, isError: true } : again.result;
+    }),
+  );
+}
+
+/** Inline resolution through `waitFor`, call by call in tool-call order, with `pending` before each wait. */
+export async function* resolveInline(ctx: RunContext, state: LoopState, outcomes: CallOutcome[]): AsyncGenerator<StreamEvent> {
+  const waitFor = ctx.opts.waitFor!;
+  const settled = new Set<CallOutcome>();
+  for (const outcome of outcomes) {
+    const group = openRequests(outcomes, (o) => settled.has(o)).find((g) => g.members.includes(outcome));
+    if (group) {
+      yield { type: "pending", request: group.request };
+      const answer = checkAnswer(group.request, await waitFor(group.request));
+      const results = await resolveRequest(ctx, state, group.request, group.members, answer);
+      group.members.forEach((m, i) => {
+        m.result = results[i]!;
+        delete m.request;
+        settled.add(m);
+      });
+    }
+    yield { type: "tool_result", id: outcome.call.id, name: outcome.call.name, output: outcome.result.output, isError: outcome.result.isError };
+  }
+}
+
+/** Appends one finished turn — the assistant message and every result, in call order — and its records. */
+export function appendTurn(ctx: RunContext, state: LoopState, turn: Pick<Turn, "message">, outcomes: { call: ToolCall; args: Record<string, unknown>; result: ToolResult }[]): void {
+  state.messages.push(turn.message, ...ctx.wire.results(outcomes));
+  for (const { call, args, result } of outcomes) {
+    state.toolCalls.push({ id: call.id, name: call.name, args, output: result.output, isError: result.isError, ...(result.metadata ? { metadata: result.metadata } : {}) });
+  }
+}
+
