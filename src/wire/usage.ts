@@ -1,0 +1,84 @@
+// What both wires read out of provider JSON: token usage, tool-call arguments, error objects.
+// (Named for its main job; the brief that created src/wire/ allowed this one shared file.)
+import { typeName } from "../answer";
+import { capErrorBody, StreamError } from "../errors";
+import type { Usage } from "../types";
+import type { ToolCall } from "./types";
+
+export type Json = Record<string, unknown>;
+
+/** `value` when it is a JSON object (not an array), else `undefined`. */
+export function record(value: unknown): Json | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+export function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** OpenAI `{ prompt_tokens, completion_tokens, total_tokens }`; total falls back to the sum; missing ⇒ 0. */
+export function openaiUsage(usage: unknown): Usage {
+  const u = record(usage);
+  const promptTokens = count(u?.prompt_tokens);
+  const completionTokens = count(u?.completion_tokens);
+  const total = u?.total_tokens;
+  return { promptTokens, completionTokens, totalTokens: typeof total === "number" && Number.isFinite(total) ? total : promptTokens + completionTokens };
+}
+
+/** Anthropic `{ input_tokens, output_tokens }`; total is their sum; missing ⇒ 0. */
+export function anthropicUsage(usage: unknown): Usage {
+  const u = record(usage);
+  const promptTokens = count(u?.input_tokens);
+  const completionTokens = count(u?.output_tokens);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}
+
+function argsError(name: string, reason: string): string {
+  return `Invalid arguments for ${name}: not a JSON object: ${reason}`;
+}
+
+/**
+ * A tool call from the arguments string the model sent: `JSON.parse(raw || "{}")`. Anything but a JSON
+ * object leaves `args: {}` and sets `argsError`, so the loop answers the model instead of running the tool.
+ */
+export function callFromRaw(id: string, name: string, raw: string): ToolCall {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw || "{}");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { id, name, args: {}, raw, argsError: argsError(name, reason.length > 120 ? `${reason.slice(0, 120)}…` : reason) };
+  }
+  const args = record(value);
+  return args ? { id, name, args, raw } : { id, name, args: {}, raw, argsError: argsError(name, `got ${typeName(value)}`) };
+}
+
+/** A tool call from arguments that arrived already parsed (Anthropic `input`, or OpenAI-compatible servers sending an object). */
+export function callFromValue(id: string, name: string, value: unknown): ToolCall {
+  const raw = JSON.stringify(value ?? {});
+  const args = record(value ?? {});
+  return args ? { id, name, args, raw } : { id, name, args: {}, raw, argsError: argsError(name, `got ${typeName(value)}`) };
+}
+
+// Key-shaped tokens a provider may echo back (`sk-…`, `Bearer …`) never reach an error message.
+const KEYISH = /\b(?:sk-[\w*-]{4,}|Bearer\s+\S+)/g;
+
+/** The text of a provider's error object (`{ message }`, a string, or anything else), shortened, key-shaped tokens masked. */
+export function errorText(error: unknown): string {
+  const message = record(error)?.message;
+  const text = typeof error === "string" ? error : typeof message === "string" ? message : (JSON.stringify(error) ?? typeName(error));
+  return capErrorBody(text.replace(KEYISH, "«redacted»"));
+}
+
+export function providerError(error: unknown): StreamError {
+  return new StreamError(`toolnexus: the provider reported an error: ${errorText(error)} — retry the run; if it persists, check the model name and the request`);
+}
+
+/** The stream ended without the provider's end marker (or carried no events at all). */
+export function cutOff(marker: string, events: number): StreamError {
+  return new StreamError(
+    events === 0
+      ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style; a streaming request must be answered with text/event-stream"
+      : `toolnexus: the provider's stream ended before ${marker} — the reply was cut off, so no tool ran on half-received arguments; retry the run`,
+  );
+}
