@@ -32,5 +32,6 @@ export { toOpenAI, toAnthropic, toGemini } from "./adapters";
 export { httpTool } from "./http-tool";
 export type { HttpToolOptions } from "./http-tool";
 export { relayTool, readRelayAnswer } from "./relay-tool";
+export { eventStreamResponse, readEventStream } from "./event-stream";
 export { parseSSE } from "./wire/sse";
 export type { SSEEvent } from "./wire/sse";
