@@ -19,6 +19,7 @@ import {
   type ToolContext,
 } from "toolnexus";
 import { MODES, resumeIn, runIn, STYLES, types } from "./support/drive";
+import { naturalStorage } from "./support/natural-storage";
 import { scripted, toolResultsIn, userTurnsIn } from "./support/scripted";
 
 function kit() {
@@ -212,3 +213,36 @@ for (const style of STYLES) {
     });
   }
 }
+
+const natural = naturalStorage();
+
+describe(`resume on this runtime's natural storage (${natural.name})`, () => {
+  for (const style of STYLES) {
+    const base = { baseUrl: "https://llm.test/v1", style, model: "m", apiKey: "sk-secret-key-123" } as const;
+
+    it(`halts, resumes one of two suspensions, then the other, in fresh clients (${style})`, async () => {
+      const storage = await natural.make();
+      const s = scripted(style, [{ calls: [{ name: "ask_city" }, { name: "clock" }, { name: "approve" }] }, (b) => ({ text: toolResultsIn(b).join("|") })]);
+      const k = kit();
+      const halted = await createClient({ ...base, fetch: s.fetch, storage }).run("trip", { toolkit: k.tools });
+      const mid = await createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId!, answerOutput("q-city", "Madurai"), { toolkit: kit().tools });
+      expect(mid).toMatchObject({ status: "pending", runId: halted.runId, pending: { id: "q-book" } });
+      const done = await createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId!, { id: "q-book", ok: true }, { toolkit: kit().tools });
+      expect(done.text).toBe("city=Madurai|12:00|booked");
+      expect(k.runs.clock).toBe(1);
+    });
+
+    it(`a wrong id, then 20 racing resumes: one wins, the tool runs once (${style})`, async () => {
+      const storage = await natural.make();
+      const s = scripted(style, [{ calls: [{ name: "ask_city" }] }, { text: "once" }]);
+      const k = kit();
+      const client = createClient({ ...base, fetch: s.fetch, storage });
+      const halted = await client.run("x", { toolkit: k.tools });
+      await expect(client.resume(halted.runId!, answerOutput("nope", "x"), { toolkit: k.tools })).rejects.toThrow(AnswerMismatchError);
+      const settled = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => client.resume(halted.runId!, answerOutput("q-city", `C${i}`), { toolkit: k.tools })));
+      expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      expect(settled.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof RunConflictError)).toBe(true);
+      expect(k.runs.ask_city).toBe(2);
+    });
+  }
+});
