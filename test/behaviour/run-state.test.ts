@@ -1,0 +1,55 @@
+// The frozen v1 run records (test/fixtures/run-state) must load and resume in every release.
+import { describe, expect, it } from "vitest";
+import { answerOutput, createClient, defineTool, memoryStorage, pending, relayAnswer, relayTool, RunStateError } from "toolnexus";
+import * as openaiFixture from "../fixtures/run-state/v1-openai-two-suspensions";
+import * as relayFixture from "../fixtures/run-state/v1-anthropic-relay";
+import { scripted, toolResultsIn } from "./support/scripted";
+
+const counts: Record<string, number> = {};
+const tools = [
+  defineTool({ name: "ask_city", description: "asks", execute: (_a, ctx) => ((counts.ask_city = (counts.ask_city ?? 0) + 1), ctx?.answer ? `city=${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?", id: "q-city" })) }),
+  defineTool({ name: "clock", description: "time", execute: () => ((counts.clock = (counts.clock ?? 0) + 1), "12:00") }),
+  defineTool({ name: "approve", description: "approval", inputSchema: { type: "object", properties: { when: { type: "string" } } }, execute: (a, ctx) => (ctx?.answer ? `booked ${a.when}` : pending({ kind: "approval", prompt: "Book it?", id: "q-book" })) }),
+  relayTool("lookup", "host lookup", { type: "object", properties: { q: { type: "string" } } }),
+];
+
+describe("run-state v1 fixtures", () => {
+  it("an OpenAI record with two suspensions and a finished call resumes to a balanced turn", async () => {
+    const storage = memoryStorage();
+    await storage.set(`run:${openaiFixture.runId}`, openaiFixture.record);
+    const s = scripted("openai", [(b) => ({ text: toolResultsIn(b).join("|") })]);
+    const client = createClient({ baseUrl: "https://llm.test/v1", style: "openai", model: "fixture-model", fetch: s.fetch, storage });
+    const mid = await client.resume(openaiFixture.runId, answerOutput("q-city", "Ooty"), { toolkit: tools });
+    expect(mid.pending?.id).toBe("q-book");
+    const done = await client.resume(openaiFixture.runId, { id: "q-book", ok: true }, { toolkit: tools });
+    expect(done.text).toBe("city=Ooty|12:00|booked now");
+    expect(counts.clock).toBeUndefined(); // finished before the halt: never run again
+    expect(s.bodies[0]!.messages[0]).toEqual({ role: "system", content: "You plan trips." });
+  });
+
+  it("an Anthropic relay record resumes with relayAnswer", async () => {
+    const storage = memoryStorage();
+    await storage.set(`run:${relayFixture.runId}`, relayFixture.record);
+    const requestId = JSON.parse(relayFixture.record).calls[0].request.id as string;
+    const s = scripted("anthropic", [(b) => ({ text: toolResultsIn(b).join("|") })]);
+    const client = createClient({ baseUrl: "https://llm.test", style: "anthropic", model: "fixture-model", fetch: s.fetch, storage });
+    const done = await client.resume(relayFixture.runId, relayAnswer(requestId, [{ id: "toolu_1", output: "A" }, { id: "toolu_2", output: "B" }]), { toolkit: tools });
+    expect(done.text).toBe("A|B");
+    expect(s.bodies[0]!.system).toBe("You plan trips.");
+  });
+
+  it("a record from a client of the other style is refused without changes", async () => {
+    const storage = memoryStorage();
+    await storage.set(`run:${relayFixture.runId}`, relayFixture.record);
+    const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: scripted("openai", []).fetch, storage });
+    await expect(client.resume(relayFixture.runId, answerOutput("x", "y"))).rejects.toThrow(RunStateError);
+    expect(await storage.get(`run:${relayFixture.runId}`)).toBe(relayFixture.record);
+  });
+
+  it("no secret and no function ever reaches a record", () => {
+    for (const raw of [openaiFixture.record, relayFixture.record]) {
+      expect(raw).not.toContain("sk-never-stored");
+      expect(JSON.parse(raw).v).toBe(1);
+    }
+  });
+});
