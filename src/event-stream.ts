@@ -45,7 +45,11 @@ export function eventStreamResponse(events: AsyncIterable<StreamEvent>, init?: R
       } catch (error) {
         text = frame("error", JSON.stringify(errorPayload(error)));
         last = true;
-        await Promise.resolve(iterator.return?.()).catch(() => {}); // e.g. an event JSON cannot carry
+        try {
+          await iterator.return?.(); // still open when it was the event that failed (JSON cannot carry it)
+        } catch {
+          // already closed, or its cleanup failed: the client is told about the first failure only
+        }
       }
       if (cancelled) return;
       controller.enqueue(encoder.encode(text));

@@ -66,6 +66,24 @@ describe("eventStreamResponse", () => {
     expect(text).not.toContain("TypeError");
   });
 
+  it("reports an event JSON cannot carry as an error and closes the events", async () => {
+    let closed = false;
+    async function* cyclic(): AsyncGenerator<StreamEvent> {
+      try {
+        const args: Record<string, unknown> = {};
+        args.self = args;
+        yield { type: "tool_call", id: "c1", name: "t", args };
+        yield { type: "text", delta: "never sent" };
+      } finally {
+        closed = true;
+      }
+    }
+    const text = await eventStreamResponse(cyclic()).text();
+    expect(text).toMatch(/^event: error\ndata: \{"code":"internal",/);
+    expect(text).not.toContain("never sent");
+    expect(closed).toBe(true);
+  });
+
   it("closes the events (return()) when the client goes away", async () => {
     let closed = false;
     async function* forever(): AsyncGenerator<StreamEvent> {
