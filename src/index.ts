@@ -35,3 +35,5 @@ export { relayTool, readRelayAnswer } from "./relay-tool";
 export { eventStreamResponse, readEventStream } from "./event-stream";
 export { parseSSE } from "./wire/sse";
 export type { SSEEvent } from "./wire/sse";
+export { memoryStorage } from "./storage/memory";
+export type { MemoryStorageOptions } from "./storage/memory";

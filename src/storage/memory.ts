@@ -1,0 +1,63 @@
+// memoryStorage(): the default RunStorage — a Map in this isolate. Atomic; TTL with lazy expiry on read.
+import type { RunStorage } from "../types";
+import { checkKey, checkValue, expiryOf, isExpired } from "./shared";
+
+export interface MemoryStorageOptions {
+  /** The clock TTLs are measured with, in ms since the epoch (tests pass a fake one). Default `Date.now`. */
+  now?: () => number;
+}
+
+const PURGE_EVERY = 256;
+
+interface Entry {
+  value: string;
+  expiresAt: number | undefined;
+}
+
+/** A RunStorage held in memory: gone when the isolate/process ends, shared by everything that holds this object. */
+/* @__NO_SIDE_EFFECTS__ */
+export function memoryStorage(options: MemoryStorageOptions = {}): RunStorage {
+  const now = options.now ?? (() => Date.now());
+  const entries = new Map<string, Entry>();
+
+  const read = (key: string): string | undefined => {
+    const entry = entries.get(key);
+    if (entry === undefined) return undefined;
+    if (!isExpired(entry.expiresAt, now)) return entry.value;
+    entries.delete(key);
+    return undefined;
+  };
+  // expired entries nobody reads again are dropped by a scan every PURGE_EVERY writes
+  let writes = 0;
+  const write = (key: string, value: string, expiresAt: number | undefined): void => {
+    if (++writes % PURGE_EVERY === 0) for (const [k, e] of entries) if (isExpired(e.expiresAt, now)) entries.delete(k);
+    entries.set(key, { value, expiresAt });
+  };
+
+  return {
+    capabilities: { atomic: true, ttl: true },
+    async get(key) {
+      checkKey(key);
+      return read(key);
+    },
+    async set(key, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      write(key, value, expiryOf(opts, now));
+    },
+    async delete(key) {
+      checkKey(key);
+      entries.delete(key);
+    },
+    // no await between the read and the write: nothing else can run in between
+    async compareAndSet(key, expected, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      if (expected !== undefined) checkValue(expected, "expected value");
+      const expiresAt = expiryOf(opts, now);
+      if (read(key) !== expected) return false;
+      write(key, value, expiresAt);
+      return true;
+    },
+  };
+}
