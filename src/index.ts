@@ -37,3 +37,5 @@ export { parseSSE } from "./wire/sse";
 export type { SSEEvent } from "./wire/sse";
 export { memoryStorage } from "./storage/memory";
 export type { MemoryStorageOptions } from "./storage/memory";
+export { webStorage } from "./storage/web";
+export type { WebStorageOptions, WebStorageLike, LockManagerLike } from "./storage/web";
