@@ -39,3 +39,5 @@ export { memoryStorage } from "./storage/memory";
 export type { MemoryStorageOptions } from "./storage/memory";
 export { webStorage } from "./storage/web";
 export type { WebStorageOptions, WebStorageLike, LockManagerLike } from "./storage/web";
+export { kvStorage } from "./storage/kv";
+export type { KvStorageOptions, KVNamespaceLike } from "./storage/kv";

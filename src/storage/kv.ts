@@ -1,0 +1,72 @@
+// kvStorage(): a RunStorage over a Cloudflare Workers KV namespace binding. KV is eventually consistent and
+// has no conditional write, so compareAndSet is a best-effort read-then-write: NOT atomic.
+import type { RunStorage } from "../types";
+import { checkKey, checkValue, expiryOf, fitKey, utf8Length } from "./shared";
+
+/** The part of a Workers `KVNamespace` binding this adapter uses (typed here so the core needs no workers-types). */
+export interface KVNamespaceLike {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export interface KvStorageOptions {
+  /** The KV namespace binding, e.g. `env.RUNS`. */
+  binding: KVNamespaceLike;
+  /** Prepended to every key. Default `""`. */
+  prefix?: string;
+}
+
+/** Workers KV refuses keys over 512 bytes and `expirationTtl` under 60 seconds. */
+const KV_MAX_KEY_BYTES = 512;
+const KV_MIN_TTL_SECONDS = 60;
+
+/**
+ * A RunStorage over Workers KV. `capabilities.atomic` is false: two racing claims can both win, and a
+ * read in another location can be stale for up to 60 s — use `durableObjectStorage` for exactly-once
+ * resumes. TTLs under KV's 60-second minimum are raised to 60 s. Keys KV cannot hold are hashed.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function kvStorage(options: KvStorageOptions): RunStorage {
+  const { binding } = options;
+  const prefix = options.prefix ?? "";
+  if (typeof binding?.get !== "function" || typeof binding.put !== "function") {
+    throw new TypeError("toolnexus: kvStorage needs { binding } — a KV namespace binding such as env.RUNS");
+  }
+  const room = KV_MAX_KEY_BYTES - utf8Length(prefix);
+  if (room < 80) throw new TypeError(`toolnexus: kvStorage prefix is ${utf8Length(prefix)} bytes — keep it under ${KV_MAX_KEY_BYTES - 80}`);
+  const name = async (key: string) => prefix + (await fitKey(key, room));
+
+  const put = async (key: string, value: string, opts?: { ttlSeconds?: number }): Promise<void> => {
+    const expires = expiryOf(opts, () => 0); // validates; 0-based, so this is the TTL in ms
+    if (expires === undefined) return binding.put(await name(key), value);
+    const expirationTtl = Math.max(KV_MIN_TTL_SECONDS, Math.ceil(expires / 1000));
+    return binding.put(await name(key), value, { expirationTtl });
+  };
+
+  return {
+    capabilities: { atomic: false, ttl: true },
+    async get(key) {
+      checkKey(key);
+      return (await binding.get(await name(key))) ?? undefined;
+    },
+    async set(key, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      await put(key, value, opts);
+    },
+    async delete(key) {
+      checkKey(key);
+      await binding.delete(await name(key));
+    },
+    async compareAndSet(key, expected, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      if (expected !== undefined) checkValue(expected, "expected value");
+      expiryOf(opts, () => 0);
+      if (((await binding.get(await name(key))) ?? undefined) !== expected) return false;
+      await put(key, value, opts);
+      return true;
+    },
+  };
+}
