@@ -41,3 +41,5 @@ export { webStorage } from "./storage/web";
 export type { WebStorageOptions, WebStorageLike, LockManagerLike } from "./storage/web";
 export { kvStorage } from "./storage/kv";
 export type { KvStorageOptions, KVNamespaceLike } from "./storage/kv";
+export { denoKvStorage } from "./storage/deno-kv";
+export type { DenoKvStorageOptions, DenoKvLike, DenoKvAtomicLike, DenoKvKey, DenoKvKeyPart } from "./storage/deno-kv";
