@@ -43,3 +43,5 @@ export { kvStorage } from "./storage/kv";
 export type { KvStorageOptions, KVNamespaceLike } from "./storage/kv";
 export { denoKvStorage } from "./storage/deno-kv";
 export type { DenoKvStorageOptions, DenoKvLike, DenoKvAtomicLike, DenoKvKey, DenoKvKeyPart } from "./storage/deno-kv";
+export { durableObjectStorage, RunStoreObject } from "./storage/durable-object";
+export type { DurableObjectStorageOptions, DurableObjectStorageLike, DurableObjectNamespaceLike, RunStoreStorageLike } from "./storage/durable-object";

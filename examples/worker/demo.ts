@@ -4,3 +4,4 @@ export default {
     return new Response("toolnexus demo", { headers: { "content-type": "text/plain" } });
   },
 };
+export { RunStoreObject } from "toolnexus"; // the Durable Object behind durableObjectStorage({ namespace: env.RUN_STORE })

@@ -1,0 +1,296 @@
+// durableObjectStorage(): an atomic RunStorage on Durable Object storage, in two forms —
+//   { storage }          wraps `ctx.storage` inside your own Durable Object;
+//   { namespace, name? } works from ANY Worker: it talks over `stub.fetch` to RunStoreObject (shipped here),
+//                        which runs one operation at a time, so compareAndSet is atomic.
+// Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
+// 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
+import type { RunStorage, SetOptions } from "../types";
+import { RESERVED, checkKey, checkValue, chunk, createQueue, expiryOf, fitKey, isExpired } from "./shared";
+
+/** The part of a Durable Object's `ctx.storage` the `{ storage }` form uses. */
+export interface DurableObjectStorageLike {
+  get(key: string): Promise<unknown>;
+  get(keys: string[]): Promise<Map<string, unknown>>;
+  put(entries: Record<string, unknown>): Promise<void>;
+  delete(keys: string[]): Promise<number>;
+}
+
+/** What RunStoreObject also needs: listing and alarms, to delete expired records. */
+export interface RunStoreStorageLike extends DurableObjectStorageLike {
+  list(options: { prefix?: string; end?: string; limit?: number }): Promise<Map<string, unknown>>;
+  getAlarm(): Promise<number | null>;
+  setAlarm(scheduledTime: number): Promise<void>;
+}
+
+/** The part of a Durable Object namespace binding (e.g. `env.RUN_STORE`) the `{ namespace }` form uses. */
+export interface DurableObjectNamespaceLike {
+  idFromName(name: string): unknown;
+  get(id: never): { fetch(input: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Response> };
+}
+
+export interface DurableObjectStorageOptions {
+  /** Inside your own Durable Object: its `ctx.storage`. */
+  storage?: DurableObjectStorageLike;
+  /** Prepended to every key (`{ storage }` form). Default `""`. */
+  prefix?: string;
+  /** The clock TTLs are measured with (`{ storage }` form). Default `Date.now`. */
+  now?: () => number;
+  /** From any Worker: a namespace bound to the `RunStoreObject` class. */
+  namespace?: DurableObjectNamespaceLike;
+  /** Which RunStoreObject holds a key (`{ namespace }` form): a name, or a function of the key to shard. Default `"toolnexus"`. */
+  name?: string | ((key: string) => string);
+}
+
+interface Head {
+  v?: string; // the value, when it fits in one entry
+  g?: string; // else the id of its chunks…
+  n?: number; // …and how many there are
+  e?: number; // expiry, ms since the epoch
+}
+
+const CHUNK = 32_768; // UTF-16 units: ≤ 64 KiB even when every unit takes two bytes
+const BATCH = 128; // keys per get/put/delete call
+const MAX_KEY_BYTES = 1024; // of the 2 KiB a key may take, leaving room for the prefix and index keys
+
+function batches<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += BATCH) out.push(items.slice(i, i + BATCH));
+  return out;
+}
+
+function toHead(raw: unknown, name: string): Head {
+  if (typeof raw === "string") return { v: raw }; // written by someone else: a value that never expires
+  const h = raw as Head;
+  const ok = typeof raw === "object" && raw !== null && (h.e === undefined || typeof h.e === "number");
+  if (ok && (typeof h.v === "string" || (typeof h.g === "string" && Number.isInteger(h.n)))) return h;
+  throw new Error(`toolnexus: Durable Object key "${name}" holds a value durableObjectStorage did not write — delete it or use another prefix`);
+}
+
+interface LocalStore extends RunStorage {
+  sweep(): Promise<void>;
+}
+
+interface Local {
+  storage: DurableObjectStorageLike;
+  prefix: string;
+  now: () => number;
+  /** Set in RunStoreObject: records with a TTL get an index entry and an alarm, so they are deleted unread. */
+  alarms: RunStoreStorageLike | undefined;
+}
+
+const chunkKey = (l: Local, g: string, i: number) => `${l.prefix}${RESERVED}c:${g}:${i}`;
+const indexPrefix = (l: Local) => `${l.prefix}${RESERVED}e:`;
+const indexKey = (l: Local, e: number, key: string) => `${indexPrefix(l)}${String(e).padStart(15, "0")}:${key}`;
+const chunksOf = (l: Local, h: Head | undefined) => (h?.g === undefined ? [] : Array.from({ length: h.n ?? 0 }, (_, i) => chunkKey(l, h.g!, i)));
+const remove = async (l: Local, keys: string[]) => void (await Promise.all(batches(keys).map((b) => l.storage.delete(b))));
+
+/** The head alone, for a write that replaces it: something we did not write has no chunks to clean up. */
+async function peek(l: Local, key: string): Promise<Head | undefined> {
+  const raw = await l.storage.get(key);
+  try {
+    return raw === undefined ? undefined : toHead(raw, key);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The live value under `key` (an expired record is deleted and reads as absent). */
+async function load(l: Local, key: string): Promise<{ head?: Head; value?: string }> {
+  const raw = await l.storage.get(key);
+  if (raw === undefined) return {};
+  const head = toHead(raw, key);
+  if (isExpired(head.e, l.now)) {
+    await remove(l, [key, ...chunksOf(l, head)]);
+    return {};
+  }
+  if (head.v !== undefined) return { head, value: head.v };
+  const parts: string[] = [];
+  for (const batch of batches(chunksOf(l, head))) {
+    const got = await l.storage.get(batch);
+    for (const k of batch) {
+      const part = got.get(k);
+      if (typeof part !== "string") throw new Error(`toolnexus: a chunk of Durable Object key "${key}" is missing — the record is damaged; delete it`);
+      parts.push(part);
+    }
+  }
+  return { head, value: parts.join("") };
+}
+
+async function write(l: Local, key: string, value: string, e: number | undefined, old: Head | undefined): Promise<void> {
+  const entries: [string, unknown][] = [];
+  let head: Head;
+  if (value.length <= CHUNK) head = { v: value };
+  else {
+    const parts = chunk(value, CHUNK);
+    head = { g: crypto.randomUUID(), n: parts.length };
+    parts.forEach((part, i) => entries.push([chunkKey(l, head.g!, i), part]));
+  }
+  if (e !== undefined) head.e = e;
+  entries.push([key, head]); // last: readers only ever follow a head whose chunks exist
+  if (l.alarms && e !== undefined) entries.push([indexKey(l, e, key), key]);
+  // issued without an await in between, so the runtime coalesces them into one atomic write
+  await Promise.all(batches(entries).map((b) => l.storage.put(Object.fromEntries(b))));
+  await remove(l, chunksOf(l, old));
+  if (l.alarms && e !== undefined) {
+    const at = await l.alarms.getAlarm();
+    if (at === null || at > e) await l.alarms.setAlarm(e);
+  }
+}
+
+/** Deletes every record whose expiry has passed (their index entries say which), then re-arms the alarm. */
+async function sweep(l: Local): Promise<void> {
+  const { alarms } = l;
+  if (!alarms) return;
+  const prefix = indexPrefix(l);
+  const end = `${prefix}${String(l.now() + 1).padStart(15, "0")}`;
+  for (;;) {
+    const due = await alarms.list({ prefix, end, limit: BATCH });
+    if (due.size === 0) break;
+    for (const [index, key] of due) {
+      if (typeof key === "string") await load(l, key).catch(() => undefined); // load() deletes an expired record
+      await alarms.delete([index]);
+    }
+  }
+  const [next] = (await alarms.list({ prefix, limit: 1 })).keys();
+  if (next !== undefined) await alarms.setAlarm(Number(next.slice(prefix.length, prefix.length + 15)));
+}
+
+function createLocal(l: Local): LocalStore {
+  const queue = createQueue();
+  const name = async (key: string) => l.prefix + (await fitKey(key, MAX_KEY_BYTES));
+  const expiry = (opts: SetOptions | undefined) => {
+    const e = expiryOf(opts, l.now);
+    return e === undefined ? undefined : Math.ceil(e);
+  };
+  return {
+    capabilities: { atomic: true, ttl: true },
+    async get(key) {
+      checkKey(key);
+      const k = await name(key);
+      return queue(async () => (await load(l, k)).value);
+    },
+    async set(key, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      const e = expiry(opts);
+      const k = await name(key);
+      await queue(async () => write(l, k, value, e, await peek(l, k)));
+    },
+    async delete(key) {
+      checkKey(key);
+      const k = await name(key);
+      await queue(async () => remove(l, [k, ...chunksOf(l, await peek(l, k))]));
+    },
+    async compareAndSet(key, expected, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      if (expected !== undefined) checkValue(expected, "expected value");
+      const e = expiry(opts);
+      const k = await name(key);
+      return queue(async () => {
+        const current = await load(l, k);
+        if (current.value !== expected) return false;
+        await write(l, k, value, e, current.head);
+        return true;
+      });
+    },
+    sweep: () => queue(() => sweep(l)),
+  };
+}
+
+function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((key: string) => string)): RunStorage {
+  // a stub belongs to the request that made it, so make one per call instead of caching it
+  const call = async (key: string, body: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    const stub = namespace.get(namespace.idFromName(typeof name === "function" ? name(key) : name) as never);
+    const res = await stub.fetch("https://run-store.toolnexus/", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...body, key }),
+    });
+    const text = await res.text();
+    if (res.status === 400) throw new TypeError(text);
+    if (!res.ok) throw new Error(`toolnexus: RunStoreObject ${String(body.op)} failed (HTTP ${res.status}): ${text}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const ttl = (opts: SetOptions | undefined) => (expiryOf(opts, () => 0) === undefined ? {} : { ttlSeconds: opts!.ttlSeconds });
+
+  return {
+    capabilities: { atomic: true, ttl: true },
+    async get(key) {
+      checkKey(key);
+      const { value } = await call(key, { op: "get" });
+      return typeof value === "string" ? value : undefined;
+    },
+    async set(key, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      await call(key, { op: "set", value, ...ttl(opts) });
+    },
+    async delete(key) {
+      checkKey(key);
+      await call(key, { op: "delete" });
+    },
+    async compareAndSet(key, expected, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      if (expected !== undefined) checkValue(expected, "expected value");
+      const { wrote } = await call(key, { op: "compareAndSet", expected, value, ...ttl(opts) });
+      return wrote === true;
+    },
+  };
+}
+
+/**
+ * An atomic RunStorage on Durable Objects — the exactly-once choice on Workers. `{ storage }`: inside your
+ * own Durable Object (expired records are deleted when next read). `{ namespace, name? }`: from any Worker,
+ * through the `RunStoreObject` class, which also deletes expired records with an alarm.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function durableObjectStorage(options: DurableObjectStorageOptions): RunStorage {
+  if (options?.storage) {
+    return createLocal({ storage: options.storage, prefix: options.prefix ?? "", now: options.now ?? (() => Date.now()), alarms: undefined });
+  }
+  if (options?.namespace) return createRemote(options.namespace, options.name ?? "toolnexus");
+  throw new TypeError("toolnexus: durableObjectStorage needs { storage: ctx.storage } inside a Durable Object, or { namespace: env.RUN_STORE } bound to RunStoreObject");
+}
+
+const reply = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+/**
+ * The Durable Object behind `durableObjectStorage({ namespace })`. Export it from your Worker's main module
+ * and bind it (`[[durable_objects.bindings]] class_name = "RunStoreObject"`, plus a `new_sqlite_classes` migration).
+ */
+export class RunStoreObject {
+  readonly #store: LocalStore;
+
+  constructor(ctx: { storage: RunStoreStorageLike }, _env?: unknown) {
+    this.#store = createLocal({ storage: ctx.storage, prefix: "", now: () => Date.now(), alarms: ctx.storage });
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    let body: Record<string, unknown>;
+    try {
+      body = (await request.json()) as Record<string, unknown>;
+      if (typeof body !== "object" || body === null || Array.isArray(body)) throw new TypeError("not an object");
+    } catch {
+      return new Response("toolnexus: RunStoreObject expects a JSON object body — use durableObjectStorage({ namespace })", { status: 400 });
+    }
+    const { op, key, value, expected } = body as { op: unknown; key: string; value: string; expected?: string };
+    const opts = body.ttlSeconds === undefined ? undefined : { ttlSeconds: body.ttlSeconds as number };
+    try {
+      if (op === "get") return reply(200, { value: (await this.#store.get(key)) ?? null });
+      if (op === "set") return reply(200, await this.#store.set(key, value, opts).then(() => ({})));
+      if (op === "delete") return reply(200, await this.#store.delete(key).then(() => ({})));
+      if (op === "compareAndSet") return reply(200, { wrote: await this.#store.compareAndSet!(key, expected, value, opts) });
+      return new Response(`toolnexus: RunStoreObject got an unknown op ${JSON.stringify(op)}`, { status: 400 });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return new Response(message, { status: error instanceof TypeError ? 400 : 500 });
+    }
+  }
+
+  /** Deletes expired records. */
+  async alarm(): Promise<void> {
+    await this.#store.sweep();
+  }
+}
