@@ -97,7 +97,7 @@ export function createClient(options: ClientOptions): Client {
       }
       result = resultOf(state, "incomplete", { limit: signal.reason === timeout ? "timeout" : "aborted" });
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
     }
     metrics.record({ event: "run", model: opts.model, turns: result.turns, toolCalls: result.toolCallCount, totalTokens: result.usage.totalTokens, ms: Date.now() - started });
     if (state?.conversationId !== undefined && result.status !== "pending") await saveConversation(state.conversationId, { messages: result.messages });
