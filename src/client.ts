@@ -10,6 +10,7 @@ import { conversationKey, runKey } from "./loop/halt";
 import { prepareResume, type Resumption } from "./loop/resume";
 import { createMetrics } from "./metrics";
 import type { ClientOptions, ResumeOptions, RunOptions } from "./options";
+import { resumeTokenCheck } from "./resume-token";
 import { memoryStorage } from "./storage/memory";
 import { toToolkit } from "./toolkit";
 import { translateBody, translateResponse, type TranslateRequest, type TranslateResult } from "./translate";
@@ -61,6 +62,8 @@ export function createClient(options: ClientOptions): Client {
   const opts = { ...options };
   const wire = opts.style === "openai" ? openaiWire : anthropicWire;
   const storage = opts.storage ?? memoryStorage();
+  const checkToken = resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
+  const resumePlan = (runId: string, answer: Answer, ro: ResumeOptions): Plan => async (ctx) => prepareResume(ctx, runId, answer, await checkToken(runId, ro.token));
   const registry = createMetrics();
   const metrics = {
     record: (event: Parameters<typeof registry.record>[0]) => {
@@ -152,8 +155,8 @@ export function createClient(options: ClientOptions): Client {
   const client: Client = {
     run: (prompt, ro = {}) => collect(session(ro, false, fresh(prompt, ro))),
     stream: (prompt, ro = {}) => session(ro, true, fresh(prompt, ro)),
-    resume: (runId, answer, ro = {}) => collect(session(ro, false, (ctx) => prepareResume(ctx, runId, answer))),
-    resumeStream: (runId, answer, ro = {}) => session(ro, true, (ctx) => prepareResume(ctx, runId, answer)),
+    resume: (runId, answer, ro = {}) => collect(session(ro, false, resumePlan(runId, answer, ro))),
+    resumeStream: (runId, answer, ro = {}) => session(ro, true, resumePlan(runId, answer, ro)),
 
     async ask(prompt, ao = {}) {
       if (ao.id === undefined) return client.run(prompt, ao);

@@ -11,7 +11,8 @@ export type ToolnexusErrorCode =
   | "storage"
   | "llm_http"
   | "stream"
-  | "config";
+  | "config"
+  | "resume_token";
 
 export interface ToolnexusErrorOptions {
   cause?: unknown;

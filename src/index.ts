@@ -45,3 +45,5 @@ export { denoKvStorage } from "./storage/deno-kv";
 export type { DenoKvStorageOptions, DenoKvLike, DenoKvAtomicLike, DenoKvKey, DenoKvKeyPart } from "./storage/deno-kv";
 export { durableObjectStorage, RunStoreObject } from "./storage/durable-object";
 export type { DurableObjectStorageOptions, DurableObjectStorageLike, DurableObjectNamespaceLike, RunStoreStorageLike } from "./storage/durable-object";
+export { createResumeToken, ResumeTokenError } from "./resume-token";
+export type { ResumeTokenOptions, ResumeTokenProblem } from "./resume-token";

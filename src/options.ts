@@ -51,6 +51,10 @@ export interface ClientOptions {
   storage?: RunStorage;
   /** How long a finished run's outcome is kept so a repeated identical answer gets it back. Default 86400. */
   completedTtlSeconds?: number;
+  /** Verifies `resume(…, { token })` tokens made by `createResumeToken(run, secret)`. Never stored, logged or put in an error. */
+  resumeSecret?: string;
+  /** With `resumeSecret`: a resume without a token is refused with ResumeTokenError. Default false. */
+  requireResumeToken?: boolean;
 }
 
 export interface RunOptions {
@@ -62,4 +66,6 @@ export interface RunOptions {
 export interface ResumeOptions {
   toolkit?: ToolkitLike;
   signal?: AbortSignal;
+  /** A token from `createResumeToken` for this run's open request; checked against the client's `resumeSecret`. */
+  token?: string;
 }

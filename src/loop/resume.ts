@@ -66,14 +66,15 @@ export interface Resumption {
 
 /**
  * Validates everything that can be validated before a tool runs (unknown run, corrupt record, wrong
- * answer id, unusable relay payload, a racer) — each a typed error that leaves the stored run untouched —
+ * answer id, unusable relay payload, a refused resume token, a racer) — each a typed error that leaves the stored run untouched —
  * then claims the record.
  */
-export async function prepareResume(ctx: RunContext, runId: string, answer: Answer): Promise<Resumption> {
+export async function prepareResume(ctx: RunContext, runId: string, answer: Answer, guard?: (record: RunRecord) => void): Promise<Resumption> {
   const { raw, record } = await read(ctx, runId);
   if (record.style !== ctx.wire.style) {
     throw new RunStateError(`toolnexus: run "${runId}" was halted by a ${record.style}-style client; resume it with one`, runId);
   }
+  guard?.(record); // a resume token's binding to this run's open request (resume-token.ts)
   const digest = await answerDigest(answer);
   const sameAnswer = record.answered?.requestId === answer?.id && record.answered.digest === digest;
   const state = stateOf(ctx, record);
