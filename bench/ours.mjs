@@ -1,0 +1,55 @@
+// Loads toolnexus for the benchmarks straight from the sources: esbuild bundles src/index.ts (plus
+// the SSE parser from src/wire/sse.ts, which the benchmarks need even if the root does not export it)
+// into one temporary ESM file, dependencies included, and imports it. No dependency on a stale dist/.
+import { build } from "esbuild";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const root = fileURLToPath(new URL("..", import.meta.url));
+
+let loaded;
+
+/** The toolnexus module as built from the current sources (cached per process). */
+export function loadOurs() {
+  loaded ??= bundleAndImport();
+  return loaded;
+}
+
+async function bundleAndImport() {
+  const dir = mkdtempSync(join(tmpdir(), "toolnexus-bench-"));
+  const outfile = join(dir, "toolnexus.mjs");
+  try {
+    const contents = [`export * from "./src/index.ts";`, `export { createSSEParser, parseSSE } from "./src/wire/sse.ts";`].join("\n");
+    await build({
+      stdin: { contents, resolveDir: root, loader: "js", sourcefile: "bench-entry.js" },
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      mainFields: ["module", "main"],
+      target: "es2022",
+      outfile,
+      logLevel: "silent",
+    });
+    return await import(pathToFileURL(outfile).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Our module, after checking it exports every function a benchmark needs (throws naming the missing ones). */
+export async function requireOurs(names) {
+  const mod = await loadOurs();
+  const gone = names.filter((n) => typeof mod[n] !== "function");
+  if (gone.length) throw new Error(`the sources do not export ${gone.join(", ")} (src/index.ts, src/wire/sse.ts)`);
+  return mod;
+}
+
+/** Writes `text` to a fresh temporary file and returns its path (for entries handed to other tools). */
+export function tempFile(name, text) {
+  const dir = mkdtempSync(join(tmpdir(), "toolnexus-bench-"));
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return { path, dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,94 @@
+// 1. Bundle size: what a page needs for one tool-calling run with a suspension, bundled by esbuild
+// with the same settings for everyone (platform browser, ESM, minified, tree-shaken), then gzip -9.
+import { build } from "esbuild";
+import { gzipSync } from "node:zlib";
+import { root } from "./ours.mjs";
+import { fmtBytes, ratio, table } from "./lib.mjs";
+
+/** The size budget CI enforces for our entry (minified + gzip). */
+export const BUDGET_GZIP_BYTES = 12 * 1024;
+
+export const ENTRIES = [
+  {
+    name: "toolnexus",
+    imports: "createClient, createToolkit, defineTool, answerOutput, memoryStorage",
+    contents: `export { createClient, createToolkit, defineTool, answerOutput, memoryStorage } from "./src/index.ts";`,
+  },
+  {
+    name: "ai + @ai-sdk/openai",
+    imports: "generateText, tool, jsonSchema, stepCountIs (ai); createOpenAI (@ai-sdk/openai)",
+    contents: `export { generateText, tool, jsonSchema, stepCountIs } from "ai";\nexport { createOpenAI } from "@ai-sdk/openai";`,
+  },
+  {
+    name: "@openai/agents",
+    imports: "Agent, run, tool, RunState",
+    contents: `export { Agent, run, tool, RunState } from "@openai/agents";`,
+  },
+];
+
+/** Bundles one entry; returns raw and gzip sizes plus the three largest contributors by package. */
+export async function measureEntry(entry) {
+  const result = await build({
+    stdin: { contents: entry.contents, resolveDir: root, loader: "js", sourcefile: "entry.js" },
+    bundle: true,
+    minify: true,
+    treeShaking: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    legalComments: "none",
+  });
+  const code = result.outputFiles[0].contents;
+  const byPackage = {};
+  for (const [file, { bytesInOutput }] of Object.entries(Object.values(result.metafile.outputs)[0].inputs)) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+    const key = m ? m[1] : file.startsWith("src/") ? "toolnexus src/" : file;
+    byPackage[key] = (byPackage[key] ?? 0) + bytesInOutput;
+  }
+  const largest = Object.entries(byPackage)
+    .filter(([, b]) => b > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3);
+  return { raw: code.length, gzip: gzipSync(code, { level: 9 }).length, largest };
+}
+
+export async function bench() {
+  const rows = [];
+  const results = {};
+  for (const entry of ENTRIES) {
+    try {
+      results[entry.name] = await measureEntry(entry);
+    } catch (error) {
+      results[entry.name] = { error: firstLine(error) };
+    }
+  }
+  const ours = results.toolnexus;
+  for (const entry of ENTRIES) {
+    const r = results[entry.name];
+    if (r.error) {
+      rows.push([entry.name, "–", "–", "–", `build failed: ${r.error}`]);
+      continue;
+    }
+    const parts = r.largest.map(([k, b]) => `${k} ${fmtBytes(b)}`).join(", ");
+    rows.push([`${entry.name} (${entry.imports})`, fmtBytes(r.raw), `**${fmtBytes(r.gzip)}**`, ratio(r.gzip, ours?.gzip), parts]);
+  }
+  const budgetOk = !ours.error && ours.gzip <= BUDGET_GZIP_BYTES;
+  const text = [
+    table(["Entry (what it imports)", "Minified", "Gzip -9", "Gzip vs ours", "Largest parts (minified)"], rows),
+    "",
+    `Budget for ours: ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} (${BUDGET_GZIP_BYTES.toLocaleString("en")} B) gzip — ` +
+      (ours.error ? `not measurable: ${ours.error}` : `${ours.gzip.toLocaleString("en")} B, ${budgetOk ? "within budget" : "**over budget**"}.`),
+  ].join("\n");
+  const checks = ENTRIES.map((e) => ({ name: `size: ${e.name} bundles`, ok: !results[e.name].error && results[e.name].gzip > 0, detail: results[e.name].error }));
+  const goals = [{ goal: `Bundle ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip (CI-enforced)`, measured: ours.error ? "not measured" : `${fmtBytes(ours.gzip)} (${ratio(ours.gzip, BUDGET_GZIP_BYTES)} the budget)`, met: budgetOk }];
+  return { id: "size", goals, title: "1. Bundle size (esbuild --minify, platform browser, ESM, tree-shaken; gzip -9)", text, results, checks };
+}
+
+export function firstLine(error) {
+  const errors = error?.errors;
+  if (Array.isArray(errors) && errors[0]) return errors[0].text;
+  return String(error?.message ?? error).split("\n")[0];
+}

@@ -1,0 +1,118 @@
+// 3. Suspension cost: halt → store → load → resume of a run whose history has 10, 100 and 1,000
+// messages, with memoryStorage, vs a bare JSON.stringify + JSON.parse of the record we stored, and
+// vs @openai/agents (needsApproval → RunState.toString() → RunState.fromString() → approve → run).
+import { requireOurs } from "./ours.mjs";
+import { ASK, agentsApprovalRound, agentsItems, chatHistory } from "./peers.mjs";
+import { alternate, fmtBytes, fmtSpread, isMeasured, ratio, stats, table } from "./lib.mjs";
+
+const SIZES = [10, 100, 1000];
+const NEEDS = ["createInProcessClient", "createToolkit", "defineTool", "memoryStorage", "answerOutput", "pending"];
+const DONE = "Deployed.";
+const OURS = "toolnexus";
+const PLAIN = "toolnexus, no suspension";
+const JSON_RT = "JSON round trip";
+const AGENTS = "@openai/agents";
+
+/** A toolnexus client whose `run()` halts on `history` and resumes (or, `suspend: false`, just runs). */
+async function oursRound(tn, history, { suspend = true } = {}) {
+  // memoryStorage, keeping the first value written (the halt's run record) for the JSON baseline
+  const inner = tn.memoryStorage();
+  let record;
+  const storage = {
+    capabilities: inner.capabilities,
+    get: (k) => inner.get(k),
+    delete: (k) => inner.delete(k),
+    set: (k, v, o) => ((record ??= v), inner.set(k, v, o)),
+    compareAndSet: (k, e, v, o) => ((record ??= v), inner.compareAndSet(k, e, v, o)),
+  };
+  const deploy = tn.defineTool({
+    name: "deploy",
+    description: "Deploys after a human approves",
+    inputSchema: { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false },
+    execute: async ({ target }, ctx) => (suspend && !ctx?.answer ? tn.pending({ kind: "approval", prompt: `Deploy to ${target}?` }) : `deployed to ${target}`),
+  });
+  const toolkit = await tn.createToolkit({ tools: [deploy] });
+  const client = tn.createInProcessClient({
+    model: "scripted",
+    storage,
+    generate: ({ messages }) => (messages[messages.length - 1]?.role === "tool" ? { content: DONE } : { toolCalls: [{ id: "call_deploy", name: "deploy", arguments: { target: "prod" } }] }),
+  });
+  return {
+    async run() {
+      const halted = await client.run(ASK, { toolkit, history });
+      if (!suspend) return halted;
+      if (halted.status !== "pending") throw new Error(`expected a pending run, got ${halted.status}`);
+      return client.resume(halted.runId, tn.answerOutput(halted.pending.id, "approved"), { toolkit });
+    },
+    record: () => record,
+    check: (done) => done.status === "done" && done.text === DONE,
+  };
+}
+
+/** All four participants on one history size, alternating; returns stats per participant plus checks. */
+async function measure(tn, n, smoke) {
+  const history = chatHistory(n);
+  const agents = agentsApprovalRound([...agentsItems(history), { role: "user", content: ASK }]);
+  const ours = await oursRound(tn, history);
+  const plain = await oursRound(tn, history, { suspend: false });
+  const agentsOut = await agents.run();
+  const checks = [
+    { name: `suspend: toolnexus halts and resumes (${n} messages)`, ok: ours.check(await ours.run()) && typeof ours.record() === "string" },
+    { name: `suspend: toolnexus runs without suspending (${n} messages)`, ok: plain.check(await plain.run()) },
+    { name: `suspend: @openai/agents halts and resumes (${n} messages)`, ok: agents.check(agentsOut) },
+  ];
+  const record = JSON.parse(ours.record());
+  const roundTrip = () => JSON.parse(JSON.stringify(record));
+  const reps = smoke ? 1 : Math.max(1, Math.round(2000 / n)); // operations per sample, well above timer resolution
+  const cases = [
+    [OURS, ours.run],
+    [PLAIN, plain.run],
+    [JSON_RT, roundTrip],
+    [AGENTS, agents.run],
+  ].map(([name, op]) => ({ name, fn: async () => { for (let i = 0; i < reps; i++) await op(); return reps; } }));
+  const samples = await alternate(cases, smoke ? { warmup: 0, repeats: 1 } : { warmup: 3, repeats: 15 });
+  const r = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stats(v)]));
+  for (const [k, v] of Object.entries(r)) checks.push({ name: `suspend: ${k} has numbers (${n} messages)`, ok: isMeasured(v.median) });
+  return { ...r, recordBytes: ours.record().length, agentsStateBytes: agentsOut.stored.length, checks };
+}
+
+export async function bench({ smoke }) {
+  const tn = await requireOurs(NEEDS);
+  const sizes = smoke ? [10] : SIZES;
+  const results = {};
+  for (const n of sizes) results[n] = await measure(tn, n, smoke);
+  const rows = sizes.map((n) => {
+    const r = results[n];
+    return [
+      `${n}`,
+      `**${fmtSpread(r[OURS])}**`,
+      fmtSpread(r[PLAIN]),
+      fmtSpread(r[JSON_RT]),
+      `**${ratio(r[OURS].median, r[JSON_RT].median)}**`,
+      ratio(r[OURS].median - r[PLAIN].median, r[JSON_RT].median),
+      fmtSpread(r[AGENTS]),
+      ratio(r[OURS].median, r[AGENTS].median),
+      `${fmtBytes(r.recordBytes)} / ${fmtBytes(r.agentsStateBytes)}`,
+    ];
+  });
+  const text = [
+    "One operation = run with `history` → the tool returns `pending(...)` → the run halts and its record is written to `memoryStorage` → " +
+      "`resume(runId, answerOutput(id, …))` loads it, re-executes the tool and finishes (2 model turns in all). " +
+      "**JSON round trip** = `JSON.parse(JSON.stringify(record))` of the very record we stored. **no suspension** = the same run whose tool answers at once " +
+      "(the difference is what halting and resuming add). @openai/agents: `needsApproval` tool → `state.toString()` → `RunState.fromString()` → `approve` → `run(agent, state)`.",
+    "",
+    table(["History (messages)", "toolnexus halt→resume", "toolnexus, no suspension", "JSON round trip", "ours / JSON (goal ≤ 2×)", "(ours − no suspension) / JSON", "@openai/agents", "ours / agents", "stored: ours / agents"], rows),
+  ].join("\n");
+  const n = results[100] ? 100 : sizes[sizes.length - 1];
+  const at = results[n];
+  const goals = [
+    {
+      goal: `Halt → resume ≤ 2× a JSON round trip of the record (${n} messages)`,
+      measured: `${ratio(at[OURS].median, at[JSON_RT].median)} (halting and resuming alone: ${ratio(at[OURS].median - at[PLAIN].median, at[JSON_RT].median)})`,
+      met: at[OURS].median <= 2 * at[JSON_RT].median,
+    },
+    { goal: `Halt → resume cheaper than @openai/agents' (${n} messages)`, measured: `${ratio(at[OURS].median, at[AGENTS].median)} of agents'`, met: at[OURS].median < at[AGENTS].median },
+  ];
+  const checks = sizes.flatMap((s) => results[s].checks);
+  return { id: "suspend", title: "3. Suspension cost: halt → store → load → resume", text, results, checks, goals };
+}
