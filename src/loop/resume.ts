@@ -1,6 +1,7 @@
 // client.resume: continue a durably halted run with the answer to its open Request — exactly once.
 import { RunConflictError, RunNotFoundError, RunStateError, StorageError, isToolnexusError } from "../errors";
 import { drive } from "../loop";
+import { parseAnswer } from "../parse";
 import { answerDigest, loadRecord, openGroups, saveRecord, type HaltedCall, type RunRecord } from "../run-state";
 import type { Answer, RunResult, StreamEvent } from "../types";
 import type { ToolCall } from "../wire/types";
@@ -75,7 +76,8 @@ export async function prepareResume(ctx: RunContext, runId: string, answer: Answ
     throw new RunStateError(`toolnexus: run "${runId}" was halted by a ${record.style}-style client; resume it with one`, runId);
   }
   guard?.(record); // a resume token's binding to this run's open request (resume-token.ts)
-  const digest = await answerDigest(answer);
+  // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError, never a stack overflow
+  const digest = await answerDigest(answer === undefined || answer === null ? answer : parseAnswer(answer));
   const sameAnswer = record.answered?.requestId === answer?.id && record.answered.digest === digest;
   const state = stateOf(ctx, record);
   if (record.status === "done") {
