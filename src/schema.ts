@@ -138,7 +138,7 @@ function objectProblems(schema: Schema, value: Record<string, unknown>, path: (s
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   if (Array.isArray(schema.required)) {
     for (const key of schema.required) {
-      if (typeof key === "string" && value[key] === undefined) problems.push(`${formatPath([...path, key])}: is required`);
+      if (typeof key === "string" && (!Object.prototype.hasOwnProperty.call(value, key) || value[key] === undefined)) problems.push(`${formatPath([...path, key])}: is required`);
     }
   }
   for (const [key, child] of Object.entries(value)) {
