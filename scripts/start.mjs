@@ -1,0 +1,73 @@
+// `npm start`: builds the SDK bundle the page loads (dist/), then runs the demo Worker with
+// `wrangler dev` on 127.0.0.1, local KV / Durable Object state persisted under .wrangler/, telemetry,
+// update checks and the request.cf download off. Prints the URL once the demo answers; Ctrl-C stops
+// wrangler and everything it started.
+//   node scripts/start.mjs [--port 8787] [--persist-to .wrangler/state] [--env-file path]
+import { spawn, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: process.env.PORT ?? "8787" },
+    "persist-to": { type: "string", default: ".wrangler/state" },
+    "env-file": { type: "string" },
+    "skip-build": { type: "boolean", default: false },
+  },
+});
+const env = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false", // no telemetry
+  CLOUDFLARE_CF_FETCH_ENABLED: "false", // miniflare: no request.cf download
+  WRANGLER_HIDE_BANNER: "true", // the banner runs an npm "update available" check
+};
+
+if (!values["skip-build"]) {
+  const build = spawnSync("npm", ["run", "-s", "build"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+  if (build.status !== 0) {
+    console.error("start: `npm run build` failed — the page needs dist/toolnexus.js");
+    process.exit(build.status ?? 1);
+  }
+}
+
+// --assets dist: the page imports the SDK bundle from /toolnexus.js
+const args = ["dev", "--ip", "127.0.0.1", "--port", values.port, "--persist-to", values["persist-to"], "--assets", "dist"];
+args.push("--inspector-port", "0", "--show-interactive-dev-session=false", "--log-level", "warn");
+if (values["env-file"]) args.push("--env-file", values["env-file"]);
+// its own process group, so stopping it stops workerd and esbuild with it
+const wrangler = spawn(`${root}node_modules/.bin/wrangler`, args, { cwd: root, env, detached: true, stdio: ["ignore", "inherit", "inherit"] });
+
+let stopping = false;
+function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  try {
+    process.kill(-wrangler.pid, "SIGTERM");
+  } catch {}
+  const force = setTimeout(() => {
+    try {
+      process.kill(-wrangler.pid, "SIGKILL");
+    } catch {}
+  }, 3000);
+  force.unref();
+  wrangler.once("exit", () => process.exit(code));
+  if (wrangler.exitCode !== null) process.exit(code);
+}
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+wrangler.on("exit", (code) => {
+  if (!stopping) {
+    console.error(`start: wrangler exited (${code ?? "signal"})`);
+    process.exit(code || 1);
+  }
+});
+
+const url = `http://127.0.0.1:${values.port}/`;
+let ready = false;
+for (let i = 0; i < 600 && !stopping && !ready; i++) {
+  ready = await fetch(url).then((r) => r.ok, () => false);
+  if (!ready) await new Promise((r) => setTimeout(r, 100));
+}
+if (ready) console.log(`\n  toolnexus demo ready: ${url}\n  (Ctrl-C to stop)\n`);
+else if (!stopping) console.error(`start: the demo did not answer on ${url} within 60 s — see wrangler's output above`);
