@@ -1,0 +1,326 @@
+// Runs every example in its runtime and checks what a user would see:
+//   node     examples/node/*.ts, bundled by esbuild with "toolnexus" left as a bare import that Node
+//            resolves to this package's own exports (dist/index.js), run with node
+//   browser  examples/browser/*.html in Chromium (Playwright, Debian's /usr/bin/chromium); the .ts is
+//            compiled on the fly and the CDN URL in the import map is answered with dist/toolnexus.js
+//   worker   examples/worker/resume-from-kv.ts in workerd (Miniflare), halting into persisted KV and
+//            resumed by a second, fresh instance
+//   deno     examples/deno/*.ts (from-url.ts has its own test) with the CDN URL mapped to
+//            dist/toolnexus.js, plus a `deno check` of them against the sources
+// Everything listens on 127.0.0.1 only and is stopped at the end. Prints `N passed, N failed`.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import assert from "node:assert/strict";
+import * as esbuild from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const CDN = "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
+const tmp = mkdtempSync(join(tmpdir(), "toolnexus-examples-"));
+const cleanups = [];
+let passed = 0;
+let failed = 0;
+
+async function check(name, fn) {
+  try {
+    await fn();
+    passed++;
+    console.log(`  ✓ ${name}`);
+  } catch (error) {
+    failed++;
+    console.log(`  ✗ ${name}\n    ${String(error?.stack ?? error).split("\n").slice(0, 8).join("\n    ")}`);
+  }
+}
+
+/** Runs a command to completion (with a time limit); resolves with its exit code and output. */
+function run(cmd, args, { input, env, cwd = root, timeout = 60_000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeout);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(input ?? "");
+  });
+}
+const ok = (out) => assert.equal(out.code, 0, `exit ${out.code}\n${out.stderr}`);
+const lines = (text) => text.trim().split("\n");
+
+if (!existsSync(join(root, "dist/toolnexus.js")) || !existsSync(join(root, "dist/index.js"))) {
+  const build = spawnSync("npm", ["run", "-s", "build"], { cwd: root, stdio: "inherit" });
+  if (build.status !== 0) throw new Error("npm run build failed");
+}
+
+// --- node --------------------------------------------------------------------------------------------
+
+// inside the package (so Node's self-reference resolves "toolnexus"), gitignored, removed at the end
+const nodeOut = join(root, ".ci-out", `examples-${process.pid}`);
+cleanups.push(async () => rmSync(nodeOut, { recursive: true, force: true }));
+
+async function nodeExample(name) {
+  const outfile = join(nodeOut, `${name}.mjs`);
+  await esbuild.build({ entryPoints: [join(root, "examples/node", `${name}.ts`)], bundle: true, packages: "external", platform: "node", format: "esm", outfile, logLevel: "silent" });
+  return outfile;
+}
+
+/** A scripted OpenAI-style endpoint: streams a greeting and a `weather` call, records each request. */
+async function fakeOpenAI() {
+  const seen = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      seen.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(body) });
+      const chunk = (delta, extra = {}) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, ...extra }] })}\n\n`;
+      const call = { index: 0, id: "call_w", type: "function", function: { name: "weather", arguments: "{}" } };
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(chunk({ content: "Hello! " }) + chunk({ tool_calls: [call] }) + chunk({}, { finish_reason: "tool_calls" }) + "data: [DONE]\n\n");
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  cleanups.push(() => new Promise((r) => server.close(r)));
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, seen };
+}
+
+async function nodeExamples() {
+  await check("node quickstart.ts: suspends, is saved, a second client resumes it", async () => {
+    const out = await run(process.execPath, [await nodeExample("quickstart")]);
+    ok(out);
+    assert.deepEqual(lines(out.stdout), ["pending Which city?", "done Forecast: 31 °C and humid in Chennai"]);
+  });
+  await check("node wait-for.ts: waitFor asks on the terminal and the run carries on", async () => {
+    const out = await run(process.execPath, [await nodeExample("wait-for")], { input: "Chennai\n" });
+    ok(out);
+    assert.match(out.stdout, /Which city\? /);
+    assert.match(out.stdout, /Forecast: 31 °C and humid in Chennai\n$/);
+  });
+  await check("node file-storage.ts: one process halts into files, another resumes", async () => {
+    const file = await nodeExample("file-storage");
+    const env = { RUNS_DIR: join(tmp, "runs") };
+    const first = await run(process.execPath, [file], { env });
+    ok(first);
+    const [status, runId, requestId] = first.stdout.trim().split(" ");
+    assert.equal(status, "pending");
+    assert.ok(readdirSync(env.RUNS_DIR).length > 0, "the halted run is on disk");
+    const second = await run(process.execPath, [file, runId, requestId, "Chennai"], { env });
+    ok(second);
+    assert.equal(second.stdout.trim(), "done Forecast: 31 °C and humid in Chennai");
+  });
+  await check("node exactly-once.ts: two racing resumes, one tool execution", async () => {
+    const out = await run(process.execPath, [await nodeExample("exactly-once")]);
+    ok(out);
+    const got = lines(out.stdout);
+    assert.equal(got.at(-1), "tool executions: 1");
+    assert.ok(got.includes("resumed: Forecast: 31 °C and humid in Chennai"), out.stdout);
+    assert.ok(got.slice(0, 2).every((l) => l === "resumed: Forecast: 31 °C and humid in Chennai" || l === "refused: run_conflict"), out.stdout);
+  });
+  await check("node stream-openai.ts: streams from an OpenAI-style endpoint and halts on the tool", async () => {
+    const endpoint = await fakeOpenAI();
+    const env = { BASE_URL: endpoint.url, MODEL: "fake-model", OPENAI_API_KEY: "sk-test-example", OPENROUTER_API_KEY: "" };
+    const out = await run(process.execPath, [await nodeExample("stream-openai")], { env });
+    ok(out);
+    assert.match(out.stdout, /^Hello! \n\[calling weather\]\n\n\[the tool asks: Which city\?\] run run-\S+\n\n\[pending\]\n$/);
+    assert.equal(endpoint.seen.length, 1);
+    assert.equal(endpoint.seen[0].auth, "Bearer sk-test-example");
+    assert.equal(endpoint.seen[0].body.model, "fake-model");
+    assert.equal(endpoint.seen[0].body.stream, true);
+  });
+}
+
+// --- browser -----------------------------------------------------------------------------------------
+
+async function browserServer() {
+  const dir = join(root, "examples/browser");
+  const server = createServer(async (req, res) => {
+    const name = basename(new URL(req.url, "http://x").pathname);
+    try {
+      if (name.endsWith(".html")) return res.writeHead(200, { "content-type": "text/html" }).end(readFileSync(join(dir, name)));
+      if (name.endsWith(".js")) {
+        const { code } = await esbuild.transform(readFileSync(join(dir, name.replace(/\.js$/, ".ts")), "utf8"), { loader: "ts", format: "esm" });
+        return res.writeHead(200, { "content-type": "text/javascript" }).end(code);
+      }
+    } catch {}
+    res.writeHead(404).end("not found");
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  cleanups.push(() => new Promise((r) => server.close(r)));
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+async function browserExamples() {
+  const { chromium } = await import("playwright");
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"],
+  });
+  cleanups.push(() => browser.close());
+  const base = await browserServer();
+  const bundle = readFileSync(join(root, "dist/toolnexus.js"));
+  async function open(file) {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.setDefaultTimeout(10_000);
+    await page.route(CDN, (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: bundle }));
+    await page.goto(`${base}/${file}`);
+    return { page, errors };
+  }
+
+  await check("browser wait-for-dialog: the Request shows in a <dialog>; approve and decline", async () => {
+    const { page, errors } = await open("wait-for-dialog.html");
+    await page.click("#go");
+    await page.locator("dialog[open] p", { hasText: "Book a table for 2 at 19:30?" }).waitFor();
+    await page.click("dialog button[value=yes]");
+    await page.locator("#out", { hasText: "Booked: a table for 2 at 19:30." }).waitFor();
+    await page.click("#go");
+    await page.click("dialog[open] button[value=no]");
+    await page.locator("#out", { hasText: "declined" }).waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  await check("browser web-storage: a halted run survives a reload and resumes", async () => {
+    const { page, errors } = await open("web-storage.html");
+    await page.click("#start");
+    await page.locator("form:not([hidden]) span", { hasText: "Which city?" }).waitFor();
+    await page.reload();
+    await page.locator("form:not([hidden]) span", { hasText: "Which city?" }).waitFor();
+    await page.fill("input[name=reply]", "Chennai");
+    await page.click("form button");
+    await page.locator("#out", { hasText: "Sunny in Chennai." }).waitFor();
+    assert.equal(await page.locator("form").isHidden(), true);
+    const keys = await page.evaluate(() => Object.keys(localStorage));
+    assert.ok(keys.some((k) => k.startsWith("toolnexus:")), `the run was stored through webStorage: ${keys}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+// --- worker ------------------------------------------------------------------------------------------
+
+async function workerExample() {
+  const { Miniflare } = await import("miniflare");
+  const built = await esbuild.build({
+    entryPoints: [join(root, "examples/worker/resume-from-kv.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    alias: { toolnexus: join(root, "dist/index.js") },
+    write: false,
+    logLevel: "silent",
+  });
+  const script = built.outputFiles[0].text;
+  const kvPersist = join(tmp, "kv");
+  const instance = () => new Miniflare({ modules: true, script, compatibilityDate: "2026-04-20", kvNamespaces: ["RUNS"], kvPersist, cf: false });
+  const post = async (mf, body) => {
+    const res = await mf.dispatchFetch("http://worker/", { method: "POST", body: JSON.stringify(body) });
+    return { status: res.status, json: await res.json() };
+  };
+
+  await check("worker resume-from-kv.ts: halts into KV; a fresh workerd instance resumes it", async () => {
+    const first = instance();
+    cleanups.push(() => first.dispose());
+    const halted = await post(first, { prompt: "Ship it" });
+    assert.equal(halted.status, 200);
+    assert.equal(halted.json.status, "pending");
+    assert.equal(halted.json.pending.kind, "approval");
+    await first.dispose();
+
+    const second = instance(); // nothing in memory: only what KV persisted
+    cleanups.push(() => second.dispose());
+    const answer = { id: halted.json.pending.id, ok: true, data: { output: "approved" } };
+    const done = await post(second, { runId: halted.json.runId, answer });
+    assert.deepEqual([done.status, done.json.status, done.json.text], [200, "done", "Deployed v42."]);
+
+    const bad = await post(second, { runId: halted.json.runId, answer: { id: answer.id, ok: "yes" } });
+    assert.deepEqual([bad.status, bad.json.error], [400, "invalid_answer"]);
+    const unknown = await post(second, { runId: "run-unknown", answer });
+    assert.deepEqual([unknown.status, unknown.json.error], [404, "run_not_found"]);
+    await second.dispose();
+  });
+}
+
+// --- deno --------------------------------------------------------------------------------------------
+
+const deno = join(root, "node_modules/.bin/deno");
+const denoEnv = { DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", DENO_DIR: join(root, "node_modules/.cache/deno"), NO_COLOR: "1" };
+const denoFlags = ["--no-remote", "--cached-only", "--no-lock", "--node-modules-dir=manual"];
+
+function importMap(name, target) {
+  const file = join(tmp, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ imports: { [CDN]: pathToFileURL(join(root, target)).href } }));
+  return `--import-map=${file}`;
+}
+
+async function denoExamples() {
+  const files = readdirSync(join(root, "examples/deno")).filter((f) => f.endsWith(".ts") && f !== "from-url.ts");
+  const runMap = importMap("deno-run", "dist/toolnexus.js");
+
+  await check("deno check: the Deno examples typecheck against the sources", async () => {
+    const flags = [...denoFlags, "--unstable-sloppy-imports", "--unstable-kv", importMap("deno-check", "src/index.ts")];
+    const out = await run(deno, ["check", ...flags, ...files.map((f) => `examples/deno/${f}`)], { env: denoEnv, timeout: 120_000 });
+    ok(out);
+  });
+
+  await check("deno deno-kv.ts: halts into Deno KV; after a reopen a second client resumes", async () => {
+    const db = join(tmp, "deno-kv.db");
+    const perms = ["--unstable-kv", `--allow-read=${tmp}`, `--allow-write=${tmp}`, "--no-check", runMap];
+    const out = await run(deno, ["run", ...denoFlags, ...perms, "examples/deno/deno-kv.ts", db], { env: denoEnv });
+    ok(out);
+    assert.deepEqual(lines(out.stdout), ["pending Which city?", "done Forecast: 31 °C and humid in Chennai"]);
+  });
+
+  await check("deno serve.ts: streams a run over HTTP, resumes it from Deno KV, refuses a second answer", async () => {
+    const { readEventStream } = await import(pathToFileURL(join(root, "dist/index.js")).href);
+    const perms = ["--unstable-kv", "--allow-net=127.0.0.1", `--allow-read=${tmp}`, `--allow-write=${tmp}`, "--no-check", runMap];
+    const child = spawn(deno, ["run", ...denoFlags, ...perms, "examples/deno/serve.ts", join(tmp, "serve.db"), "0"], { cwd: root, env: { ...process.env, ...denoEnv } });
+    cleanups.push(async () => child.exitCode === null && child.kill("SIGKILL"));
+    let log = "";
+    child.stdout.on("data", (d) => (log += d));
+    child.stderr.on("data", (d) => (log += d));
+    for (let i = 0; i < 300 && !/listening on/.test(log) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
+    const base = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log)?.[1];
+    assert.ok(base, `serve.ts did not start:\n${log}`);
+    const post = (path, body) => fetch(base + path, { method: "POST", body: JSON.stringify(body) });
+    const events = async (res) => {
+      const out = [];
+      for await (const event of readEventStream(res)) out.push(event);
+      return out;
+    };
+    const halted = (await events(await post("/chat", { prompt: "What's the weather?" }))).at(-1).result;
+    assert.equal(halted.status, "pending");
+    const answer = { id: halted.pending.id, ok: true, data: { output: "Chennai" } };
+    const done = (await events(await post("/answer", { runId: halted.runId, answer }))).at(-1).result;
+    assert.equal(done.text, "Forecast: 31 °C and humid in Chennai");
+    const other = { ...answer, data: { output: "Lima" } };
+    await assert.rejects(events(await post("/answer", { runId: halted.runId, answer: other })), /run_conflict|already/);
+    assert.equal((await post("/answer", { runId: halted.runId, answer: { ok: true } })).status, 400);
+    child.kill("SIGTERM");
+  });
+}
+
+try {
+  mkdirSync(nodeOut, { recursive: true });
+  await nodeExamples();
+  await browserExamples();
+  await workerExample();
+  await denoExamples();
+} catch (error) {
+  failed++;
+  console.log(`  ✗ setup\n    ${error?.stack ?? error}`);
+} finally {
+  for (const fn of cleanups.splice(0).reverse()) await Promise.resolve().then(fn).catch(() => {});
+  rmSync(tmp, { recursive: true, force: true });
+}
+console.log(`examples: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
