@@ -43,7 +43,8 @@ export async function measureEntry(entry) {
   });
   const code = result.outputFiles[0].contents;
   const byPackage = {};
-  for (const [file, { bytesInOutput }] of Object.entries(Object.values(result.metafile.outputs)[0].inputs)) {
+  const inputs = Object.values(result.metafile.outputs)[0].inputs;
+  for (const [file, { bytesInOutput }] of Object.entries(inputs)) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
     const key = m ? m[1] : file.startsWith("src/") ? "toolnexus src/" : file;
     byPackage[key] = (byPackage[key] ?? 0) + bytesInOutput;
@@ -52,7 +53,11 @@ export async function measureEntry(entry) {
     .filter(([, b]) => b > 0)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3);
-  return { raw: code.length, gzip: gzipSync(code, { level: 9 }).length, largest };
+  const files = Object.entries(inputs)
+    .map(([file, { bytesInOutput }]) => [file, bytesInOutput])
+    .filter(([file, b]) => b > 0 && file.startsWith("src/"))
+    .sort((a, b) => b[1] - a[1]);
+  return { raw: code.length, gzip: gzipSync(code, { level: 9 }).length, largest, files };
 }
 
 export async function bench() {
@@ -81,6 +86,7 @@ export async function bench() {
     "",
     `Budget for ours: ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} (${BUDGET_GZIP_BYTES.toLocaleString("en")} B) gzip — ` +
       (ours.error ? `not measurable: ${ours.error}` : `${ours.gzip.toLocaleString("en")} B, ${budgetOk ? "within budget" : "**over budget**"}.`),
+    ...(ours.error ? [] : ["", `Our largest source files (minified bytes in the bundle): ${ours.files.slice(0, 10).map(([f, b]) => `${f.slice(4)} ${fmtBytes(b)}`).join(", ")}.`]),
   ].join("\n");
   const checks = ENTRIES.map((e) => ({ name: `size: ${e.name} bundles`, ok: !results[e.name].error && results[e.name].gzip > 0, detail: results[e.name].error }));
   const goals = [{ goal: `Bundle ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip (CI-enforced)`, measured: ours.error ? "not measured" : `${fmtBytes(ours.gzip)} (${ratio(ours.gzip, BUDGET_GZIP_BYTES)} the budget)`, met: budgetOk }];

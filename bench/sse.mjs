@@ -56,7 +56,7 @@ export async function bench({ smoke }) {
   const ours = await requireOurs(["createSSEParser", "parseSSE"]);
   const size = smoke ? 64 * 1024 : 10 * 1024 * 1024;
   const { bytes, events } = openAIStream(size);
-  const plan = smoke ? { warmup: 0, repeats: 1 } : { warmup: 2, repeats: 7 };
+  const plan = smoke ? { warmup: 0, repeats: 1 } : { warmup: 3, repeats: 15 };
   const streamPlan = smoke ? plan : { warmup: 1, repeats: 5 };
   const rows = [];
   const results = {};

@@ -24,7 +24,10 @@ const ours = size?.results?.toolnexus;
 report(
   `size budget: toolnexus entry ≤ ${BUDGET_GZIP_BYTES.toLocaleString("en")} B gzip` + (ours?.gzip ? ` (now ${ours.gzip.toLocaleString("en")} B)` : ""),
   typeof ours?.gzip === "number" && ours.gzip <= BUDGET_GZIP_BYTES,
-  ours?.error ?? (ours?.gzip ? `over by ${(ours.gzip - BUDGET_GZIP_BYTES).toLocaleString("en")} B — see the largest parts with \`npm run bench -- --only=size\`` : "not measured"),
+  ours?.error ??
+    (ours?.gzip
+      ? `over by ${(ours.gzip - BUDGET_GZIP_BYTES).toLocaleString("en")} B; largest files (minified B): ${ours.files.slice(0, 6).map(([f, b]) => `${f} ${b}`).join(", ")} — details: npm run bench -- --only=size`
+      : "not measured"),
 );
 for (const s of sections) for (const c of s.checks) report(c.name, c.ok, c.detail);
 
