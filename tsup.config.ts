@@ -2,7 +2,8 @@ import { defineConfig } from "tsup";
 
 export default defineConfig([
   {
-    // npm consumers: dependencies stay external so bundlers and runtimes dedupe them
+    // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
+    // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks
     entry: { index: "src/index.ts" },
     format: ["esm"],
     dts: true,
@@ -10,6 +11,7 @@ export default defineConfig([
     clean: true,
     target: "es2022",
     platform: "neutral",
+    splitting: true,
   },
   {
     // one self-contained file a page or a Deno script can import by URL
@@ -18,6 +20,7 @@ export default defineConfig([
     dts: false,
     sourcemap: true,
     minify: true,
+    splitting: false, // lazily loaded parts (provider wires, resume, translate, builtins) are inlined here
     target: "es2022",
     platform: "neutral",
     noExternal: [/.*/],

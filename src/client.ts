@@ -1,22 +1,19 @@
 // createClient: options resolved once; run, stream, resume, conversations, translate and metrics on top
 // of one generator (loop.ts). Everything per run lives in a RunContext, nothing in module state.
 import { envApiKey } from "./env";
-import { RunConflictError, RunStateError, StorageError } from "./errors";
-import { drive } from "./loop";
-import { shapeBody, send } from "./loop/call-model";
+import { RunConflictError } from "./errors";
 import { newRunId, resultOf, zeroUsage, type LoopState, type RunContext } from "./loop/context";
-import { anySignal } from "./loop/execute-tools";
-import { conversationKey, runKey } from "./loop/halt";
-import { prepareResume, type Resumption } from "./loop/resume";
+import { anySignal } from "./signals";
+import type { Resumption } from "./loop/resume";
 import { createMetrics } from "./metrics";
 import type { ClientOptions, ResumeOptions, RunOptions } from "./options";
-import { resumeTokenCheck } from "./resume-token";
+import { checkResumeConfig } from "./resume-token";
 import { memoryStorage } from "./storage/memory";
 import { toToolkit } from "./toolkit";
-import { translateBody, translateResponse, type TranslateRequest, type TranslateResult } from "./translate";
+import type { TranslateRequest, TranslateResult } from "./translate";
 import type { Answer, RunResult, StreamEvent } from "./types";
-import { anthropicWire } from "./wire/anthropic";
-import { openaiWire } from "./wire/openai";
+import { loadWire } from "./wire/load";
+import type { Wire } from "./wire/types";
 
 export type { ClientOptions, ResumeOptions, RunOptions, Hooks } from "./options";
 
@@ -46,6 +43,8 @@ export interface Client {
 
 type Plan = (ctx: RunContext) => Promise<Resumption>;
 
+const engine = () => import("./loop/engine");
+
 async function collect(events: AsyncGenerator<StreamEvent, RunResult>): Promise<RunResult> {
   for (;;) {
     const step = await events.next();
@@ -60,10 +59,16 @@ export function createClient(options: ClientOptions): Client {
   }
   if (options.style !== "openai" && options.style !== "anthropic") throw new TypeError('toolnexus: createClient style must be "openai" or "anthropic"');
   const opts = { ...options };
-  const wire = opts.style === "openai" ? openaiWire : anthropicWire;
+  // the provider wire, translate and resume load on first use, so a page only downloads what it runs
+  let wire: Promise<Wire> | undefined;
   const storage = opts.storage ?? memoryStorage();
-  const checkToken = resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
-  const resumePlan = (runId: string, answer: Answer, ro: ResumeOptions): Plan => async (ctx) => prepareResume(ctx, runId, answer, await checkToken(runId, ro.token));
+  checkResumeConfig(opts.resumeSecret, opts.requireResumeToken === true);
+  let checkToken: ReturnType<typeof import("./loop/resume-guard").resumeTokenCheck> | undefined;
+  const resumePlan = (runId: string, answer: Answer, ro: ResumeOptions): Plan => async (ctx) => {
+    const [{ prepareResume }, { resumeTokenCheck }] = await Promise.all([import("./loop/resume"), import("./loop/resume-guard")]);
+    const guard = await (checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true))(runId, ro.token);
+    return prepareResume(ctx, runId, answer, guard);
+  };
   const registry = createMetrics();
   const metrics = {
     record: (event: Parameters<typeof registry.record>[0]) => {
@@ -75,8 +80,8 @@ export function createClient(options: ClientOptions): Client {
   // an explicit `apiKey` (even undefined) turns the environment lookup off
   const apiKey = (): string | undefined => ("apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style));
 
-  function context(toolkit: RunOptions["toolkit"], signal: AbortSignal, stream: boolean): RunContext {
-    return { opts, wire, apiKey: apiKey(), toolkit: toToolkit(toolkit), storage, metrics, stream, signal, maxTurns: opts.maxTurns ?? 10, warn: (m) => console.warn(m) };
+  async function context(toolkit: RunOptions["toolkit"], signal: AbortSignal, stream: boolean): Promise<RunContext> {
+    return { opts, wire: await (wire ??= loadWire(opts.style)), apiKey: apiKey(), toolkit: toToolkit(toolkit), storage, metrics, stream, signal, maxTurns: opts.maxTurns ?? 10, warn: (m) => console.warn(m) };
   }
 
   async function* session(ro: RunOptions, stream: boolean, plan: Plan): AsyncGenerator<StreamEvent, RunResult> {
@@ -84,12 +89,11 @@ export function createClient(options: ClientOptions): Client {
     const timeout = new Error(`run timeout after ${opts.timeoutMs}ms`);
     const timer = opts.timeoutMs !== undefined ? setTimeout(() => deadline.abort(timeout), opts.timeoutMs) : undefined;
     const signal = ro.signal ? anySignal([deadline.signal, ro.signal]) : deadline.signal;
-    const ctx = context(ro.toolkit, signal, stream);
     const started = Date.now();
     let state: LoopState | undefined;
     let result: RunResult;
     try {
-      const planned = await plan(ctx);
+      const planned = await plan(await context(ro.toolkit, signal, stream));
       state = planned.state;
       result = planned.finished ?? (yield* planned.events!);
     } catch (error) {
@@ -103,7 +107,7 @@ export function createClient(options: ClientOptions): Client {
       if (timer !== undefined) clearTimeout(timer);
     }
     metrics.record({ event: "run", model: opts.model, turns: result.turns, toolCalls: result.toolCallCount, totalTokens: result.usage.totalTokens, ms: Date.now() - started });
-    if (state?.conversationId !== undefined && result.status !== "pending") await saveConversation(state.conversationId, { messages: result.messages });
+    if (state?.conversationId !== undefined && result.status !== "pending") await (await conversations()).save(state.conversationId, { messages: result.messages });
     yield { type: "usage", usage: result.usage };
     yield { type: "done", result };
     return result;
@@ -116,8 +120,8 @@ export function createClient(options: ClientOptions): Client {
         runId: newRunId(),
         model: opts.model,
         system,
-        messages: wire.start(system, ro.history ?? [], prompt),
-        tools: wire.declare(ctx.toolkit),
+        messages: ctx.wire.start(system, ro.history ?? [], prompt),
+        tools: ctx.wire.declare(ctx.toolkit),
         toolCalls: [],
         turns: 0,
         usage: zeroUsage(),
@@ -125,32 +129,11 @@ export function createClient(options: ClientOptions): Client {
         ...(conversationId === undefined ? {} : { conversationId }),
         startedAt: Date.now(),
       };
-      return { state, events: drive(ctx, state) };
+      return { state, events: (await engine()).drive(ctx, state) };
     };
   }
 
-  interface ConversationRecord {
-    v: 1;
-    messages: unknown[];
-    pendingRunId?: string;
-  }
-
-  async function loadConversation(id: string): Promise<ConversationRecord> {
-    const key = conversationKey(id);
-    const raw = await storage.get(key).catch((cause) => Promise.reject(new StorageError("get", key, cause)));
-    if (raw === undefined) return { v: 1, messages: [] };
-    try {
-      const value = JSON.parse(raw) as ConversationRecord;
-      if (value?.v === 1 && Array.isArray(value.messages)) return value;
-    } catch {}
-    throw new RunStateError(`toolnexus: stored conversation "${id}" is corrupt — forget(id) discards it`);
-  }
-
-  async function saveConversation(id: string, value: Omit<ConversationRecord, "v">): Promise<void> {
-    const key = conversationKey(id);
-    const raw = JSON.stringify({ v: 1, ...value });
-    await storage.set(key, raw).catch((cause) => Promise.reject(new StorageError("set", key, cause, raw)));
-  }
+  const conversations = () => import("./conversation").then((m) => m.conversationStore(storage));
 
   const client: Client = {
     run: (prompt, ro = {}) => collect(session(ro, false, fresh(prompt, ro))),
@@ -161,48 +144,31 @@ export function createClient(options: ClientOptions): Client {
     async ask(prompt, ao = {}) {
       if (ao.id === undefined) return client.run(prompt, ao);
       const id = ao.id;
-      const conv = await loadConversation(id);
+      const store = await conversations();
+      const conv = await store.load(id);
       if (conv.pendingRunId) {
         throw new RunConflictError(conv.pendingRunId, `toolnexus: conversation "${id}" waits on run "${conv.pendingRunId}" — resume it with client.resume(runId, answer), or discard it with client.forget(id)`);
       }
       const result = await collect(session(ao, false, fresh(prompt, { ...ao, history: conv.messages }, id)));
-      if (result.status === "pending") await saveConversation(id, { messages: conv.messages, pendingRunId: result.runId! });
+      if (result.status === "pending") await store.save(id, { messages: conv.messages, pendingRunId: result.runId! });
       return result;
     },
 
-    async forget(id) {
-      const conv = await loadConversation(id).catch(() => undefined);
-      if (conv?.pendingRunId) await storage.delete(runKey(conv.pendingRunId));
-      await storage.delete(conversationKey(id));
-    },
+    forget: async (id) => (await conversations()).forget(id),
 
     conversation(co = {}) {
       const id = co.id ?? `conv-${crypto.randomUUID()}`;
       return {
         id,
         send: (prompt, so = {}) => client.ask(prompt, { ...so, id, ...(co.toolkit ? { toolkit: co.toolkit } : {}) }),
-        messages: async () => (await loadConversation(id)).messages,
+        messages: async () => (await (await conversations()).load(id)).messages,
         reset: () => client.forget(id),
       };
     },
 
     async translate(req) {
-      const ctx = context(req.toolkit, req.signal ?? new AbortController().signal, false);
-      const hooked = await opts.hooks?.beforeLLM?.({ messages: req.messages, tools: req.tools ?? [], model: opts.model, turn: 0 });
-      const input = hooked ? { ...req, messages: hooked.messages ?? req.messages, tools: hooked.tools ?? req.tools } : req;
-      const body = shapeBody(ctx, translateBody(opts.style, opts.model, opts.systemPrompt, input));
-      const started = Date.now();
-      let out: TranslateResult;
-      try {
-        const json = await (await send(ctx, wire.url(opts.baseUrl), body)).json();
-        out = translateResponse(opts.style, opts.model, json);
-      } catch (error) {
-        metrics.record({ event: "llm", model: opts.model, status: "error", ms: Date.now() - started, promptTokens: 0, completionTokens: 0 });
-        throw error;
-      }
-      metrics.record({ event: "llm", model: opts.model, status: "ok", ms: Date.now() - started, promptTokens: out.usage.promptTokens, completionTokens: out.usage.completionTokens });
-      await opts.hooks?.afterLLM?.({ response: out.raw, model: opts.model, turn: 0 });
-      return out;
+      const [{ translateCall }, ctx] = await Promise.all([import("./loop/translate-call"), context(req.toolkit, req.signal ?? new AbortController().signal, false)]);
+      return translateCall(ctx, req);
     },
 
     metrics: () => metrics.render(),

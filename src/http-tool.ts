@@ -2,6 +2,7 @@
 // then the query string (GET/HEAD, or names listed in `query`), then the body. Header values — secrets,
 // usually — never appear in an output or an error.
 import { toolSchema, type StandardSchemaV1 } from "./schema";
+import { deadline } from "./signals";
 import { makeTool, requireToolName, thrownMessage } from "./tool";
 import type { JSONSchema, Tool, ToolContext, ToolResult } from "./types";
 
@@ -162,34 +163,4 @@ function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) out = out.split(secret).join(REDACTED);
   return out;
-}
-
-export interface Deadline {
-  signal: AbortSignal;
-  timedOut(): boolean;
-  done(): void;
-}
-
-/** A signal that aborts after `ms` or with `outer` (AbortSignal.any when the runtime has it, else by hand). */
-export function deadline(ms: number, outer: AbortSignal | undefined): Deadline {
-  const timer = new AbortController();
-  let expired = false;
-  const handle = setTimeout(() => {
-    expired = true;
-    timer.abort(new Error(`timed out after ${ms}ms`));
-  }, ms);
-  const result: Deadline = { signal: timer.signal, timedOut: () => expired, done: () => clearTimeout(handle) };
-  if (!outer) return result;
-  const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
-  if (typeof any === "function") return { ...result, signal: any.call(AbortSignal, [outer, timer.signal]) };
-  const both = new AbortController();
-  const onOuter = () => both.abort(outer.reason);
-  if (outer.aborted) both.abort(outer.reason);
-  else outer.addEventListener("abort", onOuter, { once: true });
-  timer.signal.addEventListener("abort", () => both.abort(timer.signal.reason), { once: true });
-  const done = () => {
-    clearTimeout(handle);
-    outer.removeEventListener("abort", onOuter);
-  };
-  return { signal: both.signal, timedOut: () => expired, done };
 }

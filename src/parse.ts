@@ -1,51 +1,19 @@
 import * as v from "valibot";
 import { typeName } from "./answer";
 import { InvalidAnswerError } from "./errors";
+import { cloneJson, isPlainObject } from "./json";
 import type { Answer, Request } from "./types";
 
-const MAX_DEPTH = 64;
-
-/**
- * A JSON-safe copy of `value`: plain objects, arrays, strings, finite numbers, booleans and null.
- * `__proto__` keys are dropped so nothing downstream can reach an object prototype through them.
- */
-export function cloneJson(value: unknown, what: string, field: string, depth = 0): unknown {
-  if (depth > MAX_DEPTH) throw new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" is nested deeper than ${MAX_DEPTH} levels`);
-  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
-  if (typeof value === "number") {
-    if (Number.isFinite(value)) return value;
-    throw new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" is ${value}, which JSON cannot carry`);
-  }
-  if (Array.isArray(value)) return value.map((item, i) => cloneJson(item, what, `${field}[${i}]`, depth + 1));
-  if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      if (key === "__proto__") continue;
-      out[key] = cloneJson(value[key], what, field ? `${field}.${key}` : key, depth + 1);
-    }
-    return out;
-  }
-  throw new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" is ${typeName(value)}, which JSON cannot carry`);
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
 const objectData = v.custom<Record<string, unknown>>(isPlainObject, "must be a JSON object");
-const nonEmpty = v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"));
+const nonEmpty = v.custom<string>((s) => typeof s === "string" && s !== "", "must be a non-empty string");
+const timestamp = v.custom<string>((s) => typeof s === "string" && !Number.isNaN(Date.parse(s)), "must be an RFC 3339 timestamp");
 
-const AnswerSchema = v.pipe(
-  v.object({
-    id: nonEmpty,
-    ok: v.boolean("must be a boolean"),
-    data: v.optional(objectData),
-    reason: v.optional(v.picklist(["declined", "cancelled", "expired"], 'must be "declined", "cancelled" or "expired"')),
-  }),
-  v.check((a) => a.ok === false || a.reason === undefined, "reason is only allowed when ok is false"),
-);
+const AnswerSchema = v.object({
+  id: nonEmpty,
+  ok: v.boolean("must be a boolean"),
+  data: v.optional(objectData),
+  reason: v.optional(v.picklist(["declined", "cancelled", "expired"], 'must be "declined", "cancelled" or "expired"')),
+});
 
 const RequestSchema = v.object({
   id: nonEmpty,
@@ -53,12 +21,7 @@ const RequestSchema = v.object({
   prompt: v.string("must be a string"),
   url: v.optional(v.string("must be a string")),
   data: v.optional(objectData),
-  expiresAt: v.optional(
-    v.pipe(
-      v.string("must be a string"),
-      v.check((s) => !Number.isNaN(Date.parse(s)), "must be an RFC 3339 timestamp"),
-    ),
-  ),
+  expiresAt: v.optional(timestamp),
 });
 
 function fail(what: string, issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]): never {
@@ -82,7 +45,9 @@ function parseWith<T>(what: string, schema: v.GenericSchema<unknown, T>, value: 
 
 /** Validates an Answer that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
 export function parseAnswer(value: unknown): Answer {
-  return parseWith("Answer", AnswerSchema, value);
+  const answer = parseWith("Answer", AnswerSchema, value);
+  if (answer.ok && answer.reason !== undefined) throw new InvalidAnswerError("reason", 'toolnexus: invalid Answer: "reason" is only allowed when ok is false');
+  return answer;
 }
 
 /** Validates a Request that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */

@@ -2,7 +2,7 @@
 // Pure: builds the provider body and reads the provider response; the client supplies the transport.
 import { capErrorBody, StreamError } from "./errors";
 import { redactErrorBody } from "./http/redact";
-import { isPlainObject } from "./parse";
+import { isPlainObject } from "./json";
 import type { Tool, Toolkit, ToolkitLike, Usage } from "./types";
 
 export interface TranslateRequest {

@@ -1,9 +1,6 @@
 // The builtins that need nothing but `fetch`, in their fixed order: webfetch, question, todowrite.
 import type { FetchFn } from "../http-tool";
 import type { Tool } from "../types";
-import { questionTool } from "./question";
-import { todowriteTool } from "./todowrite";
-import { webfetchTool } from "./webfetch";
 
 export const BUILTIN_NAMES = ["webfetch", "question", "todowrite"] as const;
 export type BuiltinName = (typeof BUILTIN_NAMES)[number];
@@ -11,8 +8,8 @@ export type BuiltinName = (typeof BUILTIN_NAMES)[number];
 /** `false` turns every builtin off; an object turns single ones off (`{ question: false }`). Default: all on. */
 export type BuiltinsOption = boolean | Partial<Record<BuiltinName, boolean>>;
 
-/** The enabled builtins, in the fixed order. `fetch` is used by `webfetch` only. */
-export function builtinTools(option: BuiltinsOption | undefined, fetchFn?: FetchFn): Tool[] {
+/** The enabled builtins, in the fixed order, each loaded on first use. `fetch` is used by `webfetch` only. */
+export async function builtinTools(option: BuiltinsOption | undefined, fetchFn?: FetchFn): Promise<Tool[]> {
   if (option === false) return [];
   const wanted = typeof option === "object" && option !== null ? option : {};
   for (const key of Object.keys(wanted)) {
@@ -20,6 +17,10 @@ export function builtinTools(option: BuiltinsOption | undefined, fetchFn?: Fetch
       console.warn(`[toolnexus] unknown builtin "${key}" in the builtins option — known: ${BUILTIN_NAMES.join(", ")}`);
     }
   }
-  const make: Record<BuiltinName, () => Tool> = { webfetch: () => webfetchTool(fetchFn), question: questionTool, todowrite: todowriteTool };
-  return BUILTIN_NAMES.filter((name) => wanted[name] !== false).map((name) => make[name]());
+  const make: Record<BuiltinName, () => Promise<Tool>> = {
+    webfetch: () => import("./webfetch").then((m) => m.webfetchTool(fetchFn)),
+    question: () => import("./question").then((m) => m.questionTool()),
+    todowrite: () => import("./todowrite").then((m) => m.todowriteTool()),
+  };
+  return Promise.all(BUILTIN_NAMES.filter((name) => wanted[name] !== false).map((name) => make[name]()));
 }

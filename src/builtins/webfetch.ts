@@ -1,6 +1,7 @@
 // The `webfetch` builtin (contract §1.6): GET a URL with the toolkit's fetch and return its text.
 // `text` and `markdown` both strip HTML to plain text (no real markdown conversion); `html` is the raw body.
-import { deadline, type FetchFn } from "../http-tool";
+import type { FetchFn } from "../http-tool";
+import { deadline } from "../signals";
 import type { ToolSchema } from "../schema";
 import { builtinFailure, makeTool } from "../tool";
 import type { JSONSchema, Tool } from "../types";

@@ -62,3 +62,6 @@ export function resultOf(state: LoopState, status: RunStatus, extra: Partial<Run
 export function newRunId(): string {
   return `run-${crypto.randomUUID()}`;
 }
+
+export const runKey = (runId: string): string => `run:${runId}`;
+export const conversationKey = (id: string): string => `conversation:${id}`;

@@ -2,6 +2,7 @@ import { pendingOf } from "../answer";
 import { errorMessage } from "../errors";
 import type { Answer, Request, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
+import { anySignal } from "../signals";
 import type { LoopState, RunContext } from "./context";
 
 /** What one call of a turn produced before any suspension was resolved. */
@@ -51,17 +52,6 @@ async function invoke(ctx: RunContext, state: LoopState, call: ToolCall, args: R
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
-}
-
-export function anySignal(signals: AbortSignal[]): AbortSignal {
-  const any = (AbortSignal as { any?: (s: AbortSignal[]) => AbortSignal }).any;
-  if (any) return any(signals);
-  const controller = new AbortController();
-  for (const s of signals) {
-    if (s.aborted) return AbortSignal.abort(s.reason);
-    s.addEventListener("abort", () => controller.abort(s.reason), { once: true });
-  }
-  return controller.signal;
 }
 
 /** Runs one tool (hooks, metric). `answer` ⇒ a re-execution after a suspension: `beforeTool` is not re-entered. */

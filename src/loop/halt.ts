@@ -2,7 +2,7 @@ import { StorageError } from "../errors";
 import { saveRecord, type HaltedCall, type RunRecord } from "../run-state";
 import type { Request, RunResult, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
-import { resultOf, type LoopState, type RunContext } from "./context";
+import { resultOf, runKey, type LoopState, type RunContext } from "./context";
 
 export interface TurnCall {
   call: ToolCall;
@@ -69,5 +69,3 @@ export async function writeRecord(ctx: RunContext, record: RunRecord, opts?: { t
   return value;
 }
 
-export const runKey = (runId: string): string => `run:${runId}`;
-export const conversationKey = (id: string): string => `conversation:${id}`;

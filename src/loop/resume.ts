@@ -2,11 +2,12 @@
 import { RunConflictError, RunNotFoundError, RunStateError, StorageError, isToolnexusError } from "../errors";
 import { drive } from "../loop";
 import { parseAnswer } from "../parse";
-import { answerDigest, loadRecord, openGroups, saveRecord, type HaltedCall, type RunRecord } from "../run-state";
+import { answerDigest, openGroups, saveRecord, type HaltedCall, type RunRecord } from "../run-state";
+import { loadRecord } from "../run-state-schema";
 import type { Answer, RunResult, StreamEvent } from "../types";
 import type { ToolCall } from "../wire/types";
-import { zeroUsage, type LoopState, type RunContext } from "./context";
-import { pendingResult, runKey, writeRecord, type TurnCall } from "./halt";
+import { runKey, zeroUsage, type LoopState, type RunContext } from "./context";
+import { pendingResult, writeRecord, type TurnCall } from "./halt";
 import { appendTurn, checkAnswer, isRelay, relayResults, resolveRequest } from "./suspension";
 
 const asCall = (c: HaltedCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });

@@ -1,7 +1,7 @@
 import { isExpired } from "../answer";
 import { AnswerMismatchError } from "../errors";
 import { parseAnswer } from "../parse";
-import { readRelayAnswer } from "../relay-tool";
+import { readRelayAnswer } from "../relay-answer";
 import type { Answer, Request, StreamEvent, ToolResult } from "../types";
 import type { ToolCall, Turn } from "../wire/types";
 import type { LoopState, RunContext } from "./context";

@@ -1,6 +1,7 @@
 // The Prometheus text behind client.metrics(), byte for byte (contract §3.2).
 import { describe, expect, it } from "vitest";
-import { createMetrics, type MetricEvent } from "toolnexus";
+import type { MetricEvent } from "toolnexus";
+import { createMetrics } from "./support/internals";
 
 const HEAD = {
   llmRequests: ["# HELP toolnexus_llm_requests_total Total LLM requests.", "# TYPE toolnexus_llm_requests_total counter"],

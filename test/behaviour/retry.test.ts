@@ -10,7 +10,7 @@ import {
   redactErrorBody,
   type ErrorInfo,
   type RetryOptions,
-} from "toolnexus";
+} from "./support/internals";
 
 type Step = () => Response;
 const reply = (status: number, body = "", headers: Record<string, string> = {}): Step => () => new Response(status === 204 ? null : body, { status, headers });

@@ -1,7 +1,8 @@
 // translate (contract §1.11 and the §4 "translate" scenarios): OpenAI-shaped requests to either
 // provider's body, and either provider's response back to one result. Pure; nothing is executed.
 import { describe, expect, it } from "vitest";
-import { openAIMessagesToAnthropic, StreamError, translateBody, translateResponse, type Tool, type Toolkit } from "toolnexus";
+import type { Tool, Toolkit } from "toolnexus";
+import { openAIMessagesToAnthropic, StreamError, translateBody, translateResponse } from "./support/internals";
 
 const schema = { type: "object" as const, properties: { q: { type: "string" } }, required: ["q"] };
 
