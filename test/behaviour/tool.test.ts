@@ -1,7 +1,7 @@
 // defineTool (DESIGN "Tools and toolkits", contract §1.3): schema checks before execute, result mapping, throws as data.
 import { describe, expect, it } from "vitest";
 import { defineTool, pending, pendingOf, type JSONSchema, type Tool, type ToolContext } from "toolnexus";
-import { brokenConversion, valibotCity, valibotString, valibotTrimmed, withoutConversion, withStandardJsonSchema, withToJSONSchema } from "./support/tools-schemas";
+import { brokenConversion, toStandardJsonSchema, valibotCity, valibotString, valibotTrimmed, withoutConversion, withStandardJsonSchema, withToJSONSchema } from "./support/tools-schemas";
 
 const returning = (value: unknown): Tool => defineTool({ name: "t", description: "returns a value", execute: () => value });
 const throwing = (value: unknown): Tool =>
@@ -203,6 +203,13 @@ describe("defineTool: valibot and Standard Schema", () => {
     const missing = await tool.execute({});
     expect(missing.isError).toBe(true);
     expect(missing.output).toMatch(/^Invalid arguments for weather: city: /);
+  });
+
+  it("takes the exact @valibot/to-json-schema conversion through Standard JSON Schema (toStandardJsonSchema)", async () => {
+    const tool = defineTool({ name: "weather", description: "d", inputSchema: toStandardJsonSchema(valibotCity), execute: (args) => `${args.city}/${args.days}` });
+    expect(tool.inputSchema).toMatchObject({ type: "object", properties: { city: { type: "string", minLength: 2 }, days: { type: "integer", minimum: 1, default: 1 } }, required: ["city"] });
+    expect(await tool.execute({ city: "Oslo" })).toEqual({ output: "Oslo/1", isError: false });
+    expect((await tool.execute({ city: "O" })).output).toBe("Invalid arguments for weather: city: too short");
   });
 
   it("execute gets valibot's output (transforms applied); the declaration describes the input", async () => {

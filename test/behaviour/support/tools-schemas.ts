@@ -46,3 +46,6 @@ export const brokenConversion = {
     throw new Error("recursive types are not supported");
   },
 };
+
+/** The exact @valibot/to-json-schema conversion, handed over through Standard JSON Schema. */
+export { toStandardJsonSchema } from "@valibot/to-json-schema";
