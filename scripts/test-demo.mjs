@@ -83,28 +83,27 @@ const stats = async (base) => (await fetch(`${base}/api/stats`)).json();
 
 // --- the user's steps -----------------------------------------------------------------------------------
 
+/** Resolves once the page is not streaming a run (its composer is enabled again). */
+const idle = (page) => page.waitForFunction(() => !document.querySelector("#send").disabled);
+
 async function send(page, text) {
+  await idle(page);
   await page.locator("#message").fill(text);
   await page.locator("#send").click();
 }
 const card = (page, kind) => page.locator(`.card[data-kind="${kind}"]`);
 const lastAssistant = (page) => page.locator(".msg.assistant").last();
 
-async function scenarios(demo, browser) {
-  const context = await browser.newContext({ viewport: { width: 980, height: 760 } });
-  const page = await context.newPage();
-  const pageErrors = [];
-  page.on("pageerror", (e) => pageErrors.push(e.message));
-  page.setDefaultTimeout(15_000);
-
-  await check("the page loads, imports /toolnexus.js and offers suggestions", async () => {
+// Each scenario continues the same conversation in one browser context (a user's session).
+const SCENARIOS = [
+  ["the page loads, imports /toolnexus.js and offers suggestions", async ({ demo, page, pageErrors }) => {
     await page.goto(demo.base);
     await page.getByRole("button", { name: "What's the weather?" }).waitFor();
     assert.match(await page.locator("#storage").textContent(), /Durable Object/);
     assert.deepEqual(pageErrors, []);
-  });
+  }],
 
-  await check("approve: the booking runs once, after the approval", async () => {
+  ["approve: the booking runs once, after the approval", async ({ demo, page }) => {
     const before = await stats(demo.base);
     await send(page, "Book a table for two tonight");
     await card(page, "approval").waitFor();
@@ -113,22 +112,23 @@ async function scenarios(demo, browser) {
     await page.locator(".msg.assistant", { hasText: "is booked for 19:30" }).waitFor();
     assert.match(await lastAssistant(page).textContent(), /Confirmation TNX-/);
     assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
-  });
+  }],
 
-  await check("question: the form shows the options, answering “Chennai” gives the forecast (screenshot)", async () => {
+  ["question: the form shows the options, answering “Chennai” gives the forecast (screenshot)", async ({ demo, page }) => {
     await send(page, "What's the weather?");
     const q = card(page, "question");
     await q.waitFor();
     assert.equal(await q.locator(".prompt").textContent(), "Which city should I check the weather for?");
     assert.deepEqual(await q.locator("button.option").allTextContents(), ["Chennai", "Berlin", "Lima"]);
     await q.getByPlaceholder("Type your answer…").fill("Chennai");
+    await page.mouse.move(0, 0); // no hover highlight: the same screenshot on every run
     await page.screenshot({ path: join(root, "docs/demo.png") });
     await q.getByRole("button", { name: "Reply" }).click();
     await page.locator(".msg.assistant", { hasText: "Chennai: 31 °C" }).waitFor();
     assert.equal(await page.locator(".card").count(), 0);
-  });
+  }],
 
-  await check("reload while a question is open shows it again, and answering resumes the run", async () => {
+  ["reload while a question is open shows it again, and answering resumes the run", async ({ page }) => {
     await send(page, "Is it going to rain?");
     await card(page, "question").waitFor();
     await page.reload();
@@ -138,17 +138,17 @@ async function scenarios(demo, browser) {
     await q.getByRole("button", { name: "Berlin" }).click();
     await page.locator(".msg.assistant", { hasText: "Berlin: 12 °C" }).waitFor();
     assert.ok((await page.locator(".msg.user").allTextContents()).includes("Book a table for two tonight"), "the conversation survived the reload");
-  });
+  }],
 
-  await check("decline: nothing is booked and the assistant says so", async () => {
+  ["decline: nothing is booked and the assistant says so", async ({ demo, page }) => {
     const before = await stats(demo.base);
     await send(page, "Please reserve dinner for two");
     await card(page, "approval").getByRole("button", { name: "Decline" }).click();
     await page.locator(".msg.assistant", { hasText: "No problem" }).waitFor();
     assert.equal((await stats(demo.base)).book_table, before.book_table);
-  });
+  }],
 
-  await check("authorization: a sign-in link, consent in a new tab, then the calendar is read", async () => {
+  ["authorization: a sign-in link, consent in a new tab, then the calendar is read", async ({ page }) => {
     await send(page, "What's on my calendar?");
     const auth = card(page, "authorization");
     await auth.waitFor();
@@ -158,9 +158,9 @@ async function scenarios(demo, browser) {
     await popup.close();
     await auth.getByRole("button", { name: /continue/ }).click();
     await page.locator(".msg.assistant", { hasText: "lunch with Priya" }).waitFor();
-  });
+  }],
 
-  await check("double submit from two tabs: the booking runs once, the other tab is told politely", async () => {
+  ["double submit from two tabs: the booking runs once, the other tab is told politely", async ({ demo, page, context }) => {
     const before = await stats(demo.base);
     await send(page, "Book a table for two tonight");
     await card(page, "approval").waitFor();
@@ -169,7 +169,7 @@ async function scenarios(demo, browser) {
     await card(other, "approval").waitFor();
     await Promise.all([page, other].map((p) => card(p, "approval").getByRole("button", { name: "Approve" }).click()));
     await Promise.all([page, other].map((p) => p.locator(".card").waitFor({ state: "detached" })));
-    await Promise.all([page, other].map((p) => p.waitForFunction(() => !document.querySelector("#send").disabled))); // streams finished
+    await Promise.all([page, other].map(idle)); // both streams finished
     const outcomes = await Promise.all(
       [page, other].map((p) => p.locator(".msg.assistant, .msg.notice, .msg.error").last().textContent()),
     );
@@ -177,9 +177,9 @@ async function scenarios(demo, browser) {
     assert.ok(outcomes.every((t) => /is booked|already answered/.test(t)), `the other shows the outcome or a polite notice: ${outcomes}`);
     assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
     await other.close();
-  });
+  }],
 
-  await check("double POST of one answer: one tool execution, the second gets the outcome or 409", async () => {
+  ["double POST of one answer: one tool execution, the second gets the outcome or 409", async ({ demo, page }) => {
     const before = await stats(demo.base);
     await send(page, "Book a table for two tonight");
     await card(page, "approval").waitFor();
@@ -193,9 +193,9 @@ async function scenarios(demo, browser) {
     assert.ok(statuses.every(([s, t]) => (s === 200 && /is booked/.test(t)) || (s === 409 && /run_conflict/.test(t))));
     assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
     await page.reload();
-  });
+  }],
 
-  await check("model and tool text is rendered as text, never as HTML", async () => {
+  ["model and tool text is rendered as text, never as HTML", async ({ page }) => {
     await send(page, "What's the weather?");
     const q = card(page, "question");
     await q.getByPlaceholder("Type your answer…").fill('<img src=x onerror="window.pwned=1">');
@@ -203,9 +203,10 @@ async function scenarios(demo, browser) {
     await page.locator(".msg.assistant", { hasText: "<img src=x" }).waitFor();
     assert.equal(await page.locator("#log img").count(), 0);
     assert.equal(await page.evaluate(() => window.pwned), undefined);
-  });
+  }],
 
-  await check("errors are shown: a question that is no longer open, and a bad answer", async () => {
+  ["errors are shown: a question that is no longer open, and a bad answer", async ({ demo, page, pageErrors }) => {
+    await idle(page); // the page saves its state when a run ends; let it finish first
     await page.evaluate(() => {
       const s = JSON.parse(localStorage.getItem("toolnexus-demo"));
       s.open = { runId: "run-does-not-exist", request: { id: "pnd-x", kind: "approval", prompt: "Book a table for 2 at Dakshin, 19:30 tonight?" } };
@@ -218,7 +219,17 @@ async function scenarios(demo, browser) {
     assert.equal(bad.status, 400);
     assert.match((await bad.json()).error.message, /"id"/);
     assert.deepEqual(pageErrors, []);
-  });
+  }],
+];
+
+async function scenarios(demo, browser) {
+  const context = await browser.newContext({ viewport: { width: 980, height: 760 } });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  page.setDefaultTimeout(15_000);
+
+  for (const [name, fn] of SCENARIOS) await check(name, () => fn({ demo, page, context, pageErrors }));
   await context.close();
 }
 

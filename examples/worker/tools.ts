@@ -21,7 +21,7 @@ async function recordExecution(env: ToolsEnv, tool: string, ctx: ToolContext | u
   await env.RUNS.put(`${STATS_PREFIX}${tool}:${crypto.randomUUID()}`, ctx?.idempotencyKey ?? "");
 }
 
-/** A short, stable confirmation code for a booking: the same call always gets the same code. */
+/** A short confirmation code for a booking, derived from what was booked. */
 function confirmation(key: string): string {
   let h = 2166136261;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
@@ -54,7 +54,7 @@ export function demoTools(env: ToolsEnv, origin: string): Tool[] {
         return pending({ kind: "approval", prompt: `Book a table for ${guests} at ${restaurant}, ${time} tonight?`, data: { restaurant, time, guests } });
       }
       await recordExecution(env, "book_table", ctx);
-      return `Your table for ${guests} at ${restaurant} is booked for ${time}. Confirmation ${confirmation(ctx.idempotencyKey ?? "")}.`;
+      return `Your table for ${guests} at ${restaurant} is booked for ${time}. Confirmation ${confirmation(`${restaurant}|${time}|${guests}`)}.`;
     },
   });
 
