@@ -1,7 +1,9 @@
 // Run by `npm test`: a tiny smoke pass of every benchmark in bench/ (each must run and produce numbers
 // for every participant; no timing is ever asserted) plus the one hard check, the bundle-size budget:
 // createClient + createToolkit + defineTool + answerOutput + memoryStorage, esbuild-minified for the
-// browser and gzipped, must stay ≤ 12 KiB. Prints `N passed, N failed`; exits non-zero on any failure.
+// browser and gzipped, must stay ≤ 12 KiB — counting every chunk one tool-calling run with a suspension
+// loads (code imported lazily is still code the page needs). Prints `N passed, N failed`; exits non-zero
+// on any failure.
 import { runAll } from "../bench/run.mjs";
 import { BUDGET_GZIP_BYTES } from "../bench/size.mjs";
 
@@ -20,14 +22,14 @@ function report(name, ok, detail) {
 const sections = await runAll({ smoke: true, log: (m) => console.log(m) });
 
 const size = sections.find((s) => s.id === "size");
-const ours = size?.results?.toolnexus;
+const budgeted = size?.budgeted;
+const files = size?.results?.toolnexus?.files ?? [];
 report(
-  `size budget: toolnexus entry ≤ ${BUDGET_GZIP_BYTES.toLocaleString("en")} B gzip` + (ours?.gzip ? ` (now ${ours.gzip.toLocaleString("en")} B)` : ""),
-  typeof ours?.gzip === "number" && ours.gzip <= BUDGET_GZIP_BYTES,
-  ours?.error ??
-    (ours?.gzip
-      ? `over by ${(ours.gzip - BUDGET_GZIP_BYTES).toLocaleString("en")} B; largest files (minified B): ${ours.files.slice(0, 6).map(([f, b]) => `${f} ${b}`).join(", ")} — details: npm run bench -- --only=size`
-      : "not measured"),
+  `size budget: code loaded by one tool-calling run with a suspension ≤ ${BUDGET_GZIP_BYTES.toLocaleString("en")} B gzip` + (budgeted ? ` (now ${budgeted.toLocaleString("en")} B)` : ""),
+  typeof budgeted === "number" && budgeted <= BUDGET_GZIP_BYTES,
+  typeof budgeted === "number"
+    ? `over by ${(budgeted - BUDGET_GZIP_BYTES).toLocaleString("en")} B; largest files (minified B): ${files.slice(0, 6).map(([f, b]) => `${f} ${b}`).join(", ")} — details: npm run bench -- --only=size`
+    : `not measured: ${size?.results?.split?.error ?? size?.text ?? "the size benchmark did not run"}`,
 );
 for (const s of sections) for (const c of s.checks) report(c.name, c.ok, c.detail);
 

@@ -1,0 +1,102 @@
+// What a page really downloads for one tool-calling run with a suspension when our code is split
+// into lazily imported chunks: esbuild (same settings as size.mjs, plus code splitting) writes the
+// chunks to a temp dir with a marker in each, the entry is imported and drives that run — a tool
+// with a JSON Schema halts, memoryStorage keeps it, resume(answerOutput) finishes it, against a
+// scripted OpenAI-style fetch — and the chunks that were evaluated are summed (gzip -9 each, as
+// each is a separate download). Deferring code does not make it free: this is the number budgeted.
+import { build } from "esbuild";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import { root } from "./ours.mjs";
+
+const NAMES = "createClient, createToolkit, defineTool, answerOutput, memoryStorage";
+const MARK = "__toolnexusBenchLoaded";
+
+/**
+ * @returns gzip bytes of: `loaded` — the code of every chunk the run evaluated, compressed as one stream
+ *   (how much code the run needs, whatever the split); `loadedFiles` — the same chunks gzipped one by one
+ *   (what a page downloads when it keeps this split); `entry` — the entry chunk alone; `all` — every chunk.
+ */
+export async function loadedForOneRun() {
+  const dir = mkdtempSync(join(tmpdir(), "toolnexus-size-"));
+  try {
+    const entryFile = join(dir, "entry.js");
+    writeFileSync(entryFile, `export { ${NAMES} } from ${JSON.stringify(join(root, "src/index.ts"))};\n`);
+    const out = join(dir, "out");
+    const result = await build({
+      entryPoints: [entryFile],
+      bundle: true,
+      splitting: true,
+      minify: true,
+      treeShaking: true,
+      format: "esm",
+      platform: "browser",
+      target: "es2022",
+      outdir: out,
+      write: false,
+      logLevel: "silent",
+      legalComments: "none",
+    });
+    const files = [];
+    mkdirSync(out, { recursive: true });
+    for (const f of result.outputFiles) {
+      const name = basename(f.path);
+      files.push({ name, code: f.contents, gzip: gzipSync(f.contents, { level: 9 }).length, loaded: false });
+      // the marker runs when the module is evaluated (its imports first), i.e. when the page would have fetched it
+      writeFileSync(f.path, `globalThis.${MARK}.add(${JSON.stringify(name)});\n${f.text}`);
+    }
+    globalThis[MARK] = new Set();
+    const tn = await import(pathToFileURL(join(out, "entry.js")).href);
+    await oneRunWithSuspension(tn);
+    for (const f of files) f.loaded = globalThis[MARK].has(f.name);
+    const sum = (list) => list.reduce((n, f) => n + f.gzip, 0);
+    const loaded = files.filter((f) => f.loaded).sort((a, b) => (a.name < b.name ? -1 : 1));
+    return {
+      loaded: gzipSync(Buffer.concat(loaded.map((f) => f.code)), { level: 9 }).length,
+      loadedFiles: sum(loaded),
+      entry: files.find((f) => f.name === "entry.js").gzip,
+      all: sum(files),
+      chunks: { loaded: loaded.length, all: files.length },
+      skipped: files.filter((f) => !f.loaded).map((f) => f.name.replace(/-[A-Z0-9]{8}\.js$/, "")),
+    };
+  } finally {
+    delete globalThis[MARK];
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * createClient (OpenAI style, scripted fetch) → a tool that needs approval halts → resume → done. The tool
+ * suspends by returning the documented ToolResult shape (`metadata.pending`), so only the five budgeted
+ * names are imported.
+ */
+async function oneRunWithSuspension(tn) {
+  const replies = [
+    { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "deploy", arguments: '{"target":"prod"}' } }] },
+    { role: "assistant", content: "Deployed." },
+  ];
+  let turn = 0;
+  const fetch = async () =>
+    Response.json({
+      id: `chatcmpl-${turn}`,
+      object: "chat.completion",
+      model: "m",
+      choices: [{ index: 0, message: replies[Math.min(turn++, 1)], finish_reason: turn === 1 ? "tool_calls" : "stop" }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    });
+  const deploy = tn.defineTool({
+    name: "deploy",
+    description: "Deploys after a human approves",
+    inputSchema: { type: "object", properties: { target: { type: "string" } }, required: ["target"] },
+    execute: async ({ target }, ctx) => (ctx?.answer ? `deployed to ${target}` : { output: "Approve?", isError: true, metadata: { pending: { id: "req_1", kind: "approval", prompt: "Approve?" } } }),
+  });
+  const toolkit = await tn.createToolkit({ tools: [deploy] });
+  const client = tn.createClient({ baseUrl: "https://llm.invalid/v1", style: "openai", model: "m", fetch, storage: tn.memoryStorage() });
+  const halted = await client.run("Deploy the fix.", { toolkit });
+  if (halted.status !== "pending") throw new Error(`size: the scripted run should halt, got ${halted.status}`);
+  const done = await client.resume(halted.runId, tn.answerOutput(halted.pending.id, "yes"), { toolkit });
+  if (done.status !== "done" || done.text !== "Deployed.") throw new Error(`size: the resumed run should finish, got ${done.status}`);
+}
