@@ -22,13 +22,13 @@ export async function bench({ smoke }) {
     checks.push({ name: `loop: ${p.name} completes the three-turn script`, ok });
   }
 
-  const runs = smoke ? 2 : 100; // runs per sample
+  const runs = smoke ? 2 : 50; // runs per sample (many short samples: a busy neighbour spoils fewer of them)
   const batch = (p) => async () => {
     for (let i = 0; i < runs; i++) await p.run();
     return runs * TURNS;
   };
   const cases = participants.map((p) => ({ name: p.name, fn: batch(p) }));
-  const time = await alternate(cases, smoke ? { warmup: 0, repeats: 1 } : { warmup: 3, repeats: 15 });
+  const time = await alternate(cases, smoke ? { warmup: 0, repeats: 1 } : { warmup: 5, repeats: 30 });
   const bytes = await alternateAllocated(cases, smoke ? 1 : 5);
 
   const results = Object.fromEntries(participants.map((p) => [p.name, { time: stats(time[p.name]), bytes: stats(bytes[p.name]) }]));

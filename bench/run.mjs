@@ -71,6 +71,9 @@ export function markdown(sections) {
     ...versions().map(([n, v]) => `| ${n} | ${v} |`),
     "",
   ];
+  if (loadAtStart[0] > cpus().length) {
+    out.push(`> The machine was busy (load ${loadAtStart[0].toFixed(1)} on ${cpus().length} cores): time ratios near a goal can move by a third between runs; sizes and bytes allocated do not.`, "");
+  }
   const goals = sections.flatMap((s) => s.goals ?? []);
   if (goals.length) {
     out.push("## Goals at a glance", "", "| Goal | Measured | |", "| --- | --- | --- |");
