@@ -65,8 +65,12 @@ export function createClient(options: ClientOptions): Client {
   checkResumeConfig(opts.resumeSecret, opts.requireResumeToken === true);
   let checkToken: ReturnType<typeof import("./loop/resume-guard").resumeTokenCheck> | undefined;
   const resumePlan = (runId: string, answer: Answer, ro: ResumeOptions): Plan => async (ctx) => {
-    const [{ prepareResume }, { resumeTokenCheck }] = await Promise.all([import("./loop/resume"), import("./loop/resume-guard")]);
-    const guard = await (checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true))(runId, ro.token);
+    const { prepareResume } = await import("./loop/resume");
+    let guard;
+    if (ro.token !== undefined || opts.requireResumeToken) {
+      const { resumeTokenCheck } = await import("./loop/resume-guard");
+      guard = await (checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true))(runId, ro.token);
+    }
     return prepareResume(ctx, runId, answer, guard);
   };
   const registry = createMetrics();

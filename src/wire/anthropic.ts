@@ -1,6 +1,6 @@
 // The Anthropic Messages wire (upstream contract §1.8–1.9): requests, JSON replies, SSE replies.
 import { StreamError } from "../errors";
-import { readSSE, type SSEEvent } from "./sse";
+import type { SSEEvent } from "./sse";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
 import { anthropicUsage, callFromRaw, callFromValue, count, cutOff, providerError, record, type Json } from "./usage";
 
@@ -125,6 +125,7 @@ function assemble(a: Assembly): Turn {
 
 async function readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn> {
   const a: Assembly = { blocks: new Map(), json: new Map(), prompt: 0, completion: 0, stop: undefined, stopped: false, events: 0 };
+  const { readSSE } = await import("./sse"); // the SSE parser loads with the first streamed turn
   const cut = await readSSE(body, (event) => {
     a.events++;
     addEvent(a, event, onText);

@@ -1,7 +1,6 @@
 // The OpenAI chat-completions wire (upstream contract §1.8–1.9): requests, JSON replies, SSE replies.
 import { StreamError } from "../errors";
 import type { Usage } from "../types";
-import { readSSE } from "./sse";
 import type { ToolCall, Turn, Wire } from "./types";
 import { callFromRaw, callFromValue, cutOff, openaiUsage, providerError, record, type Json } from "./usage";
 
@@ -126,6 +125,7 @@ function assemble(a: Assembly): Turn {
 
 async function readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn> {
   const a: Assembly = { content: "", slots: new Map(), last: -1, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, finish: undefined, done: false, events: 0 };
+  const { readSSE } = await import("./sse"); // the SSE parser loads with the first streamed turn
   const cut = await readSSE(body, (event) => {
     a.events++;
     addData(a, event.data, onText);
