@@ -208,6 +208,7 @@ for (const style of STYLES) {
       }
       const done = await client.resume(halted.runId!, answerOutput("q", "go"), { toolkit: [p.tool] });
       expect(done.text).toMatch(/^got 2 chars\|Invalid arguments for probe: not a JSON object/);
+      expect(p.seen[1]!.args).toEqual({ n: null, m: null, z: 0 }); // re-run with the stored (JSON) arguments
     });
 
     it("tools that throw non-Error values become error results", async () => {

@@ -51,5 +51,6 @@ describe("best effort on Workers KV (documented: not atomic)", () => {
     expect(outcome.executions).toBeGreaterThanOrEqual(1);
     expect(outcome.fulfilled).toBeGreaterThanOrEqual(1);
     expect(outcome.rejected.filter((c) => c !== "storage" && c !== "run_conflict")).toEqual([]);
+    expect(JSON.parse(outcome.stored!)).toMatchObject({ v: 1, status: expect.any(String) }); // one whole record
   }, 60_000);
 });
