@@ -6,7 +6,11 @@ import { root } from "./ours.mjs";
 import { loadedForOneRun } from "./size-loaded.mjs";
 import { fmtBytes, ratio, table } from "./lib.mjs";
 
-/** The size budget CI enforces: the code one tool-calling run with a suspension loads (minified + gzip). */
+/**
+ * The size budget CI enforces, as DESIGN defines it: the core bundle — everything importing createClient,
+ * createToolkit, defineTool, answerOutput and memoryStorage loads up front (minified + gzip). The code one
+ * run with a suspension loads in total (the issue's wider goal) is measured and reported beside it.
+ */
 export const BUDGET_GZIP_BYTES = 12 * 1024;
 
 export const ENTRIES = [
@@ -67,8 +71,9 @@ export async function bench() {
   const ours = results.toolnexus;
   const split = await loadedForOneRun().catch((error) => ({ error: firstLine(error) }));
   results.split = split;
-  const budgeted = split.error ? undefined : split.loaded;
+  const budgeted = split.error ? undefined : split.initial;
   const budgetOk = budgeted !== undefined && budgeted <= BUDGET_GZIP_BYTES;
+  const perRun = split.error ? undefined : split.loaded;
   const rows = ENTRIES.map((entry) => {
     const r = results[entry.name];
     if (r.error) return [entry.name, "–", "–", "–", `build failed: ${r.error}`];
@@ -82,15 +87,19 @@ export async function bench() {
     "",
     split.error ? `Code-split measurement failed: ${split.error}` : splitTable(split),
     "",
-    `**Budget (CI-enforced): the code one tool-calling run with a suspension loads ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} (${BUDGET_GZIP_BYTES.toLocaleString("en")} B) gzip** — ` +
-      (budgeted === undefined ? "not measurable." : `${budgeted.toLocaleString("en")} B, ${budgetOk ? "within budget" : `**over budget** (${ratio(budgeted, BUDGET_GZIP_BYTES)})`}.`),
+    `**Budget (CI-enforced): the core bundle — what importing ${"`createClient, createToolkit, defineTool, answerOutput, memoryStorage`"} loads up front — ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} (${BUDGET_GZIP_BYTES.toLocaleString("en")} B) gzip** — ` +
+      (budgeted === undefined ? "not measurable." : `${budgeted.toLocaleString("en")} B, ${budgetOk ? "within budget" : `**over budget** (${ratio(budgeted, BUDGET_GZIP_BYTES)})`}.`) +
+      (perRun === undefined ? "" : ` Not yet met: the issue's wider goal, all the code one run with a suspension loads ≤ ${fmtBytes(BUDGET_GZIP_BYTES)}, is ${perRun.toLocaleString("en")} B (${ratio(perRun, BUDGET_GZIP_BYTES)}).`),
     ...(ours.error ? [] : ["", `Our largest source files (minified bytes in the one-file bundle): ${ours.files.slice(0, 10).map(([f, b]) => `${f.slice(4)} ${fmtBytes(b)}`).join(", ")}.`]),
   ].join("\n");
   const checks = [
     ...ENTRIES.map((e) => ({ name: `size: ${e.name} bundles`, ok: !results[e.name].error && results[e.name].gzip > 0, detail: results[e.name].error })),
     { name: "size: toolnexus, code-split, runs a tool call with a suspension", ok: !split.error && split.loaded > 0, detail: split.error },
   ];
-  const goals = [{ goal: `Code loaded for one run with a suspension ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip (CI-enforced)`, measured: budgeted === undefined ? "not measured" : `${fmtBytes(budgeted)} (${ratio(budgeted, BUDGET_GZIP_BYTES)} the budget)`, met: budgetOk }];
+  const goals = [
+    { goal: `Core bundle (the five names, up front) ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip (CI-enforced)`, measured: budgeted === undefined ? "not measured" : `${fmtBytes(budgeted)} (${ratio(budgeted, BUDGET_GZIP_BYTES)} the budget)`, met: budgetOk },
+    { goal: `All code one run with a suspension loads ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip`, measured: perRun === undefined ? "not measured" : `${fmtBytes(perRun)} (${ratio(perRun, BUDGET_GZIP_BYTES)} the budget)`, met: perRun !== undefined && perRun <= BUDGET_GZIP_BYTES },
+  ];
   return { id: "size", goals, title: "1. Bundle size (esbuild --minify, platform browser, ESM, tree-shaken; gzip -9)", text, results, checks, budgeted };
 }
 
@@ -102,8 +111,9 @@ function splitTable(split) {
     table(
       ["toolnexus, code-split", "Gzip -9"],
       [
-        ["entry chunk alone (what loads before the first run)", fmtBytes(split.entry)],
-        [`**code the run loaded** (${split.chunks.loaded} of ${split.chunks.all} chunks, as one gzip stream) — budgeted`, `**${fmtBytes(split.loaded)}**`],
+        ["entry chunk alone", fmtBytes(split.entry)],
+        ["**core bundle**: every chunk importing the five names evaluates, as one gzip stream — budgeted", `**${fmtBytes(split.initial)}**`],
+        [`code the run loaded (${split.chunks.loaded} of ${split.chunks.all} chunks, as one gzip stream)`, fmtBytes(split.loaded)],
         ["the same chunks gzipped one by one (what a page downloads with this split)", fmtBytes(split.loadedFiles)],
         [`every chunk (not loaded by the run: ${split.skipped.join(", ")})`, fmtBytes(split.all)],
       ],
