@@ -240,7 +240,12 @@ async function fakeEndpoint() {
     let body = "";
     req.on("data", (d) => (body += d));
     req.on("end", () => {
-      seen.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(body || "{}") });
+      const json = JSON.parse(body || "{}");
+      seen.push({ url: req.url, auth: req.headers.authorization, body: json });
+      if (json.messages?.at(-1)?.content === "fail") {
+        // a provider that rejects the key, and echoes it back as some do
+        return res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `bad key ${req.headers.authorization}` } }));
+      }
       const chunk = (delta, extra = {}) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, ...extra }] })}\n\n`;
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.end(chunk({ content: "Hello from " }) + chunk({ content: "the endpoint." }) + chunk({}, { finish_reason: "stop" }) + "data: [DONE]\n\n");
@@ -268,6 +273,12 @@ async function realEndpoint(browser) {
     assert.equal(call.auth, "Bearer sk-test-not-a-secret");
     assert.equal(call.body.model, "fake-model-1");
     assert.ok(call.body.tools.some((t) => t.function.name === "book_table"));
+  });
+  await check("a provider error is shown on the page, without the key", async () => {
+    await send(page, "fail");
+    const error = page.locator(".msg.error", { hasText: "401" });
+    await error.waitFor();
+    assert.doesNotMatch(await page.locator("#log").textContent(), /sk-test-not-a-secret/);
   });
   await page.close();
   await demo.stop();

@@ -1,6 +1,6 @@
 // Runs every example in its runtime and checks what a user would see:
-//   node     examples/node/*.ts, bundled by esbuild with "toolnexus" left as a bare import that Node
-//            resolves to this package's own exports (dist/index.js), run with node
+//   node     examples/node/*.ts, bundled by esbuild with "toolnexus" left as a bare import, run with
+//            node from a temporary project where node_modules/toolnexus is this package (dist/index.js)
 //   browser  examples/browser/*.html in Chromium (Playwright, Debian's /usr/bin/chromium); the .ts is
 //            compiled on the fly and the CDN URL in the import map is answered with dist/toolnexus.js
 //   worker   examples/worker/resume-from-kv.ts in workerd (Miniflare), halting into persisted KV and
@@ -9,7 +9,7 @@
 //            dist/toolnexus.js, plus a `deno check` of them against the sources
 // Everything listens on 127.0.0.1 only and is stopped at the end. Prints `N passed, N failed`.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -35,20 +35,30 @@ async function check(name, fn) {
   }
 }
 
-/** Runs a command to completion (with a time limit); resolves with its exit code and output. */
-function run(cmd, args, { input, env, cwd = root, timeout = 60_000 } = {}) {
+/**
+ * Runs a command to completion (with a time limit); resolves with its exit code and output.
+ * `reply: [pattern, text]` types `text` once stdout shows `pattern`, like a user at a terminal.
+ */
+function run(cmd, args, { reply, env, cwd = root, timeout = 60_000 } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
+    let replied = !reply;
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      if (!replied && reply[0].test(stdout)) {
+        replied = true;
+        child.stdin.end(reply[1]);
+      }
+    });
     child.stderr.on("data", (d) => (stderr += d));
     const timer = setTimeout(() => child.kill("SIGKILL"), timeout);
     child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    child.stdin.end(input ?? "");
+    if (!reply) child.stdin.end();
   });
 }
 const ok = (out) => assert.equal(out.code, 0, `exit ${out.code}\n${out.stderr}`);
@@ -61,13 +71,12 @@ if (!existsSync(join(root, "dist/toolnexus.js")) || !existsSync(join(root, "dist
 
 // --- node --------------------------------------------------------------------------------------------
 
-// inside the package (so Node's self-reference resolves "toolnexus"), gitignored, removed at the end
-const nodeOut = join(root, ".ci-out", `examples-${process.pid}`);
-cleanups.push(async () => rmSync(nodeOut, { recursive: true, force: true }));
+// a temporary project with this package installed as node_modules/toolnexus (a symlink), as a user has it
+const nodeOut = join(tmp, "node-project");
 
 async function nodeExample(name) {
   const outfile = join(nodeOut, `${name}.mjs`);
-  await esbuild.build({ entryPoints: [join(root, "examples/node", `${name}.ts`)], bundle: true, packages: "external", platform: "node", format: "esm", outfile, logLevel: "silent" });
+  await esbuild.build({ entryPoints: [join(root, "examples/node", `${name}.ts`)], bundle: true, packages: "external", external: ["toolnexus"], platform: "node", format: "esm", outfile, logLevel: "silent" });
   return outfile;
 }
 
@@ -97,7 +106,7 @@ async function nodeExamples() {
     assert.deepEqual(lines(out.stdout), ["pending Which city?", "done Forecast: 31 °C and humid in Chennai"]);
   });
   await check("node wait-for.ts: waitFor asks on the terminal and the run carries on", async () => {
-    const out = await run(process.execPath, [await nodeExample("wait-for")], { input: "Chennai\n" });
+    const out = await run(process.execPath, [await nodeExample("wait-for")], { reply: [/Which city\? $/, "Chennai\n"] });
     ok(out);
     assert.match(out.stdout, /Which city\? /);
     assert.match(out.stdout, /Forecast: 31 °C and humid in Chennai\n$/);
@@ -310,7 +319,9 @@ async function denoExamples() {
 }
 
 try {
-  mkdirSync(nodeOut, { recursive: true });
+  mkdirSync(join(nodeOut, "node_modules"), { recursive: true });
+  symlinkSync(root, join(nodeOut, "node_modules/toolnexus"), "dir");
+  cleanups.unshift(async () => unlinkSync(join(nodeOut, "node_modules/toolnexus"))); // runs last, before the temp dir goes
   await nodeExamples();
   await browserExamples();
   await workerExample();
