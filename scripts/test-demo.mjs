@@ -286,7 +286,9 @@ async function realEndpoint(browser) {
 
 let browser;
 try {
-  const demo = await startDemo("scripted");
+  // an empty env file: a developer's .dev.vars (a real endpoint and key) must not leak into the test
+  writeFileSync(join(tmp, "empty.env"), "");
+  const demo = await startDemo("scripted", ["--env-file", join(tmp, "empty.env")]);
   console.log(`demo started on ${demo.base}`);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
