@@ -218,6 +218,8 @@ const SCENARIOS = [
     const bad = await fetch(`${demo.base}/api/answer`, { method: "POST", body: JSON.stringify({ runId: "run-x", answer: { ok: true } }) });
     assert.equal(bad.status, 400);
     assert.match((await bad.json()).error.message, /"id"/);
+    const lostForm = await fetch(`${demo.base}/authorize`, { method: "POST", body: new URLSearchParams({}) });
+    assert.deepEqual([lostForm.status, (await lostForm.json()).error.code], [400, "bad_request"]);
     assert.deepEqual(pageErrors, []);
   }],
 ];

@@ -22,7 +22,7 @@ export default {
     const url = new URL(request.url);
     try {
       if (request.method === "GET" && url.pathname === "/") return page(env);
-      if (url.pathname === "/authorize") return authorize(request, env, url);
+      if (url.pathname === "/authorize") return await authorize(request, env, url);
       if (request.method === "GET" && url.pathname === "/api/stats") return Response.json(await stats(env));
       if (request.method === "POST" && url.pathname === "/api/chat") return await chat(request, env, url.origin);
       if (request.method === "POST" && url.pathname === "/api/answer") return await answer(request, env, url.origin);
@@ -84,15 +84,15 @@ async function streamed(events: AsyncIterable<StreamEvent>, onDone: (result: Run
   return eventStreamResponse(rest());
 }
 
-function authorize(request: Request, env: DemoEnv, url: URL): Promise<Response> | Response {
+/** The stand-in consent screen for the calendar's `authorization` Request (GET shows it, POST grants). */
+async function authorize(request: Request, env: DemoEnv, url: URL): Promise<Response> {
   const html = (s: string) => new Response(s, { headers: { "content-type": "text/html; charset=utf-8" } });
   if (request.method === "GET") return html(consentPage(url.searchParams.get("request") ?? ""));
-  return request.formData().then(async (form) => {
-    const id = String(form.get("request") ?? "");
-    if (!id || id.length > 100) throw new BadRequest("the sign-in form lost its request id — start again from the chat");
-    await env.RUNS.put(`auth:${id}`, "granted", { expirationTtl: 3600 });
-    return html(grantedPage());
-  });
+  const form = await request.formData().catch(() => undefined);
+  const id = String(form?.get("request") ?? "");
+  if (!id || id.length > 100) throw new BadRequest("the sign-in form lost its request id — start again from the chat");
+  await env.RUNS.put(`auth:${id}`, "granted", { expirationTtl: 3600 });
+  return html(grantedPage());
 }
 
 async function stats(env: DemoEnv): Promise<Record<string, number>> {
