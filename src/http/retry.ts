@@ -66,7 +66,8 @@ function backoffMs(base: number, attempt: number): number {
   return Math.min(base * 2 ** attempt + Math.random() * 100, MAX_BACKOFF_MS);
 }
 
-function secretsOf(headers: Record<string, string>): string[] {
+/** The values of credential-looking headers (and the token after Bearer/Basic): never in an error. */
+export function secretsOf(headers: Record<string, string>): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (!SECRET_HEADER.test(name) || !value) continue;

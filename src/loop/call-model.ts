@@ -1,4 +1,6 @@
-import { postWithRetry } from "../http/retry";
+import { redactErrorBody } from "../http/redact";
+import { postWithRetry, secretsOf } from "../http/retry";
+import { isToolnexusError } from "../errors";
 import type { StreamEvent } from "../types";
 import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type RunContext } from "./context";
@@ -15,12 +17,30 @@ export function shapeBody(ctx: Pick<RunContext, "opts" | "warn">, body: Record<s
   return ctx.opts.bodyTransform?.(body) || body;
 }
 
+const headersOf = (ctx: RunContext): Record<string, string> => ({ ...ctx.wire.headers(ctx.apiKey), ...ctx.opts.headers });
+
+/**
+ * A provider may echo a credential back inside a reply (an error object in a 200, a stream error event):
+ * the values of the key and of credential-looking headers are masked in any SDK error's message.
+ */
+export function scrub(ctx: RunContext, error: unknown): unknown {
+  if (!isToolnexusError(error)) return error;
+  const secrets = secretsOf(headersOf(ctx));
+  if (ctx.apiKey) secrets.push(ctx.apiKey);
+  try {
+    Object.defineProperty(error, "message", { value: redactErrorBody(error.message, secrets), configurable: true, writable: true });
+  } catch {
+    // a frozen error keeps its message; the wires already mask key-shaped text
+  }
+  return error;
+}
+
 /** Sends a JSON body to the provider with retries; the response is ok (non-2xx throws LlmHttpError). */
 export function send(ctx: RunContext, url: string, body: Record<string, unknown>): Promise<Response> {
   const { opts } = ctx;
   return postWithRetry(
     url,
-    { headers: { ...ctx.wire.headers(ctx.apiKey), ...opts.headers }, body: JSON.stringify(body) },
+    { headers: headersOf(ctx), body: JSON.stringify(body) },
     {
       fetch: opts.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       retries: opts.retries ?? 2,
@@ -59,7 +79,7 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
     }
   } catch (error) {
     ctx.metrics.record({ event: "llm", model: state.model, status: "error", ms: Date.now() - started, promptTokens: 0, completionTokens: 0 });
-    throw error;
+    throw scrub(ctx, error);
   }
   ctx.metrics.record({
     event: "llm",

@@ -21,6 +21,24 @@ const withoutPending = (result: ToolResult): ToolResult => {
   return Object.keys(metadata).length ? { ...result, metadata } : { output: result.output, isError: result.isError };
 };
 
+/**
+ * Results are recorded and stored as JSON: metadata JSON cannot hold (BigInt, cycles) is dropped, keeping a
+ * storable `pending` Request, so a halt or a resume never crashes on what a tool attached.
+ */
+function storable(result: ToolResult): ToolResult {
+  const fits = (value: unknown) => {
+    try {
+      JSON.stringify(value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!result.metadata || fits(result.metadata)) return result;
+  const pending = result.metadata.pending;
+  return { output: result.output, isError: result.isError, ...(pending !== undefined && fits(pending) ? { metadata: { pending } } : {}) };
+}
+
 /** A throw, a hang past `toolTimeoutMs`, or a malformed return becomes an error result; never a crash. */
 async function invoke(ctx: RunContext, state: LoopState, call: ToolCall, args: Record<string, unknown>, answer?: Answer): Promise<ToolResult> {
   const toolkit = ctx.toolkit;
@@ -46,7 +64,7 @@ async function invoke(ctx: RunContext, state: LoopState, call: ToolCall, args: R
     if (typeof result?.output !== "string" || typeof result.isError !== "boolean") {
       return { output: `tool ${call.name} returned an invalid result (expected { output: string, isError: boolean })`, isError: true };
     }
-    return result;
+    return storable(result);
   } catch (error) {
     return { output: errorMessage(error), isError: true };
   } finally {

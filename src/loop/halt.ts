@@ -54,7 +54,12 @@ export function pendingResult(ctx: RunContext, state: LoopState, assistant: unkn
  */
 export async function writeRecord(ctx: RunContext, record: RunRecord, opts?: { ttlSeconds?: number }): Promise<string> {
   const key = runKey(record.runId);
-  const value = saveRecord(record);
+  let value: string;
+  try {
+    value = saveRecord(record);
+  } catch (cause) {
+    throw new StorageError("set", key, cause); // something in the run cannot be stored as JSON
+  }
   const expected = ctx.owned;
   const op = expected !== undefined && ctx.storage.compareAndSet ? "compareAndSet" : "set";
   let wrote = true;

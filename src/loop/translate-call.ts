@@ -1,7 +1,7 @@
 // client.translate: one provider call through the client's hooks, shaping, retries and metrics; nothing
 // is executed. Loaded on first use.
 import { translateBody, translateResponse, type TranslateRequest, type TranslateResult } from "../translate";
-import { send, shapeBody } from "./call-model";
+import { scrub, send, shapeBody } from "./call-model";
 import type { RunContext } from "./context";
 
 export async function translateCall(ctx: RunContext, req: TranslateRequest): Promise<TranslateResult> {
@@ -16,7 +16,7 @@ export async function translateCall(ctx: RunContext, req: TranslateRequest): Pro
     out = translateResponse(opts.style, opts.model, json);
   } catch (error) {
     metrics.record({ event: "llm", model: opts.model, status: "error", ms: Date.now() - started, promptTokens: 0, completionTokens: 0 });
-    throw error;
+    throw scrub(ctx, error);
   }
   metrics.record({ event: "llm", model: opts.model, status: "ok", ms: Date.now() - started, promptTokens: out.usage.promptTokens, completionTokens: out.usage.completionTokens });
   await opts.hooks?.afterLLM?.({ response: out.raw, model: opts.model, turn: 0 });

@@ -13,7 +13,11 @@ function read(content: unknown[]): { text: string; calls: ToolCall[] } {
   for (const value of content) {
     const block = record(value);
     if (block?.type === "text" && typeof block.text === "string") text += block.text;
-    else if (block?.type === "tool_use") calls.push(callFromValue(String(block.id ?? ""), String(block.name ?? ""), block.input));
+    else if (block?.type === "tool_use") {
+      const call = callFromValue(String(block.id ?? ""), String(block.name ?? ""), block.input);
+      if (call.argsError) block.input = call.args; // refused input (not an object, or too deep) is sent back as {}
+      calls.push(call);
+    }
   }
   return { text, calls };
 }

@@ -49,15 +49,35 @@ export function callFromRaw(id: string, name: string, raw: string): ToolCall {
     const reason = error instanceof Error ? error.message : String(error);
     return { id, name, args: {}, raw, argsError: argsError(name, reason.length > 120 ? `${reason.slice(0, 120)}…` : reason) };
   }
+  return checked(id, name, raw, value);
+}
+
+const MAX_ARGS_DEPTH = 64;
+
+/** Nesting depth of a JSON value, stopping as soon as it passes `limit` (so it never recurses deeply). */
+function deeperThan(value: unknown, limit: number): boolean {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length; depth++) {
+    if (depth > limit) return true;
+    const next: unknown[] = [];
+    for (const v of level) if (typeof v === "object" && v !== null) next.push(...Object.values(v));
+    level = next;
+  }
+  return false;
+}
+
+/** Arguments must be a JSON object no deeper than 64 levels; anything else is refused before a tool sees it. */
+function checked(id: string, name: string, raw: string, value: unknown): ToolCall {
   const args = record(value);
-  return args ? { id, name, args, raw } : { id, name, args: {}, raw, argsError: argsError(name, `got ${typeName(value)}`) };
+  if (!args) return { id, name, args: {}, raw, argsError: argsError(name, `got ${typeName(value)}`) };
+  if (deeperThan(args, MAX_ARGS_DEPTH)) return { id, name, args: {}, raw: "{}", argsError: argsError(name, `nested deeper than ${MAX_ARGS_DEPTH} levels`) };
+  return { id, name, args, raw };
 }
 
 /** A tool call from arguments that arrived already parsed (Anthropic `input`, or OpenAI-compatible servers sending an object). */
 export function callFromValue(id: string, name: string, value: unknown): ToolCall {
-  const raw = JSON.stringify(value ?? {});
-  const args = record(value ?? {});
-  return args ? { id, name, args, raw } : { id, name, args: {}, raw, argsError: argsError(name, `got ${typeName(value)}`) };
+  if (deeperThan(value, MAX_ARGS_DEPTH)) return { id, name, args: {}, raw: "{}", argsError: argsError(name, `nested deeper than ${MAX_ARGS_DEPTH} levels`) };
+  return checked(id, name, JSON.stringify(value ?? {}), value ?? {});
 }
 
 // Key-shaped tokens a provider may echo back (`sk-…`, `Bearer …`) never reach an error message.
