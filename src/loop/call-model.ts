@@ -28,7 +28,10 @@ export function scrub(ctx: RunContext, error: unknown): unknown {
   const secrets = secretsOf(headersOf(ctx));
   if (ctx.apiKey) secrets.push(ctx.apiKey);
   try {
-    Object.defineProperty(error, "message", { value: redactErrorBody(error.message, secrets), configurable: true, writable: true });
+    for (const key of ["message", "stack"] as const) {
+      const text = error[key];
+      if (typeof text === "string") Object.defineProperty(error, key, { value: redactErrorBody(text, secrets), configurable: true, writable: true });
+    }
   } catch {
     // a frozen error keeps its message; the wires already mask key-shaped text
   }
