@@ -5,31 +5,19 @@
 // endpoint configured by an env file (a scripted server on 127.0.0.1). Saves docs/demo.png.
 // Prints `N passed, N failed`; always stops what it started.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { chromium } from "playwright";
+import { createChecks } from "./lib/checks.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 mkdirSync(join(fileURLToPath(new URL("..", import.meta.url)), "docs"), { recursive: true });
 const tmp = mkdtempSync(join(tmpdir(), "toolnexus-demo-"));
-const cleanups = [];
-let passed = 0;
-let failed = 0;
-
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`  ✓ ${name}`);
-  } catch (error) {
-    failed++;
-    console.log(`  ✗ ${name}\n    ${String(error?.stack ?? error).split("\n").slice(0, 6).join("\n    ")}`);
-  }
-}
+const { check, fail, cleanup, finish, cleanups, counts } = createChecks("demo", { tmp, traceLines: 6 });
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -73,10 +61,6 @@ async function stopProcess(child) {
   clearTimeout(timer);
 }
 
-async function cleanup() {
-  for (const fn of cleanups.splice(0).reverse()) await fn().catch(() => {});
-  rmSync(tmp, { recursive: true, force: true });
-}
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => cleanup().finally(() => process.exit(130)));
 
 const stats = async (base) => (await fetch(`${base}/api/stats`)).json();
@@ -297,15 +281,13 @@ try {
     args: ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"],
   });
   await scenarios(demo, browser);
-  if (failed) console.log(demo.log());
+  if (counts.failed) console.log(demo.log());
   await demo.stop();
   await realEndpoint(browser);
 } catch (error) {
-  failed++;
-  console.log(`  ✗ setup\n    ${error?.stack ?? error}`);
+  fail("setup", error);
 } finally {
   await browser?.close();
   await cleanup();
 }
-console.log(`demo: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

@@ -9,31 +9,19 @@
 //            dist/toolnexus.js, plus a `deno check` of them against the sources
 // Everything listens on 127.0.0.1 only and is stopped at the end. Prints `N passed, N failed`.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import assert from "node:assert/strict";
 import * as esbuild from "esbuild";
+import { createChecks } from "./lib/checks.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CDN = "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
 const tmp = mkdtempSync(join(tmpdir(), "toolnexus-examples-"));
-const cleanups = [];
-let passed = 0;
-let failed = 0;
-
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`  ✓ ${name}`);
-  } catch (error) {
-    failed++;
-    console.log(`  ✗ ${name}\n    ${String(error?.stack ?? error).split("\n").slice(0, 8).join("\n    ")}`);
-  }
-}
+const { check, fail, cleanup, finish, cleanups } = createChecks("examples", { tmp });
 
 /**
  * Runs a command to completion (with a time limit); resolves with its exit code and output.
@@ -327,11 +315,8 @@ try {
   await workerExample();
   await denoExamples();
 } catch (error) {
-  failed++;
-  console.log(`  ✗ setup\n    ${error?.stack ?? error}`);
+  fail("setup", error);
 } finally {
-  for (const fn of cleanups.splice(0).reverse()) await Promise.resolve().then(fn).catch(() => {});
-  rmSync(tmp, { recursive: true, force: true });
+  await cleanup();
 }
-console.log(`examples: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();
