@@ -52,6 +52,15 @@ function sse(json: ReturnType<typeof completion>): ReadableStream<Uint8Array> {
   });
 }
 
+/**
+ * A finished completion handed to the loop without encoding it to JSON and parsing it back: the loop
+ * reads an ok reply only through `ok`, `status`, `headers` and `json()`. A fresh object per call, so
+ * the transcript never shares state with the host's `generate`.
+ */
+function completed(json: ReturnType<typeof completion>): Response {
+  return { ok: true, status: 200, headers: new Headers({ "content-type": "application/json" }), body: null, json: async () => json } as unknown as Response;
+}
+
 /* @__NO_SIDE_EFFECTS__ */
 export function createInProcessClient(options: InProcessClientOptions): Client {
   const { generate, ...rest } = options;
@@ -61,7 +70,7 @@ export function createInProcessClient(options: InProcessClientOptions): Client {
     const out = await generate({ messages: body.messages as unknown[], ...(body.tools ? { tools: body.tools as unknown[] } : {}), model: String(body.model), body });
     const json = completion(String(body.model), out ?? {});
     if (body.stream) return new Response(sse(json), { headers: { "content-type": "text/event-stream" } });
-    return new Response(JSON.stringify(json), { headers: { "content-type": "application/json" } });
+    return completed(json);
   };
   return createClient({ retries: 0, ...rest, baseUrl: "http://in-process.invalid/v1", style: "openai", apiKey: undefined, fetch: fetch as typeof globalThis.fetch });
 }
