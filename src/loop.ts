@@ -4,7 +4,8 @@ import { resultOf } from "./loop/context";
 import { callModel } from "./loop/call-model";
 import { runTurn } from "./loop/execute-tools";
 import { haltRecord, pendingResult, writeRecord, type TurnCall } from "./loop/halt";
-import { appendTurn, mergeRelays, openRequests, resolveInline } from "./loop/suspension";
+import { appendTurn, mergeRelays, resolveInline, waiting } from "./loop/suspension";
+import { openGroups } from "./run-state";
 import type { RunResult, StreamEvent } from "./types";
 
 /** Turns until the model stops calling tools, a suspension halts the run, or `maxTurns` is reached. */
@@ -42,7 +43,7 @@ export async function* halt(ctx: RunContext, state: LoopState, assistant: unknow
   for (const c of calls) {
     if (!c.request) yield { type: "tool_result", id: c.call.id, name: c.call.name, output: c.result.output, isError: c.result.isError };
   }
-  const request = openRequests(calls, () => false)[0]!.request;
+  const request = openGroups(calls, waiting)[0]!.request;
   await writeRecord(ctx, haltRecord(ctx, state, assistant, calls));
   yield { type: "pending", request, runId: state.runId };
   return pendingResult(ctx, state, assistant, calls, request);

@@ -50,11 +50,18 @@ export function saveRecord(record: RunRecord): string {
   return JSON.stringify({ ...record, updatedAt: new Date().toISOString() });
 }
 
-/** The calls still waiting, grouped by Request (relay calls merged into one Request share a group). */
-export function openGroups(calls: readonly HaltedCall[]): { request: Request; calls: HaltedCall[] }[] {
-  const groups = new Map<string, { request: Request; calls: HaltedCall[] }>();
+/**
+ * The calls still waiting, grouped by Request in tool-call order (relay calls merged into one Request share
+ * a group). By default a call waits while it has a Request and no result (a stored `HaltedCall`); the loop's
+ * in-flight outcomes, which always carry a result, pass `isOpen` to count the Request alone.
+ */
+export function openGroups<T extends { request?: Request; result?: unknown }>(
+  calls: readonly T[],
+  isOpen: (call: T) => boolean = (call) => call.request !== undefined && !call.result,
+): { request: Request; calls: T[] }[] {
+  const groups = new Map<string, { request: Request; calls: T[] }>();
   for (const call of calls) {
-    if (call.result || !call.request) continue;
+    if (!call.request || !isOpen(call)) continue;
     const g = groups.get(call.request.id);
     if (g) g.calls.push(call);
     else groups.set(call.request.id, { request: call.request, calls: [call] });

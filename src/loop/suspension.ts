@@ -2,6 +2,7 @@ import { isExpired } from "../answer";
 import { AnswerMismatchError } from "../errors";
 import { parseAnswer } from "../parse";
 import { readRelayAnswer } from "../relay-answer";
+import { openGroups } from "../run-state";
 import type { Answer, Request, StreamEvent, ToolResult } from "../types";
 import type { ToolCall, Turn } from "../wire/types";
 import type { LoopState, RunContext } from "./context";
@@ -29,24 +30,19 @@ export function mergeRelays(outcomes: CallOutcome[]): void {
   }
 }
 
-/** The still-open Requests of a turn, in tool-call order, with the calls each one covers. */
-export function openRequests<T extends { call: ToolCall; request?: Request; result?: ToolResult }>(items: T[], done: (item: T) => boolean): { request: Request; members: T[] }[] {
-  const groups = new Map<string, { request: Request; members: T[] }>();
-  for (const item of items) {
-    if (!item.request || done(item)) continue;
-    const g = groups.get(item.request.id);
-    if (g) g.members.push(item);
-    else groups.set(item.request.id, { request: item.request, members: [item] });
-  }
-  return [...groups.values()];
-}
-
 /** Checks an answer against the Request it claims to answer. Throws; changes nothing. */
 export function checkAnswer(request: Request, answer: unknown): Answer {
-  if (answer === undefined || answer === null) return { id: request.id, ok: false, reason: "cancelled" };
-  const parsed = parseAnswer(answer);
-  if (parsed.id !== request.id) throw new AnswerMismatchError(request, parsed);
-  return parsed;
+  return matchAnswer(request, parsedAnswer(answer));
+}
+
+/** An answer validated with parseAnswer; none at all (undefined/null) stays undefined. */
+export const parsedAnswer = (answer: unknown): Answer | undefined => (answer === undefined || answer === null ? undefined : parseAnswer(answer));
+
+/** An already parsed answer must echo the Request's id; no answer counts as cancelled. */
+export function matchAnswer(request: Request, answer: Answer | undefined): Answer {
+  if (!answer) return { id: request.id, ok: false, reason: "cancelled" };
+  if (answer.id !== request.id) throw new AnswerMismatchError(request, answer);
+  return answer;
 }
 
 /** Validates a relay answer's payload before anything runs (throws InvalidAnswerError naming the constructors). */
@@ -83,20 +79,22 @@ export async function resolveRequest(
   );
 }
 
+/** An in-flight call waits while it carries its Request (its result is the suspension itself). */
+export const waiting = (call: { request?: Request }): boolean => call.request !== undefined;
+
 /** Inline resolution through `waitFor`, call by call in tool-call order, with `pending` before each wait. */
 export async function* resolveInline(ctx: RunContext, state: LoopState, outcomes: CallOutcome[]): AsyncGenerator<StreamEvent> {
   const waitFor = ctx.opts.waitFor!;
-  const settled = new Set<CallOutcome>();
   for (const outcome of outcomes) {
-    const group = openRequests(outcomes, (o) => settled.has(o)).find((g) => g.members.includes(outcome));
+    // a call waits while it carries its Request; resolving a group settles all of its calls at once
+    const group = outcome.request && openGroups(outcomes, waiting).find((g) => g.calls.includes(outcome));
     if (group) {
       yield { type: "pending", request: group.request };
       const answer = checkAnswer(group.request, await waitFor(group.request));
-      const results = await resolveRequest(ctx, state, group.request, group.members, answer);
-      group.members.forEach((m, i) => {
+      const results = await resolveRequest(ctx, state, group.request, group.calls, answer);
+      group.calls.forEach((m, i) => {
         m.result = results[i]!;
         delete m.request;
-        settled.add(m);
       });
     }
     yield { type: "tool_result", id: outcome.call.id, name: outcome.call.name, output: outcome.result.output, isError: outcome.result.isError };

@@ -21,7 +21,6 @@ export interface SSEParser {
 }
 
 const LF = 10;
-const CR = 13;
 const COLON = 58;
 const SPACE = 32;
 
