@@ -1,14 +1,13 @@
 // client.resume: continue a durably halted run with the answer to its open Request — exactly once.
 import { RunConflictError, RunNotFoundError, RunStateError, StorageError, isToolnexusError } from "../errors";
 import { drive } from "../loop";
-import { parseAnswer } from "../parse";
 import { answerDigest, openGroups, saveRecord, type HaltedCall, type RunRecord } from "../run-state";
 import { loadRecord } from "../run-state-schema";
 import type { Answer, RunResult, StreamEvent } from "../types";
 import type { ToolCall } from "../wire/types";
 import { runKey, zeroUsage, type LoopState, type RunContext } from "./context";
 import { pendingResult, writeRecord, type TurnCall } from "./halt";
-import { appendTurn, checkAnswer, isRelay, relayResults, resolveRequest } from "./suspension";
+import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, resolveRequest } from "./suspension";
 
 const asCall = (c: HaltedCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
 
@@ -95,7 +94,8 @@ export async function prepareResume(ctx: RunContext, runId: string, answer: Answ
   }
   guard?.(record); // a resume token's binding to this run's open request (resume-token.ts)
   // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError, never a stack overflow
-  const digest = await answerDigest(answer === undefined || answer === null ? answer : parseAnswer(answer));
+  const parsed = parsedAnswer(answer);
+  const digest = await answerDigest(parsed ?? answer);
   const sameAnswer = record.answered?.requestId === answer?.id && record.answered.digest === digest;
   const state = stateOf(ctx, record);
   if (record.status === "done") {
@@ -110,7 +110,7 @@ export async function prepareResume(ctx: RunContext, runId: string, answer: Answ
   }
   const group = openGroups(record.calls)[0];
   if (!group) throw new RunStateError(`toolnexus: stored run "${runId}" is suspended but has no open request`, runId);
-  const checked = checkAnswer(group.request, answer);
+  const checked = matchAnswer(group.request, parsed);
   if (isRelay(group.request)) relayResults(checked, group.calls.map((c) => ({ call: asCall(c) })));
   await claim(ctx, record, raw);
   return { state, events: answerAndProceed(ctx, state, record, raw, checked, digest) };
