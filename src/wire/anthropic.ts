@@ -2,7 +2,7 @@
 import { StreamError } from "../errors";
 import type { SSEEvent } from "./sse";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
-import { anthropicUsage, callFromRaw, callFromValue, count, cutOff, providerError, record, type Json } from "./usage";
+import { anthropicUsage, callFromRaw, callFromValue, count, cutOff, providerError, record, type Json } from "./common";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 

@@ -2,7 +2,7 @@
 import { StreamError } from "../errors";
 import type { Usage } from "../types";
 import type { ToolCall, Turn, Wire } from "./types";
-import { callFromRaw, callFromValue, cutOff, openaiUsage, providerError, record, type Json } from "./usage";
+import { callFromRaw, callFromValue, cutOff, openaiUsage, providerError, record, type Json } from "./common";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
