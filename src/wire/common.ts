@@ -1,5 +1,4 @@
 // What both wires read out of provider JSON: token usage, tool-call arguments, error objects.
-// (Named for its main job; the brief that created src/wire/ allowed this one shared file.)
 import { typeName } from "../answer";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
