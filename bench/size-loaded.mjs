@@ -38,6 +38,7 @@ export async function loadedForOneRun() {
       target: "es2022",
       outdir: out,
       write: false,
+      metafile: true,
       logLevel: "silent",
       legalComments: "none",
     });
@@ -57,7 +58,16 @@ export async function loadedForOneRun() {
     const sum = (list) => list.reduce((n, f) => n + f.gzip, 0);
     const loaded = files.filter((f) => f.loaded).sort((a, b) => (a.name < b.name ? -1 : 1));
     const initial = loaded.filter((f) => upFront.has(f.name));
+    const files_ = new Map(); // minified bytes per source file, over the chunks the run evaluated
+    for (const [outPath, o] of Object.entries(result.metafile.outputs)) {
+      if (!globalThis[MARK].has(basename(outPath))) continue;
+      for (const [input, { bytesInOutput }] of Object.entries(o.inputs)) {
+        const name = input.includes("node_modules/") ? input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, "$1") : input.replace(/.*?\bsrc\//, "src/");
+        if (bytesInOutput) files_.set(name, (files_.get(name) ?? 0) + bytesInOutput);
+      }
+    }
     return {
+      parts: [...files_].sort((a, b) => b[1] - a[1]),
       initial: gzipSync(Buffer.concat(initial.map((f) => f.code)), { level: 9 }).length,
       loaded: gzipSync(Buffer.concat(loaded.map((f) => f.code)), { level: 9 }).length,
       loadedFiles: sum(loaded),
@@ -103,4 +113,11 @@ async function oneRunWithSuspension(tn) {
   if (halted.status !== "pending") throw new Error(`size: the scripted run should halt, got ${halted.status}`);
   const done = await client.resume(halted.runId, tn.answerOutput(halted.pending.id, "yes"), { toolkit });
   if (done.status !== "done" || done.text !== "Deployed.") throw new Error(`size: the resumed run should finish, got ${done.status}`);
+}
+
+// `node bench/size-loaded.mjs`: the numbers alone, with the run's code per source file (for trimming work)
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const r = await loadedForOneRun();
+  for (const [name, bytes] of r.parts) console.log(`${String(bytes).padStart(6)}  ${name}`);
+  console.log(`minified ${r.parts.reduce((n, [, b]) => n + b, 0)} B; gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`);
 }
