@@ -2,6 +2,7 @@
 // It holds no API key, header or function — only what the model saw and what the tools returned.
 // Reading one back (validation with valibot) lives in run-state-schema.ts, loaded with resume.
 import { isPlainObject } from "./json";
+import { sha256Hex } from "./sha256";
 import type { Request, RunResult, ToolCallRecord, ToolResult, Usage } from "./types";
 import type { Style } from "./wire/types";
 
@@ -46,8 +47,20 @@ export interface RunRecord {
   result?: RunResult;
 }
 
+/**
+ * Serializes a record, stamped now. The four head fields come first, always in this order, so a claim
+ * can flip `status` with a string edit of the stored text instead of serializing the transcript again.
+ */
 export function saveRecord(record: RunRecord): string {
-  return JSON.stringify({ ...record, updatedAt: new Date().toISOString() });
+  const { v, runId, status, updatedAt: _, ...rest } = record;
+  return JSON.stringify({ v, runId, status, updatedAt: new Date().toISOString(), ...rest });
+}
+
+/** `raw` (the stored text of `record`) with `status` set and `updatedAt` stamped now; re-serialized when `raw` does not start with saveRecord's head. */
+export function restamp(record: RunRecord, raw: string, status: RunRecordStatus): string {
+  const head = (s: string, at: string) => `{"v":${record.v},"runId":${JSON.stringify(record.runId)},"status":"${s}","updatedAt":${JSON.stringify(at)}`;
+  const old = head(record.status, record.updatedAt);
+  return raw.startsWith(old) ? head(status, new Date().toISOString()) + raw.slice(old.length) : saveRecord({ ...record, status });
 }
 
 /**
@@ -70,10 +83,8 @@ export function openGroups<T extends { request?: Request; result?: unknown }>(
 }
 
 /** SHA-256 (hex) of an answer's canonical JSON, so a repeated answer can be recognised without storing it. */
-export async function answerDigest(answer: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(canonical(answer));
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
+export function answerDigest(answer: unknown): string {
+  return sha256Hex(canonical(answer));
 }
 
 function canonical(value: unknown): string {

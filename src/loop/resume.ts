@@ -1,7 +1,7 @@
 // client.resume: continue a durably halted run with the answer to its open Request — exactly once.
 import { RunConflictError, RunNotFoundError, RunStateError, StorageError, isToolnexusError } from "../errors";
 import { drive } from "../loop";
-import { answerDigest, openGroups, saveRecord, type HaltedCall, type RunRecord } from "../run-state";
+import { answerDigest, openGroups, restamp, saveRecord, type HaltedCall, type RunRecord } from "../run-state";
 import { loadRecord } from "../run-state-schema";
 import type { Answer, RunResult, StreamEvent } from "../types";
 import type { ToolCall } from "../wire/types";
@@ -42,7 +42,7 @@ function damaged(record: RunRecord): string | undefined {
 /** Takes the record for this resume: compare-and-set where the adapter has it (atomic ones make this exactly-once). */
 async function claim(ctx: RunContext, record: RunRecord, raw: string): Promise<void> {
   const key = runKey(record.runId);
-  const value = saveRecord({ ...record, status: "claimed" });
+  const value = restamp(record, raw, "claimed"); // the transcript is not serialized again
   let won: boolean;
   try {
     if (ctx.storage.compareAndSet) {
@@ -95,7 +95,7 @@ export async function prepareResume(ctx: RunContext, runId: string, answer: Answ
   guard?.(record); // a resume token's binding to this run's open request (resume-token.ts)
   // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError, never a stack overflow
   const parsed = parsedAnswer(answer);
-  const digest = await answerDigest(parsed ?? answer);
+  const digest = answerDigest(parsed ?? answer);
   const sameAnswer = record.answered?.requestId === answer?.id && record.answered.digest === digest;
   const state = stateOf(ctx, record);
   if (record.status === "done") {
@@ -106,7 +106,7 @@ export async function prepareResume(ctx: RunContext, runId: string, answer: Answ
   if (record.status === "ready") {
     if (!sameAnswer) throw new RunConflictError(runId, `toolnexus: run "${runId}" was already answered; only the same answer can retry it`);
     await claim(ctx, record, raw);
-    return { state, events: proceed(ctx, state, record, digest) };
+    return { state, events: proceed(ctx, state, record) };
   }
   const group = openGroups(record.calls)[0];
   if (!group) throw new RunStateError(`toolnexus: stored run "${runId}" is suspended but has no open request`, runId);
@@ -140,12 +140,15 @@ async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunR
     const turnCalls: TurnCall[] = calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result ?? { output: "", isError: true }, ...(c.result ? {} : { request: c.request! }) }));
     return pendingResult(ctx, state, record.assistant, turnCalls, open.request);
   }
-  await writeRecord(ctx, { ...next, status: "ready" });
-  return yield* proceed(ctx, state, next, digest);
+  return yield* proceed(ctx, state, next);
 }
 
-/** Every call of the halted turn has its result: append the balanced turn and let the model continue. */
-async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord, digest: string): AsyncGenerator<StreamEvent, RunResult> {
+/**
+ * Every call of the halted turn has its result: append the balanced turn and let the model continue.
+ * The record stays claimed while the model is called (a second resume is refused); only when the call
+ * fails is it put back as "ready", so the same answer can retry without running the tools again.
+ */
+async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord): AsyncGenerator<StreamEvent, RunResult> {
   appendTurn(ctx, state, { message: record.assistant }, record.calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })));
   let result: RunResult;
   try {
@@ -155,14 +158,13 @@ async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord, di
     if (!isToolnexusError(error) || error.code !== "storage") await release(ctx, saveRecord({ ...record, status: "ready" }));
     throw error;
   }
-  if (result.status !== "pending") await complete(ctx, record, result, digest);
+  if (result.status !== "pending") await complete(ctx, record, result);
   return result;
 }
 
-async function complete(ctx: RunContext, record: RunRecord, result: RunResult, digest: string): Promise<void> {
+async function complete(ctx: RunContext, record: RunRecord, result: RunResult): Promise<void> {
   const ttl = ctx.opts.completedTtlSeconds ?? 86_400;
-  const requestId = record.answered?.requestId ?? "";
-  const done: RunRecord = { ...record, status: "done", messages: [], assistant: null, calls: [], toolCalls: [], answered: { requestId, digest }, result };
+  const done: RunRecord = { ...record, status: "done", messages: [], assistant: null, calls: [], toolCalls: [], result };
   if (ctx.storage.capabilities.ttl && ttl > 0) await writeRecord(ctx, done, { ttlSeconds: ttl });
   else await ctx.storage.delete(runKey(record.runId)).catch(() => {}); // the result is returned either way
 }

@@ -96,7 +96,7 @@ describe("storage faults", () => {
     const client = createClient({ ...base, fetch: single().fetch, storage });
     const halted = await client.run("x", { toolkit: [tool] });
     storage.beforeCompareAndSet = (_key, expected) => {
-      if (expected?.includes('"status":"ready"')) storage.fail("compareAndSet", new Error("quota"));
+      if (expected?.includes('"status":"claimed"')) storage.fail("compareAndSet", new Error("quota"));
     };
     const error = (await rejection(client.resume(halted.runId!, answerOutput("q-book", "Fay"), { toolkit: [tool] }))) as StorageError;
     expect(error).toBeInstanceOf(StorageError);

@@ -156,6 +156,37 @@ for (const style of STYLES) {
         expect(s.bodies).toHaveLength(2);
       });
 
+      it("the record stays claimed while the resumed model call runs: the same answer is refused meanwhile, and retries once that call failed", async () => {
+        const storage = memoryStorage();
+        const k = kit();
+        const a = answerOutput("q-city", "Pune");
+        const s = scripted(style, [{ calls: [{ name: "ask_city" }] }, { text: "after retry" }]);
+        let runId = "";
+        let during: { stored: string; second: unknown } | undefined;
+        let calls = 0;
+        const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+          if (++calls !== 2) return s.fetch(input, init);
+          // inside the resumed model call: the stored record is the claim, and a second resume is refused
+          const stored = (await storage.get(`run:${runId}`))!;
+          const second = await client.resume(runId, a, { toolkit: k.tools }).catch((e: unknown) => e);
+          during = { stored, second };
+          return new Response("bad request", { status: 400 });
+        }) as typeof globalThis.fetch;
+        const client = createClient({ ...base, fetch, storage });
+        const halted = (await runIn(client, mode, "x", { toolkit: k.tools })).result;
+        runId = halted.runId!;
+        const before = JSON.parse((await storage.get(`run:${runId}`))!);
+        await expect(resumeIn(client, mode, runId, a, { toolkit: k.tools })).rejects.toThrow();
+        const claimed = JSON.parse(during!.stored);
+        expect(claimed).toMatchObject({ status: "claimed", messages: before.messages, calls: before.calls });
+        expect(Date.parse(claimed.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.updatedAt));
+        expect(during!.second).toBeInstanceOf(RunConflictError);
+        expect(JSON.parse((await storage.get(`run:${runId}`))!)).toMatchObject({ status: "ready", answered: { requestId: "q-city" } });
+        const done = (await resumeIn(client, mode, runId, a, { toolkit: k.tools })).result;
+        expect(done.text).toBe("after retry");
+        expect(k.runs.ask_city).toBe(2); // halted once, re-ran once with the answer; the retry ran no tool
+      });
+
       it("100 concurrent resumes of one suspension: the tool runs once, the rest get typed errors", async () => {
         const storage = memoryStorage();
         const k = kit();

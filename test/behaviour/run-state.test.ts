@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { answerOutput, createClient, defineTool, memoryStorage, pending, relayAnswer, relayTool, RunStateError } from "toolnexus";
 import * as openaiFixture from "../fixtures/run-state/v1-openai-two-suspensions";
 import * as relayFixture from "../fixtures/run-state/v1-anthropic-relay";
+import { sha256Hex } from "./support/internals";
 import { scripted, toolResultsIn } from "./support/scripted";
 
 const counts: Record<string, number> = {};
@@ -51,5 +52,21 @@ describe("run-state v1 fixtures", () => {
       expect(raw).not.toContain("sk-never-stored");
       expect(JSON.parse(raw).v).toBe(1);
     }
+  });
+});
+
+describe("answer digests (synchronous SHA-256)", () => {
+  const subtleHex = async (text: string) => Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) => b.toString(16).padStart(2, "0")).join("");
+
+  it("matches the FIPS 180-4 test vectors", () => {
+    expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")).toBe("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  });
+
+  it("equals crypto.subtle's digest at every padding boundary and for multi-byte text", async () => {
+    const texts = Array.from({ length: 140 }, (_, n) => "é".repeat(n % 3) + "x".repeat(n));
+    texts.push("日本語のテキスト 🎉".repeat(40), '{"data":{"output":"Chennai"},"id":"q-city","ok":true}');
+    for (const text of texts) expect(sha256Hex(text)).toBe(await subtleHex(text));
   });
 });

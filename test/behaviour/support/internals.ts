@@ -13,3 +13,4 @@ export type { SSEEvent } from "../../../src/wire/sse";
 export { LlmHttpError, StreamError, isToolnexusError } from "../../../src/errors";
 export { readRelayAnswer } from "../../../src/relay-answer";
 export { InvalidAnswerError } from "../../../src/errors";
+export { sha256Hex } from "../../../src/sha256";
