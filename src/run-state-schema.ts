@@ -1,37 +1,35 @@
-// Reading a stored run record back: parsed, validated with valibot, version-checked. Loaded with resume.
-import * as v from "valibot";
+// Reading a stored run record back: parsed, shape-checked, version-checked. Loaded with resume.
+import { arrayOf, boolean, is, jsonObject, oneOf, optional, problemIn, shape, string } from "./check";
 import { RunStateError } from "./errors";
 import { isPlainObject } from "./json";
 import { RUN_STATE_VERSION, type RunRecord } from "./run-state";
 
-const json = v.custom<Record<string, unknown>>(isPlainObject, "must be an object");
-const str = v.string();
-const num = v.pipe(v.number(), v.finite(), v.minValue(0));
-const toolResult = v.object({ output: str, isError: v.boolean(), metadata: v.optional(json) });
-const request = v.object({ id: str, kind: str, prompt: str, url: v.optional(str), data: v.optional(json), expiresAt: v.optional(str) });
-const usage = v.object({ promptTokens: num, completionTokens: num, totalTokens: num });
+const json = optional(jsonObject("must be an object"));
+const count = is((n) => typeof n === "number" && Number.isFinite(n) && n >= 0, "must be a finite number ≥ 0");
+const any = () => {};
+const toolResult = shape({ output: string, isError: boolean, metadata: json });
+const request = shape({ id: string, kind: string, prompt: string, url: optional(string), data: json, expiresAt: optional(string) });
 
-const RecordSchema = v.object({
-  v: v.literal(1),
-  runId: v.pipe(str, v.minLength(1)),
-  status: v.picklist(["suspended", "claimed", "ready", "done"]),
-  style: v.picklist(["openai", "anthropic"]),
-  model: str,
-  system: str,
-  conversationId: v.optional(str),
-  updatedAt: str,
-  messages: v.array(v.unknown()),
-  assistant: v.unknown(),
-  calls: v.array(v.object({ id: str, name: str, args: json, raw: str, result: v.optional(toolResult), request: v.optional(request) })),
-  turns: num,
-  usage,
-  toolCalls: v.array(v.object({ id: str, name: str, args: v.unknown(), output: str, isError: v.boolean(), metadata: v.optional(json) })),
-  text: str,
-  answered: v.optional(v.object({ requestId: str, digest: str })),
-  result: v.optional(json),
+const RECORD = shape({
+  v: oneOf([RUN_STATE_VERSION]),
+  runId: is((s) => typeof s === "string" && s !== "", "must be a non-empty string"),
+  status: oneOf(["suspended", "claimed", "ready", "done"]),
+  style: oneOf(["openai", "anthropic"]),
+  model: string,
+  system: string,
+  conversationId: optional(string),
+  updatedAt: string,
+  messages: arrayOf(any),
+  calls: arrayOf(shape({ id: string, name: string, args: jsonObject("must be an object"), raw: string, result: optional(toolResult), request: optional(request) })),
+  turns: count,
+  usage: shape({ promptTokens: count, completionTokens: count, totalTokens: count }),
+  toolCalls: arrayOf(shape({ id: string, name: string, output: string, isError: boolean, metadata: json })),
+  text: string,
+  answered: optional(shape({ requestId: string, digest: string })),
+  result: json,
 });
 
-/** Parses and validates a stored record. Corrupt JSON, a bad shape or an unknown version ⇒ {@link RunStateError}. */
+/** Parses and checks a stored record. Corrupt JSON, a bad shape or an unknown version ⇒ {@link RunStateError}. */
 export function loadRecord(runId: string, raw: string): RunRecord {
   let value: unknown;
   try {
@@ -42,12 +40,9 @@ export function loadRecord(runId: string, raw: string): RunRecord {
   if (isPlainObject(value) && value.v !== RUN_STATE_VERSION) {
     throw new RunStateError(`toolnexus: stored run "${runId}" has version ${JSON.stringify(value.v)}; this SDK reads version ${RUN_STATE_VERSION}`, runId);
   }
-  const parsed = v.safeParse(RecordSchema, value);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    throw new RunStateError(`toolnexus: stored run "${runId}" is corrupt at "${v.getDotPath(issue) ?? ""}": ${issue.message} — it was left as it is`, runId);
-  }
-  const record = parsed.output as RunRecord;
+  const problem = problemIn(RECORD, value);
+  if (problem) throw new RunStateError(`toolnexus: stored run "${runId}" is corrupt: ${problem.describe()} — it was left as it is`, runId);
+  const record = value as RunRecord;
   if (record.runId !== runId) throw new RunStateError(`toolnexus: stored run "${runId}" claims to be run "${record.runId}"`, runId);
   if (record.status === "done" && !record.result) throw new RunStateError(`toolnexus: stored run "${runId}" is done but has no result`, runId);
   return record;
