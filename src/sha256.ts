@@ -46,13 +46,27 @@ export function sha256Hex(text: string): string {
         w[i] = w[i - 16]! + (rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3)) + w[i - 7]! + (rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10));
       }
     }
-    let [a, b, c, d, e, f, g, hh] = Array.from(h) as Eight;
+    let [a, b, c, d, e, f, g, hh] = h as unknown as Eight;
     for (let i = 0; i < 64; i++) {
       const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-      [hh, g, f, e, d, c, b, a] = [g, f, e, (d + t1) | 0, c, b, a, (t1 + t2) | 0];
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
     }
-    [a, b, c, d, e, f, g, hh].forEach((x, i) => (h[i] = h[i]! + x));
+    h[0]! += a;
+    h[1]! += b;
+    h[2]! += c;
+    h[3]! += d;
+    h[4]! += e;
+    h[5]! += f;
+    h[6]! += g;
+    h[7]! += hh;
   }
   return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
 }
