@@ -53,13 +53,18 @@ export function pendingResult(ctx: RunContext, state: LoopState, assistant: unkn
  * rejects with StorageError carrying the serialized record, so nothing is lost.
  */
 export async function writeRecord(ctx: RunContext, record: RunRecord, opts?: { ttlSeconds?: number }): Promise<string> {
-  const key = runKey(record.runId);
   let value: string;
   try {
     value = saveRecord(record);
   } catch (cause) {
-    throw new StorageError("set", key, cause); // something in the run cannot be stored as JSON
+    throw new StorageError("set", runKey(record.runId), cause); // something in the run cannot be stored as JSON
   }
+  return writeText(ctx, record.runId, value, opts);
+}
+
+/** Writes a record already serialized, with writeRecord's guarantees. */
+export async function writeText(ctx: RunContext, runId: string, value: string, opts?: { ttlSeconds?: number }): Promise<string> {
+  const key = runKey(runId);
   const expected = ctx.owned;
   const op = expected !== undefined && ctx.storage.compareAndSet ? "compareAndSet" : "set";
   let wrote = true;
@@ -73,4 +78,3 @@ export async function writeRecord(ctx: RunContext, record: RunRecord, opts?: { t
   ctx.owned = value;
   return value;
 }
-

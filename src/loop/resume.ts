@@ -1,12 +1,12 @@
 // client.resume: continue a durably halted run with the answer to its open Request — exactly once.
 import { RunConflictError, RunNotFoundError, RunStateError, StorageError, isToolnexusError } from "../errors";
 import { drive } from "../loop";
-import { answerDigest, openGroups, restamp, saveRecord, type HaltedCall, type RunRecord } from "../run-state";
+import { answerDigest, keptOutcome, openGroups, restamp, saveRecord, type HaltedCall, type RunRecord } from "../run-state";
 import { loadRecord } from "../run-state-schema";
 import type { Answer, RunResult, StreamEvent } from "../types";
 import type { ToolCall } from "../wire/types";
 import { runKey, zeroUsage, type LoopState, type RunContext } from "./context";
-import { pendingResult, writeRecord, type TurnCall } from "./halt";
+import { pendingResult, writeRecord, writeText, type TurnCall } from "./halt";
 import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, resolveRequest } from "./suspension";
 
 const asCall = (c: HaltedCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
@@ -42,7 +42,7 @@ function damaged(record: RunRecord): string | undefined {
 /** Takes the record for this resume: compare-and-set where the adapter has it (atomic ones make this exactly-once). */
 async function claim(ctx: RunContext, record: RunRecord, raw: string): Promise<void> {
   const key = runKey(record.runId);
-  const value = restamp(record, raw, "claimed"); // the transcript is not serialized again
+  const value = restamp(raw, record.runId, "claimed") ?? saveRecord({ ...record, status: "claimed" });
   let won: boolean;
   try {
     if (ctx.storage.compareAndSet) {
@@ -99,7 +99,7 @@ export async function prepareResume(ctx: RunContext, runId: string, answer: Answ
   const sameAnswer = record.answered?.requestId === answer?.id && record.answered.digest === digest;
   const state = stateOf(ctx, record);
   if (record.status === "done") {
-    if (sameAnswer && record.result) return { state, finished: record.result as RunResult };
+    if (sameAnswer && record.result) return { state, finished: keptOutcome(record) };
     throw new RunConflictError(runId, `toolnexus: run "${runId}" has already finished — its suspension was answered once`);
   }
   if (record.status === "claimed") throw new RunConflictError(runId, `toolnexus: run "${runId}" is being resumed by another caller`);
@@ -140,7 +140,7 @@ async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunR
     const turnCalls: TurnCall[] = calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result ?? { output: "", isError: true }, ...(c.result ? {} : { request: c.request! }) }));
     return pendingResult(ctx, state, record.assistant, turnCalls, open.request);
   }
-  return yield* proceed(ctx, state, next);
+  return yield* proceed(ctx, state, next, record.answered || record.result ? undefined : record);
 }
 
 /**
@@ -148,7 +148,7 @@ async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunR
  * The record stays claimed while the model is called (a second resume is refused); only when the call
  * fails is it put back as "ready", so the same answer can retry without running the tools again.
  */
-async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord): AsyncGenerator<StreamEvent, RunResult> {
+async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord, base?: RunRecord): AsyncGenerator<StreamEvent, RunResult> {
   appendTurn(ctx, state, { message: record.assistant }, record.calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })));
   let result: RunResult;
   try {
@@ -158,15 +158,33 @@ async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord): A
     if (!isToolnexusError(error) || error.code !== "storage") await release(ctx, saveRecord({ ...record, status: "ready" }));
     throw error;
   }
-  if (result.status !== "pending") await complete(ctx, record, result);
+  if (result.status !== "pending") await complete(ctx, record, result, base);
   return result;
 }
 
-async function complete(ctx: RunContext, record: RunRecord, result: RunResult): Promise<void> {
+/**
+ * Keeps the outcome (for a repeated identical answer) until `completedTtlSeconds`. `base` is the record
+ * as loaded, when its claimed text can simply take the answer and the outcome appended: the transcript
+ * stored there is not serialized again, and the outcome lists only the messages after it (keptOutcome).
+ */
+async function complete(ctx: RunContext, record: RunRecord, result: RunResult, base?: RunRecord): Promise<void> {
   const ttl = ctx.opts.completedTtlSeconds ?? 86_400;
-  const done: RunRecord = { ...record, status: "done", messages: [], assistant: null, calls: [], toolCalls: [], result };
-  if (ctx.storage.capabilities.ttl && ttl > 0) await writeRecord(ctx, done, { ttlSeconds: ttl });
-  else await ctx.storage.delete(runKey(record.runId)).catch(() => {}); // the result is returned either way
+  if (!ctx.storage.capabilities.ttl || ttl <= 0) {
+    await ctx.storage.delete(runKey(record.runId)).catch(() => {}); // the result is returned either way
+    return;
+  }
+  const opts = { ttlSeconds: ttl };
+  const before = base?.messages ?? [];
+  let appended: string | undefined;
+  try {
+    if (base && ctx.owned && before.every((m, i) => result.messages[i] === m)) {
+      appended = restamp(ctx.owned, record.runId, "done", { answered: record.answered, result: { ...result, messages: result.messages.slice(before.length) } });
+    }
+  } catch {
+    // not JSON: writeRecord below reports it as a StorageError
+  }
+  if (appended) await writeText(ctx, record.runId, appended, opts);
+  else await writeRecord(ctx, { ...record, status: "done", messages: [], assistant: null, calls: [], toolCalls: [], result }, opts);
 }
 
 /** Puts a claimed record back (best effort: a failure here must not hide the original error). */

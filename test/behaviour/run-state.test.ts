@@ -1,8 +1,9 @@
 // The frozen v1 run records (test/fixtures/run-state) must load and resume in every release.
 import { describe, expect, it } from "vitest";
-import { answerOutput, createClient, defineTool, memoryStorage, pending, relayAnswer, relayTool, RunStateError } from "toolnexus";
+import { answerOutput, createClient, defineTool, memoryStorage, pending, relayAnswer, relayTool, RunConflictError, RunStateError } from "toolnexus";
 import * as openaiFixture from "../fixtures/run-state/v1-openai-two-suspensions";
 import * as relayFixture from "../fixtures/run-state/v1-anthropic-relay";
+import * as doneFixture from "../fixtures/run-state/v1-openai-done";
 import { sha256Hex } from "./support/internals";
 import { scripted, toolResultsIn } from "./support/scripted";
 
@@ -47,8 +48,51 @@ describe("run-state v1 fixtures", () => {
     expect(await storage.get(`run:${relayFixture.runId}`)).toBe(relayFixture.record);
   });
 
+  it("a finished record in 0.1.0's layout gives its kept outcome back for the same answer, and refuses another", async () => {
+    const storage = memoryStorage();
+    await storage.set(`run:${doneFixture.runId}`, doneFixture.record);
+    const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: scripted("openai", []).fetch, storage });
+    const again = await client.resume(doneFixture.runId, answerOutput("q-city", "Oslo"), { toolkit: tools });
+    expect(again).toEqual(JSON.parse(doneFixture.record).result);
+    await expect(client.resume(doneFixture.runId, answerOutput("q-city", "Rome"), { toolkit: tools })).rejects.toThrow(RunConflictError);
+    expect(await storage.get(`run:${doneFixture.runId}`)).toBe(doneFixture.record);
+  });
+
+  it("a finished run keeps its outcome without storing the transcript twice, and gives it back whole", async () => {
+    const storage = memoryStorage();
+    const history = [{ role: "user", content: "marker-3f9c: an earlier question" }, { role: "assistant", content: "an earlier answer" }];
+    const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Lima it is." }]);
+    const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: s.fetch, storage });
+    const halted = await client.run("Plan a trip", { toolkit: tools, history });
+    const first = await client.resume(halted.runId!, answerOutput("q-city", "Lima"), { toolkit: tools });
+    const stored = (await storage.get(`run:${halted.runId}`))!;
+    expect(JSON.parse(stored).status).toBe("done");
+    expect(stored.split("marker-3f9c")).toHaveLength(2);
+    // the halt's transcript stays where the halt wrote it; the kept outcome adds only what came after
+    const kept = JSON.parse(stored);
+    expect(kept.messages.length).toBeGreaterThan(2);
+    expect([...kept.messages, ...kept.result.messages]).toEqual(first.messages);
+    expect(first.messages.map((m) => (m as { content?: unknown }).content)).toContain("marker-3f9c: an earlier question");
+    const again = await client.resume(halted.runId!, answerOutput("q-city", "Lima"), { toolkit: tools });
+    expect(again).toEqual(first);
+    expect(s.bodies).toHaveLength(2);
+  });
+
+  it("a record too long to edit is serialized again at the claim and at the end, with the same outcome", async () => {
+    const storage = memoryStorage();
+    const history = [{ role: "user", content: `long-1b7e ${"x".repeat(70_000)}` }, { role: "assistant", content: "noted" }];
+    const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Kyiv it is." }]);
+    const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: s.fetch, storage });
+    const halted = await client.run("Plan a trip", { toolkit: tools, history });
+    const first = await client.resume(halted.runId!, answerOutput("q-city", "Kyiv"), { toolkit: tools });
+    const kept = JSON.parse((await storage.get(`run:${halted.runId}`))!);
+    expect(kept).toMatchObject({ status: "done", messages: [] });
+    expect(kept.result.messages).toEqual(first.messages);
+    expect(await client.resume(halted.runId!, answerOutput("q-city", "Kyiv"), { toolkit: tools })).toEqual(first);
+  });
+
   it("no secret and no function ever reaches a record", () => {
-    for (const raw of [openaiFixture.record, relayFixture.record]) {
+    for (const raw of [openaiFixture.record, relayFixture.record, doneFixture.record]) {
       expect(raw).not.toContain("sk-never-stored");
       expect(JSON.parse(raw).v).toBe(1);
     }
