@@ -68,6 +68,7 @@ export async function loadedForOneRun() {
     }
     return {
       parts: [...files_].sort((a, b) => b[1] - a[1]),
+      minified: loaded.reduce((n, f) => n + f.code.length, 0),
       initial: gzipSync(Buffer.concat(initial.map((f) => f.code)), { level: 9 }).length,
       loaded: gzipSync(Buffer.concat(loaded.map((f) => f.code)), { level: 9 }).length,
       loadedFiles: sum(loaded),
@@ -119,5 +120,6 @@ async function oneRunWithSuspension(tn) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const r = await loadedForOneRun();
   for (const [name, bytes] of r.parts) console.log(`${String(bytes).padStart(6)}  ${name}`);
-  console.log(`minified ${r.parts.reduce((n, [, b]) => n + b, 0)} B; gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`);
+  const code = r.parts.reduce((n, [, b]) => n + b, 0);
+  console.log(`minified ${r.minified} B (${code} B of code, ${r.minified - code} B of chunk imports/exports); gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`);
 }
