@@ -8,6 +8,10 @@ const json = optional(jsonObject("must be an object"));
 const count = is((n) => typeof n === "number" && Number.isFinite(n) && n >= 0, "must be a finite number ≥ 0");
 const any = () => {};
 const toolResult = shape({ output: string, isError: boolean, metadata: json });
+const usage = shape({ promptTokens: count, completionTokens: count, totalTokens: count });
+const list = arrayOf(any);
+/** A kept outcome must be a whole RunResult: it is handed back as one. */
+const outcome = shape({ status: oneOf(["done", "incomplete"]), text: string, model: string, messages: list, toolCalls: list, toolCallCount: count, turns: count, usage }, "must be a RunResult");
 const request = shape({ id: string, kind: string, prompt: string, url: optional(string), data: json, expiresAt: optional(string) });
 
 const RECORD = shape({
@@ -19,14 +23,14 @@ const RECORD = shape({
   system: string,
   conversationId: optional(string),
   updatedAt: string,
-  messages: arrayOf(any),
+  messages: list,
   calls: arrayOf(shape({ id: string, name: string, args: jsonObject("must be an object"), raw: string, result: optional(toolResult), request: optional(request) })),
   turns: count,
-  usage: shape({ promptTokens: count, completionTokens: count, totalTokens: count }),
+  usage,
   toolCalls: arrayOf(shape({ id: string, name: string, output: string, isError: boolean, metadata: json })),
   text: string,
   answered: optional(shape({ requestId: string, digest: string })),
-  result: json,
+  result: optional(outcome),
 });
 
 /** Parses and checks a stored record. Corrupt JSON, a bad shape or an unknown version ⇒ {@link RunStateError}. */
