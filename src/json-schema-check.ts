@@ -6,45 +6,59 @@ import { isPlainObject } from "./json";
 import { formatPath } from "./schema";
 import { typeName } from "./answer";
 
-type Schema = Record<string, unknown>;
+type Path = (string | number)[];
 
 /** Every way `value` breaks `schema`, as `"<path>: <problem>"` strings. Unknown keywords are ignored. */
-export function validateJsonSchema(schema: unknown, value: unknown, path: (string | number)[] = []): string[] {
-  if (!isPlainObject(schema)) return [];
-  const at = (problem: string, extra?: string | number) => `${formatPath(extra === undefined ? path : [...path, extra])}: ${problem}`;
-  const typeProblem = checkType(schema.type, value);
-  if (typeProblem) return [at(typeProblem)];
+export function validateJsonSchema(schema: unknown, value: unknown): string[] {
   const problems: string[] = [];
-  if (Array.isArray(schema.enum) && !schema.enum.some((e) => sameJson(e, value))) {
-    problems.push(at(`must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}`));
-  }
-  if ("const" in schema && !sameJson(schema.const, value)) problems.push(at(`must be ${JSON.stringify(schema.const)}`));
-  if (typeof value === "number") problems.push(...numberProblems(schema, value).map((p) => at(p)));
-  if (typeof value === "string") problems.push(...stringProblems(schema, value).map((p) => at(p)));
-  if (Array.isArray(value)) {
-    problems.push(...sizeProblems(schema.minItems, schema.maxItems, value.length, "item").map((p) => at(p)));
-    const items = schema.items;
-    value.forEach((item, i) => problems.push(...validateJsonSchema(Array.isArray(items) ? items[i] : items, item, [...path, i])));
-  }
-  if (isPlainObject(value)) problems.push(...objectProblems(schema, value, path));
+  check(schema, value, [], problems);
   return problems;
 }
 
-function objectProblems(schema: Schema, value: Record<string, unknown>, path: (string | number)[]): string[] {
-  const problems: string[] = [];
-  const properties = isPlainObject(schema.properties) ? schema.properties : {};
-  if (Array.isArray(schema.required)) {
-    for (const key of schema.required) {
-      if (typeof key === "string" && (!Object.prototype.hasOwnProperty.call(value, key) || value[key] === undefined)) problems.push(`${formatPath([...path, key])}: is required`);
+/** `[keyword, operator in the message, true when the value breaks the bound]` */
+const NUMBER_BOUNDS: [string, string, (value: number, limit: number) => boolean][] = [
+  ["minimum", ">=", (v, l) => v < l],
+  ["maximum", "<=", (v, l) => v > l],
+  ["exclusiveMinimum", ">", (v, l) => v <= l],
+  ["exclusiveMaximum", "<", (v, l) => v >= l],
+];
+
+function check(schema: unknown, value: unknown, path: Path, out: string[]): void {
+  if (!isPlainObject(schema)) return;
+  const fail = (problem: string, at = path) => void out.push(`${formatPath(at)}: ${problem}`);
+  const typeProblem = checkType(schema.type, value);
+  if (typeProblem) return fail(typeProblem);
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => sameJson(e, value))) {
+    fail(`must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}`);
+  }
+  if ("const" in schema && !sameJson(schema.const, value)) fail(`must be ${JSON.stringify(schema.const)}`);
+  if (typeof value === "number") {
+    for (const [keyword, op, breaks] of NUMBER_BOUNDS) {
+      const limit = schema[keyword];
+      if (typeof limit === "number" && breaks(value, limit)) fail(`must be ${op} ${limit}`);
     }
   }
-  for (const [key, child] of Object.entries(value)) {
-    if (child === undefined) continue;
-    if (Object.prototype.hasOwnProperty.call(properties, key)) problems.push(...validateJsonSchema(properties[key], child, [...path, key]));
-    else if (schema.additionalProperties === false) problems.push(`${formatPath([...path, key])}: is not an allowed property`);
-    else problems.push(...validateJsonSchema(schema.additionalProperties, child, [...path, key]));
+  if (typeof value === "string") {
+    checkSize(schema.minLength, schema.maxLength, [...value].length, "character", fail);
+    if (typeof schema.pattern === "string" && !matches(schema.pattern, value)) fail(`must match the pattern ${schema.pattern}`);
   }
-  return problems;
+  if (Array.isArray(value)) {
+    checkSize(schema.minItems, schema.maxItems, value.length, "item", fail);
+    const items = schema.items;
+    value.forEach((item, i) => check(Array.isArray(items) ? items[i] : items, item, [...path, i], out));
+  }
+  if (isPlainObject(value)) {
+    const properties = isPlainObject(schema.properties) ? schema.properties : {};
+    if (Array.isArray(schema.required)) {
+      for (const key of schema.required) if (typeof key === "string" && (!Object.hasOwn(value, key) || value[key] === undefined)) fail("is required", [...path, key]);
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (child === undefined) continue;
+      if (Object.hasOwn(properties, key)) check(properties[key], child, [...path, key], out);
+      else if (schema.additionalProperties === false) fail("is not an allowed property", [...path, key]);
+      else check(schema.additionalProperties, child, [...path, key], out);
+    }
+  }
 }
 
 const TYPE_CHECKS: Record<string, (v: unknown) => boolean> = {
@@ -63,26 +77,10 @@ function checkType(type: unknown, value: unknown): string | undefined {
   return `expected ${types.join(" or ")}, got ${typeName(value)}`;
 }
 
-function numberProblems(s: Schema, n: number): string[] {
-  const out: string[] = [];
-  if (typeof s.minimum === "number" && n < s.minimum) out.push(`must be >= ${s.minimum}`);
-  if (typeof s.maximum === "number" && n > s.maximum) out.push(`must be <= ${s.maximum}`);
-  if (typeof s.exclusiveMinimum === "number" && n <= s.exclusiveMinimum) out.push(`must be > ${s.exclusiveMinimum}`);
-  if (typeof s.exclusiveMaximum === "number" && n >= s.exclusiveMaximum) out.push(`must be < ${s.exclusiveMaximum}`);
-  return out;
-}
-
-function stringProblems(s: Schema, text: string): string[] {
-  const out = sizeProblems(s.minLength, s.maxLength, [...text].length, "character");
-  if (typeof s.pattern === "string" && !matches(s.pattern, text)) out.push(`must match the pattern ${s.pattern}`);
-  return out;
-}
-
-function sizeProblems(min: unknown, max: unknown, size: number, unit: string): string[] {
-  const out: string[] = [];
-  if (typeof min === "number" && size < min) out.push(`must have at least ${min} ${unit}${min === 1 ? "" : "s"}`);
-  if (typeof max === "number" && size > max) out.push(`must have at most ${max} ${unit}${max === 1 ? "" : "s"}`);
-  return out;
+function checkSize(min: unknown, max: unknown, size: number, unit: string, fail: (problem: string) => void): void {
+  const count = (n: number) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (typeof min === "number" && size < min) fail(`must have at least ${count(min)}`);
+  if (typeof max === "number" && size > max) fail(`must have at most ${count(max)}`);
 }
 
 /** An unparsable pattern constrains nothing (like any keyword this validator does not understand). */
@@ -99,7 +97,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]));
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
   }
   return false;
 }
