@@ -18,9 +18,11 @@ export interface ToolnexusErrorOptions {
   cause?: unknown;
 }
 
+// Fields are `declare`d and assigned in the constructors, so the build emits no class-field definitions for them.
+
 /** The base of every error the SDK throws on purpose. Tool failures are data, not errors. */
 export class ToolnexusError extends Error {
-  readonly code: ToolnexusErrorCode;
+  declare readonly code: ToolnexusErrorCode;
   constructor(code: ToolnexusErrorCode, message: string, options?: ToolnexusErrorOptions) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ToolnexusError";
@@ -36,8 +38,8 @@ export function isToolnexusError(error: unknown): error is ToolnexusError {
 
 /** An Answer whose `id` does not echo the Request it answers. Nothing was changed. */
 export class AnswerMismatchError extends ToolnexusError {
-  readonly request: Request;
-  readonly answer: Answer;
+  declare readonly request: Request;
+  declare readonly answer: Answer;
   constructor(request: Request, answer: Answer) {
     super(
       "answer_mismatch",
@@ -52,7 +54,7 @@ export class AnswerMismatchError extends ToolnexusError {
 /** A value that is not a valid Answer/Request, or an Answer the run cannot use. Nothing was changed. */
 export class InvalidAnswerError extends ToolnexusError {
   /** The path of the offending field, e.g. `"data.results[0].output"`; `""` for the whole value. */
-  readonly field: string;
+  declare readonly field: string;
   constructor(field: string, message: string, options?: ToolnexusErrorOptions) {
     super("invalid_answer", message, options);
     this.name = "InvalidAnswerError";
@@ -61,7 +63,7 @@ export class InvalidAnswerError extends ToolnexusError {
 }
 
 export class RunNotFoundError extends ToolnexusError {
-  readonly runId: string;
+  declare readonly runId: string;
   constructor(runId: string) {
     super("run_not_found", `toolnexus: no suspended run "${runId}" in storage — it finished, expired, or was never saved there`);
     this.name = "RunNotFoundError";
@@ -71,7 +73,7 @@ export class RunNotFoundError extends ToolnexusError {
 
 /** A stored record that fails validation or has an unknown version. The record is left as it was. */
 export class RunStateError extends ToolnexusError {
-  readonly runId: string | undefined;
+  declare readonly runId: string | undefined;
   constructor(message: string, runId?: string, options?: ToolnexusErrorOptions) {
     super("run_state", message, options);
     this.name = "RunStateError";
@@ -81,7 +83,7 @@ export class RunStateError extends ToolnexusError {
 
 /** Another resume holds (or already consumed) this suspension. No tool ran for this call. */
 export class RunConflictError extends ToolnexusError {
-  readonly runId: string;
+  declare readonly runId: string;
   constructor(runId: string, message: string) {
     super("run_conflict", message);
     this.name = "RunConflictError";
@@ -91,9 +93,9 @@ export class RunConflictError extends ToolnexusError {
 
 /** A storage read or write failed. `record` carries the serialized run when it could not be saved. */
 export class StorageError extends ToolnexusError {
-  readonly key: string;
-  readonly operation: "get" | "set" | "delete" | "compareAndSet";
-  readonly record: string | undefined;
+  declare readonly key: string;
+  declare readonly operation: "get" | "set" | "delete" | "compareAndSet";
+  declare readonly record: string | undefined;
   constructor(operation: StorageError["operation"], key: string, cause: unknown, record?: string) {
     super(
       "storage",
@@ -109,9 +111,9 @@ export class StorageError extends ToolnexusError {
 
 /** The provider answered with a non-2xx status after retries. `body` is redacted. */
 export class LlmHttpError extends ToolnexusError {
-  readonly status: number;
-  readonly body: string;
-  readonly retryAfter: string | undefined;
+  declare readonly status: number;
+  declare readonly body: string;
+  declare readonly retryAfter: string | undefined;
   constructor(status: number, body: string, retryAfter?: string) {
     super("llm_http", body ? `LLM ${status}: ${capErrorBody(body)}` : `LLM ${status}`);
     this.name = "LlmHttpError";
