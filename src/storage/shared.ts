@@ -1,15 +1,14 @@
 // What every storage adapter shares: argument checks, TTL → absolute expiry, key fitting for stores with
 // key limits, surrogate-safe chunking for stores with value limits, and a per-adapter operation queue.
+import { typeName } from "../answer";
 import type { SetOptions } from "../types";
 
-const typeOf = (value: unknown): string => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
-
 export function checkKey(key: unknown): asserts key is string {
-  if (typeof key !== "string") throw new TypeError(`toolnexus: a storage key must be a string, got ${typeOf(key)}`);
+  if (typeof key !== "string") throw new TypeError(`toolnexus: a storage key must be a string, got ${typeName(key)}`);
 }
 
 export function checkValue(value: unknown, what = "value"): asserts value is string {
-  if (typeof value !== "string") throw new TypeError(`toolnexus: a storage ${what} must be a string, got ${typeOf(value)} — store JSON.stringify(...) of it`);
+  if (typeof value !== "string") throw new TypeError(`toolnexus: a storage ${what} must be a string, got ${typeName(value)} — store JSON.stringify(...) of it`);
 }
 
 /** The absolute expiry (ms since the epoch) that `opts.ttlSeconds` asks for, or `undefined` for none. */
