@@ -7,7 +7,7 @@ import { anySignal } from "./signals";
 import type { Resumption } from "./loop/resume";
 import { createMetrics } from "./metrics";
 import type { ClientOptions, ResumeOptions, RunOptions } from "./options";
-import { checkResumeConfig } from "./resume-token";
+import { checkResumeConfig } from "./resume-secret";
 import { memoryStorage } from "./storage/memory";
 import { toToolkit } from "./toolkit";
 import type { TranslateRequest, TranslateResult } from "./translate";

@@ -1,7 +1,8 @@
 // Verifying a resume token on resume (loaded with resume): signature, run, expiry, then the binding to the
 // stored record's open request. Tokens are made by createResumeToken (resume-token.ts).
 import { ToolnexusError } from "../errors";
-import { enc, fromBase64Url, hmacKey, MAX_TOKEN_LENGTH, ResumeTokenError, VERSION, type Claims, type ResumeTokenProblem } from "../resume-token";
+import { ResumeTokenError, type ResumeTokenProblem } from "../resume-token";
+import { enc, fromBase64Url, hmacKey, MAX_TOKEN_LENGTH, VERSION, type Claims } from "../resume-token-codec";
 import { openGroups, type RunRecord } from "../run-state";
 
 function readClaims(json: Uint8Array): Claims | undefined {
