@@ -32,7 +32,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
     );
   }
   const hostNames = new Set(hostTools.map((t) => t.name));
-  const kept = (await builtinTools(builtins, options.fetch)).filter((t) => !hostNames.has(t.name));
+  const kept = builtinTools(builtins, options.fetch).filter((t) => !hostNames.has(t.name));
   return toolkitOf([...kept, ...hostTools]);
 }
 
