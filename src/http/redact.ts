@@ -1,5 +1,5 @@
 // Provider error bodies, made safe to keep: account identifiers and echoed credentials are removed
-// before a body reaches an LlmHttpError (contract §1.10 "Redaction").
+// before a body reaches an LlmHttpError (contract §1.10 "Redaction"). Loaded with the first error to redact.
 import { LlmHttpError } from "../errors";
 
 /** Body keys whose values identify an account; their values are replaced in JSON and form bodies. */
@@ -16,6 +16,21 @@ const CREDENTIAL_PATTERNS: readonly [RegExp, string][] = [
   [/\b(?:sk|pk|rk)-[A-Za-z0-9][A-Za-z0-9_\-*.]*/g, REDACTION_PLACEHOLDER],
   [/("(?:api[_-]?key|x-api-key|authorization|access_token|secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi, `$1"${REDACTION_PLACEHOLDER}"`],
 ];
+
+// header names whose values are credentials: their values never survive into an error body
+const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie|organization|project/i;
+
+/** The values of credential-looking headers (and the token after Bearer/Basic): never in an error. */
+export function secretsOf(headers: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADER.test(name) || !value) continue;
+    out.push(value);
+    const token = /^(?:Bearer|Basic)\s+(.+)$/i.exec(value)?.[1];
+    if (token) out.push(token);
+  }
+  return out;
+}
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

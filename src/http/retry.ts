@@ -1,7 +1,7 @@
 // One provider POST with retries, Retry-After and backoff (contract §1.10). Only infrastructure throws:
-// the final non-2xx response becomes an LlmHttpError, a network failure is rethrown as it came.
-import { ToolnexusError } from "../errors";
-import { llmHttpError } from "./redact";
+// the final non-2xx response becomes an LlmHttpError (redact.ts, loaded with the first one), a network
+// failure is rethrown as it came.
+import { ToolnexusError, type LlmHttpError } from "../errors";
 
 export interface ErrorInfo {
   error?: unknown;
@@ -35,8 +35,6 @@ export const RETRYABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504, 5
 const MAX_BACKOFF_MS = 60_000;
 const MAX_TIMER_MS = 2_147_483_647;
 const MAX_RETRY_AFTER_SECONDS = 2_147_483_647;
-// header names whose values are credentials: their values never survive into an error body
-const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie|organization|project/i;
 
 /** An abortable timer: resolves after `ms`, rejects with `signal.reason` as soon as the signal aborts. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -66,18 +64,6 @@ function backoffMs(base: number, attempt: number): number {
   return Math.min(base * 2 ** attempt + Math.random() * 100, MAX_BACKOFF_MS);
 }
 
-/** The values of credential-looking headers (and the token after Bearer/Basic): never in an error. */
-export function secretsOf(headers: Record<string, string>): string[] {
-  const out: string[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (!SECRET_HEADER.test(name) || !value) continue;
-    out.push(value);
-    const token = /^(?:Bearer|Basic)\s+(.+)$/i.exec(value)?.[1];
-    if (token) out.push(token);
-  }
-  return out;
-}
-
 function checkOptions(opts: RetryOptions): void {
   if (!Number.isInteger(opts.retries) || opts.retries < 0) {
     throw new ToolnexusError("config", `toolnexus: retries must be a whole number ≥ 0, got ${opts.retries} — pass e.g. retries: 2`);
@@ -85,6 +71,12 @@ function checkOptions(opts: RetryOptions): void {
   if (!Number.isFinite(opts.retryBaseMs) || opts.retryBaseMs < 0) {
     throw new ToolnexusError("config", `toolnexus: retryBaseMs must be a finite number ≥ 0, got ${opts.retryBaseMs} — pass e.g. retryBaseMs: 500`);
   }
+}
+
+/** The LlmHttpError for a final non-2xx response; the redaction it needs loads with the first one. */
+async function httpError(res: Response, headers: Record<string, string>): Promise<LlmHttpError> {
+  const { llmHttpError, secretsOf } = await import("./redact");
+  return llmHttpError(res, secretsOf(headers));
 }
 
 function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
@@ -117,9 +109,9 @@ export async function postWithRetry(url: string, init: { headers: Record<string,
     }
     if (res.ok) return res;
     const retryable = statuses.has(res.status);
-    if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last) throw await llmHttpError(res, secretsOf(init.headers));
+    if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last) throw await httpError(res, init.headers);
     const honoured = retryAfterMs(res.headers.get("retry-after"));
-    if (honoured !== undefined && honoured > maxRetryAfter) throw await llmHttpError(res, secretsOf(init.headers));
+    if (honoured !== undefined && honoured > maxRetryAfter) throw await httpError(res, init.headers);
     await res.body?.cancel().catch(() => {}); // free the connection before waiting
     await sleep(honoured ?? backoffMs(opts.retryBaseMs, attempt), signal);
   }

@@ -1,5 +1,4 @@
-import { redactErrorBody } from "../http/redact";
-import { postWithRetry, secretsOf } from "../http/retry";
+import { postWithRetry } from "../http/retry";
 import { isToolnexusError } from "../errors";
 import type { StreamEvent } from "../types";
 import type { Turn } from "../wire/types";
@@ -22,9 +21,11 @@ const headersOf = (ctx: RunContext): Record<string, string> => ({ ...ctx.wire.he
 /**
  * A provider may echo a credential back inside a reply (an error object in a 200, a stream error event):
  * the values of the key and of credential-looking headers are masked in any SDK error's message.
+ * Resolves to the same error.
  */
-export function scrub(ctx: RunContext, error: unknown): unknown {
+export async function scrub(ctx: RunContext, error: unknown): Promise<unknown> {
   if (!isToolnexusError(error)) return error;
+  const { redactErrorBody, secretsOf } = await import("../http/redact"); // loaded with the first SDK error
   const secrets = secretsOf(headersOf(ctx));
   if (ctx.apiKey) secrets.push(ctx.apiKey);
   try {
@@ -82,7 +83,7 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
     }
   } catch (error) {
     ctx.metrics.record({ event: "llm", model: state.model, status: "error", ms: Date.now() - started, promptTokens: 0, completionTokens: 0 });
-    throw scrub(ctx, error);
+    throw await scrub(ctx, error);
   }
   ctx.metrics.record({
     event: "llm",

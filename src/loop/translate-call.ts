@@ -16,7 +16,7 @@ export async function translateCall(ctx: RunContext, req: TranslateRequest): Pro
     out = translateResponse(opts.style, opts.model, json);
   } catch (error) {
     metrics.record({ event: "llm", model: opts.model, status: "error", ms: Date.now() - started, promptTokens: 0, completionTokens: 0 });
-    throw scrub(ctx, error);
+    throw await scrub(ctx, error);
   }
   metrics.record({ event: "llm", model: opts.model, status: "ok", ms: Date.now() - started, promptTokens: out.usage.promptTokens, completionTokens: out.usage.completionTokens });
   await opts.hooks?.afterLLM?.({ response: out.raw, model: opts.model, turn: 0 });
