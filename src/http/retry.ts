@@ -32,38 +32,6 @@ export interface RetryOptions {
 }
 
 export const RETRYABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504, 529];
-const MAX_BACKOFF_MS = 60_000;
-const MAX_TIMER_MS = 2_147_483_647;
-const MAX_RETRY_AFTER_SECONDS = 2_147_483_647;
-
-/** An abortable timer: resolves after `ms`, rejects with `signal.reason` as soon as the signal aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, Math.min(Math.max(0, ms), MAX_TIMER_MS));
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** `Retry-After` in ms when it is whole seconds (`^[0-9]+$` after trim, ≤ 2147483647); else undefined. */
-export function retryAfterMs(header: string | null): number | undefined {
-  const value = header?.trim() ?? "";
-  if (!/^[0-9]+$/.test(value)) return undefined;
-  const seconds = Number(value);
-  return seconds <= MAX_RETRY_AFTER_SECONDS ? seconds * 1000 : undefined;
-}
-
-function backoffMs(base: number, attempt: number): number {
-  return Math.min(base * 2 ** attempt + Math.random() * 100, MAX_BACKOFF_MS);
-}
-
 function checkOptions(opts: RetryOptions): void {
   if (!Number.isInteger(opts.retries) || opts.retries < 0) {
     throw new ToolnexusError("config", `toolnexus: retries must be a whole number ≥ 0, got ${opts.retries} — pass e.g. retries: 2`);
@@ -72,6 +40,9 @@ function checkOptions(opts: RetryOptions): void {
     throw new ToolnexusError("config", `toolnexus: retryBaseMs must be a finite number ≥ 0, got ${opts.retryBaseMs} — pass e.g. retryBaseMs: 500`);
   }
 }
+
+// waiting to retry (timer, backoff, Retry-After) loads with the first retry
+const waits = () => import("./retry-wait");
 
 /** The LlmHttpError for a final non-2xx response; the redaction it needs loads with the first one. */
 async function httpError(res: Response, headers: Record<string, string>): Promise<LlmHttpError> {
@@ -93,7 +64,6 @@ function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
 export async function postWithRetry(url: string, init: { headers: Record<string, string>; body: string }, opts: RetryOptions): Promise<Response> {
   checkOptions(opts);
   const { signal } = opts;
-  const sleep = opts.sleep ?? abortableSleep;
   const statuses = new Set([...RETRYABLE_STATUSES, ...(opts.retryableStatuses ?? [])]);
   const maxRetryAfter = opts.maxRetryAfterMs ?? 60_000;
   for (let attempt = 0; ; attempt++) {
@@ -104,15 +74,16 @@ export async function postWithRetry(url: string, init: { headers: Record<string,
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (decide(opts, { error, attempt, retryable: true }) === "fail" || last) throw error;
-      await sleep(backoffMs(opts.retryBaseMs, attempt), signal);
+      await (await waits()).pause(opts, attempt);
       continue;
     }
     if (res.ok) return res;
     const retryable = statuses.has(res.status);
     if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last) throw await httpError(res, init.headers);
+    const { pause, retryAfterMs } = await waits();
     const honoured = retryAfterMs(res.headers.get("retry-after"));
     if (honoured !== undefined && honoured > maxRetryAfter) throw await httpError(res, init.headers);
     await res.body?.cancel().catch(() => {}); // free the connection before waiting
-    await sleep(honoured ?? backoffMs(opts.retryBaseMs, attempt), signal);
+    await pause(opts, attempt, honoured);
   }
 }
