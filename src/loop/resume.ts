@@ -104,7 +104,7 @@ export async function prepareResume(ctx: RunContext, runId: string, answer: Answ
   const group = openGroups(record.calls)[0];
   if (!group) throw new RunStateError(`toolnexus: stored run "${runId}" is suspended but has no open request`, runId);
   const checked = matchAnswer(group.request, parsed);
-  if (isRelay(group.request)) relayResults(checked, group.calls.map((c) => ({ call: asCall(c) })));
+  if (isRelay(group.request)) await relayResults(checked, group.calls.map((c) => ({ call: asCall(c) })));
   await claim(ctx, record, raw);
   return { state, events: answerAndProceed(ctx, state, record, raw, checked, digest) };
 }

@@ -1,7 +1,6 @@
 import { isExpired } from "../answer";
 import { AnswerMismatchError } from "../errors";
 import { parseAnswer } from "../parse";
-import { readRelayAnswer } from "../relay-answer";
 import { openGroups } from "../run-state";
 import type { Answer, Request, StreamEvent, ToolResult } from "../types";
 import type { ToolCall, Turn } from "../wire/types";
@@ -46,8 +45,9 @@ export function matchAnswer(request: Request, answer: Answer | undefined): Answe
 }
 
 /** Validates a relay answer's payload before anything runs (throws InvalidAnswerError naming the constructors). */
-export function relayResults(answer: Answer, members: { call: ToolCall }[]): Map<string, ToolResult> | undefined {
+export async function relayResults(answer: Answer, members: { call: ToolCall }[]): Promise<Map<string, ToolResult> | undefined> {
   if (!answer.ok) return undefined;
+  const { readRelayAnswer } = await import("../relay-answer"); // loaded with the first relay answer
   return readRelayAnswer(answer, members.map((m) => ({ id: m.call.id, name: m.call.name })));
 }
 
@@ -65,7 +65,7 @@ export async function resolveRequest(
 ): Promise<ToolResult[]> {
   if (answer.ok && isExpired(request)) answer = { id: answer.id, ok: false, reason: "expired" };
   if (isRelay(request)) {
-    const results = relayResults(answer, members);
+    const results = await relayResults(answer, members);
     return members.map(
       (m) => results?.get(m.call.id) ?? { output: `relay declined for ${m.call.name}: ${answer.reason ?? "declined"}`, isError: true },
     );
