@@ -36,20 +36,23 @@ export const optional =
 
 export const jsonObject = (message = "must be a JSON object"): Check => is(isPlainObject, message);
 
+const array = is(Array.isArray, "must be an array");
+
 export const arrayOf =
   (item: Check): Check =>
   (value, path) => {
-    is(Array.isArray, "must be an array")(value, path);
+    array(value, path);
     (value as unknown[]).forEach((x, i) => item(x, at(path, i)));
   };
 
 /** An object with these fields (others are let through). */
-export const shape =
-  (fields: Record<string, Check>, message?: string): Check =>
-  (value, path) => {
-    jsonObject(message)(value, path);
+export const shape = (fields: Record<string, Check>, message?: string): Check => {
+  const object = jsonObject(message);
+  return (value, path) => {
+    object(value, path);
     for (const key in fields) fields[key]!((value as Record<string, unknown>)[key], at(path, key));
   };
+};
 
 export const string = is((x) => typeof x === "string", "must be a string");
 export const nonEmpty = is((x) => typeof x === "string" && x !== "", "must be a non-empty string");

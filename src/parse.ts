@@ -24,12 +24,15 @@ const REQUEST: Record<string, Check> = {
   expiresAt: optional(is((s) => typeof s === "string" && !Number.isNaN(Date.parse(s)), "must be an RFC 3339 timestamp")),
 };
 
+const ANSWER_SHAPE = shape(ANSWER);
+const REQUEST_SHAPE = shape(REQUEST);
+
 /** Only the known fields, in their order, `data` deep-copied (no prototype tricks survive). */
-function parseWith<T>(what: string, fields: Record<string, Check>, value: unknown): T {
+function parseWith<T>(what: string, fields: Record<string, Check>, check: Check, value: unknown): T {
   if (!isPlainObject(value)) {
     throw new InvalidAnswerError("", `toolnexus: invalid ${what}: expected a JSON object, got ${typeName(value)}`);
   }
-  const problem = problemIn(shape(fields), value);
+  const problem = problemIn(check, value);
   if (problem) throw new InvalidAnswerError(problem.path, `toolnexus: invalid ${what}: ${problem.describe()}`);
   const out: Record<string, unknown> = {};
   for (const key in fields) if (value[key] !== undefined) out[key] = key === "data" ? cloneJson(value[key], what, "data") : value[key];
@@ -38,12 +41,12 @@ function parseWith<T>(what: string, fields: Record<string, Check>, value: unknow
 
 /** Validates an Answer that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
 export function parseAnswer(value: unknown): Answer {
-  const answer = parseWith<Answer>("Answer", ANSWER, value);
+  const answer = parseWith<Answer>("Answer", ANSWER, ANSWER_SHAPE, value);
   if (answer.ok && answer.reason !== undefined) throw new InvalidAnswerError("reason", 'toolnexus: invalid Answer: "reason" is only allowed when ok is false');
   return answer;
 }
 
 /** Validates a Request that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
 export function parseRequest(value: unknown): Request {
-  return parseWith("Request", REQUEST, value);
+  return parseWith("Request", REQUEST, REQUEST_SHAPE, value);
 }

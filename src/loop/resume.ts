@@ -116,7 +116,7 @@ async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunR
     const members = group.calls.map((c) => ({ call: asCall(c), args: c.args }));
     results = await resolveRequest(ctx, state, group.request, members, answer);
   } catch (error) {
-    await release(ctx, raw); // nothing was applied: the run stays resumable as it was
+    await release(ctx, record.runId, raw); // nothing was applied: the run stays resumable as it was
     throw error;
   }
   const calls = record.calls.map((c) => {
@@ -148,7 +148,7 @@ async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord, ba
     result = yield* drive(ctx, state);
   } catch (error) {
     // the answer was applied and its tools ran: keep that, so the same answer can retry the model call
-    if (!isToolnexusError(error) || error.code !== "storage") await release(ctx, saveRecord({ ...record, status: "ready" }));
+    if (!isToolnexusError(error) || error.code !== "storage") await release(ctx, record.runId, saveRecord({ ...record, status: "ready" }));
     throw error;
   }
   if (result.status !== "pending") await complete(ctx, record, result, base);
@@ -181,8 +181,8 @@ async function complete(ctx: RunContext, record: RunRecord, result: RunResult, b
 }
 
 /** Puts a claimed record back (best effort: a failure here must not hide the original error). */
-async function release(ctx: RunContext, value: string): Promise<void> {
-  const key = runKey(JSON.parse(value).runId);
+async function release(ctx: RunContext, runId: string, value: string): Promise<void> {
+  const key = runKey(runId);
   try {
     if (ctx.owned !== undefined && ctx.storage.compareAndSet) await ctx.storage.compareAndSet(key, ctx.owned, value);
     else await ctx.storage.set(key, value);
