@@ -58,16 +58,16 @@ export async function loadedForOneRun() {
     const sum = (list) => list.reduce((n, f) => n + f.gzip, 0);
     const loaded = files.filter((f) => f.loaded).sort((a, b) => (a.name < b.name ? -1 : 1));
     const initial = loaded.filter((f) => upFront.has(f.name));
-    const files_ = new Map(); // minified bytes per source file, over the chunks the run evaluated
+    const perFile = new Map(); // minified bytes per source file, over the chunks the run evaluated
     for (const [outPath, o] of Object.entries(result.metafile.outputs)) {
       if (!globalThis[MARK].has(basename(outPath))) continue;
       for (const [input, { bytesInOutput }] of Object.entries(o.inputs)) {
         const name = input.includes("node_modules/") ? input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, "$1") : input.replace(/.*?\bsrc\//, "src/");
-        if (bytesInOutput) files_.set(name, (files_.get(name) ?? 0) + bytesInOutput);
+        if (bytesInOutput) perFile.set(name, (perFile.get(name) ?? 0) + bytesInOutput);
       }
     }
     return {
-      parts: [...files_].sort((a, b) => b[1] - a[1]),
+      parts: [...perFile].sort((a, b) => b[1] - a[1]),
       minified: loaded.reduce((n, f) => n + f.code.length, 0),
       initial: gzipSync(Buffer.concat(initial.map((f) => f.code)), { level: 9 }).length,
       loaded: gzipSync(Buffer.concat(loaded.map((f) => f.code)), { level: 9 }).length,
