@@ -2,12 +2,17 @@
 // Node, costs a thread-pool round trip that dominated a resume; an answer digest is a few hundred bytes.
 // The round constants are derived (fractional parts of square and cube roots of the first primes), not listed.
 
-let K: Uint32Array | undefined;
-let H0: Uint32Array;
+// Everything is kept in signed 32-bit integers (`| 0`): Uint32 values above 2^31 would make V8 compute in
+// doubles, several times slower.
 
-const fraction = (x: number): number => ((x - Math.floor(x)) * 2 ** 32) >>> 0;
+let K: Int32Array | undefined;
+let H0: Int32Array;
+let W: Int32Array | undefined;
+let HEX: string[] | undefined;
 
-function constants(): Uint32Array {
+const fraction = (x: number): number => ((x - Math.floor(x)) * 2 ** 32) | 0;
+
+function constants(): Int32Array {
   const k: number[] = [];
   const h: number[] = [];
   for (let n = 2; k.length < 64; n++) {
@@ -17,38 +22,76 @@ function constants(): Uint32Array {
     if (h.length < 8) h.push(fraction(Math.sqrt(n)));
     k.push(fraction(Math.cbrt(n)));
   }
-  H0 = Uint32Array.from(h);
-  return Uint32Array.from(k);
+  H0 = Int32Array.from(h);
+  return Int32Array.from(k);
 }
-
-type Eight = [number, number, number, number, number, number, number, number];
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
+/**
+ * `text` as UTF-8 (lone surrogates become U+FFFD, as TextEncoder does), packed big-endian into 32-bit words
+ * and padded to whole 512-bit blocks. Plain arrays: in Node a typed array costs microseconds to allocate.
+ */
+function padded(text: string): number[] {
+  let size = 0; // UTF-8 bytes, for the array's exact length
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    size += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? (i++, 4) : 3;
+  }
+  const length = (((size + 8) >> 6) + 1) * 16; // message + 0x80 + 64-bit length
+  const words: number[] = new Array(length).fill(0);
+  let n = 0;
+  const put = (byte: number): void => {
+    words[n >> 2]! |= byte << (24 - (n & 3) * 8);
+    n++;
+  };
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c < 0x80) {
+      words[n >> 2]! |= c << (24 - (n & 3) * 8);
+      n++;
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+      } else c = 0xfffd;
+    }
+    if (c < 0x800) put(0xc0 | (c >> 6));
+    else {
+      if (c < 0x10000) put(0xe0 | (c >> 12));
+      else {
+        put(0xf0 | (c >> 18));
+        put(0x80 | ((c >> 12) & 63));
+      }
+      put(0x80 | ((c >> 6) & 63));
+    }
+    put(0x80 | (c & 63));
+  }
+  put(0x80);
+  words[length - 2] = (size / 2 ** 29) | 0;
+  words[length - 1] = (size * 8) | 0;
+  return words;
+}
+
 /** Lower-case hex SHA-256 of `text` encoded as UTF-8 (the same digest `crypto.subtle` gives). */
 export function sha256Hex(text: string): string {
-  K ??= constants();
-  const bytes = new TextEncoder().encode(text);
-  const n = bytes.length;
-  const words = new Uint32Array((((n + 8) >> 6) + 1) * 16); // message + 0x80 + 64-bit length, in 512-bit blocks
-  for (let i = 0; i < n; i++) words[i >> 2]! |= bytes[i]! << (24 - (i & 3) * 8);
-  words[n >> 2]! |= 0x80 << (24 - (n & 3) * 8);
-  words[words.length - 2] = Math.floor(n / 2 ** 29);
-  words[words.length - 1] = n * 8;
-  const h = H0.slice();
-  const w = new Uint32Array(64);
+  const k = (K ??= constants());
+  const words = padded(text);
+  const h = [H0[0]!, H0[1]!, H0[2]!, H0[3]!, H0[4]!, H0[5]!, H0[6]!, H0[7]!];
+  const w = (W ??= new Int32Array(64)); // scratch, reused: sha256Hex is synchronous
   for (let block = 0; block < words.length; block += 16) {
-    for (let i = 0; i < 64; i++) {
-      if (i < 16) w[i] = words[block + i]!;
-      else {
-        const a = w[i - 15]!;
-        const b = w[i - 2]!;
-        w[i] = w[i - 16]! + (rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3)) + w[i - 7]! + (rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10));
-      }
+    for (let i = 0; i < 16; i++) w[i] = words[block + i]!;
+    for (let i = 16; i < 64; i++) {
+      const a = w[i - 15]!;
+      const b = w[i - 2]!;
+      w[i] = (w[i - 16]! + (rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3)) + w[i - 7]! + (rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10))) | 0;
     }
-    let [a, b, c, d, e, f, g, hh] = h as unknown as Eight;
+    let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!, f = h[5]!, g = h[6]!, hh = h[7]!;
     for (let i = 0; i < 64; i++) {
-      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
+      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[i]! + w[i]!) | 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
       hh = g;
       g = f;
@@ -59,14 +102,17 @@ export function sha256Hex(text: string): string {
       b = a;
       a = (t1 + t2) | 0;
     }
-    h[0]! += a;
-    h[1]! += b;
-    h[2]! += c;
-    h[3]! += d;
-    h[4]! += e;
-    h[5]! += f;
-    h[6]! += g;
-    h[7]! += hh;
+    h[0] = (h[0]! + a) | 0;
+    h[1] = (h[1]! + b) | 0;
+    h[2] = (h[2]! + c) | 0;
+    h[3] = (h[3]! + d) | 0;
+    h[4] = (h[4]! + e) | 0;
+    h[5] = (h[5]! + f) | 0;
+    h[6] = (h[6]! + g) | 0;
+    h[7] = (h[7]! + hh) | 0;
   }
-  return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
+  const hex = (HEX ??= Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0")));
+  let out = "";
+  for (const x of h) out += hex[x >>> 24]! + hex[(x >> 16) & 255]! + hex[(x >> 8) & 255]! + hex[x & 255]!;
+  return out;
 }
