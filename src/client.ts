@@ -89,10 +89,11 @@ export function createClient(options: ClientOptions): Client {
   }
 
   async function* session(ro: RunOptions, stream: boolean, plan: Plan): AsyncGenerator<StreamEvent, RunResult> {
-    const deadline = new AbortController();
-    const timeout = new Error(`run timeout after ${opts.timeoutMs}ms`);
-    const timer = opts.timeoutMs !== undefined ? setTimeout(() => deadline.abort(timeout), opts.timeoutMs) : undefined;
-    const signal = ro.signal ? anySignal([deadline.signal, ro.signal]) : deadline.signal;
+    // a controller only where something can abort the run: the timeout (the caller's signal is used as it is)
+    const deadline = opts.timeoutMs !== undefined || !ro.signal ? new AbortController() : undefined;
+    let timeout: Error | undefined; // made when it fires: an Error costs microseconds
+    const timer = deadline && opts.timeoutMs !== undefined ? setTimeout(() => deadline.abort((timeout = new Error(`run timeout after ${opts.timeoutMs}ms`))), opts.timeoutMs) : undefined;
+    const signal = !deadline ? ro.signal! : ro.signal ? anySignal([deadline.signal, ro.signal]) : deadline.signal;
     const started = Date.now();
     let state: LoopState | undefined;
     let result: RunResult;
@@ -106,7 +107,7 @@ export function createClient(options: ClientOptions): Client {
         metrics.record({ ...runMetric, error: error instanceof Error ? error.message : String(error) });
         throw error;
       }
-      result = resultOf(state, "incomplete", { limit: signal.reason === timeout ? "timeout" : "aborted" });
+      result = resultOf(state, "incomplete", { limit: timeout !== undefined && signal.reason === timeout ? "timeout" : "aborted" });
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }
