@@ -19,9 +19,11 @@ const MARK = "__toolnexusBenchLoaded";
  * @returns gzip bytes of: `initial` — the core bundle: every chunk importing the five names evaluates, as one
  *   stream (what a bundler ships up front; DESIGN's budgeted "core bundle"); `loaded` — the code of every chunk the run evaluated, compressed as one stream
  *   (how much code the run needs, whatever the split); `loadedFiles` — the same chunks gzipped one by one
- *   (what a page downloads when it keeps this split); `entry` — the entry chunk alone; `all` — every chunk.
+ *   (what a page downloads when it keeps this split); `entry` — the entry chunk alone; `all` — every chunk;
+ *   `chunks.list` — each chunk the run evaluated, its gzip bytes and the source files it holds.
+ * @param scenario what the page does with the five names; the budgeted one is a run with a suspension.
  */
-export async function loadedForOneRun() {
+export async function loadedForOneRun(scenario = oneRunWithSuspension) {
   const dir = mkdtempSync(join(tmpdir(), "toolnexus-size-"));
   try {
     const entryFile = join(dir, "entry.js");
@@ -53,7 +55,7 @@ export async function loadedForOneRun() {
     globalThis[MARK] = new Set();
     const tn = await import(pathToFileURL(join(out, "entry.js")).href);
     const upFront = new Set(globalThis[MARK]); // what importing the five names evaluates: the core bundle
-    await oneRunWithSuspension(tn);
+    await scenario(tn);
     for (const f of files) f.loaded = globalThis[MARK].has(f.name);
     const sum = (list) => list.reduce((n, f) => n + f.gzip, 0);
     const loaded = files.filter((f) => f.loaded).sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -62,7 +64,7 @@ export async function loadedForOneRun() {
     for (const [outPath, o] of Object.entries(result.metafile.outputs)) {
       if (!globalThis[MARK].has(basename(outPath))) continue;
       for (const [input, { bytesInOutput }] of Object.entries(o.inputs)) {
-        const name = input.includes("node_modules/") ? input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, "$1") : input.replace(/.*?\bsrc\//, "src/");
+        const name = sourceName(input);
         if (bytesInOutput) perFile.set(name, (perFile.get(name) ?? 0) + bytesInOutput);
       }
     }
@@ -74,7 +76,7 @@ export async function loadedForOneRun() {
       loadedFiles: sum(loaded),
       entry: files.find((f) => f.name === "entry.js").gzip,
       all: sum(files),
-      chunks: { loaded: loaded.length, all: files.length },
+      chunks: { loaded: loaded.length, all: files.length, list: loaded.map((f) => ({ name: f.name, gzip: f.gzip, sources: sourcesOf(result.metafile, f.name) })) },
       skipped: files.filter((f) => !f.loaded).map((f) => f.name.replace(/-[A-Z0-9]{8}\.js$/, "")),
     };
   } finally {
@@ -83,12 +85,35 @@ export async function loadedForOneRun() {
   }
 }
 
+const sourceName = (input) => (input.includes("node_modules/") ? input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, "$1") : input.replace(/.*?\bsrc\//, "src/"));
+
+/** The source files whose code an output chunk holds (a chunk of only imports/exports holds none). */
+function sourcesOf(metafile, chunk) {
+  const [, o] = Object.entries(metafile.outputs).find(([path]) => basename(path) === chunk) ?? [];
+  return Object.entries(o?.inputs ?? {}).filter(([, i]) => i.bytesInOutput).map(([input]) => sourceName(input));
+}
+
 /**
  * createClient (OpenAI style, scripted fetch) → a tool that needs approval halts → resume → done. The tool
  * suspends by returning the documented ToolResult shape (`metadata.pending`), so only the five budgeted
  * names are imported.
  */
 async function oneRunWithSuspension(tn) {
+  const { client, toolkit } = await scriptedClient(tn);
+  const halted = await client.run("Deploy the fix.", { toolkit });
+  if (halted.status !== "pending") throw new Error(`size: the scripted run should halt, got ${halted.status}`);
+  const done = await client.resume(halted.runId, tn.answerOutput(halted.pending.id, "yes"), { toolkit });
+  if (done.status !== "done" || done.text !== "Deployed.") throw new Error(`size: the resumed run should finish, got ${done.status}`);
+}
+
+/** The same client and tool, but the tool runs at once: a first run that never suspends (printed by the CLI only). */
+async function oneRunWithoutSuspension(tn) {
+  const { client, toolkit } = await scriptedClient(tn, true);
+  const done = await client.run("Deploy the fix.", { toolkit });
+  if (done.status !== "done" || done.text !== "Deployed.") throw new Error(`size: the run should finish, got ${done.status}`);
+}
+
+async function scriptedClient(tn, approved = false) {
   const replies = [
     { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "deploy", arguments: '{"target":"prod"}' } }] },
     { role: "assistant", content: "Deployed." },
@@ -106,20 +131,27 @@ async function oneRunWithSuspension(tn) {
     name: "deploy",
     description: "Deploys after a human approves",
     inputSchema: { type: "object", properties: { target: { type: "string" } }, required: ["target"] },
-    execute: async ({ target }, ctx) => (ctx?.answer ? `deployed to ${target}` : { output: "Approve?", isError: true, metadata: { pending: { id: "req_1", kind: "approval", prompt: "Approve?" } } }),
+    execute: async ({ target }, ctx) => (approved || ctx?.answer ? `deployed to ${target}` : { output: "Approve?", isError: true, metadata: { pending: { id: "req_1", kind: "approval", prompt: "Approve?" } } }),
   });
   const toolkit = await tn.createToolkit({ tools: [deploy] });
   const client = tn.createClient({ baseUrl: "https://llm.invalid/v1", style: "openai", model: "m", fetch, storage: tn.memoryStorage() });
-  const halted = await client.run("Deploy the fix.", { toolkit });
-  if (halted.status !== "pending") throw new Error(`size: the scripted run should halt, got ${halted.status}`);
-  const done = await client.resume(halted.runId, tn.answerOutput(halted.pending.id, "yes"), { toolkit });
-  if (done.status !== "done" || done.text !== "Deployed.") throw new Error(`size: the resumed run should finish, got ${done.status}`);
+  return { client, toolkit };
 }
 
-// `node bench/size-loaded.mjs`: the numbers alone, with the run's code per source file (for trimming work)
+// `node bench/size-loaded.mjs [--chunks]`: the numbers alone, with the run's code per source file (for trimming
+// work), the same for a first run without a suspension, and with --chunks what each evaluated chunk holds
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const r = await loadedForOneRun();
   for (const [name, bytes] of r.parts) console.log(`${String(bytes).padStart(6)}  ${name}`);
   const code = r.parts.reduce((n, [, b]) => n + b, 0);
-  console.log(`minified ${r.minified} B (${code} B of code, ${r.minified - code} B of chunk imports/exports); gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`);
+  console.log(`minified ${r.minified} B (${code} B of code, ${r.minified - code} B of chunk imports/exports); gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B as one stream, ${r.loadedFiles} B chunk by chunk (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`);
+  const plain = await loadedForOneRun(oneRunWithoutSuspension);
+  const plainGlue = plain.minified - plain.parts.reduce((n, [, b]) => n + b, 0);
+  console.log(`a first run without a suspension: ${plain.chunks.loaded} chunks, minified ${plain.minified} B (${plainGlue} B of chunk imports/exports); gzip: ${plain.loaded} B as one stream, ${plain.loadedFiles} B chunk by chunk`);
+  if (process.argv.includes("--chunks")) {
+    for (const [what, run] of [["with a suspension", r], ["without", plain]]) {
+      console.log(`chunks ${what}:`);
+      for (const c of run.chunks.list) console.log(`${String(c.gzip).padStart(6)}  ${c.name}  ${c.sources.join(" ")}`);
+    }
+  }
 }
