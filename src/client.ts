@@ -65,7 +65,7 @@ export function createClient(options: ClientOptions): Client {
   checkResumeConfig(opts.resumeSecret, opts.requireResumeToken === true);
   let checkToken: ReturnType<typeof import("./loop/resume-guard").resumeTokenCheck> | undefined;
   const resumePlan = (runId: string, answer: Answer, ro: ResumeOptions): Plan => async (ctx) => {
-    const { prepareResume } = await import("./loop/resume");
+    const { prepareResume } = await engine();
     let guard;
     if (ro.token !== undefined || opts.requireResumeToken) {
       const { resumeTokenCheck } = await import("./loop/resume-guard");

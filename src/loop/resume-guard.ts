@@ -1,9 +1,10 @@
 // Verifying a resume token on resume (loaded with resume): signature, run, expiry, then the binding to the
-// stored record's open request. Tokens are made by createResumeToken (resume-token.ts).
+// stored record's open request. Tokens are made by createResumeToken (resume-token.ts). The record helpers
+// come from the run tier (loaded with resume) through a dynamic import, so this chunk does not split it.
 import { ToolnexusError } from "../errors";
 import { ResumeTokenError, type ResumeTokenProblem } from "../resume-token";
 import { enc, fromBase64Url, hmacKey, MAX_TOKEN_LENGTH, VERSION, type Claims } from "../resume-token-codec";
-import { openGroups, type RunRecord } from "../run-state";
+import type { openGroups as OpenGroups, RunRecord } from "../run-state";
 
 function readClaims(json: Uint8Array): Claims | undefined {
   try {
@@ -36,7 +37,7 @@ async function verify(key: Promise<CryptoKey>, runId: string, token: unknown, no
  * The request binding: the token's request must be the record's open one (or, for a record whose answer was
  * applied and whose model call failed, the one answered — a retry of the same answer runs no tool again).
  */
-function guardFor(claims: Claims, runId: string): (record: RunRecord) => void {
+function guardFor(claims: Claims, runId: string, openGroups: typeof OpenGroups): (record: RunRecord) => void {
   return (record) => {
     const refuse = (problem: ResumeTokenProblem, what: string): never => {
       throw new ResumeTokenError(runId, problem, `toolnexus: resume token for run "${runId}" refused: ${what} — nothing was changed`);
@@ -69,6 +70,7 @@ export function resumeTokenCheck(secret: string | undefined, required: boolean):
       throw new ToolnexusError("config", "toolnexus: a resume token was given but the client has no resumeSecret to verify it — pass resumeSecret to createClient");
     }
     key ??= hmacKey(secret);
-    return guardFor(await verify(key, runId, token, Date.now()), runId);
+    const claims = await verify(key, runId, token, Date.now());
+    return guardFor(claims, runId, (await import("./engine")).openGroups);
   };
 }

@@ -1,11 +1,12 @@
 // client.translate: one provider call through the client's hooks, shaping, retries and metrics; nothing
-// is executed. Loaded on first use.
+// is executed. Loaded on first use. The model call comes from the run tier (already loaded with the wire)
+// through a dynamic import: a static one would split the run tier's shared files into a chunk of their own.
 import { translateBody, translateResponse, type TranslateRequest, type TranslateResult } from "../translate";
-import { scrub, send, shapeBody } from "./call-model";
 import type { RunContext } from "./context";
 
 export async function translateCall(ctx: RunContext, req: TranslateRequest): Promise<TranslateResult> {
   const { opts, metrics } = ctx;
+  const { scrub, send, shapeBody } = await import("./engine");
   const hooked = await opts.hooks?.beforeLLM?.({ messages: req.messages, tools: req.tools ?? [], model: opts.model, turn: 0 });
   const input = hooked ? { ...req, messages: hooked.messages ?? req.messages, tools: hooked.tools ?? req.tools } : req;
   const body = shapeBody(ctx, translateBody(opts.style, opts.model, opts.systemPrompt, input));
