@@ -8,4 +8,5 @@ export { drive } from "../loop";
 export { scrub, send, shapeBody } from "./call-model";
 export { prepareResume } from "./resume";
 export { openGroups } from "../run-state";
+export { ResumeTokenError } from "../resume-token";
 export { openaiWire } from "../wire/openai";

@@ -1,10 +1,13 @@
 // Verifying a resume token on resume (loaded with resume): signature, run, expiry, then the binding to the
-// stored record's open request. Tokens are made by createResumeToken (resume-token.ts). The record helpers
-// come from the run tier (loaded with resume) through a dynamic import, so this chunk does not split it.
+// stored record's open request. Tokens are made by createResumeToken (resume-token.ts). What it shares with
+// the run (openGroups, ResumeTokenError) comes from the run tier, already loaded by resume, through a dynamic
+// import: a static one would give those files a chunk of their own (see loop/engine.ts).
 import { ToolnexusError } from "../errors";
-import { ResumeTokenError, type ResumeTokenProblem } from "../resume-token";
+import type { ResumeTokenProblem } from "../resume-token";
 import { enc, fromBase64Url, hmacKey, MAX_TOKEN_LENGTH, VERSION, type Claims } from "../resume-token-codec";
-import type { openGroups as OpenGroups, RunRecord } from "../run-state";
+import type { RunRecord } from "../run-state";
+
+type Tier = Pick<typeof import("./engine"), "openGroups" | "ResumeTokenError">;
 
 function readClaims(json: Uint8Array): Claims | undefined {
   try {
@@ -16,7 +19,7 @@ function readClaims(json: Uint8Array): Claims | undefined {
 }
 
 /** Checks signature, run and expiry; the request binding is checked against the stored record later. */
-async function verify(key: Promise<CryptoKey>, runId: string, token: unknown, now: number): Promise<Claims> {
+async function verify({ ResumeTokenError }: Tier, key: Promise<CryptoKey>, runId: string, token: unknown, now: number): Promise<Claims> {
   const refuse = (problem: ResumeTokenProblem, what: string): never => {
     throw new ResumeTokenError(runId, problem, `toolnexus: resume token for run "${runId}" refused: ${what} — nothing was changed; ask the issuer for a fresh token`);
   };
@@ -37,7 +40,7 @@ async function verify(key: Promise<CryptoKey>, runId: string, token: unknown, no
  * The request binding: the token's request must be the record's open one (or, for a record whose answer was
  * applied and whose model call failed, the one answered — a retry of the same answer runs no tool again).
  */
-function guardFor(claims: Claims, runId: string, openGroups: typeof OpenGroups): (record: RunRecord) => void {
+function guardFor({ openGroups, ResumeTokenError }: Tier, claims: Claims, runId: string): (record: RunRecord) => void {
   return (record) => {
     const refuse = (problem: ResumeTokenProblem, what: string): never => {
       throw new ResumeTokenError(runId, problem, `toolnexus: resume token for run "${runId}" refused: ${what} — nothing was changed`);
@@ -62,6 +65,8 @@ export type ResumeGuard = (record: RunRecord) => void;
 export function resumeTokenCheck(secret: string | undefined, required: boolean): (runId: string, token: unknown) => Promise<ResumeGuard | undefined> {
   let key: Promise<CryptoKey> | undefined;
   return async (runId, token) => {
+    const tier: Tier = await import("./engine");
+    const { ResumeTokenError } = tier;
     if (token === undefined) {
       if (!required) return undefined;
       throw new ResumeTokenError(runId, "missing", `toolnexus: run "${runId}" can only be resumed with a resume token (requireResumeToken) — pass { token } from createResumeToken`);
@@ -70,7 +75,6 @@ export function resumeTokenCheck(secret: string | undefined, required: boolean):
       throw new ToolnexusError("config", "toolnexus: a resume token was given but the client has no resumeSecret to verify it — pass resumeSecret to createClient");
     }
     key ??= hmacKey(secret);
-    const claims = await verify(key, runId, token, Date.now());
-    return guardFor(claims, runId, (await import("./engine")).openGroups);
+    return guardFor(tier, await verify(tier, key, runId, token, Date.now()), runId);
   };
 }
