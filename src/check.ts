@@ -3,12 +3,12 @@
 import { typeName } from "./answer";
 import { isPlainObject } from "./json";
 
-/** Throws a {@link Problem} when `value` (found at `path`) does not fit. */
-export type Check = (value: unknown, path: string) => void;
+/** Throws a {@link Problem} when `value` does not fit. Paths are only built when a problem unwinds. */
+export type Check = (value: unknown) => void;
 
 export class Problem {
   constructor(
-    readonly path: string,
+    public path: string,
     readonly message: string,
     readonly value: unknown,
   ) {}
@@ -20,37 +20,46 @@ export class Problem {
   }
 }
 
-const at = (path: string, key: string | number): string => (path ? `${path}.${key}` : String(key));
+/** Runs `check` on a member; a problem found inside gets `key` prefixed to its path. */
+function member(check: Check, value: unknown, key: string | number): void {
+  try {
+    check(value);
+  } catch (error) {
+    if (error instanceof Problem) error.path = error.path ? `${key}.${error.path}` : String(key);
+    throw error;
+  }
+}
 
 export const is =
   (test: (value: unknown) => boolean, message: string): Check =>
-  (value, path) => {
-    if (!test(value)) throw new Problem(path, message, value);
+  (value) => {
+    if (!test(value)) throw new Problem("", message, value);
   };
 
 export const optional =
   (check: Check): Check =>
-  (value, path) => {
-    if (value !== undefined) check(value, path);
+  (value) => {
+    if (value !== undefined) check(value);
   };
 
 export const jsonObject = (message = "must be a JSON object"): Check => is(isPlainObject, message);
 
-const array = is(Array.isArray, "must be an array");
+export const array = is(Array.isArray, "must be an array");
 
 export const arrayOf =
   (item: Check): Check =>
-  (value, path) => {
-    array(value, path);
-    (value as unknown[]).forEach((x, i) => item(x, at(path, i)));
+  (value) => {
+    array(value);
+    const items = value as unknown[];
+    for (let i = 0; i < items.length; i++) member(item, items[i], i);
   };
 
 /** An object with these fields (others are let through). */
 export const shape = (fields: Record<string, Check>, message?: string): Check => {
   const object = jsonObject(message);
-  return (value, path) => {
-    object(value, path);
-    for (const key in fields) fields[key]!((value as Record<string, unknown>)[key], at(path, key));
+  return (value) => {
+    object(value);
+    for (const key in fields) member(fields[key]!, (value as Record<string, unknown>)[key], key);
   };
 };
 
@@ -62,7 +71,7 @@ export const oneOf = (values: readonly unknown[], message = `must be ${values.ma
 /** The first problem `check` finds in `value`, or undefined. */
 export function problemIn(check: Check, value: unknown): Problem | undefined {
   try {
-    check(value, "");
+    check(value);
   } catch (error) {
     if (error instanceof Problem) return error;
     throw error;

@@ -1,15 +1,14 @@
 // Reading a stored run record back: parsed, shape-checked, version-checked. Loaded with resume.
-import { arrayOf, boolean, is, jsonObject, oneOf, optional, problemIn, shape, string } from "./check";
+import { array, arrayOf, boolean, is, jsonObject, oneOf, optional, problemIn, shape, string } from "./check";
 import { RunStateError } from "./errors";
 import { isPlainObject } from "./json";
 import { RUN_STATE_VERSION, type RunRecord } from "./run-state";
 
 const json = optional(jsonObject("must be an object"));
 const count = is((n) => typeof n === "number" && Number.isFinite(n) && n >= 0, "must be a finite number ≥ 0");
-const any = () => {};
 const toolResult = shape({ output: string, isError: boolean, metadata: json });
 const usage = shape({ promptTokens: count, completionTokens: count, totalTokens: count });
-const list = arrayOf(any);
+const list = array; // transcript entries are the provider's own shape, not checked here
 /** A kept outcome must be a whole RunResult: it is handed back as one. */
 const outcome = shape({ status: oneOf(["done", "incomplete"]), text: string, model: string, messages: list, toolCalls: list, toolCallCount: count, turns: count, usage }, "must be a RunResult");
 const request = shape({ id: string, kind: string, prompt: string, url: optional(string), data: json, expiresAt: optional(string) });

@@ -138,6 +138,14 @@ for (const style of STYLES) {
         await expect(client.resume("run-v9", answerOutput("a", "b"))).rejects.toThrow("version 9");
         await storage.set("run:run-shape", JSON.stringify({ v: 1, runId: "run-shape", status: "suspended" }));
         await expect(client.resume("run-shape", answerOutput("a", "b"))).rejects.toThrow(RunStateError);
+        // a problem deep in the record is named by its path
+        const halted = (await runIn(createClient({ ...base, fetch: scripted(style, [{ calls: [{ name: "ask_city" }] }]).fetch, storage }), mode, "x", { toolkit: kit().tools })).result;
+        const stored = JSON.parse((await storage.get(`run:${halted.runId}`))!);
+        stored.calls[0].args = "not an object";
+        const damaged = JSON.stringify(stored);
+        await storage.set(`run:${halted.runId}`, damaged);
+        await expect(client.resume(halted.runId!, answerOutput("q-city", "Delhi"))).rejects.toThrow('"calls.0.args" must be an object, got string');
+        expect(await storage.get(`run:${halted.runId}`)).toBe(damaged);
         expect(await storage.get("run:run-bad")).toBe("{not json");
       });
 
