@@ -133,7 +133,7 @@ async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunR
     const turnCalls: TurnCall[] = calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result ?? { output: "", isError: true }, ...(c.result ? {} : { request: c.request! }) }));
     return pendingResult(ctx, state, record.assistant, turnCalls, open.request);
   }
-  return yield* proceed(ctx, state, next, record.answered || record.result ? undefined : record);
+  return yield* proceed(ctx, state, next, record.answered || record.result ? undefined : { record, raw });
 }
 
 /**
@@ -141,7 +141,7 @@ async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunR
  * The record stays claimed while the model is called (a second resume is refused); only when the call
  * fails is it put back as "ready", so the same answer can retry without running the tools again.
  */
-async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord, base?: RunRecord): AsyncGenerator<StreamEvent, RunResult> {
+async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord, base?: Loaded): AsyncGenerator<StreamEvent, RunResult> {
   appendTurn(ctx, state, { message: record.assistant }, record.calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })));
   let result: RunResult;
   try {
@@ -155,23 +155,30 @@ async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord, ba
   return result;
 }
 
+/** A record as loaded, with its stored text. */
+interface Loaded {
+  record: RunRecord;
+  raw: string;
+}
+
 /**
  * Keeps the outcome (for a repeated identical answer) until `completedTtlSeconds`. `base` is the record
- * as loaded, when its claimed text can simply take the answer and the outcome appended: the transcript
- * stored there is not serialized again, and the outcome lists only the messages after it (keptOutcome).
+ * as loaded, when its text can simply take the answer and the outcome appended: the transcript stored
+ * there is not serialized again, and the outcome lists only the messages after it (keptOutcome). The
+ * loaded text is edited rather than the claimed one: same body, and it is one flat string already.
  */
-async function complete(ctx: RunContext, record: RunRecord, result: RunResult, base?: RunRecord): Promise<void> {
+async function complete(ctx: RunContext, record: RunRecord, result: RunResult, base?: Loaded): Promise<void> {
   const ttl = ctx.opts.completedTtlSeconds ?? 86_400;
   if (!ctx.storage.capabilities.ttl || ttl <= 0) {
     await ctx.storage.delete(runKey(record.runId)).catch(() => {}); // the result is returned either way
     return;
   }
   const opts = { ttlSeconds: ttl };
-  const before = base?.messages ?? [];
+  const before = base?.record.messages ?? [];
   let appended: string | undefined;
   try {
     if (base && ctx.owned && before.every((m, i) => result.messages[i] === m)) {
-      appended = restamp(ctx.owned, record.runId, "done", { answered: record.answered, result: { ...result, messages: result.messages.slice(before.length) } });
+      appended = restamp(base.raw, record.runId, "done", { answered: record.answered, result: { ...result, messages: result.messages.slice(before.length) } });
     }
   } catch {
     // not JSON: writeRecord below reports it as a StorageError
