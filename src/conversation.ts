@@ -4,6 +4,10 @@
 import { RunStateError, StorageError } from "./errors";
 import { conversationKey, runKey } from "./loop/context";
 import type { RunStorage } from "./types";
+// chunk shaping only, see loop/engine.ts
+import "./parse";
+import "./resume-token";
+import "./schema";
 
 export interface ConversationRecord {
   v: 1;

@@ -3,6 +3,7 @@
 // through a dynamic import: a static one would split the run tier's shared files into a chunk of their own.
 import { translateBody, translateResponse, type TranslateRequest, type TranslateResult } from "../translate";
 import type { RunContext } from "./context";
+import "../schema"; // chunk shaping only, see loop/engine.ts
 
 export async function translateCall(ctx: RunContext, req: TranslateRequest): Promise<TranslateResult> {
   const { opts, metrics } = ctx;
