@@ -59,18 +59,15 @@ export function saveRecord(record: RunRecord): string {
 const HEAD = /^\{"v":1,"runId":("(?:[^"\\]|\\.)*"),"status":"[a-z]+","updatedAt":"[^"]*"/;
 
 /**
- * Longest text edited rather than serialized again: V8 11 (Node 20) takes about a millisecond to flatten an
- * edited string of 128 KiB or more (a large object), far longer than JSON.stringify; newer engines do not.
- */
-const EDIT_LIMIT = 60_000;
-
-/**
  * The stored text of run `runId` with `status` set, `updatedAt` stamped now and `extra` fields appended —
  * by editing the text, so the transcript in it is not serialized again. Undefined when `raw` does not
- * begin with saveRecord's head or is very long (the caller serializes the record instead).
+ * begin with saveRecord's head (the caller serializes the record instead). The result is a rope: storage
+ * that keeps strings (memoryStorage) never copies it; one that encodes it pays one copy — except on
+ * Node 20, whose V8 takes about a millisecond to flatten a string of 128 KiB or more (JSON.stringify of
+ * the same record takes about half that), a cost newer engines do not have.
  */
 export function restamp(raw: string, runId: string, status: RunRecordStatus, extra: Record<string, unknown> = {}): string | undefined {
-  const head = raw.length <= EDIT_LIMIT ? HEAD.exec(raw) : null;
+  const head = HEAD.exec(raw);
   if (!head || head[1] !== JSON.stringify(runId) || !raw.endsWith("}")) return undefined;
   const more = JSON.stringify(extra).slice(1, -1);
   const body = raw.slice(head[0].length, -1) + (more ? `,${more}` : "");

@@ -78,14 +78,30 @@ describe("run-state v1 fixtures", () => {
     expect(s.bodies).toHaveLength(2);
   });
 
-  it("a record too long to edit is serialized again at the claim and at the end, with the same outcome", async () => {
+  it("a long record is edited like a short one: the kept outcome lists only the messages after the stored ones", async () => {
     const storage = memoryStorage();
-    const history = [{ role: "user", content: `long-1b7e ${"x".repeat(70_000)}` }, { role: "assistant", content: "noted" }];
+    const history = [{ role: "user", content: `long-1b7e ${"x".repeat(140_000)}` }, { role: "assistant", content: "noted" }];
     const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Kyiv it is." }]);
     const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: s.fetch, storage });
     const halted = await client.run("Plan a trip", { toolkit: tools, history });
     const first = await client.resume(halted.runId!, answerOutput("q-city", "Kyiv"), { toolkit: tools });
     const kept = JSON.parse((await storage.get(`run:${halted.runId}`))!);
+    expect(kept.status).toBe("done");
+    expect([...kept.messages, ...kept.result.messages]).toEqual(first.messages);
+    expect(kept.result.messages.length).toBeLessThan(first.messages.length);
+    expect(await client.resume(halted.runId!, answerOutput("q-city", "Kyiv"), { toolkit: tools })).toEqual(first);
+  });
+
+  it("a record not in the SDK's own key order is serialized again at the claim and at the end, with the same outcome", async () => {
+    const storage = memoryStorage();
+    const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Kyiv it is." }]);
+    const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: s.fetch, storage });
+    const halted = await client.run("Plan a trip", { toolkit: tools });
+    const key = `run:${halted.runId}`;
+    const { v, ...rest } = JSON.parse((await storage.get(key))!);
+    await storage.set(key, JSON.stringify({ ...rest, v })); // same record, "v" last: the head cannot be edited
+    const first = await client.resume(halted.runId!, answerOutput("q-city", "Kyiv"), { toolkit: tools });
+    const kept = JSON.parse((await storage.get(key))!);
     expect(kept).toMatchObject({ status: "done", messages: [] });
     expect(kept.result.messages).toEqual(first.messages);
     expect(await client.resume(halted.runId!, answerOutput("q-city", "Kyiv"), { toolkit: tools })).toEqual(first);
