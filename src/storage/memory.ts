@@ -27,10 +27,15 @@ export function memoryStorage(options: MemoryStorageOptions = {}): RunStorage {
     entries.delete(key);
     return undefined;
   };
-  // expired entries nobody reads again are dropped by a scan every PURGE_EVERY writes
+  // expired entries nobody reads again are dropped by a scan once there have been as many writes as
+  // entries (at least PURGE_EVERY): the scan's cost, spread over those writes, stays constant per write
   let writes = 0;
   const write = (key: string, value: string, expiresAt: number | undefined): void => {
-    if (++writes % PURGE_EVERY === 0) for (const [k, e] of entries) if (isExpired(e.expiresAt, now)) entries.delete(k);
+    if (++writes >= PURGE_EVERY && writes >= entries.size) {
+      writes = 0;
+      const at = now();
+      for (const [k, e] of entries) if (e.expiresAt !== undefined && e.expiresAt <= at) entries.delete(k);
+    }
     entries.set(key, { value, expiresAt });
   };
 
