@@ -1,6 +1,7 @@
 // client.translate: one provider call through the client's hooks, shaping, retries and metrics; nothing
-// is executed. Loaded on first use. The model call comes from the run tier (already loaded with the wire)
-// through a dynamic import: a static one would split the run tier's shared files into a chunk of their own.
+// is executed. Loaded on first use. The model call comes from the run tier (an OpenAI client loaded it with
+// its wire) through a dynamic import: a static one would split the run tier's files into a chunk of their own,
+// one more request on every run; the price is that a page which only translates downloads the whole tier.
 import { translateBody, translateResponse, type TranslateRequest, type TranslateResult } from "../translate";
 import type { RunContext } from "./context";
 import "../schema"; // chunk shaping only, see loop/engine.ts
