@@ -17,7 +17,9 @@ interface Histogram { buckets: number[]; sum: number; count: number }
 
 const BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
 
-const escapeLabel = (v: string): string => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+const SPECIAL = /[\\"\n]/;
+// most label values (model and tool names, true/false) need no escaping: one test instead of three replaces
+const escapeLabel = (v: string): string => (SPECIAL.test(v) ? v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n") : v);
 const labelString = (labels: Labels): string => labels.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(",");
 const braced = (s: string): string => (s ? `{${s}}` : "");
 
