@@ -43,7 +43,10 @@ export interface Client {
 
 type Plan = (ctx: RunContext) => Promise<Resumption>;
 
-const engine = () => import("./loop/engine");
+type Engine = typeof import("./loop/engine");
+let loadedEngine: Engine | undefined;
+/** The run tier; once loaded, handed out without another `await import`. */
+const engine = async (): Promise<Engine> => loadedEngine ?? (loadedEngine = await import("./loop/engine"));
 
 async function collect(events: AsyncGenerator<StreamEvent, RunResult>): Promise<RunResult> {
   for (;;) {
@@ -61,11 +64,12 @@ export function createClient(options: ClientOptions): Client {
   const opts = { ...options };
   // the provider wire, translate and resume load on first use, so a page only downloads what it runs
   let wire: Promise<Wire> | undefined;
+  let loadedWire: Wire | undefined;
   const storage = opts.storage ?? memoryStorage();
   checkResumeConfig(opts.resumeSecret, opts.requireResumeToken === true);
   let checkToken: ReturnType<typeof import("./loop/resume-guard").resumeTokenCheck> | undefined;
   const resumePlan = (runId: string, answer: Answer, ro: ResumeOptions): Plan => async (ctx) => {
-    const { prepareResume } = await engine();
+    const { prepareResume } = loadedEngine ?? (await engine());
     let guard;
     if (ro.token !== undefined || opts.requireResumeToken) {
       const { resumeTokenCheck } = await import("./loop/resume-guard");
@@ -84,16 +88,17 @@ export function createClient(options: ClientOptions): Client {
   // an explicit `apiKey` (even undefined) turns the environment lookup off
   const apiKey = (): string | undefined => ("apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style));
 
-  async function context(toolkit: RunOptions["toolkit"], signal: AbortSignal, stream: boolean): Promise<RunContext> {
-    return { opts, wire: await (wire ??= loadWire(opts.style)), apiKey: apiKey(), toolkit: toToolkit(toolkit), storage, metrics, stream, signal, maxTurns: opts.maxTurns ?? 10, warn: (m) => console.warn(m) };
+  async function context(toolkit: RunOptions["toolkit"], signal: AbortSignal | undefined, stream: boolean): Promise<RunContext> {
+    return { opts, wire: loadedWire ?? (loadedWire = await (wire ??= loadWire(opts.style))), apiKey: apiKey(), toolkit: toToolkit(toolkit), storage, metrics, stream, signal, maxTurns: opts.maxTurns ?? 10, warn: (m) => console.warn(m) };
   }
 
   async function* session(ro: RunOptions, stream: boolean, plan: Plan): AsyncGenerator<StreamEvent, RunResult> {
-    // a controller only where something can abort the run: the timeout (the caller's signal is used as it is)
-    const deadline = opts.timeoutMs !== undefined || !ro.signal ? new AbortController() : undefined;
+    // a controller only for the timeout (the caller's signal is used as it is); with neither, no signal at
+    // all — nothing could abort the run, and in Node an AbortController costs microseconds
+    const deadline = opts.timeoutMs !== undefined ? new AbortController() : undefined;
     let timeout: Error | undefined; // made when it fires: an Error costs microseconds
-    const timer = deadline && opts.timeoutMs !== undefined ? setTimeout(() => deadline.abort((timeout = new Error(`run timeout after ${opts.timeoutMs}ms`))), opts.timeoutMs) : undefined;
-    const signal = !deadline ? ro.signal! : ro.signal ? anySignal([deadline.signal, ro.signal]) : deadline.signal;
+    const timer = deadline ? setTimeout(() => deadline.abort((timeout = new Error(`run timeout after ${opts.timeoutMs}ms`))), opts.timeoutMs) : undefined;
+    const signal = deadline && ro.signal ? anySignal([deadline.signal, ro.signal]) : (deadline?.signal ?? ro.signal);
     const started = Date.now();
     let state: LoopState | undefined;
     let result: RunResult;
@@ -103,18 +108,21 @@ export function createClient(options: ClientOptions): Client {
       result = planned.finished ?? (yield* planned.events!);
     } catch (error) {
       const runMetric = { event: "run" as const, model: opts.model, turns: state?.turns ?? 0, toolCalls: state?.toolCalls.length ?? 0, totalTokens: state?.usage.totalTokens ?? 0, ms: Date.now() - started };
-      if (!signal.aborted || !state) {
+      if (!signal?.aborted || !state) {
         metrics.record({ ...runMetric, error: error instanceof Error ? error.message : String(error) });
         throw error;
       }
-      result = resultOf(state, "incomplete", { limit: timeout !== undefined && signal.reason === timeout ? "timeout" : "aborted" });
+      result = resultOf(state, "incomplete", { limit: timeout !== undefined && signal!.reason === timeout ? "timeout" : "aborted" });
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }
     metrics.record({ event: "run", model: opts.model, turns: result.turns, toolCalls: result.toolCallCount, totalTokens: result.usage.totalTokens, ms: Date.now() - started });
     if (state?.conversationId !== undefined && result.status !== "pending") await (await conversations()).save(state.conversationId, { messages: result.messages });
-    yield { type: "usage", usage: result.usage };
-    yield { type: "done", result };
+    if (stream) {
+      // run() and resume() collect the result alone: only a stream has someone reading events
+      yield { type: "usage", usage: result.usage };
+      yield { type: "done", result };
+    }
     return result;
   }
 
@@ -134,7 +142,7 @@ export function createClient(options: ClientOptions): Client {
         ...(conversationId === undefined ? {} : { conversationId }),
         startedAt: Date.now(),
       };
-      return { state, events: (await engine()).drive(ctx, state) };
+      return { state, events: (loadedEngine ?? (await engine())).drive(ctx, state) };
     };
   }
 
@@ -172,7 +180,7 @@ export function createClient(options: ClientOptions): Client {
     },
 
     async translate(req) {
-      const [{ translateCall }, ctx] = await Promise.all([import("./loop/translate-call"), context(req.toolkit, req.signal ?? new AbortController().signal, false)]);
+      const [{ translateCall }, ctx] = await Promise.all([import("./loop/translate-call"), context(req.toolkit, req.signal, false)]);
       return translateCall(ctx, req);
     },
 

@@ -11,7 +11,7 @@ import type { RunResult, StreamEvent } from "./types";
 /** Turns until the model stops calling tools, a suspension halts the run, or `maxTurns` is reached. */
 export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<StreamEvent, RunResult> {
   while (state.turns < ctx.maxTurns) {
-    ctx.signal.throwIfAborted();
+    ctx.signal?.throwIfAborted();
     state.turns++;
     const turn = yield* callModel(ctx, state);
     state.text = turn.text;
@@ -19,16 +19,16 @@ export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<
       state.messages.push(turn.message);
       return resultOf(state, "done");
     }
-    for (const call of turn.calls) yield { type: "tool_call", id: call.id, name: call.name, args: call.args };
+    if (ctx.stream) for (const call of turn.calls) yield { type: "tool_call", id: call.id, name: call.name, args: call.args };
     const outcomes = await runTurn(ctx, state, turn.calls);
-    ctx.signal.throwIfAborted();
+    ctx.signal?.throwIfAborted();
     mergeRelays(outcomes);
     if (ctx.opts.waitFor) {
       yield* resolveInline(ctx, state, outcomes);
     } else if (outcomes.some((o) => o.request)) {
       return yield* halt(ctx, state, turn.message, outcomes);
     } else {
-      for (const o of outcomes) yield { type: "tool_result", id: o.call.id, name: o.call.name, output: o.result.output, isError: o.result.isError };
+      if (ctx.stream) for (const o of outcomes) yield { type: "tool_result", id: o.call.id, name: o.call.name, output: o.result.output, isError: o.result.isError };
     }
     appendTurn(ctx, state, turn, outcomes);
   }
@@ -41,10 +41,10 @@ export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<
  */
 export async function* halt(ctx: RunContext, state: LoopState, assistant: unknown, calls: TurnCall[]): AsyncGenerator<StreamEvent, RunResult> {
   for (const c of calls) {
-    if (!c.request) yield { type: "tool_result", id: c.call.id, name: c.call.name, output: c.result.output, isError: c.result.isError };
+    if (!c.request && ctx.stream) yield { type: "tool_result", id: c.call.id, name: c.call.name, output: c.result.output, isError: c.result.isError };
   }
   const request = openGroups(calls, waiting)[0]!.request;
   await writeRecord(ctx, haltRecord(ctx, state, assistant, calls));
-  yield { type: "pending", request, runId: state.runId };
+  if (ctx.stream) yield { type: "pending", request, runId: state.runId };
   return pendingResult(ctx, state, assistant, calls, request);
 }

@@ -7,6 +7,9 @@ import { isPlainObject } from "./json";
 import type { JSONSchema } from "./types";
 import { valibotToJsonSchema } from "./valibot-json";
 
+/** The JSON Schema validator, once loaded: later checks need no `await import`. */
+let validator: typeof import("./json-schema-check").validateJsonSchema | undefined;
+
 /** The Standard Schema v1 interface (standardschema.dev), as much of it as a tool needs. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly "~standard": {
@@ -46,8 +49,7 @@ export function toolSchema(input: unknown, owner: string, fallback: () => JSONSc
     json,
     async check(args) {
       // the validator loads with the first call, so a page that only declares tools never downloads it
-      const { validateJsonSchema } = await import("./json-schema-check");
-      const problems = validateJsonSchema(json, args);
+      const problems = (validator ??= (await import("./json-schema-check")).validateJsonSchema)(json, args);
       return problems.length === 0 ? { ok: true, value: args } : { ok: false, problems: problems.join("; ") };
     },
   };

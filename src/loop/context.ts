@@ -12,8 +12,8 @@ export interface RunContext {
   storage: RunStorage;
   metrics: Metrics;
   stream: boolean;
-  /** Aborted by `timeoutMs` or the caller's signal. */
-  signal: AbortSignal;
+  /** Aborted by `timeoutMs` or the caller's signal; absent when neither is set (nothing can abort the run). */
+  signal?: AbortSignal;
   maxTurns: number;
   warn: (message: string) => void;
   /** The stored record this run owns (after a resume claimed it); later writes compare-and-set against it. */

@@ -45,8 +45,17 @@ async function invoke(ctx: RunContext, state: LoopState, call: ToolCall, args: R
   if (!toolkit) return { output: `Unknown tool: ${call.name}`, isError: true };
   const limit = ctx.opts.toolTimeoutMs;
   const controller = limit ? new AbortController() : undefined;
-  const signal = controller ? anySignal([ctx.signal, controller.signal]) : ctx.signal;
-  const toolCtx = { signal, runId: state.runId, callId: call.id, idempotencyKey: `${state.runId}:${call.id}`, ...(answer ? { answer } : {}) };
+  const signal = controller && ctx.signal ? anySignal([ctx.signal, controller.signal]) : (controller?.signal ?? ctx.signal);
+  const toolCtx = {
+    // a run nothing can abort has no signal; a tool that asks gets one that never aborts, made on first use
+    get signal(): AbortSignal {
+      return signal ?? (ctx.signal ??= new AbortController().signal);
+    },
+    runId: state.runId,
+    callId: call.id,
+    idempotencyKey: `${state.runId}:${call.id}`,
+    ...(answer ? { answer } : {}),
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const running = toolkit.execute(call.name, args, toolCtx);

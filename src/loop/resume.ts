@@ -123,13 +123,13 @@ async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunR
     const i = group.calls.indexOf(c);
     return i < 0 ? c : { id: c.id, name: c.name, args: c.args, raw: c.raw, result: results[i]! };
   });
-  for (const c of calls) if (group.calls.some((g) => g.id === c.id)) yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
+  if (ctx.stream) for (const c of calls) if (group.calls.some((g) => g.id === c.id)) yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
   const next: RunRecord = { ...record, calls, answered: { requestId: answer.id, digest } };
   const open = openGroups(calls)[0];
   if (open) {
     // another call of the same turn still waits: surface it under the same runId
     await writeRecord(ctx, { ...next, status: "suspended" });
-    yield { type: "pending", request: open.request, runId: record.runId };
+    if (ctx.stream) yield { type: "pending", request: open.request, runId: record.runId };
     const turnCalls: TurnCall[] = calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result ?? { output: "", isError: true }, ...(c.result ? {} : { request: c.request! }) }));
     return pendingResult(ctx, state, record.assistant, turnCalls, open.request);
   }

@@ -89,7 +89,7 @@ export async function* resolveInline(ctx: RunContext, state: LoopState, outcomes
     // a call waits while it carries its Request; resolving a group settles all of its calls at once
     const group = outcome.request && openGroups(outcomes, waiting).find((g) => g.calls.includes(outcome));
     if (group) {
-      yield { type: "pending", request: group.request };
+      if (ctx.stream) yield { type: "pending", request: group.request };
       const answer = checkAnswer(group.request, await waitFor(group.request));
       const results = await resolveRequest(ctx, state, group.request, group.calls, answer);
       group.calls.forEach((m, i) => {
@@ -97,7 +97,7 @@ export async function* resolveInline(ctx: RunContext, state: LoopState, outcomes
         delete m.request;
       });
     }
-    yield { type: "tool_result", id: outcome.call.id, name: outcome.call.name, output: outcome.result.output, isError: outcome.result.isError };
+    if (ctx.stream) yield { type: "tool_result", id: outcome.call.id, name: outcome.call.name, output: outcome.result.output, isError: outcome.result.isError };
   }
 }
 
