@@ -8,7 +8,7 @@ import type { JSONSchema } from "./types";
 import { valibotToJsonSchema } from "./valibot-json";
 
 /** The JSON Schema validator, once loaded: later checks need no `await import`. */
-let validator: typeof import("./json-schema-check").validateJsonSchema | undefined;
+let validator: typeof import("./loop/engine").validateJsonSchema | undefined;
 
 /** The Standard Schema v1 interface (standardschema.dev), as much of it as a tool needs. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -48,8 +48,8 @@ export function toolSchema(input: unknown, owner: string, fallback: () => JSONSc
   return {
     json,
     async check(args) {
-      // the validator loads with the first call, so a page that only declares tools never downloads it
-      const problems = (validator ??= (await import("./json-schema-check")).validateJsonSchema)(json, args);
+      // the validator comes with the run tier (loop/engine.ts): a page that only declares tools never downloads it
+      const problems = (validator ??= (await import("./loop/engine")).validateJsonSchema)(json, args);
       return problems.length === 0 ? { ok: true, value: args } : { ok: false, problems: problems.join("; ") };
     },
   };

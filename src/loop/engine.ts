@@ -10,6 +10,7 @@ export { prepareResume } from "./resume";
 export { openGroups } from "../run-state";
 export { ResumeTokenError } from "../resume-token";
 export { openaiWire } from "../wire/openai";
+export { validateJsonSchema } from "../json-schema-check";
 // Chunk shaping (no code: the client already loaded these): files that several lazy modules import share a
 // chunk only when the same lazy modules reach them, so the tiers we own also reach the shared core files the
 // others do — here the builtins' declarations (like webfetch), in translate-call.ts the schema (like the JSON
