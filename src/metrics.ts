@@ -12,7 +12,6 @@ export interface Metrics {
   render(): string;
 }
 
-type Labels = readonly (readonly [string, string])[];
 interface Histogram { buckets: number[]; sum: number; count: number }
 
 const BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
@@ -20,14 +19,14 @@ const BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
 const SPECIAL = /[\\"\n]/;
 // most label values (model and tool names, true/false) need no escaping: one test instead of three replaces
 const escapeLabel = (v: string): string => (SPECIAL.test(v) ? v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n") : v);
-const labelString = (labels: Labels): string => labels.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(",");
+/** One rendered label, `name="value"`; a series is keyed by its labels so rendered, joined with commas. */
+const label = (name: string, value: string): string => `${name}="${escapeLabel(value)}"`;
 const braced = (s: string): string => (s ? `{${s}}` : "");
 
 class Counter {
   private readonly series = new Map<string, number>();
   constructor(readonly name: string, readonly help: string) {}
-  inc(labels: Labels, by = 1): void {
-    const key = labelString(labels);
+  inc(key: string, by = 1): void {
     this.series.set(key, (this.series.get(key) ?? 0) + by);
   }
   lines(): string[] {
@@ -40,13 +39,10 @@ class Counter {
 class Hist {
   private readonly series = new Map<string, Histogram>();
   constructor(readonly name: string, readonly help: string) {}
-  observe(labels: Labels, seconds: number): void {
-    const key = labelString(labels);
+  observe(key: string, seconds: number): void {
     let h = this.series.get(key);
     if (!h) this.series.set(key, (h = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
-    BUCKETS.forEach((le, i) => {
-      if (seconds <= le) h.buckets[i]! += 1;
-    });
+    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) h.buckets[i]! += 1;
     h.sum += seconds;
     h.count += 1;
   }
@@ -78,18 +74,19 @@ export function createMetrics(): Metrics {
 
   function record(ev: MetricEvent): void {
     if (ev.event === "llm") {
-      llmRequests.inc([["model", ev.model], ["status", ev.status]]);
+      const model = label("model", ev.model);
+      llmRequests.inc(`${model},${label("status", ev.status)}`);
       if (ev.status === "ok") {
-        llmTokens.inc([["type", "prompt"]], ev.promptTokens || 0);
-        llmTokens.inc([["type", "completion"]], ev.completionTokens || 0);
+        llmTokens.inc('type="prompt"', ev.promptTokens || 0);
+        llmTokens.inc('type="completion"', ev.completionTokens || 0);
       }
-      llmDuration.observe([["model", ev.model]], seconds(ev.ms));
+      llmDuration.observe(model, seconds(ev.ms));
     } else if (ev.event === "tool") {
-      const labels: Labels = [["tool", ev.tool], ["source", ev.source || "custom"], ["is_error", String(ev.isError === true)], ["pending", String(ev.pending === true)]];
-      toolCalls.inc(labels);
-      toolDuration.observe([["tool", ev.tool]], seconds(ev.ms));
+      const tool = label("tool", ev.tool);
+      toolCalls.inc(`${tool},${label("source", ev.source || "custom")},is_error="${ev.isError === true}",pending="${ev.pending === true}"`);
+      toolDuration.observe(tool, seconds(ev.ms));
     } else if (ev.event === "run" && ev.error !== undefined) {
-      runErrors.inc([["model", ev.model]]);
+      runErrors.inc(label("model", ev.model));
     }
   }
 
