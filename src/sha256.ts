@@ -28,49 +28,17 @@ function constants(): Int32Array {
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
-/**
- * `text` as UTF-8 (lone surrogates become U+FFFD, as TextEncoder does), packed big-endian into 32-bit words
- * and padded to whole 512-bit blocks. Plain arrays: in Node a typed array costs microseconds to allocate.
- */
+let encoder: TextEncoder | undefined;
+let bytes: Uint8Array | undefined; // scratch for the UTF-8 bytes, reused: in Node a typed array costs microseconds to allocate
+
+/** `text` as UTF-8 (as TextEncoder writes it), packed big-endian into 32-bit words and padded to whole 512-bit blocks. */
 function padded(text: string): number[] {
-  let size = 0; // UTF-8 bytes, for the array's exact length
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    size += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? (i++, 4) : 3;
-  }
+  if (!bytes || bytes.length < text.length * 3) bytes = new Uint8Array(Math.max(256, text.length * 3));
+  const size = (encoder ??= new TextEncoder()).encodeInto(text, bytes).written;
   const length = (((size + 8) >> 6) + 1) * 16; // message + 0x80 + 64-bit length
   const words: number[] = new Array(length).fill(0);
-  let n = 0;
-  const put = (byte: number): void => {
-    words[n >> 2]! |= byte << (24 - (n & 3) * 8);
-    n++;
-  };
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c < 0x80) {
-      words[n >> 2]! |= c << (24 - (n & 3) * 8);
-      n++;
-      continue;
-    }
-    if (c >= 0xd800 && c <= 0xdfff) {
-      const next = text.charCodeAt(i + 1);
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-        i++;
-      } else c = 0xfffd;
-    }
-    if (c < 0x800) put(0xc0 | (c >> 6));
-    else {
-      if (c < 0x10000) put(0xe0 | (c >> 12));
-      else {
-        put(0xf0 | (c >> 18));
-        put(0x80 | ((c >> 12) & 63));
-      }
-      put(0x80 | ((c >> 6) & 63));
-    }
-    put(0x80 | (c & 63));
-  }
-  put(0x80);
+  for (let i = 0; i < size; i++) words[i >> 2]! |= bytes[i]! << (24 - (i & 3) * 8);
+  words[size >> 2]! |= 0x80 << (24 - (size & 3) * 8);
   words[length - 2] = (size / 2 ** 29) | 0;
   words[length - 1] = (size * 8) | 0;
   return words;
