@@ -13,6 +13,12 @@ import { fmtBytes, ratio, table } from "./lib.mjs";
  */
 export const BUDGET_GZIP_BYTES = 12 * 1024;
 
+/**
+ * Most chunks one run with a suspension may load (CI-enforced): the client's core files and the run tier
+ * (src/loop/engine.ts). A new static import can split them into more requests; this catches it.
+ */
+export const RUN_CHUNK_LIMIT = 8;
+
 export const ENTRIES = [
   {
     name: "toolnexus",
@@ -95,6 +101,11 @@ export async function bench() {
   const checks = [
     ...ENTRIES.map((e) => ({ name: `size: ${e.name} bundles`, ok: !results[e.name].error && results[e.name].gzip > 0, detail: results[e.name].error })),
     { name: "size: toolnexus, code-split, runs a tool call with a suspension", ok: !split.error && split.loaded > 0, detail: split.error },
+    {
+      name: `size: that run loads at most ${RUN_CHUNK_LIMIT} chunks`,
+      ok: !split.error && split.chunks.loaded <= RUN_CHUNK_LIMIT,
+      detail: split.error ?? `it loads ${split.chunks?.loaded} — see which with node bench/size-loaded.mjs --chunks (src/loop/engine.ts explains the tiers)`,
+    },
   ];
   const goals = [
     { goal: `Core bundle (the five names, up front) ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip (CI-enforced)`, measured: budgeted === undefined ? "not measured" : `${fmtBytes(budgeted)} (${ratio(budgeted, BUDGET_GZIP_BYTES)} the budget)`, met: budgetOk },
