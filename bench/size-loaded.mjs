@@ -20,7 +20,8 @@ const MARK = "__toolnexusBenchLoaded";
  *   stream (what a bundler ships up front; DESIGN's budgeted "core bundle"); `loaded` — the code of every chunk the run evaluated, compressed as one stream
  *   (how much code the run needs, whatever the split); `loadedFiles` — the same chunks gzipped one by one
  *   (what a page downloads when it keeps this split); `entry` — the entry chunk alone; `all` — every chunk;
- *   `chunks.list` — each chunk the run evaluated, its gzip bytes and the source files it holds.
+ *   `chunks.list` — each chunk the run evaluated, its gzip bytes and the source files it holds; `glue` — the
+ *   minified bytes of those chunks that are imports/exports between them, not code.
  * @param scenario what the page does with the five names; the budgeted one is a run with a suspension.
  */
 export async function loadedForOneRun(scenario = oneRunWithSuspension) {
@@ -45,10 +46,11 @@ export async function loadedForOneRun(scenario = oneRunWithSuspension) {
       legalComments: "none",
     });
     const files = [];
+    const sources = sourcesByChunk(result.metafile);
     mkdirSync(out, { recursive: true });
     for (const f of result.outputFiles) {
       const name = basename(f.path);
-      files.push({ name, code: f.contents, gzip: gzipSync(f.contents, { level: 9 }).length, loaded: false });
+      files.push({ name, code: f.contents, gzip: gzipSync(f.contents, { level: 9 }).length, sources: sources.get(name) ?? [], loaded: false });
       // the marker runs when the module is evaluated (its imports first), i.e. when the page would have fetched it
       writeFileSync(f.path, `globalThis.${MARK}.add(${JSON.stringify(name)});\n${f.text}`);
     }
@@ -61,22 +63,18 @@ export async function loadedForOneRun(scenario = oneRunWithSuspension) {
     const loaded = files.filter((f) => f.loaded).sort((a, b) => (a.name < b.name ? -1 : 1));
     const initial = loaded.filter((f) => upFront.has(f.name));
     const perFile = new Map(); // minified bytes per source file, over the chunks the run evaluated
-    for (const [outPath, o] of Object.entries(result.metafile.outputs)) {
-      if (!globalThis[MARK].has(basename(outPath))) continue;
-      for (const [input, { bytesInOutput }] of Object.entries(o.inputs)) {
-        const name = sourceName(input);
-        if (bytesInOutput) perFile.set(name, (perFile.get(name) ?? 0) + bytesInOutput);
-      }
-    }
+    for (const f of loaded) for (const [name, bytes] of f.sources) perFile.set(name, (perFile.get(name) ?? 0) + bytes);
+    const minified = loaded.reduce((n, f) => n + f.code.length, 0);
     return {
       parts: [...perFile].sort((a, b) => b[1] - a[1]),
-      minified: loaded.reduce((n, f) => n + f.code.length, 0),
+      minified,
+      glue: minified - [...perFile.values()].reduce((n, b) => n + b, 0),
       initial: gzipSync(Buffer.concat(initial.map((f) => f.code)), { level: 9 }).length,
       loaded: gzipSync(Buffer.concat(loaded.map((f) => f.code)), { level: 9 }).length,
       loadedFiles: sum(loaded),
       entry: files.find((f) => f.name === "entry.js").gzip,
       all: sum(files),
-      chunks: { loaded: loaded.length, all: files.length, list: loaded.map((f) => ({ name: f.name, gzip: f.gzip, sources: sourcesOf(result.metafile, f.name) })) },
+      chunks: { loaded: loaded.length, all: files.length, list: loaded.map((f) => ({ name: f.name, gzip: f.gzip, sources: f.sources.map(([name]) => name) })) },
       skipped: files.filter((f) => !f.loaded).map((f) => f.name.replace(/-[A-Z0-9]{8}\.js$/, "")),
     };
   } finally {
@@ -87,10 +85,13 @@ export async function loadedForOneRun(scenario = oneRunWithSuspension) {
 
 const sourceName = (input) => (input.includes("node_modules/") ? input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, "$1") : input.replace(/.*?\bsrc\//, "src/"));
 
-/** The source files whose code an output chunk holds (a chunk of only imports/exports holds none). */
-function sourcesOf(metafile, chunk) {
-  const [, o] = Object.entries(metafile.outputs).find(([path]) => basename(path) === chunk) ?? [];
-  return Object.entries(o?.inputs ?? {}).filter(([, i]) => i.bytesInOutput).map(([input]) => sourceName(input));
+/** Per output chunk, the source files whose code it holds and their minified bytes (a chunk of only imports/exports holds none). */
+function sourcesByChunk(metafile) {
+  const out = new Map();
+  for (const [path, o] of Object.entries(metafile.outputs)) {
+    out.set(basename(path), Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput).map(([input, i]) => [sourceName(input), i.bytesInOutput]));
+  }
+  return out;
 }
 
 /**
@@ -143,11 +144,9 @@ async function scriptedClient(tn, approved = false) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const r = await loadedForOneRun();
   for (const [name, bytes] of r.parts) console.log(`${String(bytes).padStart(6)}  ${name}`);
-  const code = r.parts.reduce((n, [, b]) => n + b, 0);
-  console.log(`minified ${r.minified} B (${code} B of code, ${r.minified - code} B of chunk imports/exports); gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B as one stream, ${r.loadedFiles} B chunk by chunk (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`);
+  console.log(`minified ${r.minified} B (${r.minified - r.glue} B of code, ${r.glue} B of chunk imports/exports); gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B as one stream, ${r.loadedFiles} B chunk by chunk (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`);
   const plain = await loadedForOneRun(oneRunWithoutSuspension);
-  const plainGlue = plain.minified - plain.parts.reduce((n, [, b]) => n + b, 0);
-  console.log(`a first run without a suspension: ${plain.chunks.loaded} chunks, minified ${plain.minified} B (${plainGlue} B of chunk imports/exports); gzip: ${plain.loaded} B as one stream, ${plain.loadedFiles} B chunk by chunk`);
+  console.log(`a first run without a suspension: ${plain.chunks.loaded} chunks, minified ${plain.minified} B (${plain.glue} B of chunk imports/exports); gzip: ${plain.loaded} B as one stream, ${plain.loadedFiles} B chunk by chunk`);
   if (process.argv.includes("--chunks")) {
     for (const [what, run] of [["with a suspension", r], ["without", plain]]) {
       console.log(`chunks ${what}:`);

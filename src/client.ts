@@ -45,8 +45,8 @@ type Plan = (ctx: RunContext) => Promise<Resumption>;
 
 type Engine = typeof import("./loop/engine");
 let loadedEngine: Engine | undefined;
-/** The run tier; once loaded, handed out without another `await import`. */
-const engine = async (): Promise<Engine> => loadedEngine ?? (loadedEngine = await import("./loop/engine"));
+/** Loads the run tier and keeps it in `loadedEngine`, which callers use without another `await` once set. */
+const engine = async (): Promise<Engine> => (loadedEngine = await import("./loop/engine"));
 
 async function collect(events: AsyncGenerator<StreamEvent, RunResult>): Promise<RunResult> {
   for (;;) {

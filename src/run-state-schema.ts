@@ -1,5 +1,5 @@
 // Reading a stored run record back: parsed, shape-checked, version-checked. Loaded with resume.
-import { array, arrayOf, boolean, is, jsonObject, oneOf, optional, problemIn, shape, string } from "./check";
+import { array, arrayOf, boolean, is, jsonObject, nonEmpty, oneOf, optional, problemIn, shape, string } from "./check";
 import { RunStateError } from "./errors";
 import { isPlainObject } from "./json";
 import { RUN_STATE_VERSION, type RunRecord } from "./run-state";
@@ -15,7 +15,7 @@ const request = shape({ id: string, kind: string, prompt: string, url: optional(
 
 const RECORD = shape({
   v: oneOf([RUN_STATE_VERSION]),
-  runId: is((s) => typeof s === "string" && s !== "", "must be a non-empty string"),
+  runId: nonEmpty,
   status: oneOf(["suspended", "claimed", "ready", "done"]),
   style: oneOf(["openai", "anthropic"]),
   model: string,

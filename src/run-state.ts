@@ -1,6 +1,6 @@
 // The suspended-run record: plain, versioned JSON (`v: 1`), validated on every read.
 // It holds no API key, header or function — only what the model saw and what the tools returned.
-// Reading one back (validation with valibot) lives in run-state-schema.ts, loaded with resume.
+// Reading one back (parsed and shape-checked) lives in run-state-schema.ts, loaded with resume.
 import { isPlainObject } from "./json";
 import { sha256Hex } from "./sha256";
 import type { Request, RunResult, ToolCallRecord, ToolResult, Usage } from "./types";

@@ -24,48 +24,38 @@ const webfetchSchema = (): JSONSchema => ({
   additionalProperties: false,
 });
 
-const questionSchema = (): JSONSchema => ({
+/** Arguments that are one required list, `key`, of objects with `properties` (of which `required` must be set). */
+const listOf = (key: string, description: string, properties: Record<string, unknown>, required: string[]): JSONSchema => ({
   type: "object",
-  properties: {
-    questions: {
-      type: "array",
-      description: "The questions to ask the user, in order",
-      items: {
-        type: "object",
-        properties: {
-          question: { type: "string", description: "The question, as the user should read it" },
-          header: { type: "string", description: "A short label for the question" },
-          options: { type: "array", items: { type: "string" }, description: "Answers to choose from, if any" },
-          multiple: { type: "boolean", description: "Whether more than one option may be chosen" },
-        },
-        required: ["question"],
-      },
-    },
-  },
-  required: ["questions"],
+  properties: { [key]: { type: "array", description, items: { type: "object", properties, required } } },
+  required: [key],
   additionalProperties: false,
 });
 
-const todoSchema = (): JSONSchema => ({
-  type: "object",
-  properties: {
-    todos: {
-      type: "array",
-      description: "The whole task list (it replaces the previous one)",
-      items: {
-        type: "object",
-        properties: {
-          id: { type: "string", description: "A stable id for the task" },
-          text: { type: "string", description: "What the task is" },
-          completed: { type: "boolean", description: "Whether the task is done" },
-        },
-        required: ["id", "text", "completed"],
-      },
+const questionSchema = (): JSONSchema =>
+  listOf(
+    "questions",
+    "The questions to ask the user, in order",
+    {
+      question: { type: "string", description: "The question, as the user should read it" },
+      header: { type: "string", description: "A short label for the question" },
+      options: { type: "array", items: { type: "string" }, description: "Answers to choose from, if any" },
+      multiple: { type: "boolean", description: "Whether more than one option may be chosen" },
     },
-  },
-  required: ["todos"],
-  additionalProperties: false,
-});
+    ["question"],
+  );
+
+const todoSchema = (): JSONSchema =>
+  listOf(
+    "todos",
+    "The whole task list (it replaces the previous one)",
+    {
+      id: { type: "string", description: "A stable id for the task" },
+      text: { type: "string", description: "What the task is" },
+      completed: { type: "boolean", description: "Whether the task is done" },
+    },
+    ["id", "text", "completed"],
+  );
 
 /** A builtin: its arguments checked as any tool's, a throw reported as `"<name>: <message>"`. */
 function builtin(name: BuiltinName, description: string, schema: ToolSchema, run: ToolSpec["run"]): Tool {
