@@ -2,9 +2,9 @@
 // for every participant; no timing is ever asserted) plus the one hard check, the bundle-size budget:
 // DESIGN's core bundle — what importing createClient + createToolkit + defineTool + answerOutput +
 // memoryStorage loads up front, esbuild-minified for the browser, code-split and gzipped — must stay
-// ≤ 12 KiB. (All the code one run with a suspension loads is measured too, in bench/RESULTS.md; only its
-// number of chunks is enforced, by the size benchmark's own checks.) Prints `N passed, N failed`; exits
-// non-zero on any failure.
+// ≤ 12 KiB. (All the code one run with a suspension loads is measured too, in bench/RESULTS.md; it is over
+// that goal, so the size benchmark's own checks enforce a ratchet on it — RUN_LOADED_CEILING — and its
+// number of chunks.) Prints `N passed, N failed`; exits non-zero on any failure.
 import { runAll } from "../bench/run.mjs";
 import { BUDGET_GZIP_BYTES } from "../bench/size.mjs";
 
