@@ -34,6 +34,12 @@ export async function runAll({ smoke = false, only = Object.keys(BENCHMARKS), lo
   return sections;
 }
 
+/** Why these peer versions (pinned in package.json): checked against the npm registry when they were last bumped. */
+const PEERS_NOTE =
+  "The peers are the newest releases that run on Node 20, the Node this project targets: `ai` 7, `@ai-sdk/openai` 4 and " +
+  "`eventsource-parser` 4 declare `engines.node` ≥ 22 (checked 2026-12-01), so the last 6.x, 3.x and 3.x are pinned; " +
+  "`@openai/agents` 0.20.0 is its newest release.";
+
 /** Versions of everything measured, read from the installed packages. */
 export function versions() {
   const v = (name) => JSON.parse(readFileSync(`${root}/node_modules/${name}/package.json`, "utf8")).version;
@@ -69,6 +75,8 @@ export function markdown(sections) {
     "| Component | Version |",
     "| --- | --- |",
     ...versions().map(([n, v]) => `| ${n} | ${v} |`),
+    "",
+    PEERS_NOTE,
     "",
   ];
   if (loadAtStart[0] > cpus().length) {
