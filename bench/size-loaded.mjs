@@ -24,7 +24,7 @@ const MARK = "__toolnexusBenchLoaded";
  *   minified bytes of those chunks that are imports/exports between them, not code.
  * @param scenario what the page does with the five names; the budgeted one is a run with a suspension.
  */
-export async function loadedForOneRun(scenario = oneRunWithSuspension) {
+export async function loadedForOneRun(scenario = oneRunWithSuspension, { executed = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "toolnexus-size-"));
   try {
     const entryFile = join(dir, "entry.js");
@@ -50,14 +50,16 @@ export async function loadedForOneRun(scenario = oneRunWithSuspension) {
     mkdirSync(out, { recursive: true });
     for (const f of result.outputFiles) {
       const name = basename(f.path);
-      files.push({ name, code: f.contents, gzip: gzipSync(f.contents, { level: 9 }).length, sources: sources.get(name) ?? [], loaded: false });
+      files.push({ name, code: f.contents, text: f.text, gzip: gzipSync(f.contents, { level: 9 }).length, sources: sources.get(name) ?? [], loaded: false });
       // the marker runs when the module is evaluated (its imports first), i.e. when the page would have fetched it
       writeFileSync(f.path, `globalThis.${MARK}.add(${JSON.stringify(name)});\n${f.text}`);
     }
     globalThis[MARK] = new Set();
+    const coverage = executed ? await startCoverage() : undefined;
     const tn = await import(pathToFileURL(join(out, "entry.js")).href);
     const upFront = new Set(globalThis[MARK]); // what importing the five names evaluates: the core bundle
     await scenario(tn);
+    const ranges = coverage ? await coverage.take() : undefined;
     for (const f of files) f.loaded = globalThis[MARK].has(f.name);
     const sum = (list) => list.reduce((n, f) => n + f.gzip, 0);
     const loaded = files.filter((f) => f.loaded).sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -76,11 +78,50 @@ export async function loadedForOneRun(scenario = oneRunWithSuspension) {
       all: sum(files),
       chunks: { loaded: loaded.length, all: files.length, list: loaded.map((f) => ({ name: f.name, gzip: f.gzip, sources: f.sources.map(([name]) => name) })) },
       skipped: files.filter((f) => !f.loaded).map((f) => f.name.replace(/-[A-Z0-9]{8}\.js$/, "")),
+      ...(ranges ? { executed: executedOnly(loaded, ranges, (f) => pathToFileURL(join(out, f.name)).href) } : {}),
     };
   } finally {
     delete globalThis[MARK];
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** V8 block coverage from here on (functions and branches, with counts), through the inspector. */
+async function startCoverage() {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.startPreciseCoverage", { callCount: true, detailed: true });
+  return {
+    async take() {
+      const { result } = await session.post("Profiler.takePreciseCoverage");
+      await session.post("Profiler.stopPreciseCoverage");
+      session.disconnect();
+      return new Map(result.map((script) => [script.url, script.functions.flatMap((fn) => fn.ranges)]));
+    },
+  };
+}
+
+/**
+ * The code of the loaded chunks that the run executed: every function and branch that never ran is cut
+ * out, and what is left is measured like the rest (minified bytes, one gzip stream). It bounds how small
+ * any split could make this run's download: the cut code is error handling, checks that passed, and
+ * options the run did not use.
+ */
+function executedOnly(loaded, ranges, urlOf) {
+  const kept = loaded.map((f) => {
+    const text = `globalThis.${MARK}.add(${JSON.stringify(f.name)});\n${f.text}`; // as written and run
+    const counts = new Int32Array(text.length).fill(1);
+    // nested ranges refine their parents: apply outer before inner
+    const list = [...(ranges.get(urlOf(f)) ?? [])].sort((a, b) => a.startOffset - b.startOffset || b.endOffset - a.endOffset);
+    for (const r of list) counts.fill(r.count, r.startOffset, r.endOffset);
+    let out = "";
+    for (let i = text.length - f.text.length; i < text.length; i++) if (counts[i] !== 0) out += text[i];
+    return out;
+  });
+  const minified = kept.reduce((n, t) => n + t.length, 0);
+  return { minified, gzip: gzipSync(kept.join(""), { level: 9 }).length };
 }
 
 const sourceName = (input) => (input.includes("node_modules/") ? input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, "$1") : input.replace(/.*?\bsrc\//, "src/"));
@@ -140,11 +181,17 @@ async function scriptedClient(tn, approved = false) {
 }
 
 // `node bench/size-loaded.mjs [--chunks]`: the numbers alone, with the run's code per source file (for trimming
-// work), the same for a first run without a suspension, and with --chunks what each evaluated chunk holds
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const r = await loadedForOneRun();
+// work), how much of it the run executed, the same for a first run without a suspension, and with --chunks what
+// each evaluated chunk holds. `--executed-json` prints only the executed-code measurement, for size.mjs.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--executed-json")) {
+  // for size.mjs, in a process of its own: coverage must not instrument the benchmarks that run after it
+  const { loaded, minified, executed } = await loadedForOneRun(oneRunWithSuspension, { executed: true });
+  console.log(JSON.stringify({ loaded, minified, executed }));
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const r = await loadedForOneRun(oneRunWithSuspension, { executed: true });
   for (const [name, bytes] of r.parts) console.log(`${String(bytes).padStart(6)}  ${name}`);
   console.log(`minified ${r.minified} B (${r.minified - r.glue} B of code, ${r.glue} B of chunk imports/exports); gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B as one stream, ${r.loadedFiles} B chunk by chunk (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`);
+  console.log(`of that, the code the run executed: minified ${r.executed.minified} B, gzip ${r.executed.gzip} B as one stream`);
   const plain = await loadedForOneRun(oneRunWithoutSuspension);
   console.log(`a first run without a suspension: ${plain.chunks.loaded} chunks, minified ${plain.minified} B (${plain.glue} B of chunk imports/exports); gzip: ${plain.loaded} B as one stream, ${plain.loadedFiles} B chunk by chunk`);
   if (process.argv.includes("--chunks")) {
