@@ -51,8 +51,7 @@ export async function loadedForOneRun(scenario = oneRunWithSuspension, { execute
     for (const f of result.outputFiles) {
       const name = basename(f.path);
       files.push({ name, code: f.contents, text: f.text, gzip: gzipSync(f.contents, { level: 9 }).length, sources: sources.get(name) ?? [], loaded: false });
-      // the marker runs when the module is evaluated (its imports first), i.e. when the page would have fetched it
-      writeFileSync(f.path, `globalThis.${MARK}.add(${JSON.stringify(name)});\n${f.text}`);
+      writeFileSync(f.path, marked(name, f.text));
     }
     globalThis[MARK] = new Set();
     const coverage = executed ? await startCoverage() : undefined;
@@ -86,6 +85,9 @@ export async function loadedForOneRun(scenario = oneRunWithSuspension, { execute
   }
 }
 
+/** A chunk's code behind a marker that runs when the module is evaluated (its imports first), i.e. when the page would have fetched it. */
+const marked = (name, text) => `globalThis.${MARK}.add(${JSON.stringify(name)});\n${text}`;
+
 /** V8 block coverage from here on (functions and branches, with counts), through the inspector. */
 async function startCoverage() {
   const { Session } = await import("node:inspector/promises");
@@ -111,7 +113,7 @@ async function startCoverage() {
  */
 function executedOnly(loaded, ranges, urlOf) {
   const kept = loaded.map((f) => {
-    const text = `globalThis.${MARK}.add(${JSON.stringify(f.name)});\n${f.text}`; // as written and run
+    const text = marked(f.name, f.text); // as written and run: coverage offsets count the marker
     const counts = new Int32Array(text.length).fill(1);
     // nested ranges refine their parents: apply outer before inner
     const list = [...(ranges.get(urlOf(f)) ?? [])].sort((a, b) => a.startOffset - b.startOffset || b.endOffset - a.endOffset);
@@ -183,11 +185,12 @@ async function scriptedClient(tn, approved = false) {
 // `node bench/size-loaded.mjs [--chunks]`: the numbers alone, with the run's code per source file (for trimming
 // work), how much of it the run executed, the same for a first run without a suspension, and with --chunks what
 // each evaluated chunk holds. `--executed-json` prints only the executed-code measurement, for size.mjs.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--executed-json")) {
+const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
+if (isMain && process.argv.includes("--executed-json")) {
   // for size.mjs, in a process of its own: coverage must not instrument the benchmarks that run after it
   const { loaded, minified, executed } = await loadedForOneRun(oneRunWithSuspension, { executed: true });
   console.log(JSON.stringify({ loaded, minified, executed }));
-} else if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+} else if (isMain) {
   const r = await loadedForOneRun(oneRunWithSuspension, { executed: true });
   for (const [name, bytes] of r.parts) console.log(`${String(bytes).padStart(6)}  ${name}`);
   console.log(`minified ${r.minified} B (${r.minified - r.glue} B of code, ${r.glue} B of chunk imports/exports); gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B as one stream, ${r.loadedFiles} B chunk by chunk (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`);
