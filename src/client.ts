@@ -63,8 +63,8 @@ export function createClient(options: ClientOptions): Client {
   if (options.style !== "openai" && options.style !== "anthropic") throw new TypeError('toolnexus: createClient style must be "openai" or "anthropic"');
   const opts = { ...options };
   // the provider wire, translate and resume load on first use, so a page only downloads what it runs
-  let wire: Promise<Wire> | undefined;
-  let loadedWire: Wire | undefined;
+  // kept once loaded, so later runs need no `await import`; concurrent first runs share the module system's cache
+  let wire: Wire | undefined;
   const storage = opts.storage ?? memoryStorage();
   checkResumeConfig(opts.resumeSecret, opts.requireResumeToken === true);
   let checkToken: ReturnType<typeof import("./loop/resume-guard").resumeTokenCheck> | undefined;
@@ -89,7 +89,7 @@ export function createClient(options: ClientOptions): Client {
   const apiKey = (): string | undefined => ("apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style));
 
   async function context(toolkit: RunOptions["toolkit"], signal: AbortSignal | undefined, stream: boolean): Promise<RunContext> {
-    return { opts, wire: loadedWire ?? (loadedWire = await (wire ??= loadWire(opts.style))), apiKey: apiKey(), toolkit: toToolkit(toolkit), storage, metrics, stream, signal, maxTurns: opts.maxTurns ?? 10, warn: (m) => console.warn(m) };
+    return { opts, wire: wire ?? (wire = await loadWire(opts.style)), apiKey: apiKey(), toolkit: toToolkit(toolkit), storage, metrics, stream, signal, maxTurns: opts.maxTurns ?? 10, warn: (m) => console.warn(m) };
   }
 
   async function* session(ro: RunOptions, stream: boolean, plan: Plan): AsyncGenerator<StreamEvent, RunResult> {
