@@ -184,12 +184,11 @@ async function scriptedClient(tn, approved = false) {
 
 // `node bench/size-loaded.mjs [--chunks]`: the numbers alone, with the run's code per source file (for trimming
 // work), how much of it the run executed, the same for a first run without a suspension, and with --chunks what
-// each evaluated chunk holds. `--executed-json` prints only the executed-code measurement, for size.mjs.
+// each evaluated chunk holds. `--json` prints the measurement of the run with a suspension as JSON, for size.mjs.
 const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
-if (isMain && process.argv.includes("--executed-json")) {
+if (isMain && process.argv.includes("--json")) {
   // for size.mjs, in a process of its own: coverage must not instrument the benchmarks that run after it
-  const { loaded, minified, executed } = await loadedForOneRun(oneRunWithSuspension, { executed: true });
-  console.log(JSON.stringify({ loaded, minified, executed }));
+  console.log(JSON.stringify(await loadedForOneRun(oneRunWithSuspension, { executed: true })));
 } else if (isMain) {
   const r = await loadedForOneRun(oneRunWithSuspension, { executed: true });
   for (const [name, bytes] of r.parts) console.log(`${String(bytes).padStart(6)}  ${name}`);

@@ -5,7 +5,6 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { gzipSync } from "node:zlib";
 import { root } from "./ours.mjs";
-import { loadedForOneRun } from "./size-loaded.mjs";
 import { fmtBytes, ratio, table } from "./lib.mjs";
 
 /**
@@ -84,10 +83,8 @@ export async function bench() {
   const results = {};
   for (const entry of ENTRIES) results[entry.name] = await measureEntry(entry).catch((error) => ({ error: firstLine(error) }));
   const ours = results.toolnexus;
-  const split = await loadedForOneRun().catch((error) => ({ error: firstLine(error) }));
+  const split = loadedInChild();
   results.split = split;
-  const executed = executedShare();
-  results.executed = executed;
   const budgeted = split.error ? undefined : split.initial;
   const budgetOk = budgeted !== undefined && budgeted <= BUDGET_GZIP_BYTES;
   const perRun = split.error ? undefined : split.loaded;
@@ -102,7 +99,7 @@ export async function bench() {
     "",
     table(["Entry (what it imports)", "Minified", "Gzip -9", "Gzip vs ours", "Largest parts (minified)"], rows),
     "",
-    split.error ? `Code-split measurement failed: ${split.error}` : splitTable(split, executed),
+    split.error ? `Code-split measurement failed: ${split.error}` : splitTable(split),
     "",
     `**Budget (CI-enforced): the core bundle — what importing ${"`createClient, createToolkit, defineTool, answerOutput, memoryStorage`"} loads up front — ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} (${BUDGET_GZIP_BYTES.toLocaleString("en")} B) gzip** — ` +
       (budgeted === undefined ? "not measurable." : `${budgeted.toLocaleString("en")} B, ${budgetOk ? "within budget" : `**over budget** (${ratio(budgeted, BUDGET_GZIP_BYTES)})`}.`) +
@@ -119,8 +116,8 @@ export async function bench() {
     },
     {
       name: "size: the share of that code the run executes is measured (V8 block coverage)",
-      ok: !executed.error && executed.executed?.gzip > 0 && executed.executed.gzip < executed.loaded,
-      detail: executed.error,
+      ok: !split.error && split.executed?.gzip > 0 && split.executed.gzip < split.loaded,
+      detail: split.error,
     },
     {
       name: `size: all the code that run loads stays ≤ ${RUN_LOADED_CEILING.toLocaleString("en")} B gzip (ratchet toward ${BUDGET_GZIP_BYTES.toLocaleString("en")} B)` + (perRun === undefined ? "" : ` (now ${perRun.toLocaleString("en")} B)`),
@@ -130,22 +127,25 @@ export async function bench() {
   ];
   const goals = [
     { goal: `Core bundle (the five names, up front) ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip (CI-enforced)`, measured: budgeted === undefined ? "not measured" : `${fmtBytes(budgeted)} (${ratio(budgeted, BUDGET_GZIP_BYTES)} the budget)`, met: budgetOk },
-    { goal: `All code one run with a suspension loads ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip`, measured: perRun === undefined ? "not measured" : `${fmtBytes(perRun)} (${ratio(perRun, BUDGET_GZIP_BYTES)} the budget${executed.error ? "" : `; the run executes ${fmtBytes(executed.executed.gzip)} of it`})`, met: perRun !== undefined && perRun <= BUDGET_GZIP_BYTES },
+    { goal: `All code one run with a suspension loads ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip`, measured: perRun === undefined ? "not measured" : `${fmtBytes(perRun)} (${ratio(perRun, BUDGET_GZIP_BYTES)} the budget; the run executes ${fmtBytes(split.executed.gzip)} of it)`, met: perRun !== undefined && perRun <= BUDGET_GZIP_BYTES },
   ];
   return { id: "size", goals, title: "1. Bundle size (esbuild --minify, platform browser, ESM, tree-shaken; gzip -9)", text, results, checks, budgeted };
 }
 
-/** How much of the run's code actually ran: size-loaded.mjs in a child process (coverage instruments what it loads). */
-function executedShare() {
+/**
+ * size-loaded.mjs's measurement of the run, code split, with the share it executed — in a child process,
+ * because the V8 coverage it takes would instrument the benchmarks that run after it in this one.
+ */
+function loadedInChild() {
   try {
     const script = fileURLToPath(new URL("./size-loaded.mjs", import.meta.url));
-    return JSON.parse(execFileSync(process.execPath, [script, "--executed-json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
+    return JSON.parse(execFileSync(process.execPath, [script, "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
   } catch (error) {
     return { error: firstLine(error) };
   }
 }
 
-function splitTable(split, executed) {
+function splitTable(split) {
   return [
     "toolnexus loads parts of itself on first use, so it is also measured code-split (same settings + `splitting`): the entry is imported and drives one run — " +
       "`createClient` (scripted OpenAI-style `fetch`) → a JSON-Schema tool suspends → `memoryStorage` → `resume(runId, answerOutput(…))` → done — and the chunks it evaluated are counted.",
@@ -159,7 +159,7 @@ function splitTable(split, executed) {
         ["the same chunks gzipped one by one (what a page downloads with this split)", fmtBytes(split.loadedFiles)],
         [
           "of that, only the code the run executed (V8 block coverage; functions and branches that never ran cut out), as one gzip stream: no split can go below it — the rest is error handling, checks that passed and options the run did not use",
-          executed.error ? `not measured: ${executed.error}` : `${fmtBytes(executed.executed.gzip)} (${ratio(executed.executed.minified, executed.minified)} of the minified bytes)`,
+          `${fmtBytes(split.executed.gzip)} (${ratio(split.executed.minified, split.minified)} of the minified bytes)`,
         ],
         [`every chunk (not loaded by the run: ${split.skipped.join(", ")})`, fmtBytes(split.all)],
       ],
