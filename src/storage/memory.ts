@@ -34,7 +34,8 @@ export function memoryStorage(options: MemoryStorageOptions = {}): RunStorage {
     if (++writes >= PURGE_EVERY && writes >= entries.size) {
       writes = 0;
       const at = now();
-      for (const [k, e] of entries) if (e.expiresAt !== undefined && e.expiresAt <= at) entries.delete(k);
+      const sweepTime = () => at; // one clock read per sweep, not one per entry
+      for (const [k, e] of entries) if (isExpired(e.expiresAt, sweepTime)) entries.delete(k);
     }
     entries.set(key, { value, expiresAt });
   };
