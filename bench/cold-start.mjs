@@ -113,7 +113,7 @@ function oneLineWorker() {
   const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
   const classes = [...toml.matchAll(/^\s*class_name\s*=\s*"([A-Za-z_$][\w$]*)"/gm)].map((m) => m[1]);
   const script = [`export default { fetch: () => new Response("ok") };`, ...classes.map((c) => `export class ${c} { fetch() { return new Response("ok"); } }`)].join("\n");
-  const dir = tempFile("one-line-worker.mjs", script + "\n");
+  const dir = tempFile("one-line-worker.mjs", `${script}\n`);
   const config = join(dir.dir, "wrangler.toml");
   writeFileSync(config, toml.replace(/^main\s*=.*$/m, `main = "one-line-worker.mjs"`));
   return { config, dispose: dir.dispose };

@@ -72,7 +72,7 @@ function fakeModel(respond) {
       const output = respond(request.input);
       return { usage: new Usage({ requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 }), output, responseId: `resp_${n++}` };
     },
-    // eslint-disable-next-line require-yield
+    // biome-ignore lint/correctness/useYield: the fake model never streams; it has to be a generator all the same
     async *getStreamedResponse() {
       throw new Error("not used by the benchmarks");
     },

@@ -118,7 +118,7 @@ export async function bench() {
 /** The three byte budgets as checks: each a hard limit, reported with what it measured. */
 function budgetChecks(upFront, perRun, bundle) {
   const check = (what, measured, budget) => ({
-    name: `size budget: ${what} ≤ ${budget.toLocaleString("en")} B gzip` + (measured === undefined ? "" : ` (now ${measured.toLocaleString("en")} B)`),
+    name: `size budget: ${what} ≤ ${budget.toLocaleString("en")} B gzip${measured === undefined ? "" : ` (now ${measured.toLocaleString("en")} B)`}`,
     ok: measured !== undefined && measured <= budget,
     detail: measured === undefined ? "not measured" : `over by ${(measured - budget).toLocaleString("en")} B — node bench/size-loaded.mjs lists the largest files`,
   });

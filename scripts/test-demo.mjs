@@ -87,7 +87,7 @@ const SCENARIOS = [
     assert.deepEqual(pageErrors, []);
   }],
 
-  ["approve: the booking runs once, after the approval", async ({ demo, page }) => {
+  ["approve: the booking runs once, after the approval", async ({ page }) => {
     const before = await stats(demo.base);
     await send(page, "Book a table for two tonight");
     await card(page, "approval").waitFor();
@@ -98,7 +98,7 @@ const SCENARIOS = [
     assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
   }],
 
-  ["question: the form shows the options, answering “Chennai” gives the forecast (screenshot)", async ({ demo, page }) => {
+  ["question: the form shows the options, answering “Chennai” gives the forecast (screenshot)", async ({ page }) => {
     await send(page, "What's the weather?");
     const q = card(page, "question");
     await q.waitFor();
@@ -124,7 +124,7 @@ const SCENARIOS = [
     assert.ok((await page.locator(".msg.user").allTextContents()).includes("Book a table for two tonight"), "the conversation survived the reload");
   }],
 
-  ["decline: nothing is booked and the assistant says so", async ({ demo, page }) => {
+  ["decline: nothing is booked and the assistant says so", async ({ page }) => {
     const before = await stats(demo.base);
     await send(page, "Please reserve dinner for two");
     await card(page, "approval").getByRole("button", { name: "Decline" }).click();
@@ -163,7 +163,7 @@ const SCENARIOS = [
     await other.close();
   }],
 
-  ["double POST of one answer: one tool execution, the second gets the outcome or 409", async ({ demo, page }) => {
+  ["double POST of one answer: one tool execution, the second gets the outcome or 409", async ({ page }) => {
     const before = await stats(demo.base);
     await send(page, "Book a table for two tonight");
     await card(page, "approval").waitFor();
@@ -234,7 +234,7 @@ async function fakeEndpoint() {
       }
       const chunk = (delta, extra = {}) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, ...extra }] })}\n\n`;
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(chunk({ content: "Hello from " }) + chunk({ content: "the endpoint." }) + chunk({}, { finish_reason: "stop" }) + "data: [DONE]\n\n");
+      res.end(`${chunk({ content: "Hello from " }) + chunk({ content: "the endpoint." }) + chunk({}, { finish_reason: "stop" })}data: [DONE]\n\n`);
     });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));

@@ -79,7 +79,7 @@ async function fakeOpenAI() {
       const chunk = (delta, extra = {}) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, ...extra }] })}\n\n`;
       const call = { index: 0, id: "call_w", type: "function", function: { name: "weather", arguments: "{}" } };
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(chunk({ content: "Hello! " }) + chunk({ tool_calls: [call] }) + chunk({}, { finish_reason: "tool_calls" }) + "data: [DONE]\n\n");
+      res.end(`${chunk({ content: "Hello! " }) + chunk({ tool_calls: [call] }) + chunk({}, { finish_reason: "tool_calls" })}data: [DONE]\n\n`);
     });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));

@@ -67,7 +67,7 @@ export function createClient(options: ClientOptions): Client {
   let checkToken: ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck> | undefined;
   const resumePlan = (runId: string, answer: Answer, ro: ResumeOptions): Plan => async (ctx) => {
     const { prepareResume } = await import("./loop/resume");
-    let guard;
+    let guard: Awaited<ReturnType<NonNullable<typeof checkToken>>>;
     if (ro.token !== undefined || opts.requireResumeToken) {
       const { resumeTokenCheck } = await import("./client/resume-token/verify");
       guard = await (checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true))(runId, ro.token);

@@ -3,7 +3,7 @@
 // text/event-stream (read it in a page with readEventStream).
 //   deno run --unstable-kv --allow-net --allow-read --allow-write serve.ts runs.db
 import { createInProcessClient, defineTool, denoKvStorage, eventStreamResponse, parseAnswer, pending } from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
-import type { GenerateRequest } from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
+import type { Answer, GenerateRequest } from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
 
 const weather = defineTool({
   name: "weather",
@@ -24,7 +24,7 @@ const onListen = ({ port }: { port: number }) => console.log(`listening on http:
 Deno.serve({ hostname: "127.0.0.1", port: Number(Deno.args[1] ?? 8000), onListen }, async (request: Request) => {
   const body = await request.json();
   if (new URL(request.url).pathname === "/answer") {
-    let answer;
+    let answer: Answer;
     try {
       answer = parseAnswer(body.answer); // untrusted JSON → Answer, or InvalidAnswerError naming the field
     } catch (error) {

@@ -27,7 +27,7 @@ export function scriptedModel(req: { messages: unknown[] }): ScriptedTurn {
   const userAt = messages.map((m) => m.role).lastIndexOf("user");
   const prompt = String(messages[userAt]?.content ?? "");
   const last = messages.at(-1);
-  if (!last || last.role !== "tool") return firstMove(prompt, messages.length);
+  if (last?.role !== "tool") return firstMove(prompt, messages.length);
   const output = String(last.content ?? "");
   const name = toolNameOf(messages, last.tool_call_id);
   return afterTool(name, output, messages.length);

@@ -43,7 +43,7 @@ function sse(json: ReturnType<typeof completion>): ReadableStream<Uint8Array> {
   for (const piece of (choice.message.content ?? "").match(/\S+\s*|\s+/g) ?? []) chunks.push({ choices: [{ index: 0, delta: { content: piece } }] });
   (choice.message.tool_calls ?? []).forEach((call, index) => chunks.push({ choices: [{ index: 0, delta: { tool_calls: [{ index, ...call }] } }] }));
   chunks.push({ choices: [{ index: 0, delta: {}, finish_reason: choice.finish_reason }] }, { choices: [], usage: json.usage });
-  const text = chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n";
+  const text = `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("")}data: [DONE]\n\n`;
   return new ReadableStream({
     start(controller) {
       controller.enqueue(encoder.encode(text));

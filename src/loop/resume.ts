@@ -111,7 +111,7 @@ export async function prepareResume(ctx: RunContext, runId: string, answer: Answ
 
 async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunRecord, raw: string, answer: Answer, digest: string): AsyncGenerator<StreamEvent, RunResult> {
   const group = openGroups(record.calls)[0]!;
-  let results;
+  let results: Awaited<ReturnType<typeof resolveRequest>>;
   try {
     const members = group.calls.map((c) => ({ call: asCall(c), args: c.args }));
     results = await resolveRequest(ctx, state, group.request, members, answer);

@@ -148,7 +148,7 @@ function expandHeaders(config: Record<string, string>, env: Record<string, strin
   const secrets: string[] = [];
   for (const [name, template] of Object.entries(config)) {
     const value = template.replace(/\$\{([A-Z0-9_]+)\}/gi, (_, key: string) => {
-      const found = Object.prototype.hasOwnProperty.call(env, key) ? env[key]! : "";
+      const found = Object.hasOwn(env, key) ? env[key]! : "";
       secrets.push(found);
       return found;
     });

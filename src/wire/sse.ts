@@ -109,7 +109,7 @@ class Parser implements SSEParser {
   }
 
   private append(value: string): void {
-    if (this.hasData) this.data += "\n" + value;
+    if (this.hasData) this.data += `\n${value}`;
     else {
       this.data = value;
       this.hasData = true;

@@ -76,7 +76,7 @@ function equals(a: unknown, b: unknown, partial = false): boolean {
     const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
     if (ka.length !== kb.length) return false;
   }
-  return kb.every((k) => Object.prototype.hasOwnProperty.call(ra, k) && equals(ra[k], rb[k], partial));
+  return kb.every((k) => Object.hasOwn(ra, k) && equals(ra[k], rb[k], partial));
 }
 
 const show = (v: unknown): string => {

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
 
 /** The layer of a file (path relative to src/, with "/" separators); a file may import only from its own or lower layers. */
-export function layerOf(file: string): number {
+function layerOf(file: string): number {
   const top = file.split("/")[0]!;
   if (top === "_internal") return 0;
   if (file === "types.ts" || file === "errors.ts" || file === "answer.ts") return 1;
@@ -27,7 +27,7 @@ export function layerOf(file: string): number {
 }
 
 /** Why `from` may not import `to`, or undefined when it may. */
-export function violation(from: string, to: string): string | undefined {
+function violation(from: string, to: string): string | undefined {
   if (from.startsWith("storage/") && !(to.startsWith("storage/") || to.startsWith("_internal/") || to === "types.ts" || to === "errors.ts")) {
     return "storage may import only _internal, types and errors";
   }
@@ -40,7 +40,7 @@ function sources(dir: string): string[] {
 }
 
 /** Every module specifier a file names: import/export declarations, `import("…")`, `typeof import("…")`. */
-export function specifiers(code: string): string[] {
+function specifiers(code: string): string[] {
   const out: string[] = [];
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) out.push(node.moduleSpecifier.text);

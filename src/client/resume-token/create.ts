@@ -1,8 +1,4 @@
-// Signed resume tokens: whoever halted a run hands the answering party (a page, a webhook) a token bound
-// to that run's open Request; `client.resume(runId, answer, { token })` then refuses an answer for any
-// other run or request, after the token's expiry, or once the request was answered. HMAC-SHA-256 through
-// WebCrypto (codec.ts); the token carries the run id, the request id and the expiry — never the secret.
-import { ResumeTokenError } from "../../errors";
+
 import { checkSecret } from "./secret";
 import type { Request } from "../../types";
 

@@ -19,7 +19,7 @@ function countingToolkit() {
   const toolkit: Toolkit = {
     tools: () => [tool],
     get: (n) => (n === tool.name ? tool : undefined),
-    execute: (n, a, c) => tool.execute(a, c),
+    execute: (_n, a, c) => tool.execute(a, c),
     toOpenAI: () => [{ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }],
     toAnthropic: () => [{ name: tool.name, description: tool.description, input_schema: tool.inputSchema }],
     toGemini: () => [{ functionDeclarations: [{ name: tool.name, description: tool.description, parameters: tool.inputSchema }] }],

@@ -23,13 +23,13 @@ const HOSTILE_ARGS = '{"__proto__":{"polluted":"args"},"constructor":{"prototype
 const HOSTILE_ANSWER = '{"id":"q","ok":true,"__proto__":{"polluted":"top"},"data":{"output":"Pune","__proto__":{"polluted":"answer"},"constructor":{"prototype":{"polluted":"c"}}}}';
 const MB = 1024 * 1024;
 
-const nested = (depth: number): string => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
 const nestedValue = (depth: number): unknown => JSON.parse(nested(depth));
 
 function unpolluted(): void {
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  expect(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted")).toBe(false);
-  expect(Object.prototype.hasOwnProperty.call(Array.prototype, "polluted")).toBe(false);
+  expect(Object.hasOwn(Object.prototype, "polluted")).toBe(false);
+  expect(Object.hasOwn(Array.prototype, "polluted")).toBe(false);
 }
 
 /** `""` when the call resolved or rejected with a typed ToolnexusError; else `"<label>: <the untyped error>"`. */

@@ -208,7 +208,7 @@ describe("anthropicWire.readStream", () => {
   });
 
   it("counts a message_stop whose closing blank line never came", async () => {
-    const text = anthropicSSE(EVENTS.slice(0, -1)) + 'event: message_stop\ndata: {"type":"message_stop"}';
+    const text = `${anthropicSSE(EVENTS.slice(0, -1))}event: message_stop\ndata: {"type":"message_stop"}`;
     expect((await read(text)).turn.message).toEqual(EXPECTED_MESSAGE);
   });
 

@@ -208,13 +208,13 @@ describe("openaiWire.readStream", () => {
   });
 
   it("reads a server that ends events with a single newline", async () => {
-    const text = CHUNKS.map((c) => `data: ${JSON.stringify(c)}\n`).join("") + "data: [DONE]\n";
+    const text = `${CHUNKS.map((c) => `data: ${JSON.stringify(c)}\n`).join("")}data: [DONE]\n`;
     const { turn } = await read(text);
     expect(turn.message).toEqual(EXPECTED_MESSAGE);
   });
 
   it("skips comments and data that is not JSON", async () => {
-    const text = ": OPENROUTER PROCESSING\n\ndata: keep-alive\n\n" + openaiSSE(CHUNKS);
+    const text = `: OPENROUTER PROCESSING\n\ndata: keep-alive\n\n${openaiSSE(CHUNKS)}`;
     expect((await read(text)).turn.message).toEqual(EXPECTED_MESSAGE);
   });
 

@@ -107,7 +107,7 @@ describe("parseSSE", () => {
   });
 
   it("reads a long line delivered in many small pieces", async () => {
-    const payload = "x".repeat(50_000) + "é";
+    const payload = `${"x".repeat(50_000)}é`;
     expect(await events(streamOf(`data: ${payload}\n\n`, 7))).toEqual([{ event: "message", data: payload }]);
   });
 
