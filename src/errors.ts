@@ -65,7 +65,10 @@ export class InvalidAnswerError extends ToolnexusError {
 export class RunNotFoundError extends ToolnexusError {
   declare readonly runId: string;
   constructor(runId: string) {
-    super("run_not_found", `toolnexus: no suspended run "${runId}" in storage — it finished, expired, or was never saved there`);
+    super(
+      "run_not_found",
+      `toolnexus: no suspended run "${runId}" in storage — it finished, expired, or was never saved there`,
+    );
     this.name = "RunNotFoundError";
     this.runId = runId;
   }

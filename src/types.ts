@@ -161,13 +161,29 @@ type Awaitable<T> = T | Promise<T>;
 
 export interface Hooks {
   /** Before each model call; may replace the messages/tools for the rest of the run. A throw ends the run. */
-  beforeLLM?(info: { messages: unknown[]; tools: unknown[]; model: string; turn: number }): Awaitable<void | { messages?: unknown[]; tools?: unknown[] }>;
+  beforeLLM?(info: {
+    messages: unknown[];
+    tools: unknown[];
+    model: string;
+    turn: number;
+  }): Awaitable<void | { messages?: unknown[]; tools?: unknown[] }>;
   /** After each model call, with the raw response (or `{ streamed: true, usage }` when streaming). */
   afterLLM?(info: { response: unknown; model: string; turn: number }): Awaitable<void>;
   /** Before each tool call; may rewrite `args` or short-circuit with a `result` (a suspension too). */
-  beforeTool?(info: { name: string; args: Record<string, unknown>; id: string; turn: number }): Awaitable<void | { args?: Record<string, unknown>; result?: ToolResult }>;
+  beforeTool?(info: {
+    name: string;
+    args: Record<string, unknown>;
+    id: string;
+    turn: number;
+  }): Awaitable<void | { args?: Record<string, unknown>; result?: ToolResult }>;
   /** After each tool call that did not suspend; may replace the result. */
-  afterTool?(info: { name: string; args: Record<string, unknown>; result: ToolResult; id: string; turn: number }): Awaitable<void | { result?: ToolResult }>;
+  afterTool?(info: {
+    name: string;
+    args: Record<string, unknown>;
+    result: ToolResult;
+    id: string;
+    turn: number;
+  }): Awaitable<void | { result?: ToolResult }>;
 }
 
 export interface ClientOptions {

@@ -9,7 +9,8 @@ function waitFor(request: Request): Promise<Answer> {
   dialog.querySelector("p")!.textContent = request.prompt;
   dialog.showModal();
   return new Promise((resolve) => {
-    const choose = () => resolve(dialog.returnValue === "yes" ? answerOutput(request.id, "approved") : answerDeclined(request.id));
+    const choose = () =>
+      resolve(dialog.returnValue === "yes" ? answerOutput(request.id, "approved") : answerDeclined(request.id));
     dialog.addEventListener("close", choose, { once: true });
   });
 }
@@ -17,7 +18,10 @@ function waitFor(request: Request): Promise<Answer> {
 const book = defineTool({
   name: "book_table",
   description: "Books a table once the user approves",
-  execute: async (_args, ctx) => (ctx?.answer ? "Booked: a table for 2 at 19:30." : pending({ kind: "approval", prompt: "Book a table for 2 at 19:30?" })),
+  execute: async (_args, ctx) =>
+    ctx?.answer
+      ? "Booked: a table for 2 at 19:30."
+      : pending({ kind: "approval", prompt: "Book a table for 2 at 19:30?" }),
 });
 
 // A stand-in model (call the tool, then repeat its result); use createClient for a real one.

@@ -6,7 +6,8 @@ import type { GenerateRequest, Request } from "toolnexus";
 const weather = defineTool({
   name: "weather",
   description: "The weather where the user is",
-  execute: async (_args, ctx) => (ctx?.answer ? `Sunny in ${ctx.answer.data?.output}.` : pending({ kind: "input", prompt: "Which city?" })),
+  execute: async (_args, ctx) =>
+    ctx?.answer ? `Sunny in ${ctx.answer.data?.output}.` : pending({ kind: "input", prompt: "Which city?" }),
 });
 function generate({ messages }: GenerateRequest) {
   const last = messages.at(-1) as { role: string; content: string };
@@ -31,7 +32,9 @@ document.querySelector("#start")!.addEventListener("click", async () => {
 });
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const result = await client.resume(open!.runId, answerOutput(open!.request.id, form.reply.value), { toolkit: [weather] });
+  const result = await client.resume(open!.runId, answerOutput(open!.request.id, form.reply.value), {
+    toolkit: [weather],
+  });
   remember(null);
   document.querySelector("#out")!.textContent = result.text;
 });

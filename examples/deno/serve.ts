@@ -2,7 +2,14 @@
 // from Deno KV. POST /chat { prompt } and POST /answer { runId, answer } both answer with
 // text/event-stream (read it in a page with readEventStream).
 //   deno run --unstable-kv --allow-net --allow-read --allow-write serve.ts runs.db
-import { createInProcessClient, defineTool, denoKvStorage, eventStreamResponse, parseAnswer, pending } from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
+import {
+  createInProcessClient,
+  defineTool,
+  denoKvStorage,
+  eventStreamResponse,
+  parseAnswer,
+  pending,
+} from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
 import type { Answer, GenerateRequest } from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
 
 const weather = defineTool({
@@ -13,7 +20,9 @@ const weather = defineTool({
 });
 function generate({ messages }: GenerateRequest) {
   const last = messages.at(-1) as { role: string; content: string };
-  return last.role === "tool" ? { content: `Forecast: ${last.content}` } : { toolCalls: [{ name: "weather", arguments: {} }] };
+  return last.role === "tool"
+    ? { content: `Forecast: ${last.content}` }
+    : { toolCalls: [{ name: "weather", arguments: {} }] };
 }
 
 const kv = await Deno.openKv(Deno.args[0]); // no path: Deno's default (on Deploy: the project's KV)

@@ -35,7 +35,8 @@ export function checkAnswer(request: Request, answer: unknown): Answer {
 }
 
 /** An answer validated with parseAnswer; none at all (undefined/null) stays undefined. */
-export const parsedAnswer = (answer: unknown): Answer | undefined => (answer === undefined || answer === null ? undefined : parseAnswer(answer));
+export const parsedAnswer = (answer: unknown): Answer | undefined =>
+  answer === undefined || answer === null ? undefined : parseAnswer(answer);
 
 /** An already parsed answer must echo the Request's id; no answer counts as cancelled. */
 export function matchAnswer(request: Request, answer: Answer | undefined): Answer {
@@ -45,9 +46,15 @@ export function matchAnswer(request: Request, answer: Answer | undefined): Answe
 }
 
 /** Validates a relay answer's payload before anything runs (throws InvalidAnswerError naming the constructors). */
-export async function relayResults(answer: Answer, members: { call: ToolCall }[]): Promise<Map<string, ToolResult> | undefined> {
+export async function relayResults(
+  answer: Answer,
+  members: { call: ToolCall }[],
+): Promise<Map<string, ToolResult> | undefined> {
   if (!answer.ok) return undefined;
-  return readRelayAnswer(answer, members.map((m) => ({ id: m.call.id, name: m.call.name })));
+  return readRelayAnswer(
+    answer,
+    members.map((m) => ({ id: m.call.id, name: m.call.name })),
+  );
 }
 
 /**
@@ -66,7 +73,11 @@ export async function resolveRequest(
   if (isRelay(request)) {
     const results = await relayResults(answer, members);
     return members.map(
-      (m) => results?.get(m.call.id) ?? { output: `relay declined for ${m.call.name}: ${answer.reason ?? "declined"}`, isError: true },
+      (m) =>
+        results?.get(m.call.id) ?? {
+          output: `relay declined for ${m.call.name}: ${answer.reason ?? "declined"}`,
+          isError: true,
+        },
     );
   }
   if (!answer.ok) return members.map(() => ({ output: `declined/expired: ${request.prompt}`, isError: true }));
@@ -82,7 +93,11 @@ export async function resolveRequest(
 export const waiting = (call: { request?: Request }): boolean => call.request !== undefined;
 
 /** Inline resolution through `waitFor`, call by call in tool-call order, with `pending` before each wait. */
-export async function* resolveInline(ctx: RunContext, state: LoopState, outcomes: CallOutcome[]): AsyncGenerator<StreamEvent> {
+export async function* resolveInline(
+  ctx: RunContext,
+  state: LoopState,
+  outcomes: CallOutcome[],
+): AsyncGenerator<StreamEvent> {
   const waitFor = ctx.opts.waitFor!;
   for (const outcome of outcomes) {
     // a call waits while it carries its Request; resolving a group settles all of its calls at once
@@ -96,15 +111,33 @@ export async function* resolveInline(ctx: RunContext, state: LoopState, outcomes
         delete m.request;
       });
     }
-    if (ctx.stream) yield { type: "tool_result", id: outcome.call.id, name: outcome.call.name, output: outcome.result.output, isError: outcome.result.isError };
+    if (ctx.stream)
+      yield {
+        type: "tool_result",
+        id: outcome.call.id,
+        name: outcome.call.name,
+        output: outcome.result.output,
+        isError: outcome.result.isError,
+      };
   }
 }
 
 /** Appends one finished turn — the assistant message and every result, in call order — and its records. */
-export function appendTurn(ctx: RunContext, state: LoopState, turn: Pick<Turn, "message">, outcomes: { call: ToolCall; args: Record<string, unknown>; result: ToolResult }[]): void {
+export function appendTurn(
+  ctx: RunContext,
+  state: LoopState,
+  turn: Pick<Turn, "message">,
+  outcomes: { call: ToolCall; args: Record<string, unknown>; result: ToolResult }[],
+): void {
   state.messages.push(turn.message, ...ctx.wire.results(outcomes));
   for (const { call, args, result } of outcomes) {
-    state.toolCalls.push({ id: call.id, name: call.name, args, output: result.output, isError: result.isError, ...(result.metadata ? { metadata: result.metadata } : {}) });
+    state.toolCalls.push({
+      id: call.id,
+      name: call.name,
+      args,
+      output: result.output,
+      isError: result.isError,
+      ...(result.metadata ? { metadata: result.metadata } : {}),
+    });
   }
 }
-

@@ -66,7 +66,12 @@ const HEAD = /^\{"v":1,"runId":("(?:[^"\\]|\\.)*"),"status":"[a-z]+","updatedAt"
  * Node 20, whose V8 takes about a millisecond to flatten a string of 128 KiB or more (JSON.stringify of
  * the same record takes about half that), a cost newer engines do not have.
  */
-export function restamp(raw: string, runId: string, status: RunRecordStatus, extra: Record<string, unknown> = {}): string | undefined {
+export function restamp(
+  raw: string,
+  runId: string,
+  status: RunRecordStatus,
+  extra: Record<string, unknown> = {},
+): string | undefined {
   const head = HEAD.exec(raw);
   if (!head || head[1] !== JSON.stringify(runId) || !raw.endsWith("}")) return undefined;
   const more = JSON.stringify(extra).slice(1, -1);
@@ -107,7 +112,9 @@ export function answerDigest(answer: unknown): string {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (isPlainObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
