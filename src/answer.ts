@@ -12,7 +12,7 @@ import {
 } from "./_internal/check";
 import { isPlainObject, typeName } from "./_internal/json";
 import { InvalidAnswerError } from "./errors";
-import type { Answer, AnswerReason, Request, ToolResult } from "./types";
+import type { Answer, AnswerReason, PendingRequest, ToolResult } from "./types";
 
 const REASONS: readonly AnswerReason[] = ["declined", "cancelled", "expired"];
 
@@ -95,7 +95,7 @@ export function pending(request: PendingInput): ToolResult {
   if (typeof request?.kind !== "string" || request.kind === "")
     throw new TypeError("toolnexus: pending: kind is required");
   if (typeof request.prompt !== "string") throw new TypeError("toolnexus: pending: prompt must be a string");
-  const req: Request = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
+  const req: PendingRequest = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
   if (request.url !== undefined) req.url = request.url;
   if (request.data !== undefined) req.data = request.data;
   if (request.expiresAt !== undefined) req.expiresAt = request.expiresAt;
@@ -113,15 +113,15 @@ export function authRequired(url: string, prompt = "Authorization required to co
 }
 
 /** The Request a tool result suspends with, if any. */
-export function pendingOf(result: ToolResult | undefined): Request | undefined {
+export function pendingOf(result: ToolResult | undefined): PendingRequest | undefined {
   const p = result?.metadata?.pending;
   if (typeof p !== "object" || p === null) return undefined;
-  const r = p as Request;
+  const r = p as PendingRequest;
   return typeof r.id === "string" && typeof r.kind === "string" && typeof r.prompt === "string" ? r : undefined;
 }
 
 /** True once `now` is past the Request's `expiresAt`. An unparsable `expiresAt` counts as expired. */
-export function isExpired(request: Request, now = Date.now()): boolean {
+export function isExpired(request: PendingRequest, now = Date.now()): boolean {
   if (request.expiresAt === undefined) return false;
   const t = Date.parse(request.expiresAt);
   return Number.isNaN(t) || now > t;
@@ -175,7 +175,7 @@ export function parseAnswer(value: unknown): Answer {
 }
 
 /** Validates a Request that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
-export function parseRequest(value: unknown): Request {
+export function parseRequest(value: unknown): PendingRequest {
   return parseWith("Request", REQUEST, REQUEST_SHAPE, value);
 }
 

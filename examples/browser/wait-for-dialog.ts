@@ -1,11 +1,11 @@
 // The loop inside a page: when a tool suspends, `waitFor` shows its Request in a <dialog>, and the
 // run continues with the user's choice — no server, nothing stored.
 import { answerDeclined, answerOutput, createInProcessClient, defineTool, pending } from "toolnexus";
-import type { Answer, GenerateRequest, Request } from "toolnexus";
+import type { Answer, GenerateRequest, PendingRequest } from "toolnexus";
 
 const dialog = document.querySelector<HTMLDialogElement>("#ask")!;
 
-function waitFor(request: Request): Promise<Answer> {
+function waitFor(request: PendingRequest): Promise<Answer> {
   dialog.querySelector("p")!.textContent = request.prompt;
   dialog.showModal();
   return new Promise((resolve) => {

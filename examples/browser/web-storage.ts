@@ -1,7 +1,7 @@
 // A halted run that survives a reload: webStorage() keeps it in localStorage, the page remembers the
 // open runId and Request, shows the question again after a reload, and resumes with the answer.
 import { answerOutput, createInProcessClient, defineTool, pending, webStorage } from "toolnexus";
-import type { GenerateRequest, Request } from "toolnexus";
+import type { GenerateRequest, PendingRequest } from "toolnexus";
 
 const weather = defineTool({
   name: "weather",
@@ -15,7 +15,7 @@ function generate({ messages }: GenerateRequest) {
 }
 const client = createInProcessClient({ model: "demo", generate, storage: webStorage() });
 
-type Open = { runId: string; request: Request } | null;
+type Open = { runId: string; request: PendingRequest } | null;
 const form = document.querySelector("form")!;
 let open: Open = JSON.parse(localStorage.getItem("open-question") ?? "null");
 function remember(next: Open) {

@@ -1,6 +1,6 @@
 import { pendingOf } from "../answer";
 import { errorMessage } from "../errors";
-import type { Answer, Request, ToolResult } from "../types";
+import type { Answer, PendingRequest, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
 import type { LoopState, RunContext } from "./context";
@@ -12,7 +12,7 @@ export interface CallOutcome {
   args: Record<string, unknown>;
   result: ToolResult;
   /** Set when the call suspended. */
-  request?: Request;
+  request?: PendingRequest;
 }
 
 const withoutPending = (result: ToolResult): ToolResult => {

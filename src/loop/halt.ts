@@ -1,6 +1,6 @@
 import { StorageError } from "../errors";
 import { saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
-import type { Request, RunResult, ToolResult } from "../types";
+import type { PendingRequest, RunResult, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { resultOf, runKey, type LoopState, type RunContext } from "./context";
 
@@ -9,7 +9,7 @@ export interface TurnCall {
   args: Record<string, unknown>;
   result: ToolResult;
   /** Set while the call waits for an answer. */
-  request?: Request;
+  request?: PendingRequest;
 }
 
 /** The record of a run halted in the middle of `assistant`'s turn. */
@@ -47,7 +47,7 @@ export function pendingResult(
   state: LoopState,
   assistant: unknown,
   calls: TurnCall[],
-  request: Request,
+  request: PendingRequest,
 ): RunResult {
   const placeholders = calls.map((c) =>
     c.request ? { ...c, result: { output: c.request.prompt, isError: true } } : c,

@@ -1,20 +1,20 @@
 import { isExpired, parseAnswer } from "../answer";
 import { AnswerMismatchError } from "../errors";
 import { openGroups } from "../run-state/record";
-import type { Answer, Request, StreamEvent, ToolResult } from "../types";
+import type { Answer, PendingRequest, StreamEvent, ToolResult } from "../types";
 import type { ToolCall, Turn } from "../wire/types";
 import type { LoopState, RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { readRelayAnswer } from "../tools/relay-answer";
 
-export const isRelay = (request: Request): boolean => request.kind === "tool_call";
+export const isRelay = (request: PendingRequest): boolean => request.kind === "tool_call";
 
 /**
  * Merges the relay suspensions of one turn into the first of them (`data.calls` in tool-call order,
  * each stamped with its provider call id), so the host answers them together with one `relayAnswer`.
  */
 export function mergeRelays(outcomes: CallOutcome[]): void {
-  let first: Request | undefined;
+  let first: PendingRequest | undefined;
   for (const o of outcomes) {
     if (!o.request || !isRelay(o.request)) continue;
     const calls = Array.isArray(o.request.data?.calls) ? (o.request.data.calls as Record<string, unknown>[]) : [];
@@ -30,7 +30,7 @@ export function mergeRelays(outcomes: CallOutcome[]): void {
 }
 
 /** Checks an answer against the Request it claims to answer. Throws; changes nothing. */
-export function checkAnswer(request: Request, answer: unknown): Answer {
+export function checkAnswer(request: PendingRequest, answer: unknown): Answer {
   return matchAnswer(request, parsedAnswer(answer));
 }
 
@@ -39,7 +39,7 @@ export const parsedAnswer = (answer: unknown): Answer | undefined =>
   answer === undefined || answer === null ? undefined : parseAnswer(answer);
 
 /** An already parsed answer must echo the Request's id; no answer counts as cancelled. */
-export function matchAnswer(request: Request, answer: Answer | undefined): Answer {
+export function matchAnswer(request: PendingRequest, answer: Answer | undefined): Answer {
   if (!answer) return { id: request.id, ok: false, reason: "cancelled" };
   if (answer.id !== request.id) throw new AnswerMismatchError(request, answer);
   return answer;
@@ -65,7 +65,7 @@ export async function relayResults(
 export async function resolveRequest(
   ctx: RunContext,
   state: LoopState,
-  request: Request,
+  request: PendingRequest,
   members: { call: ToolCall; args: Record<string, unknown> }[],
   answer: Answer,
 ): Promise<ToolResult[]> {
@@ -90,7 +90,7 @@ export async function resolveRequest(
 }
 
 /** An in-flight call waits while it carries its Request (its result is the suspension itself). */
-export const waiting = (call: { request?: Request }): boolean => call.request !== undefined;
+export const waiting = (call: { request?: PendingRequest }): boolean => call.request !== undefined;
 
 /** Inline resolution through `waitFor`, call by call in tool-call order, with `pending` before each wait. */
 export async function* resolveInline(

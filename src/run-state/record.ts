@@ -3,7 +3,7 @@
 // Reading one back (parsed and shape-checked) lives in run-state-schema.ts, loaded with resume.
 import { isPlainObject } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
-import type { Request, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
+import type { PendingRequest, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
 import type { Style } from "../wire/types";
 
 export const RUN_STATE_VERSION = 1;
@@ -18,7 +18,7 @@ export interface HaltedCall {
   /** Set once the call has its final result. */
   result?: ToolResult;
   /** Set while the call waits for an answer. Calls merged into one relay Request share it. */
-  request?: Request;
+  request?: PendingRequest;
 }
 
 export type RunRecordStatus = "suspended" | "claimed" | "ready" | "done";
@@ -90,11 +90,11 @@ export function keptOutcome(record: RunRecord): RunResult {
  * a group). By default a call waits while it has a Request and no result (a stored `HaltedCall`); the loop's
  * in-flight outcomes, which always carry a result, pass `isOpen` to count the Request alone.
  */
-export function openGroups<T extends { request?: Request; result?: unknown }>(
+export function openGroups<T extends { request?: PendingRequest; result?: unknown }>(
   calls: readonly T[],
   isOpen: (call: T) => boolean = (call) => call.request !== undefined && !call.result,
-): { request: Request; calls: T[] }[] {
-  const groups = new Map<string, { request: Request; calls: T[] }>();
+): { request: PendingRequest; calls: T[] }[] {
+  const groups = new Map<string, { request: PendingRequest; calls: T[] }>();
   for (const call of calls) {
     if (!call.request || !isOpen(call)) continue;
     const g = groups.get(call.request.id);

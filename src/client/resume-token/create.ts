@@ -1,5 +1,5 @@
 import { checkSecret } from "./secret";
-import type { Request } from "../../types";
+import type { PendingRequest } from "../../types";
 
 export interface ResumeTokenOptions {
   /** How long the token is good for. Default 86400 (one day). */
@@ -16,7 +16,7 @@ const DEFAULT_TTL_SECONDS = 86_400;
  */
 /* @__NO_SIDE_EFFECTS__ */
 export async function createResumeToken(
-  run: { runId: string; pending: Request },
+  run: { runId: string; pending: PendingRequest },
   secret: string,
   opts: ResumeTokenOptions = {},
 ): Promise<string> {
