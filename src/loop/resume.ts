@@ -302,6 +302,7 @@ async function* owned(
   ctx.released = () => {
     settled = true;
   };
+  ctx.carry = { answered: own.current.answered, applied: [...(own.current.applied ?? []), own.digest] };
   ctx.checkpoint = async (s, assistant, calls) => {
     own.current = { ...haltRecord(ctx, s, assistant, calls), answered: own.current.answered };
     await writeRecord(ctx, { ...own.current, status: "claimed", lease: lease(ctx, own.digest) });
@@ -400,7 +401,7 @@ async function settleUnknown(ctx: RunContext, state: LoopState, calls: HaltedCal
   return Promise.all(
     calls.map(async (c) => {
       if (!c.started || c.result) return c;
-      const tool = ctx.toolkit?.get(c.name) as { recovery?: string } | undefined;
+      const tool = ctx.toolkit?.get(c.name);
       let result: ToolResult = { output: `interrupted: ${c.name} did not finish`, isError: true };
       if (tool?.recovery === "rerun") {
         const again: CallOutcome = await runTool(ctx, state, asCall(c), c.args, c.answer, c.state);

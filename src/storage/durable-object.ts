@@ -173,8 +173,20 @@ async function sweep(l: Local): Promise<void> {
   if (next !== undefined) await alarms.setAlarm(Number(next.slice(prefix.length, prefix.length + 15)));
 }
 
+/**
+ * One queue per Durable Object storage: every adapter made over the same `storage` (two calls of
+ * durableObjectStorage({ storage }) inside one object) serializes its read-compare-write steps through it.
+ */
+const queues = /* @__PURE__ */ new WeakMap<object, ReturnType<typeof createQueue>>();
+
+function queueFor(storage: object): ReturnType<typeof createQueue> {
+  let queue = queues.get(storage);
+  if (!queue) queues.set(storage, (queue = createQueue()));
+  return queue;
+}
+
 function createLocal(l: Local): LocalStore {
-  const queue = createQueue();
+  const queue = queueFor(l.storage);
   const name = async (key: string) => l.prefix + (await fitKey(key, MAX_KEY_BYTES));
   const expiry = (opts: SetOptions | undefined) => {
     const e = expiryOf(opts, l.now);

@@ -29,6 +29,22 @@ describe("exactly once on Durable Objects", () => {
       conflicts: outcome.rejected.filter((c) => c === "run_conflict").length,
     }).toEqual({ executions: 1, fulfilled: 1, conflicts: 99 });
   }, 60_000);
+
+  it("two durableObjectStorage({ storage }) adapters over one object's storage share one queue: 100 resumes through both, the tool runs once", async () => {
+    const outcome = await runInDurableObject(stubFor(`twice-${crypto.randomUUID()}`), (_object, state) => {
+      const adapters = [
+        durableObjectStorage({ storage: state.storage }),
+        durableObjectStorage({ storage: state.storage }),
+      ];
+      let i = 0;
+      return raceResumes(adapters[0]!, 100, () => adapters[i++ % 2]!);
+    });
+    expect({
+      executions: outcome.executions,
+      fulfilled: outcome.fulfilled,
+      conflicts: outcome.rejected.filter((c) => c === "run_conflict").length,
+    }).toEqual({ executions: 1, fulfilled: 1, conflicts: 99 });
+  }, 60_000);
 });
 
 describe("best effort on Workers KV (documented: not atomic)", () => {
