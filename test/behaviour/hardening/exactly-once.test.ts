@@ -428,10 +428,7 @@ describe("exactly once: the rest of the cases", () => {
     const halted = await client.run("x", { toolkit: [slow] });
     void client.resume(halted.runId!, answerOutput("q-go", "yes"), { toolkit: [slow] }).catch(() => {});
     while (keys.length === 0) await new Promise((r) => setTimeout(r, 1));
-    await expect(client.resume(halted.runId!, answerOutput("q-go", "yes"), { toolkit: [slow] })).rejects.toThrow(
-      RunConflictError,
-    );
-    await new Promise((r) => setTimeout(r, 40)); // the lease passes
+    await new Promise((r) => setTimeout(r, 60)); // the owner hangs in the tool; its lease passes
     const done = await createClient({ ...openai, fetch: s.fetch, storage }).resume(
       halted.runId!,
       answerOutput("q-go", "yes"),
