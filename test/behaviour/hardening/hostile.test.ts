@@ -233,7 +233,7 @@ for (const style of STYLES) {
         expect(result.text).toBe(`got ${MB} chars|${MB}`);
         expect(p.seen.map((x) => x.args.text === big)).toEqual([true, true]);
         expect(p.seen[1]!.answer!.data!.output).toBe(big);
-      });
+      }, 60_000); // several MB through halt, claim, checkpoint and outcome: slow runtimes need more than 5 s
     }
 
     it("an answer nested 10,000 levels deep is an InvalidAnswerError and the run stays resumable", async () => {
