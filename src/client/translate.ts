@@ -1,8 +1,8 @@
 // `translate` (contract §1.11): one provider call described in OpenAI chat terms, nothing executed.
 // Pure: builds the provider body and reads the provider response; the client supplies the transport.
-import { capErrorBody, StreamError } from "../errors";
-import { redactErrorBody } from "../wire/http-error";
 import { isPlainObject } from "../_internal/json";
+import { redact } from "../_internal/redact";
+import { capErrorBody, StreamError } from "../errors";
 import type { Tool, Toolkit, ToolkitLike, Usage } from "../types";
 
 export interface TranslateRequest {
@@ -223,7 +223,7 @@ function finish(reason: string, hasCalls: boolean): string {
 
 function unusable(style: Style, json: unknown, what: string): StreamError {
   const err = isPlainObject(json) && isPlainObject(json.error) ? str(json.error.message) : "";
-  const detail = err ? `: ${capErrorBody(redactErrorBody(err))}` : "";
+  const detail = err ? `: ${capErrorBody(redact(err))}` : "";
   return new StreamError(
     `toolnexus: the ${style} response has no ${what}${detail} — check that baseUrl and style point at a ${style === "openai" ? "/chat/completions" : "/v1/messages"} endpoint`,
   );

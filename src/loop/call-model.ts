@@ -4,7 +4,7 @@ import type { StreamEvent } from "../types";
 import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type RunContext } from "./context";
 import { pump } from "./pump";
-import { redactErrorBody, secretsOf } from "../wire/http-error";
+import { redact, secretsOf } from "../_internal/redact";
 
 const RESERVED = new Set(["messages", "tools", "stream"]);
 
@@ -40,7 +40,7 @@ export async function scrub(ctx: RunContext, error: unknown): Promise<unknown> {
       const text = error[key];
       if (typeof text === "string")
         Object.defineProperty(error, key, {
-          value: redactErrorBody(text, secrets),
+          value: redact(text, secrets),
           configurable: true,
           writable: true,
         });

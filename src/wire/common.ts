@@ -1,5 +1,6 @@
 // What both wires read out of provider JSON: token usage, tool-call arguments, error objects.
 import { typeName } from "../_internal/json";
+import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
 import type { ToolCall } from "./types";
@@ -91,10 +92,7 @@ export function callFromValue(id: string, name: string, value: unknown): ToolCal
   return checked(id, name, JSON.stringify(value ?? {}), value ?? {});
 }
 
-// Key-shaped tokens a provider may echo back (`sk-…`, `Bearer …`) never reach an error message.
-const KEYISH = /\b(?:sk-[\w*-]{4,}|Bearer\s+\S+)/g;
-
-/** The text of a provider's error object (`{ message }`, a string, or anything else), shortened, key-shaped tokens masked. */
+/** The text of a provider's error object (`{ message }`, a string, or anything else), redacted and shortened. */
 export function errorText(error: unknown): string {
   const message = record(error)?.message;
   const text =
@@ -103,7 +101,7 @@ export function errorText(error: unknown): string {
       : typeof message === "string"
         ? message
         : (JSON.stringify(error) ?? typeName(error));
-  return capErrorBody(text.replace(KEYISH, "«redacted»"));
+  return capErrorBody(redact(text));
 }
 
 export function providerError(error: unknown): StreamError {

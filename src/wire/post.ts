@@ -3,7 +3,8 @@
 // failure is rethrown as it came.
 import { ToolnexusError, type LlmHttpError } from "../errors";
 import type { ErrorInfo } from "../types";
-import { llmHttpError, secretsOf } from "./http-error";
+import { secretsOf } from "../_internal/redact";
+import { llmHttpError } from "./http-error";
 import { abortableSleep, backoffMs, retryAfterMs } from "./retry-wait";
 
 export interface RetryOptions {
