@@ -5,6 +5,7 @@
 // Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
 // 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
 import type { RunStorage, SetOptions } from "../types";
+import { isPlainObject } from "../_internal/json";
 import { RESERVED, checkKey, checkValue, chunk, createQueue, expiryOf, fitKey, isExpired } from "./shared";
 
 /** The part of a Durable Object's `ctx.storage` the `{ storage }` form uses. */
@@ -298,7 +299,7 @@ export class RunStoreObject {
     let body: Record<string, unknown>;
     try {
       body = (await request.json()) as Record<string, unknown>;
-      if (typeof body !== "object" || body === null || Array.isArray(body)) throw new TypeError("not an object");
+      if (!isPlainObject(body)) throw new TypeError("not an object");
     } catch {
       return new Response(
         "toolnexus: RunStoreObject expects a JSON object body — use durableObjectStorage({ namespace })",

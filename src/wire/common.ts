@@ -1,5 +1,5 @@
 // What both wires read out of provider JSON: token usage, tool-call arguments, error objects.
-import { typeName } from "../_internal/json";
+import { isPlainObject, typeName } from "../_internal/json";
 import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
@@ -9,7 +9,7 @@ export type Json = Record<string, unknown>;
 
 /** `value` when it is a JSON object (not an array), else `undefined`. */
 export function record(value: unknown): Json | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+  return isPlainObject(value) ? value : undefined;
 }
 
 export function count(value: unknown): number {
