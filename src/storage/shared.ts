@@ -1,6 +1,7 @@
 // What every storage adapter shares: argument checks, TTL → absolute expiry, key fitting for stores with
 // key limits, surrogate-safe chunking for stores with value limits, and a per-adapter operation queue.
 import { typeName } from "../_internal/json";
+import { sha256Hex } from "../_internal/sha256";
 import type { SetOptions } from "../types";
 
 export function checkKey(key: unknown): asserts key is string {
@@ -53,10 +54,7 @@ export const RESERVED = "#";
  */
 export async function fitKey(key: string, maxBytes: number): Promise<string> {
   if (key !== "" && key !== "." && key !== ".." && !key.startsWith(RESERVED) && utf8Length(key) <= maxBytes) return key;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
-  let hex = "";
-  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
-  return `${RESERVED}h:${hex}`;
+  return `${RESERVED}h:${sha256Hex(key)}`;
 }
 
 /** Splits `text` into pieces of at most `size` UTF-16 units, never between the halves of a surrogate pair. */
