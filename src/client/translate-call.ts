@@ -13,12 +13,12 @@ export async function translateCall(ctx: RunContext, req: TranslateRequest): Pro
     turn: 0,
   });
   const input = hooked ? { ...req, messages: hooked.messages ?? req.messages, tools: hooked.tools ?? req.tools } : req;
-  const body = shapeBody(ctx, translateBody(opts.style, opts.model, opts.systemPrompt, input));
+  const body = shapeBody(ctx, translateBody(ctx.wire, opts.model, opts.systemPrompt, input));
   const started = Date.now();
   let out: TranslateResult;
   try {
     const json = await (await send(ctx, ctx.wire.url(opts.baseUrl), body)).json();
-    out = translateResponse(opts.style, opts.model, json);
+    out = translateResponse(ctx.wire, opts.model, json);
   } catch (error) {
     metrics.record({
       event: "llm",

@@ -1,4 +1,4 @@
-// What both wires read out of provider JSON: token usage, tool-call arguments, error objects.
+// What both wires (and translate) read out of provider JSON: text, token usage, tool-call arguments, error objects.
 import { isPlainObject, typeName } from "../_internal/json";
 import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
@@ -10,6 +10,18 @@ export type Json = Record<string, unknown>;
 /** `value` when it is a JSON object (not an array), else `undefined`. */
 export function record(value: unknown): Json | undefined {
   return isPlainObject(value) ? value : undefined;
+}
+
+/** Message content as text: a string, or the joined `text` of its content parts; `""` otherwise. */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  let text = "";
+  for (const part of content) {
+    const t = record(part)?.text;
+    if (typeof t === "string") text += t;
+  }
+  return text;
 }
 
 export function count(value: unknown): number {
