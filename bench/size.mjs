@@ -9,7 +9,8 @@ import { root } from "./ours.mjs";
 import { fmtBytes, ratio, table } from "./lib.mjs";
 
 /**
- * The size budgets (minified + gzip), as DESIGN restates them for a source with no build-shaping code:
+ * The size budgets (minified + gzip), for a source with no build-shaping code (no side-effect imports or
+ * barrels that exist to steer a bundler's chunks):
  * what importing createClient, createToolkit, defineTool, answerOutput and memoryStorage loads up front;
  * all the code one run with a suspension loads; and the whole single-file bundle (dist/toolnexus.js).
  */

@@ -1,4 +1,4 @@
-// The OpenAI chat-completions wire (upstream contract §1.8–1.9): requests and JSON replies; SSE replies
+// The OpenAI chat-completions wire: requests and JSON replies; SSE replies
 // are assembled in openai-stream.ts, loaded with the first streamed turn.
 import { StreamError } from "../errors";
 import type { ToolCall, Turn, Wire } from "./types";

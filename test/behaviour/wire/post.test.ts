@@ -1,4 +1,4 @@
-// Retries, Retry-After, backoff, aborts and typed HTTP errors (contract §1.10), with a scripted fetch.
+// Retries, Retry-After, backoff, aborts and typed HTTP errors, with a scripted fetch.
 import { describe, expect, it } from "vitest";
 import {
   isToolnexusError,
@@ -339,7 +339,7 @@ describe("postWithRetry: credentials never reach an error", () => {
 });
 
 describe("redact", () => {
-  it("exports the contract's keys and placeholder", () => {
+  it("exports the redacted body keys and the placeholder", () => {
     expect(REDACTED_BODY_KEYS).toEqual(["user_id", "account_id", "org_id", "organization"]);
     expect(REDACTION_PLACEHOLDER).toBe("«redacted»");
   });
