@@ -1,5 +1,6 @@
-// Storage faults injected with faultyStorage (issue 8): a write failure while halting, a read failure on
-// resume, a delete failure after completion, a claim lost to a racer mid-resume, a claim whose owner died; damaged
+// Storage faults injected with faultyStorage (docs/RELIABILITY.md, "Storage faults"): a write failure while
+// halting, a read failure on resume, a delete failure after completion, a claim lost to a racer mid-resume, a
+// claim whose owner died; damaged
 // records; and 100 concurrent resumes on this runtime's atomic adapters. Nothing is lost, nothing runs twice.
 import { describe, expect, it } from "vitest";
 import {
