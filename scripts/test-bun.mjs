@@ -11,7 +11,8 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const bun = `${root}node_modules/.bin/bun`;
 if (!existsSync(`${root}dist/toolnexus.js`)) spawnSync("npm", ["run", "-s", "build"], { cwd: root, stdio: "inherit" });
 
-const args = ["--no-install", "--tsconfig-override=test/bun/bundle.tsconfig.json", "test", "./test/behaviour/", "./test/bun/"];
+// extra arguments go to `bun test` (e.g. -t "name pattern")
+const args = ["--no-install", "--tsconfig-override=test/bun/bundle.tsconfig.json", "test", ...process.argv.slice(2), "./test/behaviour/", "./test/bun/"];
 const out = spawnSync(bun, args, { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 << 20, timeout: 300_000 });
 const text = `${out.stdout ?? ""}${out.stderr ?? ""}`;
 process.stdout.write(text.split("\n").filter((l) => !l.startsWith("(pass)")).join("\n")); // failures and the summary
