@@ -4,8 +4,9 @@
 // memoryStorage loads up front, esbuild-minified for the browser, code-split and gzipped — must stay
 // ≤ 12 KiB. (All the code one run with a suspension loads is measured too, in bench/RESULTS.md; it is over
 // that goal, so the size benchmark's own checks enforce a ratchet on it — RUN_LOADED_CEILING — and its
-// number of chunks.) Prints `N passed, N failed`; exits non-zero on any failure.
-import { runAll } from "../bench/run.mjs";
+// number of chunks.) The peer benchmarks' smoke pass runs again on Node 24 with the newest peers
+// (bench/next/), as `npm run bench` does. Prints `N passed, N failed`; exits non-zero on any failure.
+import { runAll, runNext } from "../bench/run.mjs";
 import { BUDGET_GZIP_BYTES } from "../bench/size.mjs";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";
@@ -33,6 +34,15 @@ report(
     : `not measured: ${size?.results?.split?.error ?? size?.text ?? "the size benchmark did not run"}`,
 );
 for (const s of sections) for (const c of s.checks) report(c.name, c.ok, c.detail);
+
+try {
+  const next = await runNext({ smoke: true, log: (m) => console.log(m) });
+  const peers = next.versions.filter(([n]) => ["ai", "@ai-sdk/openai", "@openai/agents", "eventsource-parser"].includes(n)).map(([n, v]) => `${n} ${v.split(" ")[0]}`);
+  console.log(`  Node ${next.node}, newest peers: ${peers.join(", ")}`);
+  for (const s of next.sections) for (const c of s.checks) report(`Node ${next.node}, newest peers: ${c.name}`, c.ok, c.detail);
+} catch (error) {
+  report("Node 24, newest peers: the benchmarks run", false, error?.stack ?? error);
+}
 
 console.log(`bench: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
