@@ -22,8 +22,10 @@ for (const [file, expected] of runs) {
     rows.push([`vitest (${file})`, 0, 1, "no report"]);
     continue;
   }
-  for (const name of new Set([...expected, ...Object.keys(report.projects)])) {
-    const c = report.projects[name];
+  // a browser project's name carries its instance: "browser (chromium)"
+  const projects = Object.fromEntries(Object.entries(report.projects).map(([name, c]) => [name.split(" ")[0], c]));
+  for (const name of new Set([...expected, ...Object.keys(projects)])) {
+    const c = projects[name];
     const label = `${name === "node" ? `Node ${report.node}` : PROJECTS[name] ?? name} (vitest --project ${name})`;
     if (!c) rows.push([label, 0, 1, "did not run"]);
     else rows.push([label, c.passed, c.failed + c.skipped, c.skipped ? `${c.skipped} skipped/todo — not allowed` : ""]);
