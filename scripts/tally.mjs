@@ -13,25 +13,29 @@ const read = (f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), "utf8
 const rows = []; // [label, passed, failed, note?]
 
 const PROJECTS = { node: "Node", browser: "Chromium", workers: "workerd" };
-const runs = [["vitest.json", ["node", "browser", "workers"]], ["vitest-node24.json", ["node"]]];
-for (const [file, expected] of runs) {
-  let report;
+// [report, project] in the order the lines print: Node 20, Node 24, Chromium, workerd
+const expected = [["vitest.json", "node"], ["vitest-node24.json", "node"], ["vitest.json", "browser"], ["vitest.json", "workers"]];
+const reports = {};
+for (const file of new Set(expected.map(([f]) => f))) {
   try {
-    report = JSON.parse(read(file));
+    const report = JSON.parse(read(file));
+    // a browser project's name carries its instance: "browser (chromium)"
+    report.projects = Object.fromEntries(Object.entries(report.projects).map(([name, c]) => [name.split(" ")[0], c]));
+    reports[file] = report;
   } catch {
     rows.push([`vitest (${file})`, 0, 1, "no report"]);
-    continue;
   }
-  // a browser project's name carries its instance: "browser (chromium)"
-  const projects = Object.fromEntries(Object.entries(report.projects).map(([name, c]) => [name.split(" ")[0], c]));
-  for (const name of new Set([...expected, ...Object.keys(projects)])) {
-    const c = projects[name];
-    const label = `${name === "node" ? `Node ${report.node}` : PROJECTS[name] ?? name} (vitest --project ${name})`;
-    if (!c) rows.push([label, 0, 1, "did not run"]);
-    else rows.push([label, c.passed, c.failed + c.skipped, c.skipped ? `${c.skipped} skipped/todo — not allowed` : ""]);
-  }
-  if (report.unhandledErrors) rows.push([`vitest (${file}) unhandled errors`, 0, report.unhandledErrors]);
 }
+const unexpected = Object.entries(reports).flatMap(([file, r]) => Object.keys(r.projects).filter((p) => !expected.some(([f, q]) => f === file && q === p)).map((p) => [file, p]));
+for (const [file, name] of [...expected, ...unexpected]) {
+  const report = reports[file];
+  if (!report) continue;
+  const c = report.projects[name];
+  const label = `${name === "node" ? `Node ${report.node}` : PROJECTS[name] ?? name} (vitest --project ${name})`;
+  if (!c) rows.push([label, 0, 1, "did not run"]);
+  else rows.push([label, c.passed, c.failed + c.skipped, c.skipped ? `${c.skipped} skipped/todo — not allowed` : ""]);
+}
+for (const [file, report] of Object.entries(reports)) if (report.unhandledErrors) rows.push([`vitest (${file}) unhandled errors`, 0, report.unhandledErrors]);
 
 const denoText = read("deno.txt");
 const deno = /\| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(denoText);

@@ -2,7 +2,7 @@
 // examples/bun/serve.ts over Bun.serve, the npm entry's chunks) under `bun test`, against the shipped
 // bundle — `toolnexus` resolves to dist/toolnexus.js through test/bun/bundle.tsconfig.json, as Deno's
 // import map does; bun maps the suite's `vitest` imports onto bun:test itself. --no-install: Bun never
-// fetches a package. Prints `Bun: N passed, N failed` (skipped and todo tests count as failed).
+// fetches a package. Prints `Bun <version> (bun test): N passed, N failed` (skipped and todo tests count as failed).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -24,5 +24,5 @@ if (count("skip") + count("todo")) console.log("bun: skipped/todo tests — not 
 if (out.status !== 0 && failed === 0) failed = 1; // a file that failed to load, a crash, a timeout
 if (!/^ *\d+ pass$/m.test(text)) console.log(`bun: no summary (exit ${out.status}, ${out.error ?? out.signal ?? ""})`);
 const version = spawnSync(bun, ["--version"], { encoding: "utf8" }).stdout?.trim();
-console.log(`Bun ${version}: ${passed} passed, ${failed} failed`);
+console.log(`Bun ${version} (bun test): ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -4,7 +4,7 @@
 // 127.0.0.1 and a streamed run through eventStreamResponse → readEventStream; then the example Edge
 // function examples/edge/chat.ts served by edge-runtime's own server, driven over HTTP.
 // The VM evaluates scripts, not modules, so the ES module is wrapped as an IIFE by esbuild first
-// (nothing else changes). Prints `Edge Runtime: N passed, N failed`.
+// (nothing else changes). Prints `Edge Runtime <version> (EdgeVM): N passed, N failed`.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -18,7 +18,7 @@ import { createChecks } from "./lib/checks.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const version = JSON.parse(readFileSync(join(root, "node_modules/edge-runtime/package.json"), "utf8")).version;
-const { check, fail, cleanup, finish, cleanups } = createChecks(`Edge Runtime ${version}`);
+const { check, fail, cleanup, finish, cleanups } = createChecks(`Edge Runtime ${version} (EdgeVM)`);
 if (!existsSync(join(root, "dist/toolnexus.js"))) spawnSync("npm", ["run", "-s", "build"], { cwd: root, stdio: "inherit" });
 
 /** A scripted OpenAI-style endpoint: calls `approve`, then answers with the tool's result; streams when asked. */
