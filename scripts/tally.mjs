@@ -22,14 +22,15 @@ for (const file of new Set(expected.map(([f]) => f))) {
     // a browser project's name carries its instance: "browser (chromium)"
     report.projects = Object.fromEntries(Object.entries(report.projects).map(([name, c]) => [name.split(" ")[0], c]));
     reports[file] = report;
-  } catch {
-    rows.push([`vitest (${file})`, 0, 1, "no report"]);
-  }
+  } catch {} // reported below, in its place
 }
 const unexpected = Object.entries(reports).flatMap(([file, r]) => Object.keys(r.projects).filter((p) => !expected.some(([f, q]) => f === file && q === p)).map((p) => [file, p]));
 for (const [file, name] of [...expected, ...unexpected]) {
   const report = reports[file];
-  if (!report) continue;
+  if (!report) {
+    rows.push([`${PROJECTS[name]} (vitest --project ${name}, ${file})`, 0, 1, "no report"]);
+    continue;
+  }
   const c = report.projects[name];
   const label = `${name === "node" ? `Node ${report.node}` : PROJECTS[name] ?? name} (vitest --project ${name})`;
   if (!c) rows.push([label, 0, 1, "did not run"]);
