@@ -6,11 +6,10 @@
 //   node bench/run.mjs --smoke         one tiny sample of each (what scripts/test-bench.mjs runs)
 //   node bench/run.mjs --json          print {versions, sections} as JSON (what the Node 24 child answers)
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { peersRoot, root } from "./ours.mjs";
 import * as size from "./size.mjs";
 import * as loop from "./loop.mjs";
@@ -128,15 +127,17 @@ export async function runNext({ smoke = false, only = PEER_BENCHMARKS, log = () 
   const register = fileURLToPath(new URL("./next/register.mjs", import.meta.url));
   const args = ["--import", register, fileURLToPath(import.meta.url), "--json", `--only=${only.join(",")}`, ...(smoke ? ["--smoke"] : [])];
   log(`[bench] Node 24 with the newest peers: ${only.join(", ")} …`);
-  const child = execFile(NODE24, args, { cwd: root, maxBuffer: 64 << 20 });
+  const child = spawn(NODE24, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   child.stderr.on("data", (d) => log(String(d).trimEnd().replace(/^/gm, "[node 24] ")));
-  const stdout = await new Promise((resolve, reject) => {
-    let text = "";
-    child.stdout.on("data", (d) => (text += d));
-    child.on("error", reject);
-    child.on("close", () => resolve(text)); // a failed check exits non-zero; its JSON still says which
-  });
-  return JSON.parse(stdout);
+  let stdout = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  // a failed check exits non-zero, and its JSON still says which; no JSON at all is a crash
+  const code = await new Promise((resolve, reject) => child.on("error", reject).on("close", resolve));
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    throw new Error(`the Node 24 benchmark run (${args.join(" ")}) exited ${code} without its JSON`);
+  }
 }
 
 const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
