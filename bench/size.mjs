@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { gzipSync } from "node:zlib";
-import { root } from "./ours.mjs";
+import { peersRoot, root } from "./ours.mjs";
 import { fmtBytes, ratio, table } from "./lib.mjs";
 
 /**
@@ -39,7 +39,12 @@ export const ENTRIES = [
 /** Bundles one entry; returns raw and gzip sizes plus the three largest contributors by package. */
 export async function measureEntry(entry) {
   const result = await build({
-    stdin: { contents: entry.contents, resolveDir: root, loader: "js", sourcefile: "entry.js" },
+    stdin: {
+      contents: entry.contents,
+      resolveDir: entry.name === "toolnexus" ? root : peersRoot,
+      loader: "js",
+      sourcefile: "entry.js",
+    },
     bundle: true,
     minify: true,
     treeShaking: true,
