@@ -14,6 +14,7 @@ export {
   LlmHttpError,
   StreamError,
   ResumeTokenError,
+  NetworkError,
 } from "./errors";
 export type { ToolnexusErrorCode, ResumeTokenProblem } from "./errors";
 export type { TranslateRequest, TranslateResult } from "./client/translate";
@@ -26,6 +27,19 @@ export { httpTool } from "./tools/http-tool";
 export type { HttpToolOptions } from "./tools/http-tool";
 export { relayTool } from "./tools/relay-tool";
 export { eventStreamResponse, readEventStream } from "./edge/event-stream";
+export type { EventStreamOptions } from "./edge/event-stream";
+export { createRunHandler } from "./edge/run-handler";
+export type { RunHandlerOptions, RunHandlerClient, RunInspection } from "./edge/run-handler";
+export { createRunSession } from "./edge/run-session";
+export type {
+  RunSession,
+  RunSessionOptions,
+  RunSessionState,
+  RunSessionStatus,
+  RunSessionMessage,
+  SessionStorageLike,
+  AnswerOptions,
+} from "./edge/run-session";
 export { memoryStorage } from "./storage/memory";
 export type { MemoryStorageOptions } from "./storage/memory";
 export { webStorage } from "./storage/web";
