@@ -127,7 +127,8 @@ export function createRunSession(options: RunSessionOptions): RunSession {
   }
 
   function finish(result: RunResult, streamed: boolean): void {
-    if (!streamed && result.text) say("assistant", result.text);
+    // a replayed outcome arrives without text events (a pending result's text is its prompt: not a message)
+    if (!streamed && result.status !== "pending" && result.text) say("assistant", result.text);
     if (result.status === "pending") {
       const r = result as RunResult & { requests?: PendingRequest[]; token?: string };
       const requests = r.requests ?? (result.pending ? [result.pending] : []);

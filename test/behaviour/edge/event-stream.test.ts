@@ -15,7 +15,7 @@ import {
   RunStateError,
   StorageError,
   StreamError,
-  ToolnexusError,
+  type ToolnexusError,
   type RunResult,
   type StreamEvent,
 } from "toolnexus";
