@@ -15,6 +15,7 @@ export {
   StreamError,
   ResumeTokenError,
   NetworkError,
+  ConfigError,
 } from "./errors";
 export type { ToolnexusErrorCode, ResumeTokenProblem } from "./errors";
 export type { TranslateRequest, TranslateResult } from "./client/translate";
@@ -29,7 +30,7 @@ export { relayTool } from "./tools/relay-tool";
 export { eventStreamResponse, readEventStream } from "./edge/event-stream";
 export type { EventStreamOptions } from "./edge/event-stream";
 export { createRunHandler } from "./edge/run-handler";
-export type { RunHandlerOptions, RunHandlerClient, RunInspection } from "./edge/run-handler";
+export type { RunHandlerOptions } from "./edge/run-handler";
 export { createRunSession } from "./edge/run-session";
 export type {
   RunSession,
@@ -56,7 +57,17 @@ export type {
 export { denoKvStorage } from "./storage/deno-kv";
 export type { DenoKvStorageOptions, DenoKvLike, DenoKvAtomicLike, DenoKvKey, DenoKvKeyPart } from "./storage/deno-kv";
 export { createClient } from "./client";
-export type { Client, ClientOptions, RunOptions, ResumeOptions, AskOptions, Conversation, Hooks } from "./client";
+export type {
+  Client,
+  ClientOptions,
+  RunOptions,
+  ResumeOptions,
+  AskOptions,
+  Conversation,
+  Hooks,
+  Inspection,
+  RunInspection,
+} from "./client";
 export { createInProcessClient } from "./client/in-process";
 export type { InProcessClientOptions, GenerateRequest, GenerateResult } from "./client/in-process";
 export { createResumeToken } from "./client/resume-token/create";

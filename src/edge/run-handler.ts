@@ -8,27 +8,13 @@
 import { parseAnswer } from "../answer";
 import { isPlainObject } from "../_internal/json";
 import type { Client } from "../client";
-import type { Answer, PendingRequest, ResumeOptions, RunOptions, StreamEvent, ToolkitLike } from "../types";
+import type { Answer, ResumeOptions, RunOptions, ToolkitLike } from "../types";
 import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 import { eventStreamResponse } from "./event-stream";
 
-/** What `client.inspect(runId)` tells a page that reloaded in the middle of a question. */
-export interface RunInspection {
-  status: string;
-  requests: PendingRequest[];
-  /** A fresh resume token, when the client has a `resumeSecret`. */
-  token?: string;
-}
-
-/** The part of a {@link Client} the handler uses. */
-export interface RunHandlerClient {
-  stream(prompt: string, opts?: RunOptions): AsyncIterable<StreamEvent>;
-  resumeStream(runId: string, answer: Answer | Answer[], opts?: ResumeOptions): AsyncIterable<StreamEvent>;
-  inspect(runId: string): Promise<RunInspection | undefined>;
-}
-
 export interface RunHandlerOptions {
-  client: RunHandlerClient | Client;
+  /** A client made by createClient or createInProcessClient (its `resumeSecret` checks and issues tokens). */
+  client: Client;
   /** The tools every run and resume gets. */
   toolkit?: ToolkitLike;
   /** The largest request body read, in bytes, counted while reading. Default 65536 (64 KiB). */
@@ -116,7 +102,7 @@ function answersOf(body: Record<string, unknown>): Answer[] {
 
 async function post(request: Request, opts: RunHandlerOptions, max: number): Promise<Response> {
   const body = await readJsonObject(request, max);
-  const client = opts.client as RunHandlerClient;
+  const { client } = opts;
   const toolkit = opts.toolkit;
   if (body.runId !== undefined) {
     const runId = idField(body, "runId", false)!;
@@ -138,11 +124,11 @@ async function post(request: Request, opts: RunHandlerOptions, max: number): Pro
 async function inspect(url: URL, opts: RunHandlerOptions): Promise<Response> {
   const runId = url.searchParams.get("runId");
   if (!runId || runId.length > MAX_ID) refuse("bad_request", "GET needs ?runId= of the run to look at");
-  const found = await (opts.client as RunHandlerClient).inspect(runId!);
+  const found = await opts.client.inspect(runId!);
   if (!found) refuse("run_not_found", `no run "${runId}" — it finished long ago, expired, or never existed`);
-  const { status, requests, token } = found!;
-  const headers = { "cache-control": "no-store" };
-  return Response.json({ status, requests, ...(typeof token === "string" ? { token } : {}) }, { headers });
+  const { status, requests, token, tokens } = found!;
+  const body = { status, requests, ...(token ? { token } : {}), ...(tokens ? { tokens } : {}) };
+  return Response.json(body, { headers: { "cache-control": "no-store" } });
 }
 
 /**
@@ -152,7 +138,7 @@ async function inspect(url: URL, opts: RunHandlerOptions): Promise<Response> {
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function createRunHandler(opts: RunHandlerOptions): (request: Request) => Promise<Response> {
-  const client = opts?.client as Partial<RunHandlerClient> | undefined;
+  const client = opts?.client as Partial<Client> | undefined;
   if (typeof client?.stream !== "function" || typeof client.resumeStream !== "function")
     throw new TypeError("toolnexus: createRunHandler needs { client } — a client made by createClient");
   const max = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;

@@ -251,6 +251,7 @@ export function createRunSession(options: RunSessionOptions): RunSession {
               status?: string;
               requests?: PendingRequest[];
               token?: string;
+              tokens?: Record<string, string>;
               error?: { code?: string; message?: string };
             }
           | undefined;
@@ -267,8 +268,11 @@ export function createRunSession(options: RunSessionOptions): RunSession {
           keep({ runId: undefined, tokens: undefined });
           return set({ status: "done" });
         }
-        const tokens = { ...kept.tokens };
-        if (typeof body?.token === "string") for (const q of requests) tokens[q.id] = body.token;
+        const tokens: Record<string, string> = {};
+        for (const q of requests) {
+          const token = body?.tokens?.[q.id] ?? body?.token;
+          if (typeof token === "string") tokens[q.id] = token;
+        }
         keep({ tokens });
         set({ status: "waiting", requests, runId });
       } catch (error) {
