@@ -67,6 +67,7 @@ export function edgeWorld(opts: { resumeSecret?: string; maxBodyBytes?: number }
     defineTool({
       name: "approve",
       description: "asks for an approval",
+      inputSchema: { type: "object", properties: { what: { type: "string" } }, required: ["what"] },
       execute: async (args, ctx) => {
         const what = String(args.what);
         if (!ctx?.answer) return pending({ kind: "approval", prompt: `Approve ${what}?`, data: { what } });
