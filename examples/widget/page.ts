@@ -26,5 +26,9 @@ session.subscribe((s) =>
     ...(s.error ? [el("p", s.error.message, "error")] : []),
   ),
 );
-form.onsubmit = (e) => (e.preventDefault(), session.send(new FormData(form).get("prompt") as string), form.reset());
+form.onsubmit = (e) => {
+  e.preventDefault();
+  session.send(new FormData(form).get("prompt") as string);
+  form.reset();
+};
 session.restore();

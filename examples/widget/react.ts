@@ -24,8 +24,16 @@ export function Chat() {
         "div",
         { key: r.id },
         r.prompt,
-        h("button", { onClick: () => session.answer(answerOutput(r.id, "approved"), { text: "Approved" }) }, "Approve"),
-        h("button", { onClick: () => session.answer(answerDeclined(r.id), { text: "Declined" }) }, "Decline"),
+        h(
+          "button",
+          { type: "button", onClick: () => session.answer(answerOutput(r.id, "approved"), { text: "Approved" }) },
+          "Approve",
+        ),
+        h(
+          "button",
+          { type: "button", onClick: () => session.answer(answerDeclined(r.id), { text: "Declined" }) },
+          "Decline",
+        ),
       ),
     ),
     error && h("p", { className: "error" }, error.message),
