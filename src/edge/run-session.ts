@@ -82,210 +82,224 @@ const GONE = new Set(["run_conflict", "run_not_found", "answer_mismatch"]);
 const isAbort = (error: unknown, signal: AbortSignal) =>
   signal.aborted || (error as { name?: unknown } | null)?.name === "AbortError";
 
+/** One session's moving parts; the functions below each do one thing to it. */
+interface Core {
+  state: RunSessionState;
+  kept: Kept;
+  current: AbortController | undefined;
+  readonly listeners: Set<(state: RunSessionState) => void>;
+  readonly endpoint: string;
+  readonly fetch: typeof fetch | undefined;
+  readonly storage: SessionStorageLike | undefined;
+  readonly key: string;
+}
+
+function set(core: Core, patch: Partial<RunSessionState>): void {
+  core.state = { ...core.state, ...patch };
+  for (const listener of [...core.listeners]) listener(core.state);
+}
+
+/** Saves the visible messages and `patch` (an `undefined` runId or tokens removes them). */
+function keep(core: Core, patch: Partial<Kept>): void {
+  const kept: Kept = { ...core.kept, ...patch, messages: [...core.state.messages] };
+  for (const k of ["runId", "tokens"] as const) if (k in patch && patch[k] === undefined) delete kept[k];
+  core.kept = kept;
+  save(core.storage, core.key, kept);
+}
+
+const forget = (core: Core) => keep(core, { runId: undefined, tokens: undefined });
+
+function say(core: Core, role: RunSessionMessage["role"], text: string): void {
+  set(core, { messages: [...core.state.messages, { role, text }] });
+}
+
+/** The streamed text so far becomes a message. */
+function flush(core: Core): void {
+  if (core.state.text) {
+    set(core, { messages: [...core.state.messages, { role: "assistant", text: core.state.text }], text: "" });
+  }
+}
+
+/** The page's own fetch: a rejection that is not an abort is a NetworkError. */
+async function call(core: Core, url: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
+  const f = core.fetch ?? globalThis.fetch;
+  try {
+    return await f(url, { ...init, signal });
+  } catch (error) {
+    if (isAbort(error, signal)) throw error;
+    throw new NetworkError("toolnexus: could not reach the run endpoint — check the connection and try again", {
+      cause: error,
+    });
+  }
+}
+
+function finish(core: Core, result: RunResult, streamed: boolean): void {
+  // a replayed outcome arrives without text events (a pending result's text is its prompt: not a message)
+  if (!streamed && result.status !== "pending" && result.text) say(core, "assistant", result.text);
+  if (result.status === "pending") {
+    const r = result as RunResult & { requests?: PendingRequest[]; token?: string };
+    const requests = r.requests ?? (result.pending ? [result.pending] : []);
+    const tokens = { ...core.kept.tokens };
+    if (r.token) for (const q of requests) tokens[q.id] ??= r.token;
+    set(core, { status: "waiting", requests, runId: result.runId });
+    keep(core, { runId: result.runId, tokens });
+    return;
+  }
+  set(core, { status: "done", requests: [], runId: undefined });
+  forget(core);
+  if (result.status === "incomplete") {
+    const message = `toolnexus: the run stopped early (${result.limit ?? "incomplete"})`;
+    set(core, { status: "error", error: { code: "incomplete", message } });
+  }
+}
+
+function onEvent(core: Core, event: StreamEvent): void {
+  if (event.type === "text") return set(core, { text: core.state.text + event.delta });
+  flush(core);
+  if (event.type !== "pending") return;
+  const { requests } = core.state;
+  const token = (event as { token?: unknown }).token;
+  if (typeof token === "string") keep(core, { tokens: { ...core.kept.tokens, [event.request.id]: token } });
+  set(core, {
+    requests: requests.some((q) => q.id === event.request.id) ? requests : [...requests, event.request],
+    runId: event.runId ?? core.state.runId,
+  });
+}
+
+/** Posts `body` and plays the events onto the state; `onRefused` sees a ToolnexusError before it is shown. */
+async function stream(core: Core, body: unknown, onRefused?: (error: ToolnexusError) => void): Promise<void> {
+  const controller = new AbortController();
+  core.current = controller;
+  let streamed = false;
+  try {
+    const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+    for await (const event of readEventStream(await call(core, core.endpoint, init, controller.signal))) {
+      if (event.type === "text") streamed = true;
+      if (event.type === "done") finish(core, event.result, streamed);
+      else onEvent(core, event);
+    }
+  } catch (error) {
+    flush(core);
+    if (isAbort(error, controller.signal))
+      return set(core, { status: core.state.requests.length ? "waiting" : "idle" });
+    if (isToolnexusError(error)) onRefused?.(error);
+    set(core, { status: "error", error: described(error) });
+  } finally {
+    if (core.current === controller) core.current = undefined;
+    keep(core, {});
+  }
+}
+
+async function send(core: Core, prompt: string): Promise<void> {
+  const text = String(prompt ?? "").trim();
+  if (core.state.status === "streaming" || !text) return;
+  set(core, { status: "streaming", error: undefined, text: "", requests: [], runId: undefined });
+  say(core, "user", text);
+  forget(core);
+  await stream(core, { prompt: text, conversationId: core.kept.conversationId });
+}
+
+async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions): Promise<void> {
+  const answers = Array.isArray(answer) ? answer : [answer];
+  const { runId, requests: open } = core.state;
+  if (core.state.status === "streaming" || !runId || answers.length === 0) return;
+  const answered = new Set(answers.map((a) => a.id));
+  const token = core.kept.tokens?.[answers[0]!.id];
+  set(core, { status: "streaming", error: undefined, requests: open.filter((q) => !answered.has(q.id)) });
+  if (opts.text) say(core, "user", opts.text);
+  keep(core, {});
+  const body = { runId, ...(answers.length === 1 ? { answer: answers[0] } : { answers }), ...(token ? { token } : {}) };
+  await stream(core, body, (error) => {
+    if (GONE.has(error.code)) {
+      // answered elsewhere, expired, or not a question of this run: it is not coming back
+      set(core, { requests: [], runId: undefined });
+      forget(core);
+    } else {
+      set(core, { requests: open, runId }); // refused or cut off: the question stays, to be answered again
+    }
+  });
+}
+
+interface InspectBody {
+  requests?: PendingRequest[];
+  token?: string;
+  tokens?: Record<string, string>;
+  error?: { code?: string; message?: string };
+}
+
+/** Asks the endpoint what the kept run waits for (GET ?runId=). */
+async function restore(core: Core): Promise<void> {
+  core.kept = load(core.storage, core.key);
+  set(core, { ...IDLE, messages: core.kept.messages });
+  const runId = core.kept.runId;
+  if (!runId) return;
+  const controller = new AbortController();
+  core.current = controller;
+  set(core, { status: "streaming" });
+  try {
+    const url = `${core.endpoint}${core.endpoint.includes("?") ? "&" : "?"}runId=${encodeURIComponent(runId)}`;
+    const res = await call(core, url, { method: "GET", headers: { accept: "application/json" } }, controller.signal);
+    const body = (await res.json().catch(() => undefined)) as InspectBody | undefined;
+    if (!res.ok) {
+      const code = typeof body?.error?.code === "string" ? body.error.code : "stream";
+      if (code === "run_not_found") {
+        forget(core);
+        return set(core, { status: "idle" });
+      }
+      throw new ToolnexusError(code as ToolnexusErrorCode, body?.error?.message ?? `HTTP ${res.status}`);
+    }
+    const requests = Array.isArray(body?.requests) ? body.requests : [];
+    if (!requests.length) {
+      forget(core);
+      return set(core, { status: "done" });
+    }
+    const tokens: Record<string, string> = {};
+    for (const q of requests) {
+      const token = body?.tokens?.[q.id] ?? body?.token;
+      if (typeof token === "string") tokens[q.id] = token;
+    }
+    keep(core, { tokens });
+    set(core, { status: "waiting", requests, runId });
+  } catch (error) {
+    if (isAbort(error, controller.signal)) return set(core, { status: "idle" });
+    set(core, { status: "error", error: described(error) });
+  } finally {
+    if (core.current === controller) core.current = undefined;
+  }
+}
+
 /* @__NO_SIDE_EFFECTS__ */
 export function createRunSession(options: RunSessionOptions): RunSession {
   if (typeof options?.endpoint !== "string" && !(options?.endpoint instanceof URL))
     throw new TypeError(
       'toolnexus: createRunSession needs { endpoint }, the URL of a createRunHandler (e.g. "/api/run")',
     );
-  const endpoint = String(options.endpoint);
   const storage = options.storage === null ? undefined : (options.storage ?? defaultStorage());
   const key = options.key ?? "toolnexus:run-session";
-  const listeners = new Set<(state: RunSessionState) => void>();
-  let kept: Kept = load(storage, key);
-  let state: RunSessionState = { ...IDLE, messages: kept.messages };
-  let current: AbortController | undefined;
-
-  function set(patch: Partial<RunSessionState>): void {
-    state = { ...state, ...patch };
-    for (const listener of [...listeners]) listener(state);
-  }
-
-  function keep(patch: Partial<Kept>): void {
-    kept = { ...kept, ...patch, messages: [...state.messages] };
-    for (const k of ["runId", "tokens"] as const) if (k in patch && patch[k] === undefined) delete kept[k];
-    save(storage, key, kept);
-  }
-
-  const say = (role: RunSessionMessage["role"], text: string) => set({ messages: [...state.messages, { role, text }] });
-
-  /** The streamed text so far becomes a message. */
-  function flush(): void {
-    if (state.text) set({ messages: [...state.messages, { role: "assistant", text: state.text }], text: "" });
-  }
-
-  async function call(init: RequestInit & { url?: string }, signal: AbortSignal): Promise<Response> {
-    const f = options.fetch ?? globalThis.fetch;
-    try {
-      return await f(init.url ?? endpoint, { ...init, signal });
-    } catch (error) {
-      if (isAbort(error, signal)) throw error;
-      throw new NetworkError("toolnexus: could not reach the run endpoint — check the connection and try again", {
-        cause: error,
-      });
-    }
-  }
-
-  function finish(result: RunResult, streamed: boolean): void {
-    // a replayed outcome arrives without text events (a pending result's text is its prompt: not a message)
-    if (!streamed && result.status !== "pending" && result.text) say("assistant", result.text);
-    if (result.status === "pending") {
-      const r = result as RunResult & { requests?: PendingRequest[]; token?: string };
-      const requests = r.requests ?? (result.pending ? [result.pending] : []);
-      const tokens = { ...kept.tokens };
-      if (r.token) for (const q of requests) tokens[q.id] ??= r.token;
-      set({ status: "waiting", requests, runId: result.runId });
-      keep({ runId: result.runId, tokens });
-      return;
-    }
-    set({ status: "done", requests: [], runId: undefined });
-    keep({ runId: undefined, tokens: undefined });
-    if (result.status === "incomplete")
-      set({
-        status: "error",
-        error: { code: "incomplete", message: `toolnexus: the run stopped early (${result.limit ?? "incomplete"})` },
-      });
-  }
-
-  function onEvent(event: StreamEvent): void {
-    if (event.type === "text") return set({ text: state.text + event.delta });
-    flush();
-    if (event.type === "pending") {
-      const requests = state.requests.some((q) => q.id === event.request.id)
-        ? state.requests
-        : [...state.requests, event.request];
-      const token = (event as { token?: unknown }).token;
-      if (typeof token === "string") keep({ tokens: { ...kept.tokens, [event.request.id]: token } });
-      set({ requests, runId: event.runId ?? state.runId });
-    }
-  }
-
-  /** Posts `body` and plays the events onto the state. */
-  async function stream(body: unknown, onRefused?: (error: ToolnexusError) => void): Promise<void> {
-    const controller = new AbortController();
-    current = controller;
-    let streamed = false;
-    try {
-      const res = await call(
-        { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
-        controller.signal,
-      );
-      for await (const event of readEventStream(res)) {
-        if (event.type === "text") streamed = true;
-        if (event.type === "done") finish(event.result, streamed);
-        else onEvent(event);
-      }
-    } catch (error) {
-      flush();
-      if (isAbort(error, controller.signal)) {
-        set({ status: state.requests.length ? "waiting" : "idle" });
-        return;
-      }
-      if (isToolnexusError(error)) onRefused?.(error);
-      set({ status: "error", error: described(error) });
-    } finally {
-      if (current === controller) current = undefined;
-      keep({});
-    }
-  }
-
-  const session: RunSession = {
-    get state() {
-      return state;
-    },
-
-    subscribe(listener) {
-      listeners.add(listener);
-      listener(state);
-      return () => void listeners.delete(listener);
-    },
-
-    async send(prompt) {
-      const text = String(prompt ?? "").trim();
-      if (state.status === "streaming" || !text) return;
-      set({ status: "streaming", error: undefined, text: "", requests: [], runId: undefined });
-      say("user", text);
-      keep({ runId: undefined, tokens: undefined });
-      await stream({ prompt: text, conversationId: kept.conversationId });
-    },
-
-    async answer(answer, opts = {}) {
-      const answers = Array.isArray(answer) ? answer : [answer];
-      const runId = state.runId;
-      if (state.status === "streaming" || !runId || answers.length === 0) return;
-      const open = state.requests;
-      const answered = new Set(answers.map((a) => a.id));
-      const token = kept.tokens?.[answers[0]!.id];
-      set({ status: "streaming", error: undefined, requests: open.filter((q) => !answered.has(q.id)) });
-      if (opts.text) say("user", opts.text);
-      keep({});
-      const body = {
-        runId,
-        ...(answers.length === 1 ? { answer: answers[0] } : { answers }),
-        ...(token ? { token } : {}),
-      };
-      await stream(body, (error) => {
-        if (GONE.has(error.code)) {
-          // answered elsewhere, expired, or not a question of this run: it is not coming back
-          set({ requests: [], runId: undefined });
-          keep({ runId: undefined, tokens: undefined });
-        } else {
-          set({ requests: open, runId }); // refused or cut off: the question stays, to be answered again
-        }
-      });
-    },
-
-    async restore() {
-      kept = load(storage, key);
-      set({ ...IDLE, messages: kept.messages });
-      const runId = kept.runId;
-      if (!runId) return;
-      const controller = new AbortController();
-      current = controller;
-      set({ status: "streaming" });
-      try {
-        const url = `${endpoint}${endpoint.includes("?") ? "&" : "?"}runId=${encodeURIComponent(runId)}`;
-        const res = await call({ method: "GET", url, headers: { accept: "application/json" } }, controller.signal);
-        const body = (await res.json().catch(() => undefined)) as
-          | {
-              status?: string;
-              requests?: PendingRequest[];
-              token?: string;
-              tokens?: Record<string, string>;
-              error?: { code?: string; message?: string };
-            }
-          | undefined;
-        if (!res.ok) {
-          const code = typeof body?.error?.code === "string" ? body.error.code : "stream";
-          if (code === "run_not_found") {
-            keep({ runId: undefined, tokens: undefined });
-            return set({ status: "idle" });
-          }
-          throw new ToolnexusError(code as ToolnexusErrorCode, body?.error?.message ?? `HTTP ${res.status}`);
-        }
-        const requests = Array.isArray(body?.requests) ? body.requests : [];
-        if (!requests.length) {
-          keep({ runId: undefined, tokens: undefined });
-          return set({ status: "done" });
-        }
-        const tokens: Record<string, string> = {};
-        for (const q of requests) {
-          const token = body?.tokens?.[q.id] ?? body?.token;
-          if (typeof token === "string") tokens[q.id] = token;
-        }
-        keep({ tokens });
-        set({ status: "waiting", requests, runId });
-      } catch (error) {
-        if (isAbort(error, controller.signal)) return set({ status: "idle" });
-        set({ status: "error", error: described(error) });
-      } finally {
-        if (current === controller) current = undefined;
-      }
-    },
-
-    abort() {
-      current?.abort();
-    },
+  const kept = load(storage, key);
+  const core: Core = {
+    state: { ...IDLE, messages: kept.messages },
+    kept,
+    current: undefined,
+    listeners: new Set(),
+    endpoint: String(options.endpoint),
+    fetch: options.fetch,
+    storage,
+    key,
   };
-  return session;
+  return {
+    get state() {
+      return core.state;
+    },
+    // an arrow, so `session.subscribe` can be handed on as it is (useSyncExternalStore does)
+    subscribe: (listener) => {
+      core.listeners.add(listener);
+      listener(core.state);
+      return () => void core.listeners.delete(listener);
+    },
+    send: (prompt) => send(core, prompt),
+    answer: (a, opts = {}) => answer(core, a, opts),
+    restore: () => restore(core),
+    abort: () => core.current?.abort(),
+  };
 }
