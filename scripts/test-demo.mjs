@@ -1,15 +1,18 @@
-// The `npm start` demo, end to end in real Chromium (Debian's /usr/bin/chromium through Playwright):
-// starts scripts/start.mjs on a free loopback port with a fresh --persist-to directory, then plays a
-// user — question → "Chennai" → answer, reload mid-question, approve, decline, sign-in, double submit
-// (one tool execution), model text as text, errors shown — and the same demo against an OpenAI-style
-// endpoint configured by an env file (a scripted server on 127.0.0.1). Saves docs/demo.png.
-// Prints `N passed, N failed`; always stops what it started.
+// The `npm start` demo, end to end in real Chromium (Debian's /usr/bin/chromium through Playwright), on
+// two servers running the same page and the same createRunHandler endpoint: the Worker in workerd
+// (scripts/start.mjs on a free loopback port, fresh --persist-to directory) and a Deno.serve server
+// (scripts/lib/demo-deno.mjs, Deno KV). On each it plays a user — question → "Chennai" → answer, reload
+// mid-question, approve, decline, two approval cards answered in reverse order, sign-in, double submit (one
+// tool execution), prompts and model text as text, the server stopped mid-stream (the error shows, a
+// retry works once it is back), errors shown — then the Worker against an OpenAI-style endpoint configured
+// by an env file (a scripted server on 127.0.0.1). Saves docs/demo.png. Prints `N passed, N failed`;
+// always stops what it started.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import assert from "node:assert/strict";
 import { chromium } from "playwright";
 import { createChecks } from "./lib/checks.mjs";
@@ -27,30 +30,78 @@ const freePort = () =>
     });
   });
 
-/** `npm start`'s script on a free port, fresh state; resolves with its base URL once it printed "ready". */
-async function startDemo(name, extra = []) {
-  const port = await freePort();
+/** `npm start`'s script on `port` (a free one by default); resolves once it printed "ready". */
+async function startDemo(name, extra = [], port) {
+  port ??= await freePort();
   const args = ["scripts/start.mjs", "--port", String(port), "--persist-to", join(tmp, `state-${name}`), ...extra];
   if (existsSync(join(root, "dist/toolnexus.js"))) args.push("--skip-build");
   const child = spawn(process.execPath, args, { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const log = await ready(child, /demo ready: /, 900);
+  return {
+    name: "workerd",
+    storageName: /Durable Object/,
+    base: `http://127.0.0.1:${port}`,
+    log,
+    stop: () => stopProcess(child),
+    restart: () => startDemo(name, extra, port),
+  };
+}
+
+/** The same demo under Deno.serve (scripts/lib/demo-deno.mjs), Deno KV in a file that survives a restart. */
+async function startDeno(port) {
+  port ??= await freePort();
+  const deno = join(root, "node_modules/.bin/deno");
+  const map = join(tmp, "deno-import-map.json");
+  writeFileSync(map, JSON.stringify({ imports: { toolnexus: pathToFileURL(join(root, "dist/index.js")).href } }));
+  const flags = ["--no-remote", "--cached-only", "--no-lock", "--node-modules-dir=manual", "--no-check"];
+  const perms = ["--unstable-kv", "--unstable-sloppy-imports", "--allow-net=127.0.0.1", `--allow-read=${root},${tmp}`];
+  perms.push(`--allow-write=${tmp}`, `--import-map=${map}`);
+  const args = [
+    "run",
+    ...flags,
+    ...perms,
+    "scripts/lib/demo-deno.mjs",
+    String(port),
+    join(tmp, "deno.kv"),
+    join(root, "dist"),
+  ];
+  const env = {
+    ...process.env,
+    DENO_NO_UPDATE_CHECK: "1",
+    DENO_NO_PROMPT: "1",
+    DENO_DIR: join(root, "node_modules/.cache/deno"),
+  };
+  const child = spawn(deno, args, { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const log = await ready(child, /listening on /, 300);
+  return {
+    name: "Deno.serve",
+    storageName: /Deno KV/,
+    base: `http://127.0.0.1:${port}`,
+    log,
+    stop: () => stopProcess(child, true),
+    restart: () => startDeno(port),
+  };
+}
+
+/** Waits for `pattern` in the child's output; the child is stopped at cleanup whatever happens. */
+async function ready(child, pattern, tenths) {
   let log = "";
   child.stdout.on("data", (d) => (log += d));
   child.stderr.on("data", (d) => (log += d));
-  const stop = () => stopProcess(child);
-  cleanups.push(stop);
-  for (let i = 0; i < 900 && !/demo ready: /.test(log); i++) {
-    if (child.exitCode !== null) throw new Error(`start.mjs exited early (${child.exitCode}):\n${log}`);
+  cleanups.push(() => stopProcess(child));
+  for (let i = 0; i < tenths && !pattern.test(log); i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited early (${child.exitCode}):\n${log}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  if (!/demo ready: /.test(log)) throw new Error(`the demo did not become ready in 90 s:\n${log}`);
-  return { base: `http://127.0.0.1:${port}`, log: () => log, stop };
+  if (!pattern.test(log)) throw new Error(`the server did not become ready:\n${log}`);
+  return () => log;
 }
 
-async function stopProcess(child) {
+async function stopProcess(child, group = false) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
   try {
-    process.kill(child.pid, "SIGTERM"); // start.mjs stops wrangler's process group, then exits
+    process.kill(group ? -child.pid : child.pid, "SIGTERM"); // start.mjs stops wrangler's process group, then exits
   } catch {}
   const timer = setTimeout(() => {
     try {
@@ -76,7 +127,9 @@ async function send(page, text) {
   await page.locator("#send").click();
 }
 const card = (page, kind) => page.locator(`.card[data-kind="${kind}"]`);
-const lastAssistant = (page) => page.locator(".msg.assistant").last();
+const lastAssistant = (page) => page.locator(".messages .msg.assistant").last();
+const postJson = (base, body, type = "application/json") =>
+  fetch(`${base}/api/run`, { method: "POST", headers: { "content-type": type }, body: JSON.stringify(body) });
 
 // Each scenario continues the same conversation in one browser context (a user's session).
 const SCENARIOS = [
@@ -85,7 +138,7 @@ const SCENARIOS = [
     async ({ demo, page, pageErrors }) => {
       await page.goto(demo.base);
       await page.getByRole("button", { name: "What's the weather?" }).waitFor();
-      assert.match(await page.locator("#storage").textContent(), /Durable Object/);
+      assert.match(await page.locator("#storage").textContent(), demo.storageName);
       assert.deepEqual(pageErrors, []);
     },
   ],
@@ -105,16 +158,18 @@ const SCENARIOS = [
   ],
 
   [
-    "question: the form shows the options, answering “Chennai” gives the forecast (screenshot)",
-    async ({ page }) => {
+    "question: the form shows the options, answering “Chennai” gives the forecast",
+    async ({ demo, page }) => {
       await send(page, "What's the weather?");
       const q = card(page, "question");
       await q.waitFor();
       assert.equal(await q.locator(".prompt").textContent(), "Which city should I check the weather for?");
       assert.deepEqual(await q.locator("button.option").allTextContents(), ["Chennai", "Berlin", "Lima"]);
       await q.getByPlaceholder("Type your answer…").fill("Chennai");
-      await page.mouse.move(0, 0); // no hover highlight: the same screenshot on every run
-      await page.screenshot({ path: join(root, "docs/demo.png") });
+      if (demo.name === "workerd") {
+        await page.mouse.move(0, 0); // no hover highlight: the same screenshot on every run
+        await page.screenshot({ path: join(root, "docs/demo.png") });
+      }
       await q.getByRole("button", { name: "Reply" }).click();
       await page.locator(".msg.assistant", { hasText: "Chennai: 31 °C" }).waitFor();
       assert.equal(await page.locator(".card").count(), 0);
@@ -151,6 +206,30 @@ const SCENARIOS = [
   ],
 
   [
+    "two approvals at once: both cards show; answered in reverse order, each tool runs once",
+    async ({ demo, page }) => {
+      const before = await stats(demo.base);
+      await send(page, "Book dinner and a taxi");
+      const cards = card(page, "approval");
+      await cards.nth(1).waitFor();
+      assert.deepEqual(await cards.locator(".prompt").allTextContents(), [
+        "Book a table for 2 at Dakshin, 19:30 tonight?",
+        "Book a taxi at 19:00 to Dakshin?",
+      ]);
+      await cards.nth(1).getByRole("button", { name: "Approve" }).click(); // the taxi first
+      await page.locator(".card", { hasText: "taxi" }).waitFor({ state: "detached" });
+      await idle(page);
+      assert.equal(await cards.count(), 1, "the table's card is still open");
+      assert.equal((await stats(demo.base)).book_table, before.book_table, "the table waits for its own approval");
+      await cards.first().getByRole("button", { name: "Approve" }).click();
+      await page.locator(".msg.assistant", { hasText: "All set" }).waitFor();
+      assert.match(await lastAssistant(page).textContent(), /table for 2 at Dakshin is booked.*taxi to Dakshin/s);
+      const after = await stats(demo.base);
+      assert.deepEqual([after.book_table, after.book_taxi], [before.book_table + 1, before.book_taxi + 1]);
+    },
+  ],
+
+  [
     "authorization: a sign-in link, consent in a new tab, then the calendar is read",
     async ({ page }) => {
       await send(page, "What's on my calendar?");
@@ -174,6 +253,7 @@ const SCENARIOS = [
       const before = await stats(demo.base);
       await send(page, "Book a table for two tonight");
       await card(page, "approval").waitFor();
+      await idle(page);
       const other = await context.newPage(); // same origin, same localStorage: the same open question
       await other.goto(demo.base);
       await card(other, "approval").waitFor();
@@ -181,7 +261,7 @@ const SCENARIOS = [
       await Promise.all([page, other].map((p) => p.locator(".card").waitFor({ state: "detached" })));
       await Promise.all([page, other].map(idle)); // both streams finished
       const outcomes = await Promise.all(
-        [page, other].map((p) => p.locator(".msg.assistant, .msg.notice, .msg.error").last().textContent()),
+        [page, other].map((p) => p.locator(".messages .msg.assistant, .status .msg").last().textContent()),
       );
       assert.ok(
         outcomes.some((t) => /is booked/.test(t)),
@@ -202,11 +282,13 @@ const SCENARIOS = [
       const before = await stats(demo.base);
       await send(page, "Book a table for two tonight");
       await card(page, "approval").waitFor();
+      await idle(page);
       const statuses = await page.evaluate(async () => {
-        const { runId, request } = JSON.parse(localStorage.getItem("toolnexus-demo")).open;
-        const body = JSON.stringify({ runId, answer: { id: request.id, ok: true, data: { output: "approved" } } });
+        const { runId } = JSON.parse(localStorage.getItem("toolnexus:run-session"));
+        const id = document.querySelector(".card").getAttribute("data-request");
+        const body = JSON.stringify({ runId, answer: { id, ok: true, data: { output: "approved" } } });
         const post = () =>
-          fetch("/api/answer", { method: "POST", headers: { "content-type": "application/json" }, body }).then(
+          fetch("/api/run", { method: "POST", headers: { "content-type": "application/json" }, body }).then(
             async (r) => [r.status, await r.text()],
           );
         return Promise.all([post(), post()]);
@@ -217,6 +299,7 @@ const SCENARIOS = [
       );
       assert.ok(
         statuses.every(([s, t]) => (s === 200 && /is booked/.test(t)) || (s === 409 && /run_conflict/.test(t))),
+        JSON.stringify(statuses).slice(0, 400),
       );
       assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
       await page.reload();
@@ -224,55 +307,77 @@ const SCENARIOS = [
   ],
 
   [
-    "model and tool text is rendered as text, never as HTML",
+    "prompts, answers and model text are rendered as text, never as HTML",
     async ({ page }) => {
+      const evil = '<img src=x onerror="window.pwned=1">';
+      await send(page, evil);
+      await page.locator(".msg.user", { hasText: evil }).waitFor();
+      await page.locator(".msg.assistant", { hasText: "scripted demo assistant" }).last().waitFor();
       await send(page, "What's the weather?");
       const q = card(page, "question");
-      await q.getByPlaceholder("Type your answer…").fill('<img src=x onerror="window.pwned=1">');
+      await q.getByPlaceholder("Type your answer…").fill(evil);
       await q.getByRole("button", { name: "Reply" }).click();
       await page.locator(".msg.assistant", { hasText: "<img src=x" }).waitFor();
+      await page.reload(); // and again when the kept conversation is drawn after a reload
+      await page.locator(".msg.user", { hasText: evil }).first().waitFor();
       assert.equal(await page.locator("#log img").count(), 0);
       assert.equal(await page.evaluate(() => window.pwned), undefined);
     },
   ],
 
   [
-    "errors are shown: a question that is no longer open, and a bad answer",
+    "errors are shown: a kept run that is gone, a bad answer, a body that is not JSON",
     async ({ demo, page, pageErrors }) => {
-      await idle(page); // the page saves its state when a run ends; let it finish first
+      await idle(page);
       await page.evaluate(() => {
-        const s = JSON.parse(localStorage.getItem("toolnexus-demo"));
-        s.open = {
-          runId: "run-does-not-exist",
-          request: { id: "pnd-x", kind: "approval", prompt: "Book a table for 2 at Dakshin, 19:30 tonight?" },
-        };
-        localStorage.setItem("toolnexus-demo", JSON.stringify(s));
+        const s = JSON.parse(localStorage.getItem("toolnexus:run-session"));
+        localStorage.setItem("toolnexus:run-session", JSON.stringify({ ...s, runId: "run-does-not-exist" }));
       });
       await page.reload();
-      await card(page, "approval").getByRole("button", { name: "Approve" }).click();
-      await page.locator(".msg.notice", { hasText: "no longer open" }).waitFor();
-      const bad = await fetch(`${demo.base}/api/answer`, {
-        method: "POST",
-        body: JSON.stringify({ runId: "run-x", answer: { ok: true } }),
-      });
+      await idle(page);
+      assert.equal(await page.locator(".card").count(), 0, "no card for a run the server does not have");
+      const bad = await postJson(demo.base, { runId: "run-x", answer: { ok: true } });
       assert.equal(bad.status, 400);
-      assert.match((await bad.json()).error.message, /"id"/);
+      const body = await bad.json();
+      assert.equal(body.error.code, "invalid_answer");
+      assert.match(body.error.message, /"id"/);
+      const text = await postJson(demo.base, { prompt: "hi" }, "text/plain");
+      assert.deepEqual([text.status, (await text.json()).error.code], [415, "unsupported_media_type"]);
       const lostForm = await fetch(`${demo.base}/authorize`, { method: "POST", body: new URLSearchParams({}) });
       assert.deepEqual([lostForm.status, (await lostForm.json()).error.code], [400, "bad_request"]);
       assert.deepEqual(pageErrors, []);
     },
   ],
+
+  [
+    "the server stopped mid-stream: the page shows the error, and a retry works once it is back",
+    async (ctx) => {
+      const { page } = ctx;
+      await send(page, "Check my flight");
+      await page.locator(".msg.assistant", { hasText: "Checking your flight" }).waitFor(); // the stream is open
+      await ctx.demo.stop();
+      await page.locator(".msg.error").waitFor();
+      await idle(page);
+      assert.match(await page.locator(".msg.error").textContent(), /Something went wrong: toolnexus: /);
+      ctx.demo = await ctx.demo.restart();
+      await send(page, "Check my flight");
+      await page.locator(".msg.assistant", { hasText: "is on time" }).waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator(".msg.error").count(), 0, "the error is gone after the retry");
+    },
+  ],
 ];
 
-async function scenarios(demo, browser) {
-  const context = await browser.newContext({ viewport: { width: 980, height: 760 } });
-  const page = await context.newPage();
-  const pageErrors = [];
-  page.on("pageerror", (e) => pageErrors.push(e.message));
-  page.setDefaultTimeout(15_000);
-
-  for (const [name, fn] of SCENARIOS) await check(name, () => fn({ demo, page, context, pageErrors }));
-  await context.close();
+async function scenarios(start, browser) {
+  const ctx = { demo: await start(), pageErrors: [] };
+  console.log(`${ctx.demo.name}: demo started on ${ctx.demo.base}`);
+  ctx.context = await browser.newContext({ viewport: { width: 980, height: 760 } });
+  ctx.page = await ctx.context.newPage();
+  ctx.page.on("pageerror", (e) => ctx.pageErrors.push(e.message));
+  ctx.page.setDefaultTimeout(15_000);
+  for (const [name, fn] of SCENARIOS) await check(`${ctx.demo.name}: ${name}`, () => fn(ctx));
+  if (counts.failed) console.log(ctx.demo.log());
+  await ctx.context.close();
+  await ctx.demo.stop();
 }
 
 /** A scripted OpenAI-style endpoint: streams one fixed reply and records what it was sent. */
@@ -334,15 +439,12 @@ let browser;
 try {
   // an empty env file: a developer's .dev.vars (a real endpoint and key) must not leak into the test
   writeFileSync(join(tmp, "empty.env"), "");
-  const demo = await startDemo("scripted", ["--env-file", join(tmp, "empty.env")]);
-  console.log(`demo started on ${demo.base}`);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"],
   });
-  await scenarios(demo, browser);
-  if (counts.failed) console.log(demo.log());
-  await demo.stop();
+  await scenarios(() => startDemo("scripted", ["--env-file", join(tmp, "empty.env")]), browser);
+  await scenarios(() => startDeno(), browser);
   await realEndpoint(browser);
 } catch (error) {
   fail("setup", error);

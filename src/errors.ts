@@ -12,7 +12,14 @@ export type ToolnexusErrorCode =
   | "llm_http"
   | "stream"
   | "config"
-  | "resume_token";
+  | "resume_token"
+  | "network"
+  // what an edge endpoint answers a request it cannot use, and a failure it does not describe
+  | "bad_request"
+  | "method_not_allowed"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "internal";
 
 export interface ToolnexusErrorOptions {
   cause?: unknown;
@@ -131,6 +138,17 @@ export class StreamError extends ToolnexusError {
   constructor(message: string, options?: ToolnexusErrorOptions) {
     super("stream", message, options);
     this.name = "StreamError";
+  }
+}
+
+/**
+ * A connection failed before any response arrived (refused, reset, DNS, TLS, offline). The original
+ * failure is the `cause`; an abort is never one of these — it stays an abort.
+ */
+export class NetworkError extends ToolnexusError {
+  constructor(message: string, options?: ToolnexusErrorOptions) {
+    super("network", message, options);
+    this.name = "NetworkError";
   }
 }
 

@@ -14,6 +14,7 @@ export {
   LlmHttpError,
   StreamError,
   ResumeTokenError,
+  NetworkError,
   ConfigError,
 } from "./errors";
 export type { ToolnexusErrorCode, ResumeTokenProblem } from "./errors";
@@ -27,6 +28,19 @@ export { httpTool } from "./tools/http-tool";
 export type { HttpToolOptions } from "./tools/http-tool";
 export { relayTool } from "./tools/relay-tool";
 export { eventStreamResponse, readEventStream } from "./edge/event-stream";
+export type { EventStreamOptions } from "./edge/event-stream";
+export { createRunHandler } from "./edge/run-handler";
+export type { RunHandlerOptions } from "./edge/run-handler";
+export { createRunSession } from "./edge/run-session";
+export type {
+  RunSession,
+  RunSessionOptions,
+  RunSessionState,
+  RunSessionStatus,
+  RunSessionMessage,
+  SessionStorageLike,
+  AnswerOptions,
+} from "./edge/run-session";
 export { memoryStorage } from "./storage/memory";
 export type { MemoryStorageOptions } from "./storage/memory";
 export { webStorage } from "./storage/web";
@@ -43,7 +57,17 @@ export type {
 export { denoKvStorage } from "./storage/deno-kv";
 export type { DenoKvStorageOptions, DenoKvLike, DenoKvAtomicLike, DenoKvKey, DenoKvKeyPart } from "./storage/deno-kv";
 export { createClient } from "./client";
-export type { Client, ClientOptions, RunOptions, ResumeOptions, AskOptions, Conversation, Hooks } from "./client";
+export type {
+  Client,
+  ClientOptions,
+  RunOptions,
+  ResumeOptions,
+  AskOptions,
+  Conversation,
+  Hooks,
+  Inspection,
+  RunInspection,
+} from "./client";
 export { createInProcessClient } from "./client/in-process";
 export type { InProcessClientOptions, GenerateRequest, GenerateResult } from "./client/in-process";
 export { createResumeToken } from "./client/resume-token/create";

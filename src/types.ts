@@ -129,7 +129,8 @@ export type StreamEvent =
   | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
   | { type: "pending"; request: PendingRequest; runId?: string; token?: string }
   | { type: "usage"; usage: Usage }
-  | { type: "done"; result: RunResult };
+  | { type: "done"; result: RunResult }
+  | { type: "error"; code: string; message: string };
 
 export interface StorageCapabilities {
   /** `compareAndSet` is linearizable: two racing claims cannot both win. */

@@ -1,7 +1,7 @@
-// Which model the demo talks to. By default the embedded scripted model (offline, no key). With
-// BASE_URL, MODEL and API_KEY in `.dev.vars` (STYLE = "openai" | "anthropic", default "openai"),
-// the same demo runs against a real OpenAI- or Anthropic-style endpoint.
-import { createClient, createInProcessClient } from "toolnexus";
+// Which model the demo talks to and where its runs halt. By default the embedded scripted model
+// (offline, no key). With BASE_URL, MODEL and API_KEY in `.dev.vars` (STYLE = "openai" | "anthropic",
+// default "openai"), the same demo runs against a real OpenAI- or Anthropic-style endpoint.
+import { createClient, createInProcessClient, durableObjectStorage, kvStorage } from "toolnexus";
 import type { RunStorage } from "toolnexus";
 import { scriptedModel } from "./scripted-model";
 
@@ -34,4 +34,17 @@ export function demoClient(env: ModelEnv, storage: RunStorage) {
     });
   }
   return createInProcessClient({ model: "scripted-demo", generate: scriptedModel, storage });
+}
+
+export interface StorageEnv {
+  RUNS: KVNamespace;
+  /** The `RunStoreObject` Durable Object namespace: atomic claims, so an answer is used exactly once. */
+  RUN_STORE?: DurableObjectNamespace;
+}
+
+/** Durable Object storage when the binding exists (exactly-once resume), else KV (best effort). */
+export function runStorage(env: StorageEnv): { storage: RunStorage; name: string } {
+  return env.RUN_STORE
+    ? { storage: durableObjectStorage({ namespace: env.RUN_STORE }), name: "Durable Object storage" }
+    : { storage: kvStorage({ binding: env.RUNS, prefix: "run:" }), name: "Workers KV" };
 }

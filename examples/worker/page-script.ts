@@ -1,25 +1,15 @@
 // The chat page's script (plain browser JavaScript, served inline). It imports the SDK's single-file
-// bundle from /toolnexus.js, reads the Worker's event stream with readEventStream, renders a
-// suspended tool's Request as a form that fits its kind, and builds the reply with answerOutput /
-// answerDeclined. The conversation and the open question live in localStorage, so a reload brings
-// the question back. Model and tool text is only ever set with textContent.
+// bundle from /toolnexus.js and is built on createRunSession: the session streams each run from
+// /api/run, keeps the open run in localStorage (so a reload — or a second tab — finds the question
+// again) and holds every piece of state; this script only draws it. Each open Request is a card that fits
+// its kind; the reply is built with answerOutput / answerDeclined. Text is only ever set with textContent.
 export const PAGE_SCRIPT = String.raw`
-import { readEventStream, answerOutput, answerDeclined } from "/toolnexus.js";
+import { createRunSession, answerOutput, answerDeclined } from "/toolnexus.js";
 
-const KEY = "toolnexus-demo";
+const KEY = "toolnexus:run-session";
+const session = createRunSession({ endpoint: "/api/run", storage: localStorage, key: KEY });
 const $ = (sel) => document.querySelector(sel);
 const log = $("#log"), form = $("#composer"), input = $("#message"), send = $("#send");
-let state = load();
-let card = null;
-
-function load() {
-  try {
-    const s = JSON.parse(localStorage.getItem(KEY) || "null");
-    if (s && typeof s.chatId === "string" && Array.isArray(s.log)) return s;
-  } catch {}
-  return { chatId: crypto.randomUUID(), log: [], open: null };
-}
-const save = () => localStorage.setItem(KEY, JSON.stringify(state));
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -28,112 +18,27 @@ function el(tag, className, text) {
   return node;
 }
 
-function show(entry) {
-  $(".empty")?.remove();
-  const node = el("div", "msg " + entry.role + (entry.failed ? " failed" : ""), entry.text);
-  log.insertBefore(node, card);
-  log.scrollTop = log.scrollHeight;
-  return node;
-}
-function add(role, text, extra) {
-  const entry = { role, text, ...extra };
-  state.log.push(entry);
-  save();
-  return { entry, node: show(entry) };
+function button(text, className, onClick) {
+  const b = el("button", className, text);
+  b.type = "button";
+  b.onclick = onClick;
+  return b;
 }
 
 function emptyState() {
   const box = el("div", "empty");
   box.append(el("div", "", "Ask for something a tool can only do with your help."));
   const chips = el("div", "chips");
-  for (const text of ["What's the weather?", "Book a table for two tonight", "What's on my calendar?"]) {
-    const chip = el("button", "", text);
-    chip.type = "button";
-    chip.onclick = () => { input.value = text; form.requestSubmit(); };
-    chips.append(chip);
+  for (const text of ["What's the weather?", "Book a table for two tonight", "Book dinner and a taxi", "What's on my calendar?"]) {
+    chips.append(button(text, "", () => { input.value = text; form.requestSubmit(); }));
   }
   box.append(chips);
-  log.append(box);
+  return box;
 }
 
-function setBusy(busy) {
-  send.disabled = busy;
-  input.disabled = busy;
-  if (!busy) input.focus();
-}
+// --- the cards: one per open Request, a form that fits its kind ----------------------------------------
 
-async function post(path, body) {
-  return fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-}
-async function problem(res) {
-  try {
-    const body = await res.json();
-    if (body && body.error) return body.error;
-  } catch {}
-  return { code: "http_" + res.status, message: "The server answered " + res.status + "." };
-}
-
-const brief = (value, max) => { const s = typeof value === "string" ? value : JSON.stringify(value); return s.length > max ? s.slice(0, max) + "…" : s; };
-
-const argsText = (args) =>
-  args && typeof args === "object" && !Array.isArray(args)
-    ? Object.entries(args).map(([k, v]) => k + ": " + JSON.stringify(v)).join(", ")
-    : JSON.stringify(args);
-
-// Plays one run's events onto the page: text, tool activity, then either the answer or a question card.
-async function consume(res) {
-  let current = null;
-  try {
-    for await (const event of readEventStream(res)) {
-      if (event.type === "text") {
-        current ??= add("assistant", "");
-        current.entry.text += event.delta;
-        current.node.textContent = current.entry.text;
-      } else if (event.name === "question") {
-        // the builtin that asks the user: its card and the user's reply already show it
-      } else if (event.type === "tool_call") {
-        add("tool", "⚙ " + event.name + "(" + brief(argsText(event.args), 90) + ")");
-      } else if (event.type === "tool_result") {
-        add("tool", "↳ " + event.name + ": " + brief(event.output, 140), { failed: event.isError });
-      } else if (event.type === "done") {
-        const result = event.result;
-        if (result.status === "pending") {
-          state.open = { runId: result.runId, request: result.pending };
-          renderCard();
-        } else if (!current && result.text) {
-          add("assistant", result.text);
-        }
-        if (result.status === "incomplete") add("error", "The run stopped early (" + result.limit + ").");
-      }
-    }
-  } catch (error) {
-    add("error", "Something went wrong: " + (error && error.message ? error.message : String(error)));
-  } finally {
-    save();
-    refreshStats();
-  }
-}
-
-form.addEventListener("submit", async (e) => {
-  e.preventDefault();
-  const message = input.value.trim();
-  if (!message) return;
-  input.value = "";
-  if (state.open) { state.open = null; renderCard(); add("notice", "The open question was left unanswered."); }
-  add("user", message);
-  setBusy(true);
-  try {
-    const res = await post("/api/chat", { chatId: state.chatId, message });
-    if (res.ok) await consume(res);
-    else add("error", (await problem(res)).message);
-  } catch (error) {
-    add("error", "Could not reach the demo server: " + error.message);
-  } finally {
-    setBusy(false);
-  }
-});
-
-// --- the question card: one form per Request kind ---------------------------------------------------
+const LABELS = { question: "Question", input: "Needs your input", approval: "Needs your approval", authorization: "Sign-in needed" };
 
 // the builtin question tool's prompt lists its options; shown as buttons, the question alone reads better
 function promptOf(request) {
@@ -148,51 +53,6 @@ function optionsOf(request) {
   return Array.isArray(options) ? options.filter((o) => typeof o === "string").slice(0, 8) : [];
 }
 
-function button(text, className, onClick) {
-  const b = el("button", className, text);
-  b.type = "button";
-  b.onclick = onClick;
-  return b;
-}
-
-function renderCard() {
-  card?.remove();
-  card = null;
-  save();
-  const open = state.open;
-  if (!open || !open.request) return;
-  const { request } = open;
-  const labels = { question: "Question", input: "Needs your input", approval: "Needs your approval", authorization: "Sign-in needed" };
-  card = el("section", "card " + request.kind);
-  card.setAttribute("data-kind", request.kind);
-  card.append(el("div", "kind", labels[request.kind] || request.kind), el("p", "prompt", promptOf(request)));
-  const answer = (ok, output, label) => submit(open, ok ? answerOutput(request.id, output) : answerDeclined(request.id), label);
-  const row = el("div", "row");
-  if (request.kind === "approval") {
-    row.append(button("Approve", "primary", () => answer(true, "approved", "Approved")), button("Decline", "", () => answer(false, "", "Declined")));
-  } else if (request.kind === "authorization") {
-    const url = safeUrl(request.url);
-    if (url) { const a = el("a", "signin", "Sign in ↗"); a.href = url; a.target = "_blank"; a.rel = "noopener"; row.append(a); }
-    row.append(button("I've signed in — continue", "primary", () => answer(true, "signed in", "Signed in")), button("Cancel", "", () => answer(false, "", "Cancelled sign-in")));
-  } else {
-    for (const option of optionsOf(request)) row.append(button(option, "option", () => answer(true, option, option)));
-    const text = el("input");
-    text.placeholder = "Type your answer…";
-    text.setAttribute("aria-label", "Your answer");
-    const reply = () => text.value.trim() && answer(true, text.value.trim(), text.value.trim());
-    text.onkeydown = (e) => { if (e.key === "Enter") reply(); };
-    const second = el("div", "row");
-    second.append(text, button("Reply", "primary", reply), button("Skip", "", () => answer(false, "", "Skipped")));
-    card.append(row, second);
-    log.append(card);
-    log.scrollTop = log.scrollHeight;
-    return;
-  }
-  card.append(row);
-  log.append(card);
-  log.scrollTop = log.scrollHeight;
-}
-
 function safeUrl(url) {
   try {
     const u = new URL(url, location.href);
@@ -200,36 +60,76 @@ function safeUrl(url) {
   } catch { return ""; }
 }
 
-async function submit(open, answer, label) {
-  for (const control of card?.querySelectorAll("button, input") ?? []) control.disabled = true;
-  setBusy(true);
-  try {
-    const res = await post("/api/answer", { chatId: state.chatId, runId: open.runId, answer });
-    if (!res.ok) {
-      const err = await problem(res);
-      if (err.code === "run_conflict" || err.code === "run_not_found") {
-        state.open = null;
-        renderCard();
-        add("notice", err.code === "run_conflict"
-          ? "That question was already answered (perhaps in another tab) — nothing ran twice."
-          : "That question is no longer open — it was answered or it expired.");
-      } else {
-        add("error", err.message);
-        renderCard();
-      }
-      return;
-    }
-    state.open = null;
-    renderCard();
-    add("user", label);
-    await consume(res);
-  } catch (error) {
-    add("error", "Could not reach the demo server: " + error.message);
-    renderCard();
-  } finally {
-    setBusy(false);
+function card(request, busy) {
+  const box = el("section", "card " + request.kind);
+  box.setAttribute("data-kind", request.kind);
+  box.setAttribute("data-request", request.id);
+  box.append(el("div", "kind", LABELS[request.kind] || request.kind), el("p", "prompt", promptOf(request)));
+  const reply = (ok, output, label) =>
+    session.answer(ok ? answerOutput(request.id, output) : answerDeclined(request.id), { text: label });
+  const row = el("div", "row");
+  box.append(row);
+  if (request.kind === "approval") {
+    row.append(button("Approve", "primary", () => reply(true, "approved", "Approved")), button("Decline", "", () => reply(false, "", "Declined")));
+  } else if (request.kind === "authorization") {
+    const url = safeUrl(request.url);
+    if (url) { const a = el("a", "signin", "Sign in ↗"); a.href = url; a.target = "_blank"; a.rel = "noopener"; row.append(a); }
+    row.append(button("I've signed in — continue", "primary", () => reply(true, "signed in", "Signed in")), button("Cancel", "", () => reply(false, "", "Cancelled sign-in")));
+  } else {
+    for (const option of optionsOf(request)) row.append(button(option, "option", () => reply(true, option, option)));
+    const text = el("input");
+    text.placeholder = "Type your answer…";
+    text.setAttribute("aria-label", "Your answer");
+    const typed = () => text.value.trim() && reply(true, text.value.trim(), text.value.trim());
+    text.onkeydown = (e) => { if (e.key === "Enter") typed(); };
+    const second = el("div", "row");
+    second.append(text, button("Reply", "primary", typed), button("Skip", "", () => reply(false, "", "Skipped")));
+    box.append(second);
   }
+  for (const control of box.querySelectorAll("button, input")) control.disabled = busy;
+  return box;
 }
+
+// --- drawing the session's state --------------------------------------------------------------------------
+
+const NOTICES = {
+  run_conflict: "That question was already answered (perhaps in another tab) — nothing ran twice.",
+  run_not_found: "That question is no longer open — it was answered or it expired.",
+  answer_mismatch: "That question is no longer open — it was answered or it expired.",
+};
+
+let drawn = { messages: null, requests: null, busy: null };
+const messages = el("div", "messages"), live = el("div", "msg assistant"), cards = el("div", "cards"), status = el("div", "status");
+log.append(messages, live, cards, status);
+
+function draw(state) {
+  const busy = state.status === "streaming";
+  if (state.messages !== drawn.messages) {
+    messages.replaceChildren(...state.messages.map((m) => el("div", "msg " + m.role, m.text)));
+    if (!state.messages.length && !state.requests.length) messages.append(emptyState());
+  }
+  live.textContent = state.text;
+  live.hidden = !state.text;
+  if (state.requests !== drawn.requests || busy !== drawn.busy) cards.replaceChildren(...state.requests.map((r) => card(r, busy)));
+  status.replaceChildren();
+  if (state.status === "error" && state.error) {
+    const notice = NOTICES[state.error.code];
+    status.append(el("div", notice ? "msg notice" : "msg error", notice || "Something went wrong: " + state.error.message));
+  }
+  send.disabled = busy;
+  input.disabled = busy;
+  if (drawn.busy && !busy) { input.focus(); refreshStats(); }
+  drawn = { messages: state.messages, requests: state.requests, busy };
+  log.scrollTop = log.scrollHeight;
+}
+
+form.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const message = input.value.trim();
+  if (!message) return;
+  input.value = "";
+  session.send(message);
+});
 
 async function refreshStats() {
   try {
@@ -240,9 +140,8 @@ async function refreshStats() {
 
 $("#reset").onclick = () => { localStorage.removeItem(KEY); location.reload(); };
 
-for (const entry of state.log) show(entry);
-if (!state.log.length) emptyState();
-renderCard();
+session.subscribe(draw);
+session.restore();
 refreshStats();
 input.focus();
 `;

@@ -1,4 +1,4 @@
-// The demo's chat page: HTML + CSS here, the script in ./page-script.ts. Everything the model or a
+// The demo's chat page: HTML + CSS here, the script (built on createRunSession) in ./page-script.ts. Everything the model or a
 // tool says is put on the page with textContent — never as HTML. The script is allowed by a nonce.
 import { PAGE_SCRIPT } from "./page-script";
 
@@ -26,6 +26,8 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 button:disabled { opacity: .55; cursor: default; }
 main { flex: 1; background: var(--card); border: 1px solid var(--line); border-radius: 16px; padding: 18px; overflow-y: auto;
   display: flex; flex-direction: column; gap: 10px; box-shadow: 0 1px 2px rgba(16,24,40,.05); min-height: 380px; }
+.messages, .cards, .status { display: flex; flex-direction: column; gap: 10px; }
+.messages:empty, .cards:empty, .status:empty, .msg[hidden] { display: none; }
 .msg { max-width: 82%; padding: 9px 13px; border-radius: 14px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .msg.user { align-self: flex-end; background: var(--user); color: #fff; border-bottom-right-radius: 4px; }
 .msg.assistant { align-self: flex-start; background: #eef0f6; border-bottom-left-radius: 4px; }

@@ -13,13 +13,13 @@ export interface ScriptedCall {
   name: string;
   arguments: Record<string, unknown>;
 }
-export type ScriptedTurn = { content: string } | { toolCalls: ScriptedCall[] };
+export type ScriptedTurn = { content: string } | { content?: string; toolCalls: ScriptedCall[] };
 
 export const CITIES = ["Chennai", "Berlin", "Lima"];
 
 export const HELP =
-  "I'm a scripted demo assistant. Try: “What's the weather?”, “Book a table for two tonight” or “What's on my calendar?”. " +
-  "Each of them needs something only you can give — an answer, an approval or a sign-in.";
+  "I'm a scripted demo assistant. Try: “What's the weather?”, “Book a table for two tonight”, “Book dinner and a taxi”, " +
+  "“What's on my calendar?” or “Check my flight”. Most of them need something only you can give — an answer, an approval or a sign-in.";
 
 /** The scripted model, shaped as `createInProcessClient`'s `generate`. */
 export function scriptedModel(req: { messages: unknown[] }): ScriptedTurn {
@@ -28,9 +28,17 @@ export function scriptedModel(req: { messages: unknown[] }): ScriptedTurn {
   const prompt = String(messages[userAt]?.content ?? "");
   const last = messages.at(-1);
   if (last?.role !== "tool") return firstMove(prompt, messages.length);
+  const results = messages.slice(messages.map((m) => m.role).lastIndexOf("assistant") + 1);
+  if (results.length > 1) return afterTools(results.map((m) => String(m.content ?? "")));
   const output = String(last.content ?? "");
   const name = toolNameOf(messages, last.tool_call_id);
   return afterTool(name, output, messages.length);
+}
+
+/** One turn asked several tools at once (two approvals): one reply once every one has its result. */
+function afterTools(outputs: string[]): ScriptedTurn {
+  const said = outputs.map((o) => (o.startsWith("declined/expired:") ? "Skipped, as you asked." : o));
+  return { content: `All set — ${said.join(" ")}` };
 }
 
 function firstMove(prompt: string, seq: number): ScriptedTurn {
@@ -45,6 +53,18 @@ function firstMove(prompt: string, seq: number): ScriptedTurn {
       questions: [{ question: "Which city should I check the weather for?", options: CITIES }],
     });
   }
+  if (/taxi|cab/.test(text))
+    return {
+      toolCalls: [
+        { id: `call_${seq}_a`, name: "book_table", arguments: { restaurant: "Dakshin", time: "19:30", guests: 2 } },
+        { id: `call_${seq}_b`, name: "book_taxi", arguments: { pickup: "19:00", to: "Dakshin" } },
+      ],
+    };
+  if (/flight/.test(text))
+    return {
+      content: "Checking your flight — live data takes a moment… ",
+      toolCalls: [{ id: `call_${seq}`, name: "flight_status", arguments: { flight: "AI 540" } }],
+    };
   if (/book|table|reserv|dinner/.test(text))
     return call("book_table", { restaurant: "Dakshin", time: "19:30", guests: 2 });
   if (/calendar|schedule|meeting|agenda/.test(text)) return call("calendar", { day: "tomorrow" });
@@ -62,6 +82,7 @@ function afterTool(name: string, output: string, seq: number): ScriptedTurn {
   if (name === "weather") return { content: `Here's the forecast — ${output}` };
   if (name === "book_table") return { content: `Done! ${output}` };
   if (name === "calendar") return { content: `Here's your day: ${output}` };
+  if (name === "flight_status") return { content: output };
   return { content: output };
 }
 

@@ -1,5 +1,6 @@
 // The demo's tools. Each one needs something only the user can give, so each one suspends:
-// `question` (the builtin) asks which city, `book_table` asks for approval, `calendar` asks for a sign-in.
+// `question` (the builtin) asks which city, `book_table` and `book_taxi` ask for approval (both at once for
+// "dinner and a taxi"), `calendar` asks for a sign-in; `flight_status` just takes its time.
 // Every real execution is recorded in KV under `exec:<tool>:…`, so /api/stats can prove a
 // double-submitted answer ran the tool once.
 import { defineTool, pending } from "toolnexus";
@@ -16,6 +17,7 @@ const FORECASTS: Record<string, string> = {
 };
 
 export const STATS_PREFIX = "exec:";
+const FLIGHT_LOOKUP_MS = 5000;
 
 async function recordExecution(env: ToolsEnv, tool: string, ctx: ToolContext | undefined): Promise<void> {
   await env.RUNS.put(`${STATS_PREFIX}${tool}:${crypto.randomUUID()}`, ctx?.idempotencyKey ?? "");
@@ -84,5 +86,35 @@ export function demoTools(env: ToolsEnv, origin: string): Tool[] {
     },
   });
 
-  return [weather, bookTable, calendar];
+  const bookTaxi = defineTool({
+    name: "book_taxi",
+    description: "Books a taxi. Asks the user to approve first.",
+    inputSchema: {
+      type: "object",
+      properties: { pickup: { type: "string" }, to: { type: "string" } },
+      required: ["pickup", "to"],
+    },
+    execute: async (args, ctx) => {
+      const { pickup, to } = args as { pickup: string; to: string };
+      if (!ctx?.answer) {
+        return pending({ kind: "approval", prompt: `Book a taxi at ${pickup} to ${to}?`, data: { pickup, to } });
+      }
+      await recordExecution(env, "book_taxi", ctx);
+      return `Your taxi to ${to} picks you up at ${pickup}.`;
+    },
+  });
+
+  // slow on purpose: live flight data takes a few seconds (and the stream is open meanwhile)
+  const flightStatus = defineTool({
+    name: "flight_status",
+    description: "The live status of a flight.",
+    inputSchema: { type: "object", properties: { flight: { type: "string" } }, required: ["flight"] },
+    execute: async (args, ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, FLIGHT_LOOKUP_MS));
+      await recordExecution(env, "flight_status", ctx);
+      return `${String(args.flight)} is on time, boarding at gate 14 from 18:05.`;
+    },
+  });
+
+  return [weather, bookTable, bookTaxi, calendar, flightStatus];
 }

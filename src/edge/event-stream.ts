@@ -1,21 +1,19 @@
 // A run's StreamEvents as server-sent events: out of an edge function, and back in a page.
 // Each event is `event: <type>\ndata: <the whole event as JSON>\n\n`, so reading it back is exact.
-import { isToolnexusError, StreamError } from "../errors";
-import type { StreamEvent } from "../types";
+// Page-safe by default: the `done` event's result carries no transcript (it holds the system prompt and
+// every message) and no tool metadata beyond what the tool_call/tool_result events showed.
+import { NetworkError, StreamError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import type { RunResult, StreamEvent, ToolCallRecord } from "../types";
 import { parseSSE } from "../wire/sse";
+import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 
-interface ErrorPayload {
-  code: string;
-  message: string;
-}
-
-// Only our own errors are described to the client: their messages are written never to hold secrets.
-function errorPayload(error: unknown): ErrorPayload {
-  if (isToolnexusError(error)) return { code: error.code, message: error.message };
-  return {
-    code: "internal",
-    message: "toolnexus: the run failed on the server with an unexpected error (details stay on the server)",
-  };
+export interface EventStreamOptions {
+  /** Send `result.messages` (the whole transcript, system prompt included) in the `done` event. Default false. */
+  includeMessages?: boolean;
+  /** Headers added to the response (the error response too), e.g. CORS headers. */
+  headers?: HeadersInit;
+  /** The status of a stream that started. Default 200. */
+  status?: number;
 }
 
 function frame(type: string, data: string): string {
@@ -23,30 +21,64 @@ function frame(type: string, data: string): string {
   return `event: ${name}\ndata: ${data}\n\n`;
 }
 
+const visibleCall = ({ id, name, args, output, isError }: ToolCallRecord): ToolCallRecord => ({
+  id,
+  name,
+  args,
+  output,
+  isError,
+});
+
+/** The result as a page may see it: no `messages`, tool calls as their events showed them. */
+function pageSafe(result: RunResult): RunResult {
+  const { messages: _transcript, ...rest } = result;
+  return { ...rest, toolCalls: result.toolCalls.map(visibleCall) } as RunResult;
+}
+
+function encodeEvent(event: StreamEvent, includeMessages: boolean): string {
+  const sent = event.type === "done" && !includeMessages ? { type: "done", result: pageSafe(event.result) } : event;
+  return frame(String(event.type), JSON.stringify(sent));
+}
+
+function errorFrame(error: unknown): string {
+  return frame("error", JSON.stringify({ type: "error", ...errorPayload(error) }));
+}
+
 /**
- * A `text/event-stream` Response that sends every event of `events` (e.g. `client.stream(...)`).
- * If the iterable throws, the stream ends with `event: error` carrying `{ code, message }` (never a
- * stack); if the client goes away, the iterable is closed with `return()`.
+ * A `text/event-stream` Response that sends every event of `events` (e.g. `client.stream(...)`). It waits
+ * for the first event: a failure before it is a plain JSON error response (`{ error: { code, message } }`,
+ * 400/403/404/409 for what the caller can fix, 502 for the model upstream, else 500); a failure after it
+ * ends the stream with an `error` event `{ type, code, message }` (never a stack). If the client goes
+ * away, the iterable is closed with `return()`.
  */
-/* @__NO_SIDE_EFFECTS__ */
-export function eventStreamResponse(events: AsyncIterable<StreamEvent>, init?: ResponseInit): Response {
+export async function eventStreamResponse(
+  events: AsyncIterable<StreamEvent>,
+  options: EventStreamOptions = {},
+): Promise<Response> {
+  const includeMessages = options.includeMessages === true;
+  const iterator = events[Symbol.asyncIterator]();
+  let buffered: IteratorResult<StreamEvent> | undefined;
+  try {
+    buffered = await iterator.next();
+  } catch (error) {
+    return errorResponse(errorPayload(error), options.headers);
+  }
   const encoder = new TextEncoder();
-  let iterator: AsyncIterator<StreamEvent> | undefined;
   let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      iterator ??= events[Symbol.asyncIterator]();
       let text: string;
       let last = false;
       try {
-        const next = await iterator.next();
+        const next = buffered ?? (await iterator.next());
+        buffered = undefined;
         if (next.done) {
           if (!cancelled) controller.close();
           return;
         }
-        text = frame(String(next.value.type), JSON.stringify(next.value));
+        text = encodeEvent(next.value, includeMessages);
       } catch (error) {
-        text = frame("error", JSON.stringify(errorPayload(error)));
+        text = errorFrame(error);
         last = true;
         try {
           await iterator.return?.(); // still open when it was the event that failed (JSON cannot carry it)
@@ -60,20 +92,35 @@ export function eventStreamResponse(events: AsyncIterable<StreamEvent>, init?: R
     },
     async cancel() {
       cancelled = true;
-      await iterator?.return?.();
+      await iterator.return?.();
     },
   });
-  const headers = new Headers(init?.headers);
+  const headers = new Headers(options.headers);
   headers.set("content-type", "text/event-stream; charset=utf-8");
   if (!headers.has("cache-control")) headers.set("cache-control", "no-cache");
-  return new Response(body, { ...init, headers });
+  return new Response(body, { status: options.status ?? 200, headers });
 }
 
-function bodyOf(source: Response | ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+// --- reading it back ---------------------------------------------------------------------------------
+
+function payloadOf(value: unknown): ErrorPayload | undefined {
+  const error = (value as { error?: unknown } | null)?.error as Partial<ErrorPayload> | undefined;
+  return typeof error?.code === "string" && typeof error.message === "string"
+    ? { code: error.code, message: error.message }
+    : undefined;
+}
+
+/** The server's error, as a ToolnexusError carrying the server's own code (which may be one this copy lacks). */
+function remoteError({ code, message }: ErrorPayload): ToolnexusError {
+  return new ToolnexusError(code as ToolnexusErrorCode, message);
+}
+
+async function bodyOf(source: Response | ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
   if (typeof (source as ReadableStream).getReader === "function") return source as ReadableStream<Uint8Array>;
   const res = source as Response;
   if (!res.ok) {
-    res.body?.cancel().catch(() => {});
+    const payload = payloadOf(await res.json().catch(() => undefined));
+    if (payload) throw remoteError(payload);
     throw new StreamError(
       `toolnexus: the event stream request failed with HTTP ${res.status} — check the endpoint's URL and its logs`,
     );
@@ -88,39 +135,65 @@ function bodyOf(source: Response | ReadableStream<Uint8Array>): ReadableStream<U
   return res.body;
 }
 
-function remoteError(data: unknown): StreamError {
-  const payload = (typeof data === "object" && data !== null ? data : {}) as Partial<ErrorPayload>;
-  const code = typeof payload.code === "string" ? payload.code : "internal";
-  const message = typeof payload.message === "string" ? payload.message : "no message";
-  return new StreamError(`toolnexus: the run failed on the server (${code}): ${message}`, { cause: { code, message } });
+/** fetch reports a lost connection as a TypeError in every runtime; anything else (an abort) stays as it is. */
+function readFailure(error: unknown): unknown {
+  if (!(error instanceof TypeError)) return error;
+  return new NetworkError(
+    "toolnexus: the connection to the server was lost while the event stream was read — try again",
+    { cause: error },
+  );
+}
+
+function eventOf(event: string, text: string): StreamEvent {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new StreamError(
+      `toolnexus: event "${event}" in the event stream is not JSON — serve the stream with eventStreamResponse(events)`,
+      { cause: error },
+    );
+  }
+  if (event === "error") {
+    const { code, message } = (data ?? {}) as Partial<ErrorPayload>;
+    throw remoteError({
+      code: typeof code === "string" ? code : "internal",
+      message: typeof message === "string" ? message : "toolnexus: the run failed on the server (no message)",
+    });
+  }
+  if (typeof data !== "object" || data === null || typeof (data as { type?: unknown }).type !== "string") {
+    throw new StreamError(
+      `toolnexus: event "${event}" in the event stream is not a StreamEvent — serve the stream with eventStreamResponse(events)`,
+    );
+  }
+  return data as StreamEvent;
 }
 
 /**
- * The StreamEvents of a response made by {@link eventStreamResponse}, exactly as they were sent. Throws
- * `StreamError` for a non-2xx response, an `error` event (its `{ code, message }` is the error's
- * `cause`), or a stream that ends before its `done` event. Breaking out of the loop cancels the stream.
+ * The StreamEvents of a response made by {@link eventStreamResponse}, exactly as they were sent. Throws a
+ * ToolnexusError whose `code` is the server's for an error response or an `error` event; a `NetworkError`
+ * when the connection drops; a `StreamError` for a stream that ends before its `done` event or is not
+ * one. Breaking out of the loop cancels the stream.
  */
 export async function* readEventStream(
   source: Response | ReadableStream<Uint8Array>,
 ): AsyncGenerator<StreamEvent, void, undefined> {
-  for await (const sse of parseSSE(bodyOf(source))) {
-    let data: unknown;
-    try {
-      data = JSON.parse(sse.data);
-    } catch (error) {
-      throw new StreamError(
-        `toolnexus: event "${sse.event}" in the event stream is not JSON — serve the stream with eventStreamResponse(events)`,
-        { cause: error },
-      );
+  const sse = parseSSE(await bodyOf(source));
+  try {
+    for (;;) {
+      let step: IteratorResult<{ event: string; data: string }>;
+      try {
+        step = await sse.next();
+      } catch (error) {
+        throw readFailure(error);
+      }
+      if (step.done) break;
+      const event = eventOf(step.value.event, step.value.data);
+      yield event;
+      if (event.type === "done") return;
     }
-    if (sse.event === "error") throw remoteError(data);
-    if (typeof data !== "object" || data === null || typeof (data as { type?: unknown }).type !== "string") {
-      throw new StreamError(
-        `toolnexus: event "${sse.event}" in the event stream is not a StreamEvent — serve the stream with eventStreamResponse(events)`,
-      );
-    }
-    yield data as StreamEvent;
-    if (sse.event === "done") return;
+  } finally {
+    await sse.return();
   }
   throw new StreamError(
     "toolnexus: the event stream ended before its done event — the connection was cut or the server stopped early; run it again",

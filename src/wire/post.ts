@@ -1,7 +1,7 @@
-// One provider POST with retries, Retry-After and backoff. Only infrastructure throws:
-// the final non-2xx response becomes an LlmHttpError (its body redacted by http-error.ts), a network
-// failure is rethrown as it came.
-import { ToolnexusError, type LlmHttpError } from "../errors";
+// One provider POST with retries, Retry-After and backoff. Only infrastructure throws: the final non-2xx
+// response becomes an LlmHttpError (its body redacted by http-error.ts), a final network failure a
+// NetworkError (the original in `cause`); an abort stays the signal's reason.
+import { NetworkError, ToolnexusError, type LlmHttpError } from "../errors";
 import type { ErrorInfo } from "../types";
 import { secretsOf } from "../_internal/redact";
 import { llmHttpError } from "./http-error";
@@ -52,6 +52,23 @@ function pause(opts: RetryOptions, attempt: number, ms: number = backoffMs(opts.
 const httpError = (res: Response, headers: Record<string, string>): Promise<LlmHttpError> =>
   llmHttpError(res, secretsOf(headers));
 
+/**
+ * A fetch that rejected without a response, as a NetworkError naming only the host (a URL's path, query
+ * or user info may hold a credential; so may the runtime's own message, which stays in `cause`).
+ */
+function networkError(url: string, error: unknown): NetworkError {
+  let host = "the provider";
+  try {
+    host = new URL(url).host;
+  } catch {
+    // not a URL: keep the generic name
+  }
+  return new NetworkError(
+    `toolnexus: could not reach ${host} (the connection failed before any response) — check baseUrl and the network, then try again`,
+    { cause: error },
+  );
+}
+
 function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
   const tier = opts.onError?.(info);
   // a logging-only onError that returns nothing keeps the default
@@ -61,7 +78,7 @@ function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
 /**
  * POSTs `init.body` to `url`, retrying retryable statuses and network failures up to `opts.retries`
  * times. Resolves the first ok Response (body unread); rejects with an LlmHttpError for the final
- * non-2xx, the original error for a final network failure, or `signal.reason` once aborted.
+ * non-2xx, a NetworkError for a final network failure, or `signal.reason` once aborted.
  */
 export async function postWithRetry(
   url: string,
@@ -79,7 +96,7 @@ export async function postWithRetry(
       res = await opts.fetch(url, { method: "POST", headers: init.headers, body: init.body, signal });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (decide(opts, { error, attempt, retryable: true }) === "fail" || last) throw error;
+      if (decide(opts, { error, attempt, retryable: true }) === "fail" || last) throw networkError(url, error);
       await pause(opts, attempt);
       continue;
     }

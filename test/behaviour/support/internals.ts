@@ -12,7 +12,7 @@ export { translateBody, translateResponse, openAIMessagesToAnthropic } from "../
 export { envApiKey } from "../../../src/client/env";
 export { parseSSE } from "../../../src/wire/sse";
 export type { SSEEvent } from "../../../src/wire/sse";
-export { LlmHttpError, StreamError, isToolnexusError } from "../../../src/errors";
+export { LlmHttpError, NetworkError, StreamError, isToolnexusError } from "../../../src/errors";
 export { readRelayAnswer } from "../../../src/tools/relay-answer";
 export { InvalidAnswerError } from "../../../src/errors";
 export { sha256Hex } from "../../../src/_internal/sha256";

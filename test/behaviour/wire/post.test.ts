@@ -4,6 +4,7 @@ import {
   isToolnexusError,
   LlmHttpError,
   llmHttpError,
+  NetworkError,
   postWithRetry,
   REDACTED_BODY_KEYS,
   REDACTION_PLACEHOLDER,
@@ -177,18 +178,38 @@ describe("postWithRetry: network failures", () => {
     expect(r.delays[0]).toBeLessThan(101);
   });
 
-  it("rethrows the original error after the last attempt", async () => {
+  it("throws a NetworkError (code network, the original as its cause) after the last attempt", async () => {
     const boom = new TypeError("network down");
     const r = post([fail(boom)]);
-    expect(await rejection(r.promise)).toBe(boom);
+    const error = await rejection(r.promise);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ code: "network", cause: boom });
+    expect(isToolnexusError(error)).toBe(true);
     expect(r.hits()).toBe(3);
   });
 
-  it('"fail" rethrows the original error after 1 hit', async () => {
+  it('"fail" throws the NetworkError after 1 hit', async () => {
     const boom = new TypeError("network down");
     const r = post([fail(boom), reply(200)], { onError: () => "fail" });
-    expect(await rejection(r.promise)).toBe(boom);
+    expect(await rejection(r.promise)).toMatchObject({ name: "NetworkError", code: "network", cause: boom });
     expect(r.hits()).toBe(1);
+  });
+
+  it("the NetworkError names the host only: no path, query or user info from the URL", async () => {
+    const f = scripted([fail(new TypeError("fetch failed for https://u:pw@llm.test/v1?key=sk-in-url"))]);
+    const error = await rejection(
+      postWithRetry(
+        "https://u:pw@llm.test/v1/chat?key=sk-in-url",
+        { headers: {}, body: "{}" },
+        {
+          fetch: f.fetch,
+          retries: 0,
+          retryBaseMs: 0,
+        },
+      ),
+    );
+    expect((error as Error).message).toContain("llm.test");
+    expect((error as Error).message).not.toMatch(/sk-in-url|pw|\/v1/);
   });
 
   it("an aborted signal rethrows signal.reason at once: no onError, no retry", async () => {

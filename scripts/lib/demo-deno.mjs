@@ -1,0 +1,37 @@
+// The demo of `npm start` under Deno.serve instead of workerd: the same page, the same createRunHandler
+// endpoint (examples/worker/demo.ts's demoFetch), runs halting into Deno KV, the tools' own records in Deno
+// KV too (behind the few KV-namespace methods they use). Run by scripts/test-demo.mjs:
+//   deno run --unstable-kv --unstable-sloppy-imports … scripts/lib/demo-deno.mjs <port> <kv path> <dist dir>
+import { denoKvStorage } from "toolnexus";
+import { demoFetch } from "../../examples/worker/demo.ts";
+
+const [port, path, dist] = Deno.args;
+const kv = await Deno.openKv(path);
+
+/** The KV namespace methods the demo's tools and stats use, over Deno KV. */
+const RUNS = {
+  get: async (key) => (await kv.get(["demo", key])).value ?? null,
+  put: async (key, value, opts) =>
+    void (await kv.set(["demo", key], value, opts?.expirationTtl ? { expireIn: opts.expirationTtl * 1000 } : {})),
+  list: async ({ prefix = "" } = {}) => {
+    const keys = [];
+    for await (const entry of kv.list({ prefix: ["demo"] }))
+      if (String(entry.key[1]).startsWith(prefix)) keys.push({ name: String(entry.key[1]) });
+    return { keys, list_complete: true };
+  },
+};
+const runs = { storage: denoKvStorage({ kv, prefix: ["runs"] }), name: "Deno KV" };
+const bundle = await Deno.readFile(`${dist}/toolnexus.js`);
+
+Deno.serve(
+  {
+    hostname: "127.0.0.1",
+    port: Number(port),
+    onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}/`),
+  },
+  (request) => {
+    if (new URL(request.url).pathname === "/toolnexus.js")
+      return new Response(bundle, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+    return demoFetch(request, { RUNS }, runs);
+  },
+);

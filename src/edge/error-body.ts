@@ -1,0 +1,50 @@
+// What a page is told when something fails on the edge: `{ error: { code, message } }` with a status that
+// fits, or the same `{ code, message }` as an `error` event once a stream has started. Only messages this
+// package wrote are passed on; anything else (a foreign exception, a storage driver's text) stays on the
+// server behind a fixed message.
+import { isToolnexusError } from "../errors";
+
+export interface ErrorPayload {
+  code: string;
+  message: string;
+}
+
+const STATUS: Record<string, number> = {
+  bad_request: 400,
+  invalid_answer: 400,
+  resume_token: 403,
+  not_found: 404,
+  run_not_found: 404,
+  method_not_allowed: 405,
+  answer_mismatch: 409,
+  run_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  llm_http: 502,
+  stream: 502,
+  network: 502,
+};
+
+/** The HTTP status for an error code: 4xx for what the caller can fix, 502 for the model upstream, else 500. */
+export function statusOf(code: string): number {
+  return STATUS[code] ?? 500;
+}
+
+const INTERNAL = "toolnexus: the run failed on the server with an unexpected error (details stay on the server)";
+const STORAGE = "toolnexus: the server could not read or write its run storage — try again; details stay on the server";
+
+/** The `{ code, message }` a page may see for `error`. */
+export function errorPayload(error: unknown): ErrorPayload {
+  if (!isToolnexusError(error)) return { code: "internal", message: INTERNAL };
+  // a StorageError's message quotes its driver's own error, which this package did not write
+  if (error.code === "storage") return { code: "storage", message: STORAGE };
+  return { code: error.code, message: error.message };
+}
+
+/** A JSON error response: `{ error: { code, message } }` with the status that fits the code. */
+export function errorResponse(payload: ErrorPayload, init?: HeadersInit): Response {
+  const headers = new Headers(init);
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.set("cache-control", "no-store");
+  return new Response(JSON.stringify({ error: payload }), { status: statusOf(payload.code), headers });
+}

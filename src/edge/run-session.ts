@@ -1,0 +1,305 @@
+// The page side of a chat widget, headless and framework-neutral: one state snapshot (a new object on
+// every change, the same one otherwise — React's useSyncExternalStore contract; `subscribe` calls the
+// listener at once, as a Svelte store does), built from the run's events, never from the transcript.
+// It talks to an endpoint made by createRunHandler and keeps the open run in Web Storage for reloads.
+import { isToolnexusError, NetworkError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import type { Answer, PendingRequest, RunResult, StreamEvent } from "../types";
+import { readEventStream } from "./event-stream";
+import {
+  defaultStorage,
+  load,
+  save,
+  type Kept,
+  type RunSessionMessage,
+  type SessionStorageLike,
+} from "./session-store";
+
+export type { RunSessionMessage, SessionStorageLike } from "./session-store";
+
+export type RunSessionStatus = "idle" | "streaming" | "waiting" | "done" | "error";
+
+export interface RunSessionState {
+  readonly status: RunSessionStatus;
+  /** The conversation as the page shows it: prompts, answers given as text, and finished assistant text. */
+  readonly messages: readonly RunSessionMessage[];
+  /** The assistant text streaming in right now (moved to `messages` when the turn ends). */
+  readonly text: string;
+  /** The open Requests of the halted run; answer them in any order. */
+  readonly requests: readonly PendingRequest[];
+  readonly error: { readonly code: string; readonly message: string } | undefined;
+  /** The halted run the open requests belong to. */
+  readonly runId: string | undefined;
+}
+
+export interface RunSessionOptions {
+  /** The URL of a createRunHandler endpoint, e.g. `"/api/run"`. */
+  endpoint: string | URL;
+  /** Default: the global fetch, looked up per call. */
+  fetch?: typeof fetch;
+  /** Where the open run is kept across reloads: a Web Storage. Default `sessionStorage`; `null` for none. */
+  storage?: SessionStorageLike | null;
+  /** The storage key. Default `"toolnexus:run-session"`. */
+  key?: string;
+}
+
+export interface AnswerOptions {
+  /** Shown as the user's message, e.g. the chosen option or "Approved". */
+  text?: string;
+}
+
+export interface RunSession {
+  readonly state: RunSessionState;
+  /** Calls `listener` with the state now and after every change; returns the unsubscribe. */
+  subscribe(listener: (state: RunSessionState) => void): () => void;
+  /** Starts a run. Ignored while one is streaming; an open question is left unanswered. */
+  send(prompt: string): Promise<void>;
+  /** Answers one or more open Requests (each `answerOutput` / `answerDeclined` / …). Ignored while streaming. */
+  answer(answer: Answer | Answer[], opts?: AnswerOptions): Promise<void>;
+  /** After a reload: the kept conversation, and the open Requests of the kept run, asked from the endpoint. */
+  restore(): Promise<void>;
+  /** Stops reading the current stream; the run's text so far stays. */
+  abort(): void;
+}
+
+const IDLE: RunSessionState = {
+  status: "idle",
+  messages: [],
+  text: "",
+  requests: [],
+  error: undefined,
+  runId: undefined,
+};
+
+/** A failure as the page sees it: a ToolnexusError with a code, or a NetworkError for a failed fetch. */
+function described(error: unknown): { code: string; message: string } {
+  if (isToolnexusError(error)) return { code: error.code, message: error.message };
+  return { code: "internal", message: "toolnexus: the run session failed unexpectedly — try again" };
+}
+
+/** Errors after which the answered question is not open any more. */
+const GONE = new Set(["run_conflict", "run_not_found", "answer_mismatch"]);
+
+const isAbort = (error: unknown, signal: AbortSignal) =>
+  signal.aborted || (error as { name?: unknown } | null)?.name === "AbortError";
+
+/** One session's moving parts; the functions below each do one thing to it. */
+interface Core {
+  state: RunSessionState;
+  kept: Kept;
+  current: AbortController | undefined;
+  readonly listeners: Set<(state: RunSessionState) => void>;
+  readonly endpoint: string;
+  readonly fetch: typeof fetch | undefined;
+  readonly storage: SessionStorageLike | undefined;
+  readonly key: string;
+}
+
+function set(core: Core, patch: Partial<RunSessionState>): void {
+  core.state = { ...core.state, ...patch };
+  for (const listener of [...core.listeners]) listener(core.state);
+}
+
+/** Saves the visible messages and `patch` (an `undefined` runId or tokens removes them). */
+function keep(core: Core, patch: Partial<Kept>): void {
+  const kept: Kept = { ...core.kept, ...patch, messages: [...core.state.messages] };
+  for (const k of ["runId", "tokens"] as const) if (k in patch && patch[k] === undefined) delete kept[k];
+  core.kept = kept;
+  save(core.storage, core.key, kept);
+}
+
+const forget = (core: Core) => keep(core, { runId: undefined, tokens: undefined });
+
+function say(core: Core, role: RunSessionMessage["role"], text: string): void {
+  set(core, { messages: [...core.state.messages, { role, text }] });
+}
+
+/** The streamed text so far becomes a message. */
+function flush(core: Core): void {
+  if (core.state.text) {
+    set(core, { messages: [...core.state.messages, { role: "assistant", text: core.state.text }], text: "" });
+  }
+}
+
+/** The page's own fetch: a rejection that is not an abort is a NetworkError. */
+async function call(core: Core, url: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
+  const f = core.fetch ?? globalThis.fetch;
+  try {
+    return await f(url, { ...init, signal });
+  } catch (error) {
+    if (isAbort(error, signal)) throw error;
+    throw new NetworkError("toolnexus: could not reach the run endpoint — check the connection and try again", {
+      cause: error,
+    });
+  }
+}
+
+function finish(core: Core, result: RunResult, streamed: boolean): void {
+  // a replayed outcome arrives without text events (a pending result's text is its prompt: not a message)
+  if (!streamed && result.status !== "pending" && result.text) say(core, "assistant", result.text);
+  if (result.status === "pending") {
+    const r = result as RunResult & { requests?: PendingRequest[]; token?: string };
+    const requests = r.requests ?? (result.pending ? [result.pending] : []);
+    const tokens = { ...core.kept.tokens };
+    if (r.token) for (const q of requests) tokens[q.id] ??= r.token;
+    set(core, { status: "waiting", requests, runId: result.runId });
+    keep(core, { runId: result.runId, tokens });
+    return;
+  }
+  set(core, { status: "done", requests: [], runId: undefined });
+  forget(core);
+  if (result.status === "incomplete") {
+    const message = `toolnexus: the run stopped early (${result.limit ?? "incomplete"})`;
+    set(core, { status: "error", error: { code: "incomplete", message } });
+  }
+}
+
+function onEvent(core: Core, event: StreamEvent): void {
+  if (event.type === "text") return set(core, { text: core.state.text + event.delta });
+  flush(core);
+  if (event.type !== "pending") return;
+  const { requests } = core.state;
+  const token = (event as { token?: unknown }).token;
+  if (typeof token === "string") keep(core, { tokens: { ...core.kept.tokens, [event.request.id]: token } });
+  set(core, {
+    requests: requests.some((q) => q.id === event.request.id) ? requests : [...requests, event.request],
+    runId: event.runId ?? core.state.runId,
+  });
+}
+
+/** Posts `body` and plays the events onto the state; `onRefused` sees a ToolnexusError before it is shown. */
+async function stream(core: Core, body: unknown, onRefused?: (error: ToolnexusError) => void): Promise<void> {
+  const controller = new AbortController();
+  core.current = controller;
+  let streamed = false;
+  try {
+    const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+    for await (const event of readEventStream(await call(core, core.endpoint, init, controller.signal))) {
+      if (event.type === "text") streamed = true;
+      if (event.type === "done") finish(core, event.result, streamed);
+      else onEvent(core, event);
+    }
+  } catch (error) {
+    flush(core);
+    if (isAbort(error, controller.signal))
+      return set(core, { status: core.state.requests.length ? "waiting" : "idle" });
+    if (isToolnexusError(error)) onRefused?.(error);
+    set(core, { status: "error", error: described(error) });
+  } finally {
+    if (core.current === controller) core.current = undefined;
+    keep(core, {});
+  }
+}
+
+async function send(core: Core, prompt: string): Promise<void> {
+  const text = String(prompt ?? "").trim();
+  if (core.state.status === "streaming" || !text) return;
+  set(core, { status: "streaming", error: undefined, text: "", requests: [], runId: undefined });
+  say(core, "user", text);
+  forget(core);
+  await stream(core, { prompt: text, conversationId: core.kept.conversationId });
+}
+
+async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions): Promise<void> {
+  const answers = Array.isArray(answer) ? answer : [answer];
+  const { runId, requests: open } = core.state;
+  if (core.state.status === "streaming" || !runId || answers.length === 0) return;
+  const answered = new Set(answers.map((a) => a.id));
+  const token = core.kept.tokens?.[answers[0]!.id];
+  set(core, { status: "streaming", error: undefined, requests: open.filter((q) => !answered.has(q.id)) });
+  if (opts.text) say(core, "user", opts.text);
+  keep(core, {});
+  const body = { runId, ...(answers.length === 1 ? { answer: answers[0] } : { answers }), ...(token ? { token } : {}) };
+  await stream(core, body, (error) => {
+    if (GONE.has(error.code)) {
+      // answered elsewhere, expired, or not a question of this run: it is not coming back
+      set(core, { requests: [], runId: undefined });
+      forget(core);
+    } else {
+      set(core, { requests: open, runId }); // refused or cut off: the question stays, to be answered again
+    }
+  });
+}
+
+interface InspectBody {
+  requests?: PendingRequest[];
+  token?: string;
+  tokens?: Record<string, string>;
+  error?: { code?: string; message?: string };
+}
+
+/** Asks the endpoint what the kept run waits for (GET ?runId=). */
+async function restore(core: Core): Promise<void> {
+  core.kept = load(core.storage, core.key);
+  set(core, { ...IDLE, messages: core.kept.messages });
+  const runId = core.kept.runId;
+  if (!runId) return;
+  const controller = new AbortController();
+  core.current = controller;
+  set(core, { status: "streaming" });
+  try {
+    const url = `${core.endpoint}${core.endpoint.includes("?") ? "&" : "?"}runId=${encodeURIComponent(runId)}`;
+    const res = await call(core, url, { method: "GET", headers: { accept: "application/json" } }, controller.signal);
+    const body = (await res.json().catch(() => undefined)) as InspectBody | undefined;
+    if (!res.ok) {
+      const code = typeof body?.error?.code === "string" ? body.error.code : "stream";
+      if (code === "run_not_found") {
+        forget(core);
+        return set(core, { status: "idle" });
+      }
+      throw new ToolnexusError(code as ToolnexusErrorCode, body?.error?.message ?? `HTTP ${res.status}`);
+    }
+    const requests = Array.isArray(body?.requests) ? body.requests : [];
+    if (!requests.length) {
+      forget(core);
+      return set(core, { status: "done" });
+    }
+    const tokens: Record<string, string> = {};
+    for (const q of requests) {
+      const token = body?.tokens?.[q.id] ?? body?.token;
+      if (typeof token === "string") tokens[q.id] = token;
+    }
+    keep(core, { tokens });
+    set(core, { status: "waiting", requests, runId });
+  } catch (error) {
+    if (isAbort(error, controller.signal)) return set(core, { status: "idle" });
+    set(core, { status: "error", error: described(error) });
+  } finally {
+    if (core.current === controller) core.current = undefined;
+  }
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+export function createRunSession(options: RunSessionOptions): RunSession {
+  if (typeof options?.endpoint !== "string" && !(options?.endpoint instanceof URL))
+    throw new TypeError(
+      'toolnexus: createRunSession needs { endpoint }, the URL of a createRunHandler (e.g. "/api/run")',
+    );
+  const storage = options.storage === null ? undefined : (options.storage ?? defaultStorage());
+  const key = options.key ?? "toolnexus:run-session";
+  const kept = load(storage, key);
+  const core: Core = {
+    state: { ...IDLE, messages: kept.messages },
+    kept,
+    current: undefined,
+    listeners: new Set(),
+    endpoint: String(options.endpoint),
+    fetch: options.fetch,
+    storage,
+    key,
+  };
+  return {
+    get state() {
+      return core.state;
+    },
+    // an arrow, so `session.subscribe` can be handed on as it is (useSyncExternalStore does)
+    subscribe: (listener) => {
+      core.listeners.add(listener);
+      listener(core.state);
+      return () => void core.listeners.delete(listener);
+    },
+    send: (prompt) => send(core, prompt),
+    answer: (a, opts = {}) => answer(core, a, opts),
+    restore: () => restore(core),
+    abort: () => core.current?.abort(),
+  };
+}

@@ -1,0 +1,120 @@
+// A small edge world for the widget-protocol tests: an in-process client whose storage counts writes,
+// tools that count their executions and suspend (one question, up to three approvals in one turn), the
+// run handler in front of them, and a fetch that reaches that handler as a page's fetch would.
+import {
+  createInProcessClient,
+  createRunHandler,
+  defineTool,
+  memoryStorage,
+  pending,
+  type GenerateRequest,
+  type RunStorage,
+  type StreamEvent,
+} from "toolnexus";
+
+export const SYSTEM_PROMPT = "SYSTEM-PROMPT-never-to-the-page";
+export const RESUME_SECRET = "resume-secret-for-edge-tests-0123456789";
+
+/** Storage that counts every write, so a test can say "nothing was stored". */
+export function countingStorage(): RunStorage & { writes: () => number } {
+  const inner = memoryStorage();
+  let writes = 0;
+  return {
+    get: (key) => inner.get(key),
+    set: (key, value, opts) => (writes++, inner.set(key, value, opts)),
+    delete: (key) => (writes++, inner.delete(key)),
+    compareAndSet: (key, expected, value, opts) => (writes++, inner.compareAndSet!(key, expected, value, opts)),
+    capabilities: inner.capabilities,
+    writes: () => writes,
+  };
+}
+
+type Message = { role: string; content?: unknown };
+
+/** The stand-in model: calls the tools a prompt names, then reports every tool result it got. */
+function generate({ messages }: GenerateRequest) {
+  const list = messages as Message[];
+  const last = list.at(-1)!;
+  if (last.role === "tool") {
+    const from = list.map((m) => m.role).lastIndexOf("assistant");
+    const results = list.slice(from + 1).map((m) => String(m.content));
+    return { content: `Done: ${results.join(" | ")}` };
+  }
+  const prompt = String(last.content);
+  if (prompt.includes("three approvals"))
+    return {
+      toolCalls: ["a", "b", "c"].map((x) => ({ id: `call_${x}`, name: "approve", arguments: { what: x } })),
+    };
+  if (prompt.includes("two approvals"))
+    return { toolCalls: ["a", "b"].map((x) => ({ id: `call_${x}`, name: "approve", arguments: { what: x } })) };
+  if (prompt.includes("city")) return { toolCalls: [{ id: "call_city", name: "ask_city", arguments: {} }] };
+  return { content: `You said: ${prompt}` };
+}
+
+export function edgeWorld(opts: { resumeSecret?: string; maxBodyBytes?: number } = {}) {
+  const storage = countingStorage();
+  const executions: string[] = [];
+  const tools = [
+    defineTool({
+      name: "ask_city",
+      description: "asks which city",
+      execute: async (_args, ctx) => {
+        if (!ctx?.answer) return pending({ kind: "question", prompt: "Which city?" });
+        executions.push(`ask_city:${ctx.answer.data?.output ?? ctx.answer.reason}`);
+        return `city ${ctx.answer.ok ? ctx.answer.data?.output : "none"}`;
+      },
+    }),
+    defineTool({
+      name: "approve",
+      description: "asks for an approval",
+      inputSchema: { type: "object", properties: { what: { type: "string" } }, required: ["what"] },
+      execute: async (args, ctx) => {
+        const what = String(args.what);
+        if (!ctx?.answer) return pending({ kind: "approval", prompt: `Approve ${what}?`, data: { what } });
+        executions.push(`approve:${what}:${ctx.answer.ok ? "yes" : "no"}`);
+        return `${what} ${ctx.answer.ok ? "approved" : "declined"}`;
+      },
+    }),
+  ];
+  const client = createInProcessClient({
+    model: "edge-model",
+    generate,
+    storage,
+    systemPrompt: SYSTEM_PROMPT,
+    ...(opts.resumeSecret ? { resumeSecret: opts.resumeSecret } : {}),
+  });
+  const handler = createRunHandler({
+    client,
+    toolkit: tools,
+    ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}),
+  });
+  const origin = "http://edge.test";
+  /** A page's fetch, answered by the handler; relative URLs resolve against the edge's origin. */
+  const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+    handler(new Request(new URL(String(input), origin), init))) as typeof globalThis.fetch;
+  const post = (body: unknown, headers: Record<string, string> = { "content-type": "application/json" }) =>
+    handler(
+      new Request(`${origin}/api/run`, {
+        method: "POST",
+        headers,
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      }),
+    );
+  const get = (runId: string) => handler(new Request(`${origin}/api/run?runId=${encodeURIComponent(runId)}`));
+  return { client, tools, storage, executions, handler, fetch, post, get };
+}
+
+/** Every SSE frame of a response, as the JSON it carried. */
+export async function framesOf(res: Response): Promise<StreamEvent[]> {
+  const text = await res.text();
+  return text
+    .split("\n\n")
+    .filter(Boolean)
+    .map((frame) => JSON.parse(frame.slice(frame.indexOf("data: ") + 6)) as StreamEvent);
+}
+
+export function doneOf(events: StreamEvent[]) {
+  const done = events.at(-1);
+  if (done?.type !== "done") throw new Error(`the stream did not end with done: ${JSON.stringify(events.at(-1))}`);
+  return done.result as Record<string, any>;
+}
