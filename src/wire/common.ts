@@ -15,6 +15,21 @@ export function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
+/**
+ * OpenAI-style `content` as text: a string, or the joined `text` of its parts (Mistral sends
+ * `[{ type: "text", text }]`, also in stream deltas); parts without a top-level `text` (thinking) add nothing.
+ */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  let text = "";
+  for (const part of content) {
+    const t = record(part)?.text;
+    if (typeof t === "string") text += t;
+  }
+  return text;
+}
+
 /** OpenAI `{ prompt_tokens, completion_tokens, total_tokens }`; total falls back to the sum; missing ⇒ 0. */
 export function openaiUsage(usage: unknown): Usage {
   const u = record(usage);

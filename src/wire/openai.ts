@@ -2,22 +2,10 @@
 // are assembled in openai-stream.ts, loaded with the first streamed turn.
 import { StreamError } from "../errors";
 import type { ToolCall, Turn, Wire } from "./types";
-import { callFromRaw, callFromValue, openaiUsage, providerError, record } from "./common";
+import { callFromRaw, callFromValue, openaiUsage, providerError, record, textOf } from "./common";
 import { readStream } from "./openai-stream";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
-
-/** `message.content` as text: a string, or the joined `text` of content parts; `""` otherwise. */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  let text = "";
-  for (const part of content) {
-    const t = record(part)?.text;
-    if (typeof t === "string") text += t;
-  }
-  return text;
-}
 
 function callOf(value: unknown): ToolCall {
   const tc = record(value);
@@ -40,7 +28,9 @@ function parse(json: unknown): Turn {
     );
   }
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls.map(callOf) : [];
-  const turn: Turn = { message, text: textOf(message.content), calls, usage: openaiUsage(data.usage) };
+  // a refusal (`message.refusal`, content null) is the turn's text, as it is when streamed
+  const text = textOf(message.content) + (typeof message.refusal === "string" ? message.refusal : "");
+  const turn: Turn = { message, text, calls, usage: openaiUsage(data.usage) };
   if (typeof choice?.finish_reason === "string") turn.finishReason = choice.finish_reason;
   return turn;
 }
@@ -60,12 +50,13 @@ export const openaiWire: Wire = {
     messages.push({ role: "user", content: prompt });
     return messages;
   },
-  body({ model, messages, tools, stream }) {
+  body({ model, messages, tools, stream, output }) {
     const body: Record<string, unknown> = { model, messages };
     if (tools.length > 0) {
       body.tools = tools;
       body.tool_choice = "auto";
     }
+    if (output) body.response_format = { type: "json_schema", json_schema: { name: "output", schema: output } };
     if (stream) {
       body.stream = true;
       body.stream_options = { include_usage: true };
