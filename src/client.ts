@@ -11,8 +11,9 @@ import type { ClientOptions, ResumeOptions, RunOptions } from "./types";
 import { checkResumeConfig } from "./client/resume-token/secret";
 import { memoryStorage } from "./storage/memory";
 import { toToolkit } from "./tools/toolkit";
+import { toolSchema } from "./tools/schema/input-schema";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
-import type { Answer, RunResult, StreamEvent } from "./types";
+import type { Answer, InferSchema, OutputRunResult, RunResult, StreamEvent, ToolInputSchema } from "./types";
 import { loadWire } from "./wire/load";
 import type { Wire } from "./wire/types";
 
@@ -30,10 +31,29 @@ export interface Conversation {
   reset(): Promise<void>;
 }
 
+/** Options with an `output` schema: the result's `output` is typed from it. */
+type WithOutput<O, S extends ToolInputSchema> = O & { output: S };
+type Typed<S> = OutputRunResult<InferSchema<S>>;
+
 export interface Client {
+  run<S extends ToolInputSchema>(prompt: string, opts: WithOutput<RunOptions, S>): Promise<Typed<S>>;
   run(prompt: string, opts?: RunOptions): Promise<RunResult>;
+  stream<S extends ToolInputSchema>(
+    prompt: string,
+    opts: WithOutput<RunOptions, S>,
+  ): AsyncIterable<StreamEvent<Typed<S>>>;
   stream(prompt: string, opts?: RunOptions): AsyncIterable<StreamEvent>;
+  resume<S extends ToolInputSchema>(
+    runId: string,
+    answer: Answer,
+    opts: WithOutput<ResumeOptions, S>,
+  ): Promise<Typed<S>>;
   resume(runId: string, answer: Answer, opts?: ResumeOptions): Promise<RunResult>;
+  resumeStream<S extends ToolInputSchema>(
+    runId: string,
+    answer: Answer,
+    opts: WithOutput<ResumeOptions, S>,
+  ): AsyncIterable<StreamEvent<Typed<S>>>;
   resumeStream(runId: string, answer: Answer, opts?: ResumeOptions): AsyncIterable<StreamEvent>;
   ask(prompt: string, opts?: AskOptions): Promise<RunResult>;
   forget(id: string): Promise<void>;
@@ -89,7 +109,8 @@ export function createClient(options: ClientOptions): Client {
     render: () => registry.render(),
   };
   // an explicit `apiKey` (even undefined) turns the environment lookup off
-  const apiKey = (): string | undefined => ("apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style));
+  const apiKey = (): string | undefined =>
+    "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
 
   async function context(
     toolkit: RunOptions["toolkit"],
@@ -123,7 +144,9 @@ export function createClient(options: ClientOptions): Client {
     let state: LoopState | undefined;
     let result: RunResult;
     try {
-      const planned = await plan(await context(ro.toolkit, signal, stream));
+      const ctx = await context(ro.toolkit, signal, stream);
+      if (ro.output !== undefined) ctx.output = toolSchema(ro.output, "output");
+      const planned = await plan(ctx);
       state = planned.state;
       result = planned.finished ?? (yield* planned.events!);
     } catch (error) {
@@ -186,10 +209,13 @@ export function createClient(options: ClientOptions): Client {
   const conversations = () => import("./client/conversations").then((m) => m.conversationStore(storage));
 
   const client: Client = {
-    run: (prompt, ro = {}) => collect(session(ro, false, fresh(prompt, ro))),
-    stream: (prompt, ro = {}) => session(ro, true, fresh(prompt, ro)),
-    resume: (runId, answer, ro = {}) => collect(session(ro, false, resumePlan(runId, answer, ro))),
-    resumeStream: (runId, answer, ro = {}) => session(ro, true, resumePlan(runId, answer, ro)),
+    // one implementation each; the overloads above only type `output` from the schema
+    run: ((prompt: string, ro: RunOptions = {}) => collect(session(ro, false, fresh(prompt, ro)))) as Client["run"],
+    stream: ((prompt: string, ro: RunOptions = {}) => session(ro, true, fresh(prompt, ro))) as Client["stream"],
+    resume: ((runId: string, answer: Answer, ro: ResumeOptions = {}) =>
+      collect(session(ro, false, resumePlan(runId, answer, ro)))) as Client["resume"],
+    resumeStream: ((runId: string, answer: Answer, ro: ResumeOptions = {}) =>
+      session(ro, true, resumePlan(runId, answer, ro))) as Client["resumeStream"],
 
     async ask(prompt, ao = {}) {
       if (ao.id === undefined) return client.run(prompt, ao);
@@ -203,7 +229,7 @@ export function createClient(options: ClientOptions): Client {
         );
       }
       const result = await collect(session(ao, false, fresh(prompt, { ...ao, history: conv.messages }, id)));
-      if (result.status === "pending") await store.save(id, { messages: conv.messages, pendingRunId: result.runId! });
+      if (result.status === "pending") await store.save(id, { messages: conv.messages, pendingRunId: result.runId });
       return result;
     },
 

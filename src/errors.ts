@@ -12,7 +12,8 @@ export type ToolnexusErrorCode =
   | "llm_http"
   | "stream"
   | "config"
-  | "resume_token";
+  | "resume_token"
+  | "output";
 
 export interface ToolnexusErrorOptions {
   cause?: unknown;
@@ -131,6 +132,22 @@ export class StreamError extends ToolnexusError {
   constructor(message: string, options?: ToolnexusErrorOptions) {
     super("stream", message, options);
     this.name = "StreamError";
+  }
+}
+
+/** The model's final answer is not JSON of the run's `output` schema. `text` is the answer as it came. */
+export class OutputError extends ToolnexusError {
+  declare readonly text: string;
+  /** What did not fit, as `"<path>: <problem>; …"`, or why it is not JSON. */
+  declare readonly problems: string;
+  constructor(text: string, problems: string) {
+    super(
+      "output",
+      `toolnexus: the model's final answer does not match the output schema (${capErrorBody(problems)}) — the raw answer is in error.text; retry the run, or loosen the schema`,
+    );
+    this.name = "OutputError";
+    this.text = text;
+    this.problems = problems;
   }
 }
 

@@ -1,6 +1,6 @@
 export type * from "./types";
 export { answerOutput, answerDeclined, relayAnswer, pending, authRequired, pendingOf } from "./answer";
-export type { PendingInput, RelayResult } from "./answer";
+export type { PendingInput } from "./answer";
 export { parseAnswer, parseRequest } from "./answer";
 export {
   ToolnexusError,
@@ -14,6 +14,7 @@ export {
   LlmHttpError,
   StreamError,
   ResumeTokenError,
+  OutputError,
 } from "./errors";
 export type { ToolnexusErrorCode, ResumeTokenProblem } from "./errors";
 export type { TranslateRequest, TranslateResult } from "./client/translate";
@@ -25,6 +26,9 @@ export { toOpenAI, toAnthropic, toGemini } from "./tools/declarations";
 export { httpTool } from "./tools/http-tool";
 export type { HttpToolOptions } from "./tools/http-tool";
 export { relayTool } from "./tools/relay-tool";
+export type { RelayToolOptions } from "./tools/relay-tool";
+export { jsonSchema } from "./tools/schema/input-schema";
+export type { TypedJSONSchema, InferSchema, StandardSchemaV1, ToolInputSchema } from "./tools/schema/input-schema";
 export { eventStreamResponse, readEventStream } from "./edge/event-stream";
 export { memoryStorage } from "./storage/memory";
 export type { MemoryStorageOptions } from "./storage/memory";

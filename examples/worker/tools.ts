@@ -17,8 +17,8 @@ const FORECASTS: Record<string, string> = {
 
 export const STATS_PREFIX = "exec:";
 
-async function recordExecution(env: ToolsEnv, tool: string, ctx: ToolContext | undefined): Promise<void> {
-  await env.RUNS.put(`${STATS_PREFIX}${tool}:${crypto.randomUUID()}`, ctx?.idempotencyKey ?? "");
+async function recordExecution(env: ToolsEnv, tool: string, ctx: ToolContext): Promise<void> {
+  await env.RUNS.put(`${STATS_PREFIX}${tool}:${crypto.randomUUID()}`, ctx.idempotencyKey);
 }
 
 /** A short confirmation code for a booking, derived from what was booked. */
@@ -50,7 +50,7 @@ export function demoTools(env: ToolsEnv, origin: string): Tool[] {
     },
     execute: async (args, ctx) => {
       const { restaurant, time, guests } = args as { restaurant: string; time: string; guests: number };
-      if (!ctx?.answer) {
+      if (!ctx.answer) {
         return pending({
           kind: "approval",
           prompt: `Book a table for ${guests} at ${restaurant}, ${time} tonight?`,
@@ -67,7 +67,7 @@ export function demoTools(env: ToolsEnv, origin: string): Tool[] {
     description: "Reads the user's calendar. Needs the user to sign in first.",
     inputSchema: { type: "object", properties: { day: { type: "string" } } },
     execute: async (_args, ctx) => {
-      if (!ctx?.answer) {
+      if (!ctx.answer) {
         const id = crypto.randomUUID();
         return pending({
           id,

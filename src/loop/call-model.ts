@@ -92,6 +92,7 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
       messages: state.messages,
       tools: state.tools,
       stream: ctx.stream,
+      output: ctx.output?.json,
     }),
   );
   const started = Date.now();

@@ -1,6 +1,7 @@
 import type {
   ClientOptions,
   MetricEvent,
+  RunBase,
   RunResult,
   RunStatus,
   RunStorage,
@@ -9,6 +10,7 @@ import type {
   Usage,
 } from "../types";
 import type { Wire } from "../wire/types";
+import type { ToolSchema } from "../tools/schema/input-schema";
 
 /** Everything one run needs that does not change while it runs (resolved client options). */
 export interface RunContext {
@@ -23,6 +25,8 @@ export interface RunContext {
   signal?: AbortSignal;
   maxTurns: number;
   warn: (message: string) => void;
+  /** The run's `output` schema, compiled: the final answer is asked for as, and checked against, it. */
+  output?: ToolSchema;
   /** The stored record this run owns (after a resume claimed it); later writes compare-and-set against it. */
   owned?: string;
 }
@@ -52,7 +56,14 @@ export function addUsage(into: Usage, add: Usage): void {
   into.totalTokens += add.totalTokens;
 }
 
-export function resultOf(state: LoopState, status: RunStatus, extra: Partial<RunResult> = {}): RunResult {
+type Extra<R extends RunResult> = Omit<R, keyof RunBase | "status"> & Partial<RunBase>;
+
+/** The caller-facing result of `state` with `status` and that status's own fields. */
+export function resultOf<S extends RunStatus>(
+  state: LoopState,
+  status: S,
+  extra: Extra<Extract<RunResult, { status: S }>>,
+): Extract<RunResult, { status: S }> {
   return {
     status,
     text: state.text,
@@ -63,7 +74,7 @@ export function resultOf(state: LoopState, status: RunStatus, extra: Partial<Run
     usage: { ...state.usage },
     model: state.model,
     ...extra,
-  };
+  } as Extract<RunResult, { status: S }>;
 }
 
 export function newRunId(): string {

@@ -1,6 +1,6 @@
 import { StorageError } from "../errors";
-import { saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
-import type { PendingRequest, RunResult, ToolResult } from "../types";
+import { openGroups, saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
+import type { PendingRequest, PendingResult, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { resultOf, runKey, type LoopState, type RunContext } from "./context";
 
@@ -48,11 +48,12 @@ export function pendingResult(
   assistant: unknown,
   calls: TurnCall[],
   request: PendingRequest,
-): RunResult {
+): PendingResult {
   const placeholders = calls.map((c) =>
     c.request ? { ...c, result: { output: c.request.prompt, isError: true } } : c,
   );
-  const result = resultOf(state, "pending", { text: request.prompt, pending: request, runId: state.runId });
+  const requests = openGroups(calls, (c) => c.request !== undefined).map((g) => g.request);
+  const result = resultOf(state, "pending", { text: request.prompt, pending: request, requests, runId: state.runId });
   result.messages.push(assistant, ...ctx.wire.results(placeholders));
   return result;
 }

@@ -1,4 +1,5 @@
 // client.resume: continue a durably halted run with the answer to its open Request — exactly once.
+import { pendingOf } from "../answer";
 import { RunConflictError, RunNotFoundError, RunStateError, StorageError, isToolnexusError } from "../errors";
 import { drive } from "../loop";
 import {
@@ -161,11 +162,19 @@ async function* answerAndProceed(
   }
   const calls = record.calls.map((c) => {
     const i = group.calls.indexOf(c);
-    return i < 0 ? c : { id: c.id, name: c.name, args: c.args, raw: c.raw, result: results[i]! };
+    if (i < 0) return c;
+    const again = pendingOf(results[i]!); // an approved call that suspends again waits for that Request
+    return {
+      id: c.id,
+      name: c.name,
+      args: c.args,
+      raw: c.raw,
+      ...(again ? { request: again } : { result: results[i]! }),
+    };
   });
   if (ctx.stream)
     for (const c of calls)
-      if (group.calls.some((g) => g.id === c.id))
+      if (c.result && group.calls.some((g) => g.id === c.id))
         yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
   const next: RunRecord = { ...record, calls, answered: { requestId: answer.id, digest } };
   const open = openGroups(calls)[0];

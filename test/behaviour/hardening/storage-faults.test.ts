@@ -15,6 +15,7 @@ import { barrier, countingTool, faultyStorage, raceResumes } from "../support/fa
 import { naturalStorage } from "../support/natural-storage";
 import { MODES, resumeIn, runIn } from "../support/drive";
 import { scripted, toolResultsIn } from "../support/scripted";
+import { asPending } from "../support/results";
 
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
 const script = () =>
@@ -65,15 +66,15 @@ describe("storage faults", () => {
     const storage = faultyStorage(memoryStorage());
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     const before = await storage.inner.get(`run:${halted.runId}`);
     storage.fail("get", new Error("network partition"));
-    const error = await rejection(client.resume(halted.runId!, answerOutput("q-book", "Bo"), { toolkit: [tool] }));
+    const error = await rejection(client.resume(halted.runId, answerOutput("q-book", "Bo"), { toolkit: [tool] }));
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).operation).toBe("get");
     expect(await storage.inner.get(`run:${halted.runId}`)).toBe(before);
     expect(executions()).toBe(0);
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Bo"), { toolkit: [tool] })).text).toBe(
+    expect((await client.resume(halted.runId, answerOutput("q-book", "Bo"), { toolkit: [tool] })).text).toBe(
       "booked for Bo",
     );
   });
@@ -82,13 +83,13 @@ describe("storage faults", () => {
     const storage = faultyStorage(memoryStorage());
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     storage.fail("compareAndSet", new Error("timeout"));
     expect(
-      await rejection(client.resume(halted.runId!, answerOutput("q-book", "Cy"), { toolkit: [tool] })),
+      await rejection(client.resume(halted.runId, answerOutput("q-book", "Cy"), { toolkit: [tool] })),
     ).toBeInstanceOf(StorageError);
     expect(executions()).toBe(0);
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Cy"), { toolkit: [tool] })).text).toBe(
+    expect((await client.resume(halted.runId, answerOutput("q-book", "Cy"), { toolkit: [tool] })).text).toBe(
       "booked for Cy",
     );
   });
@@ -97,14 +98,14 @@ describe("storage faults", () => {
     const storage = faultyStorage(memoryStorage(), { capabilities: { ttl: false } }); // a finished run is deleted
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     storage.fail("delete", new Error("read-only replica"));
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Di"), { toolkit: [tool] })).text).toBe(
+    expect((await client.resume(halted.runId, answerOutput("q-book", "Di"), { toolkit: [tool] })).text).toBe(
       "booked for Di",
     );
     expect(storage.log.filter((l) => l.op === "delete")).toHaveLength(1);
     expect(
-      await rejection(client.resume(halted.runId!, answerOutput("q-book", "Eve"), { toolkit: [tool] })),
+      await rejection(client.resume(halted.runId, answerOutput("q-book", "Eve"), { toolkit: [tool] })),
     ).toBeInstanceOf(RunConflictError);
     expect(executions()).toBe(1);
   });
@@ -113,12 +114,12 @@ describe("storage faults", () => {
     const storage = faultyStorage(memoryStorage());
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     storage.beforeCompareAndSet = (_key, expected) => {
       if (expected?.includes('"status":"claimed"')) storage.fail("compareAndSet", new Error("quota"));
     };
     const error = (await rejection(
-      client.resume(halted.runId!, answerOutput("q-book", "Fay"), { toolkit: [tool] }),
+      client.resume(halted.runId, answerOutput("q-book", "Fay"), { toolkit: [tool] }),
     )) as StorageError;
     expect(error).toBeInstanceOf(StorageError);
     expect(JSON.parse(error.record!)).toMatchObject({
@@ -135,13 +136,13 @@ describe("storage faults", () => {
     const toolkit = [book.tool, rent.tool];
     const s = script(); // two suspended calls in one turn
     const client = createClient({ ...base, fetch: s.fetch, storage });
-    const halted = await client.run("x", { toolkit });
+    const halted = asPending(await client.run("x", { toolkit }));
     const key = `run:${halted.runId}`;
     storage.beforeCompareAndSet = (_k, expected) => {
       if (expected?.includes('"status":"claimed"')) storage.fail("compareAndSet", new Error("flaky disk"));
     };
     const error = (await rejection(
-      client.resume(halted.runId!, answerOutput("q-book", "Gus"), { toolkit }),
+      client.resume(halted.runId, answerOutput("q-book", "Gus"), { toolkit }),
     )) as StorageError;
     expect(error).toBeInstanceOf(StorageError);
     expect(JSON.parse(error.record!)).toMatchObject({
@@ -151,7 +152,7 @@ describe("storage faults", () => {
     storage.beforeCompareAndSet = undefined;
     // the host saves what the error carried, over the claim this resume left behind
     await storage.inner.set(key, error.record!);
-    const done = await client.resume(halted.runId!, answerOutput("q-rent", "Hal"), { toolkit });
+    const done = await client.resume(halted.runId, answerOutput("q-rent", "Hal"), { toolkit });
     expect(done.text).toBe("booked for Gus|booked for Hal");
     expect([book.executions(), rent.executions()]).toEqual([1, 1]);
   });
@@ -160,7 +161,7 @@ describe("storage faults", () => {
     const storage = faultyStorage(memoryStorage());
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     const key = `run:${halted.runId}`;
     let racer = "";
     storage.beforeCompareAndSet = async (k, expected) => {
@@ -168,7 +169,7 @@ describe("storage faults", () => {
       racer = expected!.replace('"status":"suspended"', '"status":"claimed"');
       await storage.inner.set(k, racer); // another isolate claims it first
     };
-    const error = await rejection(client.resume(halted.runId!, answerOutput("q-book", "Ivy"), { toolkit: [tool] }));
+    const error = await rejection(client.resume(halted.runId, answerOutput("q-book", "Ivy"), { toolkit: [tool] }));
     expect(error).toBeInstanceOf(RunConflictError);
     expect(executions()).toBe(0);
     expect(await storage.inner.get(key)).toBe(racer);
@@ -178,20 +179,20 @@ describe("storage faults", () => {
     const storage = memoryStorage();
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     const key = `run:${halted.runId}`;
     const suspended = (await storage.get(key))!;
     const claimed = suspended.replace('"status":"suspended"', '"status":"claimed"');
     await storage.set(key, claimed); // what a resume that died right after its claim leaves behind
     expect(
-      await rejection(client.resume(halted.runId!, answerOutput("q-book", "Jo"), { toolkit: [tool] })),
+      await rejection(client.resume(halted.runId, answerOutput("q-book", "Jo"), { toolkit: [tool] })),
     ).toBeInstanceOf(RunConflictError);
     // the documented recovery: after the claim's age passes the host's deadline, compare-and-set it back
     const record = JSON.parse(claimed) as { status: string; answered?: unknown; updatedAt: string };
     expect(Date.parse(record.updatedAt)).toBeGreaterThan(0);
     record.status = record.answered ? "ready" : "suspended";
     expect(await storage.compareAndSet!(key, claimed, JSON.stringify(record))).toBe(true);
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Jo"), { toolkit: [tool] })).text).toBe(
+    expect((await client.resume(halted.runId, answerOutput("q-book", "Jo"), { toolkit: [tool] })).text).toBe(
       "booked for Jo",
     );
     expect(executions()).toBe(1);
@@ -202,11 +203,11 @@ describe("storage faults", () => {
     expect(storage.compareAndSet).toBeUndefined();
     const { tool, executions } = countingTool();
     const s = scripted("openai", [{ calls: [{ name: "book" }] }, { text: "one" }, { text: "two" }]);
-    const halted = await createClient({ ...base, fetch: s.fetch, storage }).run("x", { toolkit: [tool] });
+    const halted = asPending(await createClient({ ...base, fetch: s.fetch, storage }).run("x", { toolkit: [tool] }));
     storage.beforeGet = barrier(2); // each get waits for the other resume's matching get
     const both = await Promise.all(
       ["Ann", "Bea"].map((who) =>
-        createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId!, answerOutput("q-book", who), {
+        createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId, answerOutput("q-book", who), {
           toolkit: [tool],
         }),
       ),
@@ -224,10 +225,10 @@ describe("damaged records", () => {
     const storage = memoryStorage();
     const client = createClient({ ...base, fetch: (calls === 1 ? single() : script()).fetch, storage });
     const toolkit = [countingTool("book").tool, countingTool("rent").tool];
-    const halted = await client.run("x", { toolkit });
-    if (finish) await client.resume(halted.runId!, answerOutput("q-book", "K"), { toolkit });
+    const halted = asPending(await client.run("x", { toolkit }));
+    if (finish) await client.resume(halted.runId, answerOutput("q-book", "K"), { toolkit });
     const key = `run:${halted.runId}`;
-    return { storage, key, runId: halted.runId!, raw: (await storage.get(key))! };
+    return { storage, key, runId: halted.runId, raw: (await storage.get(key))! };
   }
 
   it("a halted call that lost both its result and its request is a RunStateError, not a TypeError", async () => {
