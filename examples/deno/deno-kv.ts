@@ -28,6 +28,7 @@ const path = Deno.args[0] ?? "runs.db";
 let kv = await Deno.openKv(path);
 const first = createInProcessClient({ model: "demo", generate, storage: denoKvStorage({ kv }) });
 const halted = await first.run("What's the weather?", { toolkit: [weather] });
+if (halted.status !== "pending") throw new Error(`expected the run to wait for an answer, got ${halted.status}`);
 console.log(halted.status, halted.pending.prompt); // pending Which city?
 kv.close();
 

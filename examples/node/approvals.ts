@@ -1,13 +1,16 @@
 // Approvals: a tool with `needsApproval` waits for a yes before it runs. Here the run halts durably
 // on the approval, and a resume approves it; answerDeclined(id) instead would never run the tool.
-import { answerOutput, createInProcessClient, defineTool } from "toolnexus";
+import { answerOutput, createInProcessClient, defineTool, jsonSchema } from "toolnexus";
 import type { GenerateRequest } from "toolnexus";
-import * as v from "valibot";
 
 const deploy = defineTool({
   name: "deploy",
   description: "Deploys a version to an environment",
-  inputSchema: v.object({ version: v.string(), env: v.picklist(["staging", "production"]) }),
+  inputSchema: jsonSchema<{ version: string; env: "staging" | "production" }>({
+    type: "object",
+    properties: { version: { type: "string" }, env: { enum: ["staging", "production"] } },
+    required: ["version", "env"],
+  }), // or a valibot / zod schema: the arguments are typed from it either way
   needsApproval: ({ env }) => env === "production", // or `true`: every call waits
   execute: ({ version, env }) => `Deployed ${version} to ${env}.`,
 });

@@ -1,9 +1,13 @@
 // Structured output: `output` asks the model for JSON of a schema (OpenAI `response_format`, Anthropic
 // `output_config.format`), validates the final answer and returns it typed; a misfit is an OutputError.
-import { createInProcessClient, isToolnexusError } from "toolnexus";
-import * as v from "valibot";
+import { createInProcessClient, isToolnexusError, jsonSchema } from "toolnexus";
 
-const Forecast = v.object({ city: v.string(), tempC: v.number(), rain: v.boolean() });
+const Forecast = jsonSchema<{ city: string; tempC: number; rain: boolean }>({
+  type: "object",
+  properties: { city: { type: "string" }, tempC: { type: "number" }, rain: { type: "boolean" } },
+  required: ["city", "tempC", "rain"],
+  additionalProperties: false,
+}); // or v.object({ … }) (valibot), z.object({ … }) (zod), any Standard Schema
 
 // a stand-in model that answers with JSON; a real one is createClient({ baseUrl, style, model, apiKey })
 const client = createInProcessClient({
