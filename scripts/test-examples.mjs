@@ -133,6 +133,19 @@ async function nodeExamples() {
     ok(second);
     assert.equal(second.stdout.trim(), "done Forecast: 31 °C and humid in Chennai");
   });
+  await check("node approvals.ts: a production deploy waits for an approval, then runs once", async () => {
+    const out = await run(process.execPath, [await nodeExample("approvals")]);
+    ok(out);
+    assert.deepEqual(lines(out.stdout), [
+      'approval Approve running the tool deploy? {"tool":"deploy","args":{"version":"v42","env":"production"}}',
+      "done Deployed v42 to production.",
+    ]);
+  });
+  await check("node structured-output.ts: a typed, validated output; a misfit is an OutputError", async () => {
+    const out = await run(process.execPath, [await nodeExample("structured-output")]);
+    ok(out);
+    assert.deepEqual(lines(out.stdout), ["Chennai 31", "not a forecast: true"]);
+  });
   await check("node exactly-once.ts: two racing resumes, one tool execution", async () => {
     const out = await run(process.execPath, [await nodeExample("exactly-once")]);
     ok(out);

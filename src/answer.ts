@@ -12,7 +12,7 @@ import {
 } from "./_internal/check";
 import { isPlainObject, typeName } from "./_internal/json";
 import { InvalidAnswerError } from "./errors";
-import type { Answer, AnswerReason, PendingRequest, ToolResult } from "./types";
+import type { RelayResult, Answer, AnswerReason, PendingRequest, ToolResult } from "./types";
 
 const REASONS: readonly AnswerReason[] = ["declined", "cancelled", "expired"];
 
@@ -47,11 +47,7 @@ export function answerDeclined(id: string, reason: AnswerReason = "declined"): A
   return { id, ok: false, reason };
 }
 
-export interface RelayResult {
-  id: string;
-  output: string;
-  isError?: boolean;
-}
+export type { RelayResult } from "./types";
 
 /** The Answer carrying the host's results for relayed tool calls: `{ id, ok: true, data: { results } }`. */
 /* @__NO_SIDE_EFFECTS__ */

@@ -13,7 +13,17 @@ import { collect, session, type Plan, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
 import { memoryStorage } from "./storage/memory";
 import { toToolkit } from "./tools/toolkit";
-import type { Answer, ClientOptions, ResumeOptions, RunOptions, RunResult, StreamEvent } from "./types";
+import type {
+  Answer,
+  ClientOptions,
+  InferSchema,
+  OutputRunResult,
+  ResumeOptions,
+  RunOptions,
+  RunResult,
+  StreamEvent,
+  ToolInputSchema,
+} from "./types";
 import { loadWire } from "./wire/load";
 import type { Wire } from "./wire/types";
 
@@ -40,11 +50,30 @@ export interface Inspection extends RunInspection {
   tokens?: Record<string, string>;
 }
 
+/** Options with an `output` schema: the result's `output` is typed from it. */
+type WithOutput<O, S extends ToolInputSchema> = O & { output: S };
+type Typed<S> = OutputRunResult<InferSchema<S>>;
+
 export interface Client {
+  run<S extends ToolInputSchema>(prompt: string, opts: WithOutput<RunOptions, S>): Promise<Typed<S>>;
   run(prompt: string, opts?: RunOptions): Promise<RunResult>;
+  stream<S extends ToolInputSchema>(
+    prompt: string,
+    opts: WithOutput<RunOptions, S>,
+  ): AsyncIterable<StreamEvent<Typed<S>>>;
   stream(prompt: string, opts?: RunOptions): AsyncIterable<StreamEvent>;
   /** Answers one or several open requests of a halted run, in any order. */
+  resume<S extends ToolInputSchema>(
+    runId: string,
+    answer: Answer | readonly Answer[],
+    opts: WithOutput<ResumeOptions, S>,
+  ): Promise<Typed<S>>;
   resume(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): Promise<RunResult>;
+  resumeStream<S extends ToolInputSchema>(
+    runId: string,
+    answer: Answer | readonly Answer[],
+    opts: WithOutput<ResumeOptions, S>,
+  ): AsyncIterable<StreamEvent<Typed<S>>>;
   resumeStream(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): AsyncIterable<StreamEvent>;
   /** Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined: unknown run. */
   inspect(runId: string): Promise<Inspection | undefined>;
@@ -75,7 +104,8 @@ export function createClient(options: ClientOptions): Client {
   const registry = createMetrics();
   let wire: Wire | undefined; // kept once loaded, so later runs need no `await import`
   // an explicit `apiKey` (even undefined) turns the environment lookup off
-  const apiKey = (): string | undefined => ("apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style));
+  const apiKey = (): string | undefined =>
+    "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
   const secret = opts.resumeSecret;
   const conversations = () =>
     import("./client/conversations").then((m) => m.conversationStore(storage, opts.claimLeaseMs));
@@ -143,11 +173,14 @@ export function createClient(options: ClientOptions): Client {
   }
 
   const client: Client = {
-    run: (prompt, ro = {}) => collect(session(env, ro, false, fresh(prompt, ro))),
-    stream: (prompt, ro = {}) => session(env, ro, true, fresh(prompt, ro)),
-    resume: (runId, answer, ro = {}) => collect(session(env, ro, false, resumed(runId, answer, ro))),
-    resumeStream: (runId, answer, ro = {}) => session(env, ro, true, resumed(runId, answer, ro)),
-
+    // one implementation each; the overloads above only type `output` from the schema
+    run: ((prompt: string, ro: RunOptions = {}) =>
+      collect(session(env, ro, false, fresh(prompt, ro)))) as Client["run"],
+    stream: ((prompt: string, ro: RunOptions = {}) => session(env, ro, true, fresh(prompt, ro))) as Client["stream"],
+    resume: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
+      collect(session(env, ro, false, resumed(runId, answer, ro)))) as Client["resume"],
+    resumeStream: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
+      session(env, ro, true, resumed(runId, answer, ro))) as Client["resumeStream"],
     async inspect(runId) {
       const [{ inspectRun }, ctx] = await Promise.all([
         import("./loop/resume"),

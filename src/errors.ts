@@ -19,7 +19,8 @@ export type ToolnexusErrorCode =
   | "method_not_allowed"
   | "payload_too_large"
   | "unsupported_media_type"
-  | "internal";
+  | "internal"
+  | "output";
 
 export interface ToolnexusErrorOptions {
   cause?: unknown;
@@ -159,6 +160,22 @@ export class ConfigError extends ToolnexusError {
     super("config", message);
     this.name = "ConfigError";
     this.option = option;
+  }
+}
+
+/** The model's final answer is not JSON of the run's `output` schema. `text` is the answer as it came. */
+export class OutputError extends ToolnexusError {
+  declare readonly text: string;
+  /** What did not fit, as `"<path>: <problem>; …"`, or why it is not JSON. */
+  declare readonly problems: string;
+  constructor(text: string, problems: string) {
+    super(
+      "output",
+      `toolnexus: the model's final answer does not match the output schema (${capErrorBody(problems)}) — the raw answer is in error.text; retry the run, or loosen the schema`,
+    );
+    this.name = "OutputError";
+    this.text = text;
+    this.problems = problems;
   }
 }
 

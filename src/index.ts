@@ -1,6 +1,6 @@
 export type * from "./types";
 export { answerOutput, answerDeclined, relayAnswer, pending, authRequired, pendingOf } from "./answer";
-export type { PendingInput, RelayResult } from "./answer";
+export type { PendingInput } from "./answer";
 export { parseAnswer, parseRequest } from "./answer";
 export {
   ToolnexusError,
@@ -16,6 +16,7 @@ export {
   ResumeTokenError,
   NetworkError,
   ConfigError,
+  OutputError,
 } from "./errors";
 export type { ToolnexusErrorCode, ResumeTokenProblem } from "./errors";
 export type { TranslateRequest, TranslateResult } from "./client/translate";
@@ -27,6 +28,9 @@ export { toOpenAI, toAnthropic, toGemini } from "./tools/declarations";
 export { httpTool } from "./tools/http-tool";
 export type { HttpToolOptions } from "./tools/http-tool";
 export { relayTool } from "./tools/relay-tool";
+export type { RelayToolOptions } from "./tools/relay-tool";
+export { jsonSchema } from "./tools/schema/input-schema";
+export type { TypedJSONSchema, InferSchema, StandardSchemaV1, ToolInputSchema } from "./tools/schema/input-schema";
 export { eventStreamResponse, readEventStream } from "./edge/event-stream";
 export type { EventStreamOptions } from "./edge/event-stream";
 export { createRunHandler } from "./edge/run-handler";

@@ -7,6 +7,7 @@ import { haltRecord, pendingResult, writeRecord } from "./loop/halt";
 import { appendTurn, mergeRelays, resolveInline } from "./loop/suspension";
 import type { RunResult, StreamEvent } from "./types";
 import type { ToolCall, Turn } from "./wire/types";
+import { finalOutput } from "./loop/output";
 
 /** Turns until the model stops calling tools, a suspension halts the run, or `maxTurns` is reached. */
 export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<StreamEvent, RunResult> {
@@ -17,7 +18,9 @@ export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<
     state.text = turn.text;
     if (turn.calls.length === 0) {
       state.messages.push(turn.message);
-      return resultOf(state, "done");
+      return ctx.output
+        ? resultOf(state, "done", { output: await finalOutput(ctx.output, turn.text) })
+        : resultOf(state, "done", {});
     }
     if (ctx.stream)
       for (const call of turn.calls) yield { type: "tool_call", id: call.id, name: call.name, args: call.args };

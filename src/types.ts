@@ -9,6 +9,48 @@ export interface JSONSchema {
 
 export type Style = "openai" | "anthropic";
 
+/** The Standard Schema v1 interface (standardschema.dev), as much of it as a tool needs. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  };
+}
+type StandardSchemaPathSegment = PropertyKey | { readonly key: PropertyKey };
+type StandardSchemaResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | {
+      readonly issues: readonly {
+        readonly message: string;
+        readonly path?: readonly StandardSchemaPathSegment[] | undefined;
+      }[];
+    };
+
+/** What a tool's `inputSchema` (or a run's `output`) may be. */
+export type ToolInputSchema = JSONSchema | StandardSchemaV1;
+
+declare const ARGS: unique symbol;
+
+/** A plain JSON Schema that also carries, for the type checker only, the type `T` of the values it admits. */
+export interface TypedJSONSchema<T> extends JSONSchema {
+  readonly [ARGS]?: T;
+}
+
+/**
+ * The type of the values a schema admits: a Standard Schema's (valibot, zod, …) output type, the `T`
+ * of `jsonSchema<T>()`, and for a plain JSON Schema any object.
+ */
+export type InferSchema<S> =
+  S extends StandardSchemaV1<unknown, infer O>
+    ? O
+    : S extends { readonly [ARGS]?: infer T }
+      ? unknown extends T
+        ? Record<string, unknown>
+        : T
+      : Record<string, unknown>;
+
 export type ToolSource = "native" | "http" | "builtin" | "relay" | "mcp" | "skill" | "a2a" | "custom";
 
 /** What a suspended tool asks for. Keys are wire keys, fixed across every toolnexus port. */
@@ -24,11 +66,29 @@ export interface PendingRequest {
 
 export type AnswerReason = "declined" | "cancelled" | "expired";
 
+/** One result of a relay answer (`relayAnswer(id, results)`). */
+export interface RelayResult {
+  id: string;
+  output: string;
+  isError?: boolean;
+}
+
+/**
+ * `Answer.data`: the keys the constructors write are typed (`answerOutput` ⇒ `output`/`isError`,
+ * `relayAnswer` ⇒ `results`); a form answer's fields (`answerForm`) are the other keys.
+ */
+export interface AnswerData {
+  output?: string;
+  isError?: boolean;
+  results?: RelayResult[];
+  [field: string]: unknown;
+}
+
 /** The host's reply to a {@link PendingRequest}. */
 export interface Answer {
   id: string;
   ok: boolean;
-  data?: Record<string, unknown>;
+  data?: AnswerData;
   reason?: AnswerReason;
 }
 
@@ -41,14 +101,20 @@ export interface ToolResult {
 export interface ToolContext {
   /** Present only when the tool is re-executed after its suspension was answered. */
   answer?: Answer;
-  /** What the tool passed as `pending(request, { state })`, when it is re-executed with the answer. */
+  /** The `state` the tool passed to `pending(request, { state })`, when it is re-executed after it. */
   state?: unknown;
-  signal?: AbortSignal;
-  runId?: string;
-  callId?: string;
+  /** Aborts with the run (its signal, `timeoutMs`) or the call's `toolTimeoutMs`. */
+  signal: AbortSignal;
+  runId: string;
+  callId: string;
   /** `runId + ":" + callId`, stable across a durable resume. */
-  idempotencyKey?: string;
+  idempotencyKey: string;
 }
+
+/** `true`, or a predicate of the (checked) arguments: the call must be approved before it runs. */
+export type NeedsApproval<Args = Record<string, unknown>> =
+  | boolean
+  | ((args: Args, ctx: ToolContext) => boolean | Promise<boolean>);
 
 export interface Tool {
   name: string;
@@ -57,13 +123,16 @@ export interface Tool {
   source: ToolSource;
   /** `"rerun"`: after a crash left a call's outcome unknown, run it again instead of reporting it interrupted. */
   recovery?: "rerun";
-  execute(args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult>;
+  /** Set ⇒ before `execute`, the call suspends with `kind: "approval"` until an ok answer approves it. */
+  needsApproval?: NeedsApproval;
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 
 export interface Toolkit {
   tools(): Tool[];
   get(name: string): Tool | undefined;
-  execute(name: string, args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult>;
+  /** Runs one tool by name; a missing `ctx` (or field) is filled in: a signal that never aborts, a fresh call id. */
+  execute(name: string, args: Record<string, unknown>, ctx?: Partial<ToolContext>): Promise<ToolResult>;
   toOpenAI(): OpenAIToolDeclaration[];
   toAnthropic(): AnthropicToolDeclaration[];
   toGemini(): GeminiToolDeclaration[];
@@ -102,8 +171,8 @@ export interface ToolCallRecord {
 
 export type RunStatus = "done" | "pending" | "incomplete";
 
-export interface RunResult {
-  status: RunStatus;
+/** What every run result carries, whatever its status. */
+export interface RunBase {
   text: string;
   messages: unknown[];
   toolCalls: ToolCallRecord[];
@@ -111,25 +180,49 @@ export interface RunResult {
   turns: number;
   usage: Usage;
   model: string;
-  /** Present iff `status === "pending"`: the first open request, in tool-call order. */
-  pending?: PendingRequest;
-  /** Present iff `status === "pending"`: every open request of the halted turn; answer them in any order. */
-  requests?: PendingRequest[];
-  /** A signed resume token for `pending`, when the client has a `resumeSecret`. */
-  token?: string;
-  /** Present iff `status === "pending"`: the key to resume with. */
-  runId?: string;
-  /** Present iff `status === "incomplete"`: `"maxTurns"`, `"timeout"` or `"aborted"`. */
-  limit?: string;
 }
 
-export type StreamEvent =
+/** The model gave its final answer. */
+export interface DoneResult<O = unknown> extends RunBase {
+  status: "done";
+  /** The final answer parsed and validated against run's `output` schema (present only with one). */
+  output?: O;
+}
+
+/** The run halted durably on a suspension; resume it with `client.resume(runId, answer)`. */
+export interface PendingResult extends RunBase {
+  status: "pending";
+  /** The key to resume with. */
+  runId: string;
+  /** The first open Request, in tool-call order. */
+  pending: PendingRequest;
+  /** Every open Request of the halted turn, in tool-call order. */
+  requests: PendingRequest[];
+  /** A signed resume token, when the client has a `resumeSecret`. */
+  token?: string;
+}
+
+export type RunLimit = "maxTurns" | "timeout" | "aborted";
+
+/** The run stopped before the model's final answer: too many turns, the timeout, or an abort. */
+export interface IncompleteResult extends RunBase {
+  status: "incomplete";
+  limit: RunLimit;
+}
+
+/** A union on `status`: narrow it (`if (result.status === "pending")`) to reach `runId`, `pending`, `limit`. */
+export type RunResult<O = unknown> = DoneResult<O> | PendingResult | IncompleteResult;
+
+/** What a run with an `output` schema resolves to: a done result always carries the typed `output`. */
+export type OutputRunResult<O> = (DoneResult<O> & { output: O }) | PendingResult | IncompleteResult;
+
+export type StreamEvent<R extends RunResult = RunResult> =
   | { type: "text"; delta: string }
   | { type: "tool_call"; id: string; name: string; args: unknown }
   | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
   | { type: "pending"; request: PendingRequest; runId?: string; token?: string }
   | { type: "usage"; usage: Usage }
-  | { type: "done"; result: RunResult }
+  | { type: "done"; result: R }
   | { type: "error"; code: string; message: string };
 
 export interface StorageCapabilities {
@@ -247,11 +340,18 @@ export interface RunOptions {
   toolkit?: ToolkitLike;
   history?: readonly unknown[];
   signal?: AbortSignal;
+  /**
+   * The final answer's schema (valibot, zod, any Standard Schema, or `jsonSchema<T>()`): asked of the model
+   * in the provider's structured-output mode, validated, and returned typed as `result.output`.
+   */
+  output?: ToolInputSchema;
 }
 
 export interface ResumeOptions {
   toolkit?: ToolkitLike;
   signal?: AbortSignal;
+  /** The run's `output` schema, again: a function cannot be stored with the halted run. */
+  output?: ToolInputSchema;
   /** A token from `createResumeToken` for this run's open request; checked against the client's `resumeSecret`. */
   token?: string;
 }

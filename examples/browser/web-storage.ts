@@ -7,7 +7,7 @@ const weather = defineTool({
   name: "weather",
   description: "The weather where the user is",
   execute: async (_args, ctx) =>
-    ctx?.answer ? `Sunny in ${ctx.answer.data?.output}.` : pending({ kind: "input", prompt: "Which city?" }),
+    ctx.answer ? `Sunny in ${ctx.answer.data?.output}.` : pending({ kind: "input", prompt: "Which city?" }),
 });
 function generate({ messages }: GenerateRequest) {
   const last = messages.at(-1) as { role: string; content: string };
@@ -28,7 +28,7 @@ remember(open); // after a reload: the question is back
 
 document.querySelector("#start")!.addEventListener("click", async () => {
   const halted = await client.run("What's the weather?", { toolkit: [weather] });
-  remember({ runId: halted.runId!, request: halted.pending! });
+  if (halted.status === "pending") remember({ runId: halted.runId, request: halted.pending });
 });
 form.addEventListener("submit", async (event) => {
   event.preventDefault();

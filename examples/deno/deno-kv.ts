@@ -14,7 +14,7 @@ const weather = defineTool({
   name: "weather",
   description: "The weather where the user is",
   execute: async (_args, ctx) =>
-    ctx?.answer ? `31 °C and humid in ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?" }),
+    ctx.answer ? `31 °C and humid in ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?" }),
 });
 // A stand-in model (call the tool, then report its result); use createClient for a real one.
 function generate({ messages }: GenerateRequest) {
@@ -28,11 +28,12 @@ const path = Deno.args[0] ?? "runs.db";
 let kv = await Deno.openKv(path);
 const first = createInProcessClient({ model: "demo", generate, storage: denoKvStorage({ kv }) });
 const halted = await first.run("What's the weather?", { toolkit: [weather] });
-console.log(halted.status, halted.pending?.prompt); // pending Which city?
+if (halted.status !== "pending") throw new Error(`expected the run to wait for an answer, got ${halted.status}`);
+console.log(halted.status, halted.pending.prompt); // pending Which city?
 kv.close();
 
 kv = await Deno.openKv(path); // a restart: nothing is left in memory, the run is in KV
 const second = createInProcessClient({ model: "demo", generate, storage: denoKvStorage({ kv }) });
-const done = await second.resume(halted.runId!, answerOutput(halted.pending!.id, "Chennai"), { toolkit: [weather] });
+const done = await second.resume(halted.runId, answerOutput(halted.pending.id, "Chennai"), { toolkit: [weather] });
 console.log(done.status, done.text); // done Forecast: 31 °C and humid in Chennai
 kv.close();

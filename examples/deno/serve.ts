@@ -16,7 +16,7 @@ const weather = defineTool({
   name: "weather",
   description: "The weather where the user is",
   execute: async (_args, ctx) =>
-    ctx?.answer ? `31 °C and humid in ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?" }),
+    ctx.answer ? `31 °C and humid in ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?" }),
 });
 function generate({ messages }: GenerateRequest) {
   const last = messages.at(-1) as { role: string; content: string };

@@ -6,11 +6,12 @@ import { executions, generate, weather } from "./weather";
 
 const client = createInProcessClient({ model: "demo", generate, storage: memoryStorage() });
 const halted = await client.run("What's the weather?", { toolkit: [weather] });
-const answer = answerOutput(halted.pending!.id, "Chennai");
+if (halted.status !== "pending") throw new Error(`expected the run to wait for an answer, got ${halted.status}`);
+const answer = answerOutput(halted.pending.id, "Chennai");
 
 const outcomes = await Promise.allSettled([
-  client.resume(halted.runId!, answer, { toolkit: [weather] }),
-  client.resume(halted.runId!, answer, { toolkit: [weather] }),
+  client.resume(halted.runId, answer, { toolkit: [weather] }),
+  client.resume(halted.runId, answer, { toolkit: [weather] }),
 ]);
 for (const outcome of outcomes) {
   if (outcome.status === "fulfilled") console.log("resumed:", outcome.value.text);

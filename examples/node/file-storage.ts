@@ -24,7 +24,8 @@ const client = createInProcessClient({ model: "demo", generate, storage: files }
 const [runId, requestId, reply] = process.argv.slice(2);
 if (!runId) {
   const halted = await client.run("What's the weather?", { toolkit: [weather] });
-  console.log(halted.status, halted.runId, halted.pending?.id);
+  if (halted.status !== "pending") throw new Error(`expected the run to wait for an answer, got ${halted.status}`);
+  console.log(halted.status, halted.runId, halted.pending.id);
 } else {
   const done = await client.resume(runId, answerOutput(requestId!, reply ?? ""), { toolkit: [weather] });
   console.log(done.status, done.text);

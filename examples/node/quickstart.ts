@@ -7,7 +7,7 @@ const weather = defineTool({
   name: "weather",
   description: "The weather where the user is",
   execute: async (_args, ctx) =>
-    ctx?.answer ? `31 °C and humid in ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?" }),
+    ctx.answer ? `31 °C and humid in ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?" }),
 });
 
 // A stand-in model; a real one is createClient({ baseUrl, style: "openai", model, apiKey }).
@@ -21,9 +21,10 @@ const generate = ({ messages }: GenerateRequest) => {
 const storage = memoryStorage(); // or kvStorage, durableObjectStorage, denoKvStorage, webStorage
 const first = createInProcessClient({ model: "demo", generate, storage });
 const halted = await first.run("What's the weather?", { toolkit: [weather] });
-console.log(halted.status, halted.pending?.prompt); // pending Which city?
+if (halted.status !== "pending") throw new Error(`expected the run to wait for an answer, got ${halted.status}`);
+console.log(halted.status, halted.pending.prompt); // pending Which city?
 
 // Later — another request, another process — a second client resumes the saved run by its id.
 const second = createInProcessClient({ model: "demo", generate, storage });
-const done = await second.resume(halted.runId!, answerOutput(halted.pending!.id, "Chennai"), { toolkit: [weather] });
+const done = await second.resume(halted.runId, answerOutput(halted.pending.id, "Chennai"), { toolkit: [weather] });
 console.log(done.status, done.text); // done Forecast: 31 °C and humid in Chennai

@@ -13,6 +13,7 @@ const generate = ({ messages }: GenerateRequest) => {
 };
 const client = createInProcessClient({ model: "demo", generate });
 const halted = await client.run("What's the weather?", { toolkit: [weather] });
-console.log(halted.status, halted.pending?.prompt); // pending Which city?
-const done = await client.resume(halted.runId!, answerOutput(halted.pending!.id, "Chennai"), { toolkit: [weather] });
+if (halted.status !== "pending") throw new Error("expected the tool to ask");
+console.log(halted.status, halted.pending.prompt); // pending Which city?
+const done = await client.resume(halted.runId, answerOutput(halted.pending.id, "Chennai"), { toolkit: [weather] });
 console.log(done.status, done.text); // done Sunny in Chennai

@@ -9,7 +9,7 @@ export const weather = defineTool({
   name: "weather",
   description: "The weather where the user is",
   execute: async (_args, ctx) => {
-    if (!ctx?.answer) return pending({ kind: "input", prompt: "Which city?" });
+    if (!ctx.answer) return pending({ kind: "input", prompt: "Which city?" });
     executions++;
     return `31 °C and humid in ${ctx.answer.data?.output}`;
   },

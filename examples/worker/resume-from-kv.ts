@@ -9,7 +9,7 @@ const deploy = defineTool({
   name: "deploy",
   description: "Deploys the release once a human approves",
   execute: async (_args, ctx) =>
-    ctx?.answer ? "Deployed v42." : pending({ kind: "approval", prompt: "Deploy v42 to production?" }),
+    ctx.answer ? "Deployed v42." : pending({ kind: "approval", prompt: "Deploy v42 to production?" }),
 });
 
 // A stand-in model (call the tool, then repeat its result); use createClient for a real one.
@@ -26,7 +26,8 @@ export default {
       const result = body.runId
         ? await client.resume(body.runId, parseAnswer(body.answer), { toolkit: [deploy] }) // untrusted JSON → Answer
         : await client.run(String(body.prompt), { toolkit: [deploy] });
-      return Response.json({ status: result.status, text: result.text, runId: result.runId, pending: result.pending });
+      const halted = result.status === "pending" ? { runId: result.runId, pending: result.pending } : {};
+      return Response.json({ status: result.status, text: result.text, ...halted });
     } catch (error) {
       if (!isToolnexusError(error)) throw error; // a bad answer, an unknown runId, a used answer: say so
       const status = { invalid_answer: 400, run_not_found: 404 }[error.code as string] ?? 409;

@@ -19,8 +19,8 @@ const FORECASTS: Record<string, string> = {
 export const STATS_PREFIX = "exec:";
 const FLIGHT_LOOKUP_MS = 5000;
 
-async function recordExecution(env: ToolsEnv, tool: string, ctx: ToolContext | undefined): Promise<void> {
-  await env.RUNS.put(`${STATS_PREFIX}${tool}:${crypto.randomUUID()}`, ctx?.idempotencyKey ?? "");
+async function recordExecution(env: ToolsEnv, tool: string, ctx: ToolContext): Promise<void> {
+  await env.RUNS.put(`${STATS_PREFIX}${tool}:${crypto.randomUUID()}`, ctx.idempotencyKey);
 }
 
 /** A short confirmation code for a booking, derived from what was booked. */
@@ -52,7 +52,7 @@ export function demoTools(env: ToolsEnv, origin: string): Tool[] {
     },
     execute: async (args, ctx) => {
       const { restaurant, time, guests } = args as { restaurant: string; time: string; guests: number };
-      if (!ctx?.answer) {
+      if (!ctx.answer) {
         return pending({
           kind: "approval",
           prompt: `Book a table for ${guests} at ${restaurant}, ${time} tonight?`,
@@ -69,7 +69,7 @@ export function demoTools(env: ToolsEnv, origin: string): Tool[] {
     description: "Reads the user's calendar. Needs the user to sign in first.",
     inputSchema: { type: "object", properties: { day: { type: "string" } } },
     execute: async (_args, ctx) => {
-      if (!ctx?.answer) {
+      if (!ctx.answer) {
         const id = crypto.randomUUID();
         return pending({
           id,

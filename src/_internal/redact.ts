@@ -13,6 +13,8 @@ const ESCAPED_SCALAR = String.raw`(?:\\"(?:[^"\\]|\\[^"])*\\"|-?\d+(?:\.\d+)?(?:
 const CREDENTIAL_PATTERNS: readonly [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTION_PLACEHOLDER}`],
   [/\b(?:sk|pk|rk)-[A-Za-z0-9][A-Za-z0-9_\-*.]*/g, REDACTION_PLACEHOLDER],
+  // account ids inside message text ("… in organization org-AbC123 on tokens per min"): OpenAI org and project ids
+  [/\b(?:org|proj)[-_][A-Za-z0-9]{6,}\b/g, REDACTION_PLACEHOLDER],
   [
     /("(?:api[_-]?key|x-api-key|authorization|access_token|secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
     `$1"${REDACTION_PLACEHOLDER}"`,

@@ -21,26 +21,37 @@ function hostEnv(name: string): string | undefined {
   }
 }
 
-/**
- * The API key for `style`, first set of `OPENROUTER_API_KEY`, then `ANTHROPIC_API_KEY` (anthropic) or
- * `OPENAI_API_KEY` (openai), then `OPENAI_API_KEY`, then `ANTHROPIC_API_KEY`. Empty values count as
- * unset. `env` replaces the host lookup (e.g. `(n) => workerEnv[n]` in a Worker).
- */
-export function envApiKey(style: "openai" | "anthropic", env: EnvReader = hostEnv): string | undefined {
-  const names = [
-    "OPENROUTER_API_KEY",
-    style === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY",
-    "OPENAI_API_KEY",
-    "ANTHROPIC_API_KEY",
-  ];
-  for (const name of names) {
-    let value: unknown;
-    try {
-      value = env(name);
-    } catch {
-      value = undefined;
-    }
-    if (typeof value === "string" && value !== "") return value;
+/** True when `baseUrl` is OpenRouter's API (`openrouter.ai` or a subdomain of it). */
+function isOpenRouter(baseUrl: string | undefined): boolean {
+  try {
+    const host = new URL(baseUrl ?? "").hostname.toLowerCase();
+    return host === "openrouter.ai" || host.endsWith(".openrouter.ai");
+  } catch {
+    return false;
   }
-  return undefined;
+}
+
+/**
+ * The environment's API key for the provider `baseUrl` belongs to, and only that one — a key is never
+ * sent to another provider's host: `OPENROUTER_API_KEY` for an openrouter.ai `baseUrl`, else the style's
+ * own, `OPENAI_API_KEY` (openai) or `ANTHROPIC_API_KEY` (anthropic). An empty value counts as unset.
+ * `env` replaces the host lookup (e.g. `(n) => workerEnv[n]` in a Worker).
+ */
+export function envApiKey(
+  style: "openai" | "anthropic",
+  baseUrl: string | undefined,
+  env: EnvReader = hostEnv,
+): string | undefined {
+  const name = isOpenRouter(baseUrl)
+    ? "OPENROUTER_API_KEY"
+    : style === "anthropic"
+      ? "ANTHROPIC_API_KEY"
+      : "OPENAI_API_KEY";
+  let value: unknown;
+  try {
+    value = env(name);
+  } catch {
+    value = undefined;
+  }
+  return typeof value === "string" && value !== "" ? value : undefined;
 }

@@ -3,6 +3,7 @@
 // `usage` and `done` events of a stream.
 import { anySignal } from "../_internal/signals";
 import { resultOf, type LoopState, type RunContext } from "../loop/context";
+import { toolSchema } from "../tools/schema/input-schema";
 import type { Resumption } from "../loop/resume";
 import type { MetricEvent, PendingRequest, RunOptions, RunResult, StreamEvent } from "../types";
 import type { ResolvedOptions } from "./options";
@@ -62,7 +63,9 @@ export async function* session(
   let result: RunResult;
   let replayed = false;
   try {
-    const planned = await plan(await env.context(ro.toolkit, limit.signal, stream));
+    const ctx = await env.context(ro.toolkit, limit.signal, stream);
+    if (ro.output !== undefined) ctx.output = toolSchema(ro.output, "output");
+    const planned = await plan(ctx);
     state = planned.state;
     replayed = planned.finished !== undefined;
     result = planned.finished ?? (yield* withTokens(env, planned.events!));

@@ -1,5 +1,6 @@
 import { postWithRetry } from "../wire/post";
-import { isToolnexusError } from "../errors";
+import { isToolnexusError, StreamError } from "../errors";
+import { providerError } from "../wire/common";
 import type { StreamEvent, Usage } from "../types";
 import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type RunContext } from "./context";
@@ -82,6 +83,27 @@ export function send(ctx: RunContext, url: string, body: Record<string, unknown>
 }
 
 /**
+ * A streaming request answered with a JSON or HTML page (a proxy's error page, a server that ignored
+ * `stream: true`) is named for what it is, instead of reading as a stream that carried no events.
+ * A JSON error object is the provider's error. A reply with no content type is read as a stream.
+ */
+async function refuseNonStream(res: Response): Promise<void> {
+  const type = res.headers.get("content-type") ?? "";
+  if (!/json|html|xml/i.test(type)) return;
+  const text = await res.text().catch(() => "");
+  let error: unknown;
+  try {
+    error = /json/i.test(type) ? (JSON.parse(text) as { error?: unknown } | null)?.error : undefined;
+  } catch {
+    error = undefined;
+  }
+  if (error !== undefined && error !== null) throw providerError(error);
+  throw new StreamError(
+    `toolnexus: the provider's reply is not an event stream (content-type: ${type.slice(0, 80)}) — a streaming request must be answered with text/event-stream; check baseUrl and style, or that the server supports streaming`,
+  );
+}
+
+/**
  * One model call for turn `state.turns`: hooks, body shaping, retries, stream or JSON reading, usage and
  * the `llm` metric. Yields text deltas as they arrive; returns the assembled turn.
  */
@@ -105,6 +127,7 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
       messages: state.messages,
       tools: state.tools,
       stream: ctx.stream,
+      output: ctx.output?.json,
     }),
   );
   const started = Date.now();
@@ -113,6 +136,7 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
   try {
     const res = await send(ctx, wire.url(opts.baseUrl), body);
     if (ctx.stream && res.body) {
+      await refuseNonStream(res);
       // what has streamed so far is the run's text, so an aborted or timed-out run keeps it
       let streamed = "";
       turn = yield* pump<StreamEvent, Turn>((emit) =>

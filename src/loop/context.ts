@@ -3,6 +3,7 @@ import type {
   ClientOptions,
   PendingRequest,
   MetricEvent,
+  RunBase,
   RunResult,
   RunStatus,
   RunStorage,
@@ -28,6 +29,7 @@ export interface CallOutcome {
   /** The answer a started call runs with. */
   answer?: Answer;
 }
+import type { ToolSchema } from "../tools/schema/input-schema";
 
 /** Everything one run needs that does not change while it runs (resolved client options). */
 export interface RunContext {
@@ -42,6 +44,8 @@ export interface RunContext {
   signal?: AbortSignal;
   maxTurns: number;
   warn: (message: string) => void;
+  /** The run's `output` schema, compiled: the final answer is asked for as, and checked against, it. */
+  output?: ToolSchema;
   /** The stored record this run owns (after a resume claimed it); later writes compare-and-set against it. */
   owned?: string;
   /**
@@ -83,7 +87,14 @@ export function addUsage(into: Usage, add: Usage): void {
   into.totalTokens += add.totalTokens;
 }
 
-export function resultOf(state: LoopState, status: RunStatus, extra: Partial<RunResult> = {}): RunResult {
+type Extra<R extends RunResult> = Omit<R, keyof RunBase | "status"> & Partial<RunBase>;
+
+/** The caller-facing result of `state` with `status` and that status's own fields. */
+export function resultOf<S extends RunStatus>(
+  state: LoopState,
+  status: S,
+  extra: Extra<Extract<RunResult, { status: S }>>,
+): Extract<RunResult, { status: S }> {
   return {
     status,
     text: state.text,
@@ -94,7 +105,7 @@ export function resultOf(state: LoopState, status: RunStatus, extra: Partial<Run
     usage: { ...state.usage },
     model: state.model,
     ...extra,
-  };
+  } as Extract<RunResult, { status: S }>;
 }
 
 export function newRunId(): string {

@@ -2,7 +2,7 @@
 import { StorageError } from "../errors";
 import { runKey } from "../run-state/keys";
 import { openGroups, saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
-import type { PendingRequest, RunResult } from "../types";
+import type { PendingRequest, PendingResult } from "../types";
 import { resultOf, type LoopState, type RunContext } from "./context";
 import type { CallOutcome } from "./execute-tools";
 
@@ -47,15 +47,14 @@ export function pendingResult(
   state: LoopState,
   record: Pick<RunRecord, "assistant" | "calls">,
   ctx: RunContext,
-): RunResult {
+): PendingResult {
   const requests = openRequests(record.calls);
   const first = requests[0]!;
   const placeholders = record.calls.map((c) => ({
     call: { id: c.id, name: c.name, args: c.args, raw: c.raw },
     result: c.result ?? { output: c.request?.prompt ?? "", isError: true },
   }));
-  const result = resultOf(state, "pending", { text: first.prompt, pending: first, runId: state.runId });
-  result.requests = requests;
+  const result = resultOf(state, "pending", { text: first.prompt, pending: first, requests, runId: state.runId });
   result.messages.push(record.assistant, ...ctx.wire.results(placeholders));
   return result;
 }

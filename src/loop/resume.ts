@@ -10,6 +10,7 @@ import {
   RunStateError,
   StorageError,
 } from "../errors";
+import { pendingOf } from "../answer";
 import { drive } from "../loop";
 import { loadRecord } from "../run-state/check";
 import { runKey } from "../run-state/keys";
@@ -357,7 +358,7 @@ async function* resumeRun(
   for (const a of applied) {
     const members = a.calls.map((c) => ({ call: asCall(c), args: c.args, state: c.state }));
     const results = await resolveRequest(ctx, state, a.request, members, a.answer);
-    a.calls.forEach((c, i) => finished.push({ id: c.id, name: c.name, args: c.args, raw: c.raw, result: results[i]! }));
+    a.calls.forEach((c, i) => finished.push(settledCall(c, results[i]!)));
     calls = calls.map((c) => finished.find((f) => f.id === c.id) ?? c);
   }
   const settled = await settleUnknown(ctx, state, calls);
@@ -367,7 +368,7 @@ async function* resumeRun(
   const open = openGroups(calls).length > 0;
   if (changed) await checkpoint(ctx, own, record, open ? "suspended" : "claimed");
   if (ctx.stream)
-    for (const c of finished)
+    for (const c of finished.filter((f) => f.result))
       yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
   if (open) {
     ctx.released?.();
@@ -384,6 +385,15 @@ async function* resumeRun(
   const result = yield* drive(ctx, state);
   if (result.status !== "pending") await complete(ctx, record, result, base);
   return result;
+}
+
+/** A re-run call's outcome: its result, or — an approved call that suspends for its own reason — its next request. */
+function settledCall(c: HaltedCall, result: ToolResult): HaltedCall {
+  const base = { id: c.id, name: c.name, args: c.args, raw: c.raw };
+  const again = pendingOf(result);
+  if (!again) return { ...base, result };
+  const state = result.metadata?.pendingState;
+  return { ...base, request: again, ...(state === undefined ? {} : { state }) };
 }
 
 /** Writes the stored turn with the answers' results: claimed (lease renewed) or, with requests still open, suspended. */

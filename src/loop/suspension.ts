@@ -1,4 +1,4 @@
-import { isExpired, parseAnswer } from "../answer";
+import { isExpired, parseAnswer, pendingOf } from "../answer";
 import { AnswerMismatchError } from "../errors";
 import { openGroups } from "../run-state/record";
 import type { Answer, PendingRequest, StreamEvent, ToolResult } from "../types";
@@ -6,6 +6,7 @@ import type { ToolCall, Turn } from "../wire/types";
 import type { LoopState, RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { readRelayAnswer } from "../tools/relay-answer";
+import { isApprovalGate } from "../tools/approval";
 
 export const isRelay = (request: PendingRequest): boolean => request.kind === "tool_call";
 
@@ -84,7 +85,9 @@ export async function resolveRequest(
   return Promise.all(
     members.map(async (m) => {
       const again = await runTool(ctx, state, m.call, m.args, answer, m.state);
-      return again.request ? { output: `unresolved: ${request.prompt}`, isError: true } : again.result;
+      if (!again.request) return again.result;
+      // an approved call may then suspend for its own reason (a relay call, a question): its Request is next
+      return isApprovalGate(request) ? again.result : { output: `unresolved: ${request.prompt}`, isError: true };
     }),
   );
 }
@@ -101,14 +104,17 @@ export async function* resolveInline(
   const waitFor = ctx.opts.waitFor!;
   for (const outcome of outcomes) {
     // a call waits while it carries its Request; resolving a group settles all of its calls at once
-    const group = outcome.request && openGroups(outcomes, waiting).find((g) => g.calls.includes(outcome));
-    if (group) {
+    for (;;) {
+      const group = outcome.request && openGroups(outcomes, waiting).find((g) => g.calls.includes(outcome));
+      if (!group) break;
       if (ctx.stream) yield { type: "pending", request: group.request };
       const answer = checkAnswer(group.request, await waitFor(group.request));
       const results = await resolveRequest(ctx, state, group.request, group.calls, answer);
       group.calls.forEach((m, i) => {
         m.result = results[i]!;
-        delete m.request;
+        const next = pendingOf(m.result); // an approved call that suspends again waits once more
+        if (next) m.request = next;
+        else delete m.request;
       });
     }
     if (ctx.stream)

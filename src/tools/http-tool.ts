@@ -89,11 +89,11 @@ async function callEndpoint(
   o: HttpToolOptions,
   method: string,
   args: Record<string, unknown>,
-  ctx?: ToolContext,
+  ctx: ToolContext,
 ): Promise<ToolResult> {
   const { headers, secrets } = expandHeaders(o.headers ?? {}, o.env ?? {});
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const limit = deadline(timeoutMs, ctx?.signal);
+  const limit = deadline(timeoutMs, ctx.signal);
   try {
     const { url, body } = buildRequest(o, method, args, headers);
     const fetchFn: FetchFn = o.fetch ?? globalThis.fetch;

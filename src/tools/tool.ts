@@ -1,16 +1,22 @@
 // `defineTool` and the machinery every tool shares: arguments checked before the tool runs, any return
 // value turned into a ToolResult, and any throw turned into an error result — tool failures are data.
 import { errorMessage } from "../errors";
-import { toolSchema, type StandardSchemaV1, type ToolSchema } from "./schema/input-schema";
-import type { JSONSchema, Tool, ToolContext, ToolResult, ToolSource } from "../types";
+import { toolSchema, type InferSchema, type ToolInputSchema, type ToolSchema } from "./schema/input-schema";
+import type { JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult, ToolSource } from "../types";
+import { approvalGate } from "./approval";
 
-export interface DefineToolOptions<Args = Record<string, unknown>> {
+export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
   name: string;
   description: string;
-  /** A JSON Schema object, or a valibot / Standard Schema. Default: an object with no properties. */
-  inputSchema?: JSONSchema | StandardSchemaV1<unknown, Args>;
+  /**
+   * A JSON Schema object (typed with `jsonSchema<T>()`), or a valibot / zod / Standard Schema; the
+   * arguments `execute` gets are typed from it. Default: any object.
+   */
+  inputSchema?: S;
+  /** `true` or a predicate of the arguments: the call waits for an approval (`kind: "approval"`) before it runs. */
+  needsApproval?: NeedsApproval<InferSchema<S>>;
   /** Returns a string, a ToolResult (e.g. `pending(...)`), `undefined`, or any JSON value. May throw. */
-  execute: (args: Args, ctx?: ToolContext) => unknown;
+  execute: (args: InferSchema<S>, ctx: ToolContext) => unknown;
   /**
    * After a crash left a call's outcome unknown, `"rerun"` runs it again (with the same answer and
    * `ctx.idempotencyKey`) instead of reporting `interrupted: <tool> did not finish` to the model. Only for
@@ -21,7 +27,7 @@ export interface DefineToolOptions<Args = Record<string, unknown>> {
 
 /** A tool the model can call. Its arguments are checked against `inputSchema` before `execute` runs. */
 /* @__NO_SIDE_EFFECTS__ */
-export function defineTool<Args = Record<string, unknown>>(options: DefineToolOptions<Args>): Tool {
+export function defineTool<S extends ToolInputSchema = JSONSchema>(options: DefineToolOptions<S>): Tool {
   const name = requireToolName("defineTool", options);
   if (typeof options.execute !== "function")
     throw new TypeError(`toolnexus: defineTool "${name}": execute must be a function`);
@@ -33,8 +39,27 @@ export function defineTool<Args = Record<string, unknown>>(options: DefineToolOp
     source: "native",
     schema: toolSchema(options.inputSchema, name),
     run: options.execute as ToolSpec["run"],
+    needsApproval: options.needsApproval as NeedsApproval | undefined,
   });
   return options.recovery ? { ...tool, recovery: options.recovery } : tool;
+}
+
+/**
+ * A complete ToolContext from a partial one (a direct `toolkit.execute(name, args)` outside a run):
+ * a signal that never aborts and a fresh call id.
+ */
+export function toolContext(ctx?: Partial<ToolContext>): ToolContext {
+  if (ctx?.signal && typeof ctx.runId === "string" && typeof ctx.callId === "string" && ctx.idempotencyKey)
+    return ctx as ToolContext;
+  const runId = ctx?.runId ?? "";
+  const callId = ctx?.callId ?? `call-${crypto.randomUUID()}`;
+  return {
+    ...ctx,
+    signal: ctx?.signal ?? new AbortController().signal,
+    runId,
+    callId,
+    idempotencyKey: ctx?.idempotencyKey ?? `${runId}:${callId}`,
+  };
 }
 
 /** Checks the options every tool factory shares; returns the name. */
@@ -51,7 +76,9 @@ export interface ToolSpec {
   description: string;
   source: ToolSource;
   schema: ToolSchema;
-  run(args: Record<string, unknown>, ctx?: ToolContext): unknown;
+  run(args: Record<string, unknown>, ctx: ToolContext): unknown;
+  /** Before `run`, the call waits for an approval (see approval.ts). */
+  needsApproval?: NeedsApproval | undefined;
   /** The output for a thrown message (builtins prefix their name). */
   failure?: (message: string) => string;
   /** Errors meant for the host, not the model (they propagate out of `execute`). */
@@ -60,16 +87,23 @@ export interface ToolSpec {
 
 /** Builds a Tool from a spec: check the arguments, run, normalise the result, never crash on a tool's throw. */
 export function makeTool(spec: ToolSpec): Tool {
-  const { name, schema } = spec;
+  const { name, schema, needsApproval } = spec;
   return {
     name,
     description: spec.description,
     inputSchema: schema.json,
     source: spec.source,
-    async execute(args, ctx) {
+    ...(needsApproval === undefined ? {} : { needsApproval }),
+    async execute(args, given) {
       try {
         const checked = await schema.check(args ?? {});
         if (!checked.ok) return { output: `Invalid arguments for ${name}: ${checked.problems}`, isError: true };
+        let ctx = toolContext(given);
+        if (needsApproval !== undefined && needsApproval !== false) {
+          const gate = await approvalGate(name, needsApproval, checked.value, ctx);
+          if ("result" in gate) return gate.result;
+          ctx = gate.ctx;
+        }
         return toToolResult(name, await spec.run(checked.value, ctx));
       } catch (error) {
         if (spec.rethrow?.(error)) throw error;

@@ -4,7 +4,7 @@ import { toAnthropic, toGemini, toOpenAI } from "./declarations";
 import { BUILTIN_NAMES, builtinTools, type BuiltinsOption } from "./builtins/index";
 import { isToolnexusError } from "../errors";
 import type { FetchFn } from "./http-tool";
-import { thrownMessage } from "./tool";
+import { thrownMessage, toolContext } from "./tool";
 import type { Tool, Toolkit, ToolkitLike } from "../types";
 
 export interface ToolkitOptions {
@@ -72,7 +72,7 @@ function toolkitOf(tools: readonly Tool[]): Toolkit {
       const tool = byName.get(name);
       if (!tool) return { output: `Unknown tool: ${name}`, isError: true };
       try {
-        return await tool.execute(args, ctx);
+        return await tool.execute(args, toolContext(ctx));
       } catch (error) {
         if (isToolnexusError(error)) throw error;
         return { output: thrownMessage(error), isError: true };

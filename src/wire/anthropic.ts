@@ -181,11 +181,13 @@ export const anthropicWire: Wire = {
     "Content-Type": "application/json",
   }),
   start: (_system, history, prompt) => [...history, { role: "user", content: prompt }],
-  body({ model, system, messages, tools, stream }) {
+  body({ model, system, messages, tools, stream, output }) {
     const body: Record<string, unknown> = { model, max_tokens: 4096 };
     if (system) body.system = system; // an empty system is just noise: left out
     body.messages = messages;
     if (tools.length > 0) body.tools = tools;
+    // structured outputs: the final text is JSON of the schema (constrained decoding; no beta header)
+    if (output) body.output_config = { format: { type: "json_schema", schema: output } };
     if (stream) body.stream = true;
     return body;
   },

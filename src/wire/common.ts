@@ -12,7 +12,14 @@ export function record(value: unknown): Json | undefined {
   return isPlainObject(value) ? value : undefined;
 }
 
-/** Message content as text: a string, or the joined `text` of its content parts; `""` otherwise. */
+export function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/**
+ * OpenAI-style `content` as text: a string, or the joined `text` of its parts (Mistral sends
+ * `[{ type: "text", text }]`, also in stream deltas); parts without a top-level `text` (thinking) add nothing.
+ */
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -22,10 +29,6 @@ export function textOf(content: unknown): string {
     if (typeof t === "string") text += t;
   }
   return text;
-}
-
-export function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
 /** OpenAI `{ prompt_tokens, completion_tokens, total_tokens }`; total falls back to the sum; missing ⇒ 0. */

@@ -1,7 +1,7 @@
 // The OpenAI wire's streamed replies: SSE chunks assembled into one Turn. Loaded
 // with the first streamed turn, so a run that never streams does not download it.
 import type { Usage } from "../types";
-import { callFromRaw, cutOff, openaiUsage, providerError, record, type Json } from "./common";
+import { callFromRaw, cutOff, openaiUsage, providerError, record, textOf, type Json } from "./common";
 import { readSSE } from "./sse";
 import type { Turn } from "./types";
 
@@ -14,6 +14,8 @@ interface Slot {
 /** What a stream has delivered so far. */
 interface Assembly {
   content: string;
+  /** A refusal (`delta.refusal`): part of the turn's text, and kept in the message as `refusal`. */
+  refusal: string;
   slots: Map<number, Slot>;
   last: number;
   usage: Usage;
@@ -40,24 +42,38 @@ function addToolDeltas(a: Assembly, deltas: unknown[]): void {
   }
 }
 
+/**
+ * OpenAI sends usage once, at the end, and some servers send it in parts (summed). Others (Perplexity)
+ * repeat the running total on every chunk — the same prompt count, a completion count that only grows:
+ * then the last one is the turn's usage, and summing would count the prompt once per chunk.
+ */
+function nextUsage(so: Usage, u: Usage): Usage {
+  const running =
+    so.promptTokens > 0 && u.promptTokens === so.promptTokens && u.completionTokens >= so.completionTokens;
+  if (running) return u;
+  return {
+    promptTokens: so.promptTokens + u.promptTokens,
+    completionTokens: so.completionTokens + u.completionTokens,
+    totalTokens: so.totalTokens + u.totalTokens,
+  };
+}
+
 function addChunk(a: Assembly, chunk: Json, onText: (delta: string) => void): void {
   if (chunk.error !== undefined && chunk.error !== null) throw providerError(chunk.error);
   const usage = record(chunk.usage);
-  if (usage) {
-    const u = openaiUsage(usage);
-    a.usage = {
-      promptTokens: a.usage.promptTokens + u.promptTokens,
-      completionTokens: a.usage.completionTokens + u.completionTokens,
-      totalTokens: a.usage.totalTokens + u.totalTokens,
-    };
-  }
+  if (usage) a.usage = nextUsage(a.usage, openaiUsage(usage));
   const choice = record(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
   if (!choice) return;
   if (typeof choice.finish_reason === "string") a.finish = choice.finish_reason;
   const delta = record(choice.delta);
-  if (typeof delta?.content === "string" && delta.content !== "") {
-    a.content += delta.content;
-    onText(delta.content);
+  const text = textOf(delta?.content); // a string, or content parts (Mistral)
+  if (text !== "") {
+    a.content += text;
+    onText(text);
+  }
+  if (typeof delta?.refusal === "string" && delta.refusal !== "") {
+    a.refusal += delta.refusal;
+    onText(delta.refusal);
   }
   if (Array.isArray(delta?.tool_calls)) addToolDeltas(a, delta.tool_calls);
 }
@@ -84,13 +100,12 @@ function addData(a: Assembly, data: string, onText: (delta: string) => void): vo
 function assemble(a: Assembly): Turn {
   const slots = [...a.slots.entries()].sort((x, y) => x[0] - y[0]).map(([, slot]) => slot);
   const toolCalls = slots.map((s) => ({ id: s.id, type: "function", function: { name: s.name, arguments: s.args } }));
-  const message =
-    toolCalls.length > 0
-      ? { role: "assistant", content: a.content || null, tool_calls: toolCalls }
-      : { role: "assistant", content: a.content || null };
+  const message: Record<string, unknown> = { role: "assistant", content: a.content || null };
+  if (a.refusal) message.refusal = a.refusal;
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
   const turn: Turn = {
     message,
-    text: a.content,
+    text: a.content + a.refusal,
     calls: slots.map((s) => callFromRaw(s.id, s.name, s.args)),
     usage: a.usage,
   };
@@ -102,6 +117,7 @@ function assemble(a: Assembly): Turn {
 export async function readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn> {
   const a: Assembly = {
     content: "",
+    refusal: "",
     slots: new Map(),
     last: -1,
     usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },

@@ -33,7 +33,9 @@ function parse(json: unknown): Turn {
     );
   }
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls.map(callOf) : [];
-  const turn: Turn = { message, text: textOf(message.content), calls, usage: openaiUsage(data.usage) };
+  // a refusal (`message.refusal`, content null) is the turn's text, as it is when streamed
+  const text = textOf(message.content) + (typeof message.refusal === "string" ? message.refusal : "");
+  const turn: Turn = { message, text, calls, usage: openaiUsage(data.usage) };
   if (typeof choice?.finish_reason === "string") turn.finishReason = choice.finish_reason;
   return turn;
 }
@@ -53,12 +55,13 @@ export const openaiWire: Wire = {
     messages.push({ role: "user", content: prompt });
     return messages;
   },
-  body({ model, messages, tools, stream }) {
+  body({ model, messages, tools, stream, output }) {
     const body: Record<string, unknown> = { model, messages };
     if (tools.length > 0) {
       body.tools = tools;
       body.tool_choice = "auto";
     }
+    if (output) body.response_format = { type: "json_schema", json_schema: { name: "output", schema: output } };
     if (stream) {
       body.stream = true;
       body.stream_options = { include_usage: true };

@@ -1,7 +1,7 @@
 // The seam between the loop (provider-agnostic) and a provider's wire format.
 // Messages stay in the provider's own shape from start to end, so a stored transcript can be
 // sent back as it is; the loop only sees the normalised `Turn` and `ToolCall`s.
-import type { Style, ToolResult, Toolkit, Usage } from "../types";
+import type { JSONSchema, Style, ToolResult, Toolkit, Usage } from "../types";
 
 export type { Style } from "../types";
 
@@ -38,6 +38,8 @@ export interface BodyInput {
   /** Provider-native tool declarations; empty ⇒ the body carries no `tools`/`tool_choice` at all. */
   tools: unknown[];
   stream: boolean;
+  /** The JSON Schema the final answer must follow (the provider's structured-output mode). */
+  output?: JSONSchema | undefined;
 }
 
 export interface ToolOutcome {

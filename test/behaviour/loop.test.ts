@@ -13,6 +13,7 @@ import {
 } from "toolnexus";
 import { MODES, runIn, STYLES, types } from "./support/drive";
 import { scripted, toolResultsIn } from "./support/scripted";
+import { asPending } from "./support/results";
 
 const weather = () => {
   const seen: ToolContext[] = [];
@@ -200,13 +201,15 @@ for (const style of STYLES) {
         const client = createClient({ ...base, fetch: s.fetch });
         const { result, events } = await runIn(client, mode, "weather?", { toolkit: [tool] });
         expect(result.status).toBe("pending");
-        expect(result.pending).toEqual({ id: "city-1", kind: "input", prompt: "Which city?" });
-        expect(result.runId).toMatch(/^run-/);
+        const halted = asPending(result);
+        expect(halted.pending).toEqual({ id: "city-1", kind: "input", prompt: "Which city?" });
+        expect(halted.requests).toEqual([halted.pending]);
+        expect(halted.runId).toMatch(/^run-/);
         expect(result.text).toBe("Which city?");
         expect(s.bodies).toHaveLength(1);
         if (mode === "stream") {
           expect(types(events)).toEqual(["tool_call", "pending", "usage", "done"]);
-          expect(events[1]).toEqual({ type: "pending", request: result.pending, runId: result.runId });
+          expect(events[1]).toEqual({ type: "pending", request: halted.pending, runId: halted.runId });
         }
       });
 
@@ -274,7 +277,7 @@ for (const style of STYLES) {
         expect(order).toEqual(["second", "first"]);
         expect(result.text).toBe("first,second");
         expect(result.toolCalls.map((c) => c.id)).toEqual(["c1", "c2"]);
-        const runId = ctxs[0]!.runId!;
+        const runId = ctxs[0]!.runId;
         expect(ctxs.map((c) => c.idempotencyKey).sort()).toEqual([`${runId}:c1`, `${runId}:c2`]);
         expect(ctxs.every((c) => c.signal instanceof AbortSignal)).toBe(true);
       });

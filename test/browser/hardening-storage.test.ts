@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { answerOutput, createClient, defineTool, pending, StorageError, webStorage, type Tool } from "toolnexus";
 import { scripted } from "../behaviour/support/scripted";
+import { asPending } from "../behaviour/support/results";
 
 type Toolnexus = typeof import("toolnexus");
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-browser" } as const;
@@ -102,16 +103,18 @@ describe("one run resumed from two same-origin frames, each with its own copy of
     const tabA = { sdk: a, storage: a.webStorage({ prefix }), tool: counting(a, runs) };
     const tabB = { sdk: b, storage: b.webStorage({ prefix }), tool: counting(b, runs) };
     expect(tabA.storage.capabilities.atomic).toBe(true); // each frame's own navigator.locks
-    const halted = await tabA.sdk
-      .createClient({ ...base, fetch: s.fetch, storage: tabA.storage })
-      .run("x", { toolkit: [tabA.tool] });
+    const halted = asPending(
+      await tabA.sdk
+        .createClient({ ...base, fetch: s.fetch, storage: tabA.storage })
+        .run("x", { toolkit: [tabA.tool] }),
+    );
     const tabs = [tabA, tabB];
     const settled = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) => {
         const tab = tabs[i % 2]!;
         return tab.sdk
           .createClient({ ...base, fetch: s.fetch, storage: tab.storage })
-          .resume(halted.runId!, tab.sdk.answerOutput("q-book", `guest ${i}`), { toolkit: [tab.tool] });
+          .resume(halted.runId, tab.sdk.answerOutput("q-book", `guest ${i}`), { toolkit: [tab.tool] });
       }),
     );
     expect(runs.n).toBe(1);

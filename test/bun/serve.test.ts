@@ -48,6 +48,7 @@ describe("examples/bun/serve.ts under Bun.serve", () => {
     expect(first.map((e) => e.type)).toContain("pending");
     const halted = resultOf(first);
     expect(halted.status).toBe("pending");
+    if (halted.status !== "pending") return;
     expect(halted.pending?.prompt).toBe("Which city?");
 
     const answer = { id: halted.pending?.id, ok: true, data: { output: "Chennai" } };

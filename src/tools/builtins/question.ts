@@ -18,8 +18,8 @@ export function renderQuestions(questions: readonly Question[]): string {
 }
 
 /** Runs with checked arguments. */
-export function askQuestions(args: Record<string, unknown>, ctx?: ToolContext): ToolResult {
-  if (ctx?.answer) return { output: JSON.stringify(ctx.answer.data ?? {}), isError: false };
+export function askQuestions(args: Record<string, unknown>, ctx: ToolContext): ToolResult {
+  if (ctx.answer) return { output: JSON.stringify(ctx.answer.data ?? {}), isError: false };
   const questions = args.questions as Question[];
   return pending({ kind: "question", prompt: renderQuestions(questions), data: { questions } });
 }

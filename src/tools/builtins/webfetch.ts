@@ -11,11 +11,11 @@ export const WEBFETCH_FORMATS = ["text", "markdown", "html"];
 /** Runs with the raw arguments (it checks them itself); a throw becomes `webfetch: <message>`. */
 export async function fetchPage(
   args: Record<string, unknown>,
-  ctx: ToolContext | undefined,
+  ctx: ToolContext,
   fetchFn?: FetchFn,
 ): Promise<ToolResult> {
   const { url, format, seconds } = readArgs(args);
-  const limit = deadline(seconds * 1000, ctx?.signal);
+  const limit = deadline(seconds * 1000, ctx.signal);
   try {
     const response = await (fetchFn ?? globalThis.fetch)(url, { method: "GET", signal: limit.signal });
     const body = await response.text();

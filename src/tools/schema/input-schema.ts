@@ -3,30 +3,21 @@
 // any Standard Schema v1 is checked by its own `~standard.validate` and declared through a JSON Schema
 // conversion (valibot: valibot.ts beside this file; others: Standard JSON Schema or a `toJSONSchema()` method).
 import { isPlainObject, typeName } from "../../_internal/json";
-import type { JSONSchema } from "../../types";
+import type { JSONSchema, StandardSchemaV1, TypedJSONSchema } from "../../types";
+
+export type { InferSchema, StandardSchemaV1, ToolInputSchema, TypedJSONSchema } from "../../types";
 import { formatPath, validateJsonSchema } from "./json-schema";
 import { valibotToJsonSchema } from "./valibot";
 
-/** The Standard Schema v1 interface (standardschema.dev), as much of it as a tool needs. */
-export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  readonly "~standard": {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-  };
+/**
+ * Types a plain JSON Schema: `jsonSchema<{ city: string }>({ type: "object", … })` lets `execute` (or a
+ * run's `output`) see `{ city: string }`, as a valibot or zod schema would. Returns `schema` itself; the
+ * type is the caller's word — the schema still checks the values at run time.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function jsonSchema<T>(schema: JSONSchema): TypedJSONSchema<T> {
+  return schema as TypedJSONSchema<T>;
 }
-type StandardPathSegment = PropertyKey | { readonly key: PropertyKey };
-type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | {
-      readonly issues: readonly {
-        readonly message: string;
-        readonly path?: readonly StandardPathSegment[] | undefined;
-      }[];
-    };
-
-export type ToolInputSchema = JSONSchema | StandardSchemaV1;
 
 /** The arguments to run the tool with, or why they were refused (`"<path>: <problem>; …"`). */
 export type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; problems: string };
@@ -36,8 +27,8 @@ export interface ToolSchema {
   check(args: Record<string, unknown>): Checked | Promise<Checked>;
 }
 
-/** The default input schema: an object with no properties (a fresh copy each time, so no two tools share one). */
-export const emptyObjectSchema = (): JSONSchema => ({ type: "object", properties: {}, additionalProperties: false });
+/** The default input schema: any object (a fresh copy each time, so no two tools share one). */
+export const emptyObjectSchema = (): JSONSchema => ({ type: "object", properties: {} });
 
 /** Compiles `input` for the tool `owner` (used in messages). Throws TypeError for a schema it cannot declare. */
 export function toolSchema(input: unknown, owner: string, fallback: () => JSONSchema = emptyObjectSchema): ToolSchema {

@@ -2,6 +2,7 @@
 // provider's body, and either provider's response back to one result. Pure; nothing is executed.
 import { describe, expect, it } from "vitest";
 import type { Tool, Toolkit } from "toolnexus";
+import { toolCtx } from "../support/tool-context";
 import { openAIMessagesToAnthropic, StreamError, translateBody, translateResponse } from "../support/internals";
 import { anthropicWire, openaiWire } from "../support/wire-internals";
 
@@ -20,7 +21,7 @@ function countingToolkit() {
   const toolkit: Toolkit = {
     tools: () => [tool],
     get: (n) => (n === tool.name ? tool : undefined),
-    execute: (_n, a, c) => tool.execute(a, c),
+    execute: (_n, a, c) => tool.execute(a, toolCtx(c)),
     toOpenAI: () => [
       { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } },
     ],

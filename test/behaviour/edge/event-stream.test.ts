@@ -17,11 +17,19 @@ import {
   StreamError,
   type ToolnexusError,
   type RunResult,
+  type PendingRequest,
+  type PendingResult,
   type StreamEvent,
 } from "toolnexus";
 import { cancellable, collect, streamOf } from "../support/wire-streams";
 
-const result: RunResult = {
+const request: PendingRequest = {
+  id: "q-1",
+  kind: "question",
+  prompt: "Which city?",
+  data: { questions: [{ question: "Which city?" }] },
+};
+const result: PendingResult = {
   status: "pending",
   text: "Which city?",
   messages: [{ role: "user", content: "Weather?" }],
@@ -39,7 +47,8 @@ const result: RunResult = {
   turns: 1,
   usage: { promptTokens: 3, completionTokens: 2, totalTokens: 5 },
   model: "m",
-  pending: { id: "q-1", kind: "question", prompt: "Which city?", data: { questions: [{ question: "Which city?" }] } },
+  pending: request,
+  requests: [request],
   runId: "run-1",
 };
 
@@ -47,7 +56,7 @@ const EVENTS: StreamEvent[] = [
   { type: "text", delta: "Héllo 🙂\nline two\r\n" },
   { type: "tool_call", id: "c1", name: "question", args: { q: "city", nested: [1, null, { ok: true }] } },
   { type: "tool_result", id: "c1", name: "question", output: "data: not a field\n\n", isError: false },
-  { type: "pending", request: result.pending!, runId: "run-1" },
+  { type: "pending", request: result.pending, runId: "run-1" },
   { type: "usage", usage: result.usage },
   { type: "done", result },
 ];

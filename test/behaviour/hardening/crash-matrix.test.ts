@@ -15,6 +15,7 @@ import {
   type StreamEvent,
 } from "toolnexus";
 import { describe, expect, it } from "vitest";
+import { asPending } from "../support/results";
 import { naturalStorage } from "../support/natural-storage";
 import { scripted, toolResultsIn, type ScriptTurn } from "../support/scripted";
 
@@ -158,13 +159,15 @@ for (const style of ["openai", "anthropic"] as const) {
         for (let k = 1; ; k++) {
           const inner = await natural.make();
           const { runs, tools } = kit();
-          const halted = await createClient({
-            baseUrl: "https://llm.test",
-            style,
-            model: "m",
-            fetch: model(style).fetch,
-            storage: inner,
-          }).run("trip", { toolkit: tools });
+          const halted = asPending(
+            await createClient({
+              baseUrl: "https://llm.test",
+              style,
+              model: "m",
+              fetch: model(style).fetch,
+              storage: inner,
+            }).run("trip", { toolkit: tools }),
+          );
           expect(halted.status).toBe("pending");
           const runId = halted.runId!;
           const { storage, crashed } = crashing(inner, k, how);
@@ -210,7 +213,7 @@ for (const style of ["openai", "anthropic"] as const) {
           storage,
           claimLeaseMs: LEASE_MS,
         });
-        const halted = await client.run("trip", { toolkit: tools });
+        const halted = asPending(await client.run("trip", { toolkit: tools }));
         const seen: StreamEvent[] = [];
         for await (const event of client.resumeStream(halted.runId!, cityAnswer(), { toolkit: tools })) {
           if (seen.length === k) break;

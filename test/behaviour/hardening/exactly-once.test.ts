@@ -25,6 +25,7 @@ import {
   type ToolContext,
 } from "toolnexus";
 import { describe, expect, it } from "vitest";
+import { asPending } from "../support/results";
 import { naturalStorage } from "../support/natural-storage";
 import { scripted, toolResultsIn, type ScriptTurn } from "../support/scripted";
 
@@ -84,7 +85,7 @@ for (const style of ["openai", "anthropic"] as const) {
       const k = kit();
       const s = model(style, (seen) => (seen ? { text: `end ${seen}` } : { calls: [{ name: "ask_city" }] }));
       const client = createClient({ ...base, style, fetch: s.fetch, storage });
-      const halted = await client.run("x", { toolkit: k.tools });
+      const halted = asPending(await client.run("x", { toolkit: k.tools }));
       for await (const event of client.resumeStream(halted.runId!, answerOutput("q-city", "Oslo"), {
         toolkit: k.tools,
       })) {
@@ -114,7 +115,7 @@ for (const style of ["openai", "anthropic"] as const) {
         return s.fetch(input, init);
       }) as typeof globalThis.fetch;
       const client = createClient({ ...base, style, fetch, storage });
-      const halted = await client.run("x", { toolkit: k.tools });
+      const halted = asPending(await client.run("x", { toolkit: k.tools }));
       const a = answerOutput("q-city", "Rome");
       await expect(client.resume(halted.runId!, a, { toolkit: k.tools })).rejects.toThrow();
       const done = await client.resume(halted.runId!, a, { toolkit: k.tools });
@@ -141,7 +142,7 @@ for (const style of ["openai", "anthropic"] as const) {
           },
         },
       });
-      const halted = await client.run("x", { toolkit: k.tools });
+      const halted = asPending(await client.run("x", { toolkit: k.tools }));
       const a = answerOutput("q-city", "Pune");
       await expect(client.resume(halted.runId!, a, { toolkit: k.tools })).rejects.toThrow("audit log down");
       const done = await client.resume(halted.runId!, a, { toolkit: k.tools });
@@ -154,7 +155,7 @@ for (const style of ["openai", "anthropic"] as const) {
       const k = kit();
       const s = model(style, (seen) => (seen ? { text: seen } : { calls: [{ name: "ask_city" }] }));
       const client = createClient({ ...base, style, fetch: s.fetch, storage });
-      const halted = await client.run("x", { toolkit: k.tools });
+      const halted = asPending(await client.run("x", { toolkit: k.tools }));
       const key = `run:${halted.runId}`;
       const before = await storage.get(key);
       const a = answerOutput("q-city", "Lima");
@@ -213,7 +214,7 @@ for (const style of ["openai", "anthropic"] as const) {
           seen ? { text: seen } : { calls: [{ name: "ask_city" }, { name: "ask_date" }, { name: "ask_seat" }] },
         );
         const client = createClient({ ...base, style, fetch: s.fetch, storage });
-        const halted = await client.run("x", { toolkit: k.tools });
+        const halted = asPending(await client.run("x", { toolkit: k.tools }));
         expect(halted.requests?.map((r) => r.id)).toEqual(["q-city", "q-date", "q-seat"]);
         let result: RunResult = halted;
         if (order === "together") {
@@ -226,8 +227,12 @@ for (const style of ["openai", "anthropic"] as const) {
             const left = order.slice(i + 1);
             expect(result.status).toBe(left.length ? "pending" : "done");
             if (left.length) {
-              expect(result.runId).toBe(halted.runId);
-              expect(result.requests?.map((r) => r.id).sort()).toEqual([...left].sort());
+              expect(asPending(result).runId).toBe(halted.runId);
+              expect(
+                asPending(result)
+                  .requests.map((r) => r.id)
+                  .sort(),
+              ).toEqual([...left].sort());
               expect((await client.inspect(halted.runId!))?.requests.map((r) => r.id).sort()).toEqual([...left].sort());
             }
           }
@@ -246,7 +251,7 @@ for (const style of ["openai", "anthropic"] as const) {
         seen ? { text: seen } : { calls: [{ name: "ask_city" }, { name: "ask_date" }] },
       );
       const client = createClient({ ...base, style, fetch: s.fetch, storage });
-      const halted = await client.run("x", { toolkit: k.tools });
+      const halted = asPending(await client.run("x", { toolkit: k.tools }));
       const a = answerOutput("q-date", "Friday");
       const [one, two] = await Promise.allSettled([
         client.resume(halted.runId!, a, { toolkit: k.tools }),
@@ -256,7 +261,7 @@ for (const style of ["openai", "anthropic"] as const) {
       expect(ok.length).toBeGreaterThanOrEqual(1);
       for (const r of [one, two]) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(RunConflictError);
       const again = await client.resume(halted.runId!, a, { toolkit: k.tools });
-      expect(again.requests?.map((r) => r.id)).toEqual(["q-city"]);
+      expect(asPending(again).requests.map((r) => r.id)).toEqual(["q-city"]);
       expect(k.runs.ask_date).toBe(1);
     });
 
@@ -265,7 +270,7 @@ for (const style of ["openai", "anthropic"] as const) {
       const k = kit();
       const s = model(style, (seen) => (seen ? { text: seen } : { calls: [{ name: "charge" }, { name: "ask_city" }] }));
       const client = createClient({ ...base, style, fetch: s.fetch, storage });
-      const halted = await client.run("x", { toolkit: k.tools });
+      const halted = asPending(await client.run("x", { toolkit: k.tools }));
       const seen = await client.inspect(halted.runId!);
       expect(seen).toEqual({ status: "pending", requests: [halted.pending] });
       expect(JSON.stringify(seen)).not.toContain("sk-secret"); // nothing but the requests
@@ -312,7 +317,7 @@ describe("exactly once: the rest of the cases", () => {
     const lookup = relayTool("lookup", "host-side", { type: "object" });
     const s = model("openai", (seen) => (seen ? { text: seen } : { calls: [{ id: "r1", name: "lookup" }] }));
     const client = createClient({ ...openai, fetch: s.fetch, storage });
-    const halted = await client.run("x", { toolkit: [lookup] });
+    const halted = asPending(await client.run("x", { toolkit: [lookup] }));
     const before = await storage.get(`run:${halted.runId}`);
     const wrong = relayAnswer(halted.pending!.id, [{ id: "nope", output: "lost?" }]);
     await expect(client.resume(halted.runId!, wrong, { toolkit: [lookup] })).rejects.toThrow(InvalidAnswerError);
@@ -358,7 +363,7 @@ describe("exactly once: the rest of the cases", () => {
       const k = kit();
       const s = model("openai", (seen) => (seen ? { text: seen } : { calls: [{ name: "ask_city" }] }));
       const client = createClient({ ...openai, fetch: s.fetch, storage });
-      const halted = await client.run("x", { toolkit: k.tools });
+      const halted = asPending(await client.run("x", { toolkit: k.tools }));
       const record = JSON.parse((await storage.get(`run:${halted.runId}`))!);
       tamper(record);
       await storage.set(`run:${halted.runId}`, JSON.stringify(record));
@@ -398,7 +403,7 @@ describe("exactly once: the rest of the cases", () => {
     const k = kit();
     const s = model("openai", (seen) => (seen ? { text: seen } : { calls: [{ name: "ask_city" }] }));
     const client = createClient({ ...openai, fetch: s.fetch, storage, pendingTtlSeconds: 60 });
-    const halted = await client.run("x", { toolkit: k.tools });
+    const halted = asPending(await client.run("x", { toolkit: k.tools }));
     now += 59_000;
     expect((await client.inspect(halted.runId!))?.status).toBe("pending");
     now += 2_000;
@@ -425,7 +430,7 @@ describe("exactly once: the rest of the cases", () => {
     });
     const s = model("openai", (seen) => (seen ? { text: seen } : { calls: [{ name: "slow" }] }));
     const client = createClient({ ...openai, fetch: s.fetch, storage, claimLeaseMs: 20 });
-    const halted = await client.run("x", { toolkit: [slow] });
+    const halted = asPending(await client.run("x", { toolkit: [slow] }));
     void client.resume(halted.runId!, answerOutput("q-go", "yes"), { toolkit: [slow] }).catch(() => {});
     while (keys.length === 0) await new Promise((r) => setTimeout(r, 1));
     await new Promise((r) => setTimeout(r, 60)); // the owner hangs in the tool; its lease passes
@@ -456,7 +461,7 @@ describe("conversations never lose an exchange", () => {
     );
     const client = createClient({ ...openai, fetch: s.fetch, storage });
     const conv = client.conversation({ id: "c1", toolkit: k.tools });
-    const halted = await conv.send("plan a trip");
+    const halted = asPending(await conv.send("plan a trip"));
     const a = answerOutput("q-city", "Oslo");
     await client.resume(halted.runId!, a, { toolkit: k.tools });
     const moved = await conv.send("and then?");
@@ -488,7 +493,7 @@ describe("conversations never lose an exchange", () => {
     const k = kit();
     const s = model("openai", (seen) => (seen ? { text: seen } : { calls: [{ name: "ask_city" }] }));
     const client = createClient({ ...openai, fetch: s.fetch, storage });
-    const halted = await client.ask("x", { id: "c3", toolkit: k.tools });
+    const halted = asPending(await client.ask("x", { id: "c3", toolkit: k.tools }));
     const done = await client.resume(halted.runId!, answerDeclined("q-city"), { toolkit: k.tools });
     expect(done.text).toBe("declined/expired: q-city?");
     expect(JSON.stringify(await client.conversation({ id: "c3" }).messages())).toContain("declined/expired");

@@ -18,6 +18,7 @@ import {
 } from "toolnexus";
 import { MODES, resumeIn, runIn, STYLES } from "../support/drive";
 import { scripted, toolResultsIn } from "../support/scripted";
+import { asPending } from "../support/results";
 
 const HOSTILE_ARGS =
   '{"__proto__":{"polluted":"args"},"constructor":{"prototype":{"polluted":"ctor"}},"prototype":{"polluted":"proto"},"city":"x"}';
@@ -133,9 +134,9 @@ for (const style of STYLES) {
           { chunkSize: 7 },
         );
         const client = createClient({ ...base, fetch: s.fetch, storage });
-        const halted = (await runIn(client, mode, "x", { toolkit: [p.tool] })).result;
+        const halted = asPending((await runIn(client, mode, "x", { toolkit: [p.tool] })).result);
         expect(halted.status).toBe("pending");
-        const { result } = await resumeIn(client, mode, halted.runId!, JSON.parse(HOSTILE_ANSWER), {
+        const { result } = await resumeIn(client, mode, halted.runId, JSON.parse(HOSTILE_ANSWER), {
           toolkit: [p.tool],
         });
         expect(result.text).toBe("got 4 chars");
@@ -158,16 +159,16 @@ for (const style of STYLES) {
         (b) => ({ text: toolResultsIn(b).join("|") }),
       ]);
       const client = createClient({ ...base, fetch: s.fetch });
-      const halted = await client.run("x", { toolkit: [lookup] });
-      const calls = halted.pending!.data!.calls as { input: Record<string, unknown> }[];
+      const halted = asPending(await client.run("x", { toolkit: [lookup] }));
+      const calls = halted.pending.data!.calls as { input: Record<string, unknown> }[];
       expect(Object.keys(calls[0]!.input).sort()).toEqual(["__proto__", "city", "constructor", "prototype"]);
       const answer = JSON.parse(
-        JSON.stringify(relayAnswer(halted.pending!.id, [{ id: "r1", output: "ok" }])).replace(
+        JSON.stringify(relayAnswer(halted.pending.id, [{ id: "r1", output: "ok" }])).replace(
           '"results"',
           '"__proto__":{"polluted":1},"results"',
         ),
       );
-      expect((await client.resume(halted.runId!, answer, { toolkit: [lookup] })).text).toBe("ok");
+      expect((await client.resume(halted.runId, answer, { toolkit: [lookup] })).text).toBe("ok");
     });
 
     it("tool names shaped like Object.prototype members are unknown tools, answered as error results", async () => {
@@ -225,9 +226,9 @@ for (const style of STYLES) {
           { chunkSize: 64 * 1024 },
         );
         const client = createClient({ ...base, fetch: s.fetch, storage });
-        const halted = (await runIn(client, mode, "x", { toolkit: [p.tool, echo] })).result;
+        const halted = asPending((await runIn(client, mode, "x", { toolkit: [p.tool, echo] })).result);
         expect((await storage.get(`run:${halted.runId}`))!.length).toBeGreaterThan(3 * MB);
-        const { result } = await resumeIn(client, mode, halted.runId!, answerOutput("q", big), {
+        const { result } = await resumeIn(client, mode, halted.runId, answerOutput("q", big), {
           toolkit: [p.tool, echo],
         });
         expect(result.text).toBe(`got ${MB} chars|${MB}`);
@@ -241,17 +242,17 @@ for (const style of STYLES) {
       const p = probe();
       const s = scripted(style, [{ calls: [{ name: "probe" }] }, { text: "fine" }]);
       const client = createClient({ ...base, fetch: s.fetch, storage });
-      const halted = await client.run("x", { toolkit: [p.tool] });
+      const halted = asPending(await client.run("x", { toolkit: [p.tool] }));
       const before = await storage.get(`run:${halted.runId}`);
       for (const deep of [nestedValue(10_000), JSON.parse("[".repeat(10_000) + "]".repeat(10_000))]) {
         await expect(
-          client.resume(halted.runId!, { id: "q", ok: true, data: { output: "x", deep } } as never, {
+          client.resume(halted.runId, { id: "q", ok: true, data: { output: "x", deep } } as never, {
             toolkit: [p.tool],
           }),
         ).rejects.toThrow(InvalidAnswerError);
       }
       expect(await storage.get(`run:${halted.runId}`)).toBe(before);
-      expect((await client.resume(halted.runId!, answerOutput("q", "ok"), { toolkit: [p.tool] })).text).toBe("fine");
+      expect((await client.resume(halted.runId, answerOutput("q", "ok"), { toolkit: [p.tool] })).text).toBe("fine");
       expect(p.seen).toHaveLength(2);
     });
 
@@ -293,15 +294,15 @@ for (const style of STYLES) {
         (b) => ({ text: toolResultsIn(b).join("|") }),
       ]);
       const client = createClient({ ...base, fetch: s.fetch });
-      const halted = (await runIn(client, "stream", "x", { toolkit: [p.tool] })).result;
+      const halted = asPending((await runIn(client, "stream", "x", { toolkit: [p.tool] })).result);
       expect(halted.status).toBe("pending");
       expect(p.seen[0]!.args).toEqual({ n: Infinity, m: -Infinity, z: -0 });
       for (const bad of [NaN, Infinity, -Infinity]) {
         await expect(
-          client.resume(halted.runId!, { id: "q", ok: true, data: { output: "x", n: bad } }, { toolkit: [p.tool] }),
+          client.resume(halted.runId, { id: "q", ok: true, data: { output: "x", n: bad } }, { toolkit: [p.tool] }),
         ).rejects.toThrow(InvalidAnswerError);
       }
-      const done = await client.resume(halted.runId!, answerOutput("q", "go"), { toolkit: [p.tool] });
+      const done = await client.resume(halted.runId, answerOutput("q", "go"), { toolkit: [p.tool] });
       expect(done.text).toMatch(/^got 2 chars\|Invalid arguments for probe: not a JSON object/);
       expect(p.seen[1]!.args).toEqual({ n: null, m: null, z: 0 }); // re-run with the stored (JSON) arguments
     });
@@ -452,7 +453,9 @@ for (const style of STYLES) {
         found.push(
           await crash(
             `${label} halt`,
-            client.run("x", { toolkit: [odd, p.tool] }).then((r) => (runId = r.runId)),
+            client
+              .run("x", { toolkit: [odd, p.tool] })
+              .then((r) => (runId = r.status === "pending" ? r.runId : undefined)),
           ),
         );
         if (runId)
@@ -470,9 +473,9 @@ for (const style of STYLES) {
         });
         const s2 = scripted(style, [{ calls: [{ name: "late" }] }, { text: "end" }]);
         const c2 = createClient({ ...base, fetch: s2.fetch });
-        const halted = await c2.run("x", { toolkit: [late] });
+        const halted = asPending(await c2.run("x", { toolkit: [late] }));
         found.push(
-          await crash(`${label} resumed tool`, c2.resume(halted.runId!, answerOutput("q", "go"), { toolkit: [late] })),
+          await crash(`${label} resumed tool`, c2.resume(halted.runId, answerOutput("q", "go"), { toolkit: [late] })),
         );
       }
       expect(found.filter(Boolean)).toEqual([]);
@@ -494,9 +497,9 @@ for (const style of STYLES) {
         (b) => ({ text: toolResultsIn(b).join("|") }),
       ]);
       const client = createClient({ ...base, fetch: s.fetch, toolTimeoutMs: 30 });
-      const halted = await client.run("x", { toolkit: [stuck, hang] });
+      const halted = asPending(await client.run("x", { toolkit: [stuck, hang] }));
       expect(halted.toolCalls).toEqual([]);
-      const done = await client.resume(halted.runId!, answerOutput("q", "go"), { toolkit: [stuck, hang] });
+      const done = await client.resume(halted.runId, answerOutput("q", "go"), { toolkit: [stuck, hang] });
       expect(done.text).toBe("tool stuck timed out after 30ms|tool hang timed out after 30ms");
       expect(signals.at(-1)!.aborted).toBe(true);
     });

@@ -16,6 +16,7 @@ import {
 import { MODES, runIn, STYLES } from "../support/drive";
 import { captureWarnings, faulty } from "../support/faults";
 import { scripted, toolResultsIn, userTurnsIn } from "../support/scripted";
+import { asIncomplete, asPending } from "../support/results";
 
 const KEY = "sk-live-PRODSECRET-0123456789";
 
@@ -84,7 +85,7 @@ for (const style of STYLES) {
         const client = createClient({ ...base, fetch, timeoutMs: 400 });
         const { result } = await runIn(client, mode, "time?", { toolkit: [clock] });
         expect(result.status).toBe("incomplete");
-        expect(result.limit).toBe("timeout");
+        expect(asIncomplete(result).limit).toBe("timeout");
         expect(result.turns).toBe(2);
         expect(result.toolCalls.map((c) => c.output)).toEqual(["12:00"]);
         expect(result.usage.totalTokens).toBe(15);
@@ -200,7 +201,7 @@ for (const style of STYLES) {
         fetch: scripted(style, [{ calls: [{ name: "add" }] }]).fetch,
         hooks: { beforeTool: () => ({ result: pending({ kind: "approval", prompt: "Approve add?", id: "ap-1" }) }) },
       });
-      const result = await client.run("x", { toolkit: [add] });
+      const result = asPending(await client.run("x", { toolkit: [add] }));
       expect(result.pending).toEqual({ id: "ap-1", kind: "approval", prompt: "Approve add?" });
     });
   });
@@ -265,10 +266,10 @@ for (const style of STYLES) {
       const client = createClient({ ...base, fetch: s.fetch, storage });
       const convo = client.conversation({ id: "chat-1", toolkit: [city] });
       expect((await convo.send("hi")).text).toBe("hello");
-      const halted = await convo.send("weather?");
+      const halted = asPending(await convo.send("weather?"));
       expect(halted.status).toBe("pending");
       await expect(convo.send("are you there?")).rejects.toThrow(RunConflictError);
-      const resumed = await client.resume(halted.runId!, answerOutput("c1", "Chennai"), { toolkit: [city] });
+      const resumed = await client.resume(halted.runId, answerOutput("c1", "Chennai"), { toolkit: [city] });
       expect(resumed.text).toBe("city Chennai");
       expect((await convo.send("thanks")).text).toBe("users=3");
       expect((await convo.messages()).length).toBeGreaterThan(5);

@@ -15,6 +15,7 @@ import {
   relayTool,
 } from "toolnexus";
 import { openAIMessagesToAnthropic, parseSSE, type SSEEvent } from "../support/internals";
+import { asPending } from "../support/results";
 
 const RUNS = { numRuns: 150 };
 
@@ -263,13 +264,15 @@ async function realRecords(): Promise<{ raw: string; answer: unknown }[]> {
   const out: { raw: string; answer: unknown }[] = [];
   for (const calls of [["ask"], ["ask", "clock", "lookup"]]) {
     const storage = memoryStorage();
-    const halted = await createClient({ ...base, fetch: provider(calls), storage }).run("x", { toolkit: tools() });
+    const halted = asPending(
+      await createClient({ ...base, fetch: provider(calls), storage }).run("x", { toolkit: tools() }),
+    );
     out.push({ raw: (await storage.get(`run:${halted.runId}`))!, answer: answerOutput("q-ask", "yes") });
   }
   const storage = memoryStorage();
   const client = createClient({ ...base, fetch: provider(["ask"]), storage });
-  const halted = await client.run("x", { toolkit: tools() });
-  await client.resume(halted.runId!, answerOutput("q-ask", "yes"), { toolkit: tools() });
+  const halted = asPending(await client.run("x", { toolkit: tools() }));
+  await client.resume(halted.runId, answerOutput("q-ask", "yes"), { toolkit: tools() });
   out.push({ raw: (await storage.get(`run:${halted.runId}`))!, answer: answerOutput("q-ask", "yes") });
   return out;
 }

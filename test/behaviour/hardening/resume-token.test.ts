@@ -17,6 +17,7 @@ import {
 } from "toolnexus";
 import { MODES, resumeIn } from "../support/drive";
 import { scripted, toolResultsIn } from "../support/scripted";
+import { asPending } from "../support/results";
 
 const SECRET = "resume-secret-0123456789abcdef";
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
@@ -53,9 +54,9 @@ async function halted(opts: { two?: boolean; fetch?: typeof fetch } = {}) {
     (b) => ({ text: toolResultsIn(b).join("|") }),
   ]);
   const client = createClient({ ...base, fetch: opts.fetch ?? s.fetch, storage, resumeSecret: SECRET });
-  const result = await createClient({ ...base, fetch: s.fetch, storage }).run("trip", { toolkit: k.tools });
+  const result = asPending(await createClient({ ...base, fetch: s.fetch, storage }).run("trip", { toolkit: k.tools }));
   const key = `run:${result.runId}`;
-  return { storage, k, s, client, result, runId: result.runId!, key, stored: await storage.get(key) };
+  return { storage, k, s, client, result, runId: result.runId, key, stored: await storage.get(key) };
 }
 
 async function refused(promise: Promise<unknown>): Promise<ResumeTokenProblem> {
@@ -72,7 +73,7 @@ describe("resume tokens", () => {
   for (const mode of MODES) {
     it(`a token for the open request lets its answer through (${mode})`, async () => {
       const h = await halted();
-      const token = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET);
+      const token = await createResumeToken({ runId: h.runId, pending: h.result.pending }, SECRET);
       const { result } = await resumeIn(h.client, mode, h.runId, answerOutput("q-city", "Chennai"), {
         toolkit: h.k.tools,
         token,
@@ -86,7 +87,7 @@ describe("resume tokens", () => {
       const other = await halted();
       const a = answerOutput("q-city", "Pune");
       const tries: [string, ResumeTokenProblem][] = [
-        [await createResumeToken({ runId: other.runId, pending: other.result.pending! }, SECRET), "run"],
+        [await createResumeToken({ runId: other.runId, pending: other.result.pending }, SECRET), "run"],
         [
           await createResumeToken(
             { runId: h.runId, pending: { id: "q-book", kind: "approval", prompt: "Book it?" } },
@@ -95,11 +96,11 @@ describe("resume tokens", () => {
           "request",
         ],
         [
-          await createResumeToken({ runId: h.runId, pending: h.result.pending! }, "another-secret-0123456789"),
+          await createResumeToken({ runId: h.runId, pending: h.result.pending }, "another-secret-0123456789"),
           "signature",
         ],
       ];
-      const good = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET);
+      const good = await createResumeToken({ runId: h.runId, pending: h.result.pending }, SECRET);
       const [v, payload, sig] = good.split(".") as [string, string, string];
       const forged = btoa(JSON.stringify({ r: h.runId, q: "q-city", e: Date.now() + 1e12 }))
         .replace(/\+/g, "-")
@@ -128,33 +129,33 @@ describe("resume tokens", () => {
 
   it("an expired token is refused; a fresh one works", async () => {
     const h = await halted();
-    const old = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET, {
+    const old = await createResumeToken({ runId: h.runId, pending: h.result.pending }, SECRET, {
       ttlSeconds: 60,
       now: Date.now() - 61_000,
     });
     const a = answerOutput("q-city", "Agra");
     expect(await refused(h.client.resume(h.runId, a, { toolkit: h.k.tools, token: old }))).toBe("expired");
     expect(await h.storage.get(h.key)).toBe(h.stored);
-    const fresh = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET, { ttlSeconds: 60 });
+    const fresh = await createResumeToken({ runId: h.runId, pending: h.result.pending }, SECRET, { ttlSeconds: 60 });
     expect((await h.client.resume(h.runId, a, { toolkit: h.k.tools, token: fresh })).text).toBe("city=Agra");
   });
 
   it("an identical answer replayed with its used token gets the kept outcome (a safe retry); a different answer is refused", async () => {
     const h = await halted({ two: true });
-    const cityToken = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET);
+    const cityToken = await createResumeToken({ runId: h.runId, pending: h.result.pending }, SECRET);
     const a = answerOutput("q-city", "Goa");
-    const mid = await h.client.resume(h.runId, a, { toolkit: h.k.tools, token: cityToken });
-    expect(mid.pending?.id).toBe("q-book");
+    const mid = asPending(await h.client.resume(h.runId, a, { toolkit: h.k.tools, token: cityToken }));
+    expect(mid.pending.id).toBe("q-book");
     const midStored = await h.storage.get(h.key);
     // a double submit of the first card: the run as that answer left it, nothing runs, nothing is written
     const again = await h.client.resume(h.runId, a, { toolkit: h.k.tools, token: cityToken });
     expect(again.status).toBe("pending");
-    expect(again.pending?.id).toBe("q-book");
+    expect(asPending(again).pending.id).toBe("q-book");
     expect(
       await refused(h.client.resume(h.runId, answerOutput("q-city", "Rome"), { toolkit: h.k.tools, token: cityToken })),
     ).toBe("replayed");
     expect(await h.storage.get(h.key)).toBe(midStored);
-    const bookToken = await createResumeToken({ runId: h.runId, pending: mid.pending! }, SECRET);
+    const bookToken = await createResumeToken({ runId: h.runId, pending: mid.pending }, SECRET);
     const done = await h.client.resume(h.runId, { id: "q-book", ok: true }, { toolkit: h.k.tools, token: bookToken });
     expect(done.text).toBe("city=Goa|booked");
     const replayed = await h.client.resume(
@@ -171,7 +172,7 @@ describe("resume tokens", () => {
 
   it("20 racing resumes with one valid token: one answer gets through, the rest are typed errors", async () => {
     const h = await halted();
-    const token = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET);
+    const token = await createResumeToken({ runId: h.runId, pending: h.result.pending }, SECRET);
     const settled = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) =>
         h.client.resume(h.runId, answerOutput("q-city", `C${i}`), { toolkit: h.k.tools, token }),
@@ -193,7 +194,7 @@ describe("resume tokens", () => {
         ? new Response('{"error":{"message":"bad"}}', { status: 400 })
         : s.fetch(input, init)) as typeof fetch;
     const client = createClient({ ...base, fetch: flaky, storage: h0.storage, resumeSecret: SECRET, retries: 0 });
-    const token = await createResumeToken({ runId: h0.runId, pending: h0.result.pending! }, SECRET);
+    const token = await createResumeToken({ runId: h0.runId, pending: h0.result.pending }, SECRET);
     const a = answerOutput("q-city", "Kochi");
     const first = await client.resume(h0.runId, a, { toolkit: h0.k.tools, token }).then(
       () => undefined,
@@ -226,7 +227,7 @@ describe("resume tokens", () => {
     });
     const a = answerOutput("q-city", "Delhi");
     expect(await refused(strict.resume(h.runId, a, { toolkit: h.k.tools }))).toBe("missing");
-    const token = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET);
+    const token = await createResumeToken({ runId: h.runId, pending: h.result.pending }, SECRET);
     const plain = createClient({ ...base, fetch: h.s.fetch, storage: h.storage });
     await expect(plain.resume(h.runId, a, { toolkit: h.k.tools, token })).rejects.toMatchObject({ code: "config" });
     expect(await h.storage.get(h.key)).toBe(h.stored);

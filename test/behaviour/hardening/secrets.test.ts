@@ -17,6 +17,7 @@ import { captureWarnings, faulty } from "../support/faults";
 import { countingTool, faultyStorage } from "../support/faulty-storage";
 import { STYLES } from "../support/drive";
 import { scripted, toolResultsIn } from "../support/scripted";
+import { asPending } from "../support/results";
 
 const KEY = "sk-SECRET-apikey-0123456789abcdef";
 const HEADER = "HDR-SECRET-headervalue-98765";
@@ -108,30 +109,27 @@ for (const style of STYLES) {
           { text: "fin" },
         ]);
         const client = createClient({ ...base, fetch: s.fetch, requestParams: { temperature: 0, messages: [] } });
-        const halted = await client.run("book", { toolkit });
+        const halted = asPending(await client.run("book", { toolkit }));
         w.add("halted", halted);
         keys.push(`run:${halted.runId}`);
         await w.storage("after halt", storage, keys);
-        const token = await createResumeToken({ runId: halted.runId!, pending: halted.pending! }, TOKEN_SECRET);
-        await w.error("resumed", client.resume(halted.runId!, answerOutput("q-book", "Ann"), { toolkit, token }));
+        const token = await createResumeToken({ runId: halted.runId, pending: halted.pending }, TOKEN_SECRET);
+        await w.error("resumed", client.resume(halted.runId, answerOutput("q-book", "Ann"), { toolkit, token }));
         await w.storage("after resume", storage, keys);
-        await w.error(
-          "replayed token",
-          client.resume(halted.runId!, answerOutput("q-book", "Ann"), { toolkit, token }),
-        );
+        await w.error("replayed token", client.resume(halted.runId, answerOutput("q-book", "Ann"), { toolkit, token }));
         await w.error(
           "forged token",
-          client.resume(halted.runId!, answerOutput("q-book", "Ann"), { toolkit, token: `${token}x` }),
+          client.resume(halted.runId, answerOutput("q-book", "Ann"), { toolkit, token: `${token}x` }),
         );
         await w.events("streamed halt", client.stream("echo", { toolkit }));
         // a conversation that suspends, is resumed, and continues
         const c = scripted(style, [{ calls: [{ name: "echo" }] }, { text: "conv" }]);
         const conv = createClient({ ...base, fetch: c.fetch }).conversation({ id: "conv-1", toolkit });
-        const pendingConv = await conv.send("hi");
+        const pendingConv = asPending(await conv.send("hi"));
         keys.push("conversation:conv-1", `run:${pendingConv.runId}`);
         await w.error(
           "conversation resume",
-          createClient({ ...base, fetch: c.fetch }).resume(pendingConv.runId!, answerOutput("q-echo", "x"), {
+          createClient({ ...base, fetch: c.fetch }).resume(pendingConv.runId, answerOutput("q-echo", "x"), {
             toolkit,
           }),
         );

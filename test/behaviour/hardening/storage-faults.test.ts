@@ -16,6 +16,7 @@ import { barrier, countingTool, faultyStorage, raceResumes } from "../support/fa
 import { naturalStorage } from "../support/natural-storage";
 import { MODES, resumeIn, runIn } from "../support/drive";
 import { scripted, toolResultsIn } from "../support/scripted";
+import { asPending } from "../support/results";
 
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
 const script = () =>
@@ -75,15 +76,15 @@ describe("storage faults", () => {
     const storage = faultyStorage(memoryStorage());
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     const before = await storage.inner.get(`run:${halted.runId}`);
     storage.fail("get", new Error("network partition"));
-    const error = await rejection(client.resume(halted.runId!, answerOutput("q-book", "Bo"), { toolkit: [tool] }));
+    const error = await rejection(client.resume(halted.runId, answerOutput("q-book", "Bo"), { toolkit: [tool] }));
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).operation).toBe("get");
     expect(await storage.inner.get(`run:${halted.runId}`)).toBe(before);
     expect(executions()).toBe(0);
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Bo"), { toolkit: [tool] })).text).toBe(
+    expect((await client.resume(halted.runId, answerOutput("q-book", "Bo"), { toolkit: [tool] })).text).toBe(
       "booked for Bo",
     );
   });
@@ -92,13 +93,13 @@ describe("storage faults", () => {
     const storage = faultyStorage(memoryStorage());
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     storage.fail("compareAndSet", new Error("timeout"));
     expect(
-      await rejection(client.resume(halted.runId!, answerOutput("q-book", "Cy"), { toolkit: [tool] })),
+      await rejection(client.resume(halted.runId, answerOutput("q-book", "Cy"), { toolkit: [tool] })),
     ).toBeInstanceOf(StorageError);
     expect(executions()).toBe(0);
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Cy"), { toolkit: [tool] })).text).toBe(
+    expect((await client.resume(halted.runId, answerOutput("q-book", "Cy"), { toolkit: [tool] })).text).toBe(
       "booked for Cy",
     );
   });
@@ -107,14 +108,14 @@ describe("storage faults", () => {
     const storage = faultyStorage(memoryStorage(), { capabilities: { ttl: false } }); // a finished run is deleted
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     storage.fail("delete", new Error("read-only replica"));
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Di"), { toolkit: [tool] })).text).toBe(
+    expect((await client.resume(halted.runId, answerOutput("q-book", "Di"), { toolkit: [tool] })).text).toBe(
       "booked for Di",
     );
     expect(storage.log.filter((l) => l.op === "delete")).toHaveLength(1);
     expect(
-      await rejection(client.resume(halted.runId!, answerOutput("q-book", "Eve"), { toolkit: [tool] })),
+      await rejection(client.resume(halted.runId, answerOutput("q-book", "Eve"), { toolkit: [tool] })),
     ).toBeInstanceOf(RunConflictError);
     expect(executions()).toBe(1);
   });
@@ -123,13 +124,13 @@ describe("storage faults", () => {
     const storage = faultyStorage(memoryStorage());
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     storage.beforeCompareAndSet = (_key, _expected, value) => {
       if (value.startsWith('{"v":1,') && value.includes('"status":"done"'))
         storage.fail("compareAndSet", new Error("quota"));
     };
     const error = (await rejection(
-      client.resume(halted.runId!, answerOutput("q-book", "Fay"), { toolkit: [tool] }),
+      client.resume(halted.runId, answerOutput("q-book", "Fay"), { toolkit: [tool] }),
     )) as StorageError;
     expect(error).toBeInstanceOf(StorageError);
     expect(JSON.parse(error.record!)).toMatchObject({
@@ -146,13 +147,13 @@ describe("storage faults", () => {
     const toolkit = [book.tool, rent.tool];
     const s = script(); // two suspended calls in one turn
     const client = createClient({ ...base, fetch: s.fetch, storage });
-    const halted = await client.run("x", { toolkit });
+    const halted = asPending(await client.run("x", { toolkit }));
     const key = `run:${halted.runId}`;
     storage.beforeCompareAndSet = (_k, expected) => {
       if (expected?.includes('"status":"claimed"')) storage.fail("compareAndSet", new Error("flaky disk"));
     };
     const error = (await rejection(
-      client.resume(halted.runId!, answerOutput("q-book", "Gus"), { toolkit }),
+      client.resume(halted.runId, answerOutput("q-book", "Gus"), { toolkit }),
     )) as StorageError;
     expect(error).toBeInstanceOf(StorageError);
     expect(JSON.parse(error.record!)).toMatchObject({
@@ -162,7 +163,7 @@ describe("storage faults", () => {
     storage.beforeCompareAndSet = undefined;
     // the host saves what the error carried, over the claim this resume left behind
     await storage.inner.set(key, error.record!);
-    const done = await client.resume(halted.runId!, answerOutput("q-rent", "Hal"), { toolkit });
+    const done = await client.resume(halted.runId, answerOutput("q-rent", "Hal"), { toolkit });
     expect(done.text).toBe("booked for Gus|booked for Hal");
     expect([book.executions(), rent.executions()]).toEqual([1, 1]);
   });
@@ -171,7 +172,7 @@ describe("storage faults", () => {
     const storage = faultyStorage(memoryStorage());
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
-    const halted = await client.run("x", { toolkit: [tool] });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
     const key = `run:${halted.runId}`;
     let racer = "";
     storage.beforeCompareAndSet = async (k, expected) => {
@@ -179,7 +180,7 @@ describe("storage faults", () => {
       racer = expected!.replace('"status":"suspended"', '"status":"claimed"');
       await storage.inner.set(k, racer); // another isolate claims it first
     };
-    const error = await rejection(client.resume(halted.runId!, answerOutput("q-book", "Ivy"), { toolkit: [tool] }));
+    const error = await rejection(client.resume(halted.runId, answerOutput("q-book", "Ivy"), { toolkit: [tool] }));
     expect(error).toBeInstanceOf(RunConflictError);
     expect(executions()).toBe(0);
     expect(await storage.inner.get(key)).toBe(racer);
@@ -188,7 +189,9 @@ describe("storage faults", () => {
   it("a claim whose owner died refuses resumes while its lease holds; after it, the same answer takes over and nothing runs twice", async () => {
     const storage = memoryStorage();
     const { tool, executions } = countingTool();
-    const halted = await createClient({ ...base, fetch: byTranscript().fetch, storage }).run("x", { toolkit: [tool] });
+    const halted = asPending(
+      await createClient({ ...base, fetch: byTranscript().fetch, storage }).run("x", { toolkit: [tool] }),
+    );
     const key = `run:${halted.runId}`;
     // a process that dies right after its claim reached the store: every later operation of it hangs
     let claimed = false;
@@ -211,7 +214,7 @@ describe("storage faults", () => {
     expect(JSON.parse((await storage.get(key))!)).toMatchObject({ status: "claimed", lease: {} });
     const client = createClient({ ...base, ...lease, fetch: byTranscript().fetch, storage });
     expect(
-      await rejection(client.resume(halted.runId!, answerOutput("q-book", "Jo"), { toolkit: [tool] })),
+      await rejection(client.resume(halted.runId, answerOutput("q-book", "Jo"), { toolkit: [tool] })),
     ).toBeInstanceOf(RunConflictError);
     await new Promise((r) => setTimeout(r, 60)); // the dead owner's lease passes
     expect(
@@ -229,11 +232,11 @@ describe("storage faults", () => {
     expect(storage.compareAndSet).toBeUndefined();
     const { tool, executions } = countingTool();
     const s = scripted("openai", [{ calls: [{ name: "book" }] }, { text: "one" }, { text: "two" }]);
-    const halted = await createClient({ ...base, fetch: s.fetch, storage }).run("x", { toolkit: [tool] });
+    const halted = asPending(await createClient({ ...base, fetch: s.fetch, storage }).run("x", { toolkit: [tool] }));
     storage.beforeGet = barrier(2); // each get waits for the other resume's matching get
     const both = await Promise.all(
       ["Ann", "Bea"].map((who) =>
-        createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId!, answerOutput("q-book", who), {
+        createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId, answerOutput("q-book", who), {
           toolkit: [tool],
         }),
       ),
@@ -251,10 +254,10 @@ describe("damaged records", () => {
     const storage = memoryStorage();
     const client = createClient({ ...base, fetch: (calls === 1 ? single() : script()).fetch, storage });
     const toolkit = [countingTool("book").tool, countingTool("rent").tool];
-    const halted = await client.run("x", { toolkit });
-    if (finish) await client.resume(halted.runId!, answerOutput("q-book", "K"), { toolkit });
+    const halted = asPending(await client.run("x", { toolkit }));
+    if (finish) await client.resume(halted.runId, answerOutput("q-book", "K"), { toolkit });
     const key = `run:${halted.runId}`;
-    return { storage, key, runId: halted.runId!, raw: (await storage.get(key))! };
+    return { storage, key, runId: halted.runId, raw: (await storage.get(key))! };
   }
 
   it("a halted call that lost both its result and its request is a RunStateError, not a TypeError", async () => {

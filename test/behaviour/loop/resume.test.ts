@@ -21,6 +21,7 @@ import {
 import { MODES, resumeIn, runIn, STYLES, types } from "../support/drive";
 import { naturalStorage } from "../support/natural-storage";
 import { scripted, toolResultsIn, userTurnsIn } from "../support/scripted";
+import { asPending } from "../support/results";
 
 function kit() {
   const runs: Record<string, number> = {};
@@ -63,7 +64,7 @@ for (const style of STYLES) {
           (b) => ({ text: `final: ${toolResultsIn(b).join("|")}` }),
         ]);
         const first = createClient({ ...base, fetch: s.fetch, storage });
-        const halted = (await runIn(first, mode, "weather?", { toolkit: kit().tools })).result;
+        const halted = asPending((await runIn(first, mode, "weather?", { toolkit: kit().tools })).result);
         expect(halted.status).toBe("pending");
         const stored = await storage.get(`run:${halted.runId}`);
         expect(stored).toBeDefined();
@@ -71,7 +72,7 @@ for (const style of STYLES) {
 
         const k = kit(); // a freshly built toolkit: tools are found by name
         const second = createClient({ ...base, fetch: s.fetch, storage });
-        const { result, events } = await resumeIn(second, mode, halted.runId!, answerOutput("q-city", "Chennai"), {
+        const { result, events } = await resumeIn(second, mode, halted.runId, answerOutput("q-city", "Chennai"), {
           toolkit: k.tools,
         });
         expect(result.status).toBe("done");
@@ -93,18 +94,19 @@ for (const style of STYLES) {
           (b) => ({ text: toolResultsIn(b).join("|") }),
         ]);
         const client = createClient({ ...base, fetch: s.fetch, storage });
-        const halted = (await runIn(client, mode, "plan a trip", { toolkit: k.tools })).result;
-        expect(halted.pending?.id).toBe("q-city");
+        const halted = asPending((await runIn(client, mode, "plan a trip", { toolkit: k.tools })).result);
+        expect(halted.pending.id).toBe("q-city");
         expect(k.runs).toEqual({ ask_city: 1, clock: 1, approve: 1 });
 
-        const again = (await resumeIn(client, mode, halted.runId!, answerOutput("q-city", "Goa"), { toolkit: k.tools }))
-          .result;
+        const again = asPending(
+          (await resumeIn(client, mode, halted.runId, answerOutput("q-city", "Goa"), { toolkit: k.tools })).result,
+        );
         expect(again.status).toBe("pending");
         expect(again.runId).toBe(halted.runId);
-        expect(again.pending?.id).toBe("q-book");
+        expect(again.pending.id).toBe("q-book");
         expect(s.bodies).toHaveLength(1); // the model waits for the whole turn
 
-        const done = (await resumeIn(client, mode, halted.runId!, { id: "q-book", ok: true }, { toolkit: k.tools }))
+        const done = (await resumeIn(client, mode, halted.runId, { id: "q-book", ok: true }, { toolkit: k.tools }))
           .result;
         expect(done.status).toBe("done");
         expect(done.text).toBe("city=Goa|12:00|booked");
@@ -117,15 +119,15 @@ for (const style of STYLES) {
         const k = kit();
         const s = scripted(style, [{ calls: [{ name: "ask_city" }] }, { text: "ok" }]);
         const client = createClient({ ...base, fetch: s.fetch, storage });
-        const halted = (await runIn(client, mode, "x", { toolkit: k.tools })).result;
+        const halted = asPending((await runIn(client, mode, "x", { toolkit: k.tools })).result);
         const before = await storage.get(`run:${halted.runId}`);
         await expect(
-          resumeIn(client, mode, halted.runId!, answerOutput("q-other", "Pune"), { toolkit: k.tools }),
+          resumeIn(client, mode, halted.runId, answerOutput("q-other", "Pune"), { toolkit: k.tools }),
         ).rejects.toThrow(AnswerMismatchError);
         expect(await storage.get(`run:${halted.runId}`)).toBe(before);
         expect(k.runs.ask_city).toBe(1);
         expect(
-          (await resumeIn(client, mode, halted.runId!, answerOutput("q-city", "Pune"), { toolkit: k.tools })).result
+          (await resumeIn(client, mode, halted.runId, answerOutput("q-city", "Pune"), { toolkit: k.tools })).result
             .status,
         ).toBe("done");
       });
@@ -134,8 +136,8 @@ for (const style of STYLES) {
         const k = kit();
         const s = scripted(style, [{ calls: [{ name: "approve" }] }, (b) => ({ text: toolResultsIn(b)[0]! })]);
         const client = createClient({ ...base, fetch: s.fetch });
-        const halted = (await runIn(client, mode, "x", { toolkit: k.tools })).result;
-        const { result } = await resumeIn(client, mode, halted.runId!, answerDeclined("q-book"), { toolkit: k.tools });
+        const halted = asPending((await runIn(client, mode, "x", { toolkit: k.tools })).result);
+        const { result } = await resumeIn(client, mode, halted.runId, answerDeclined("q-book"), { toolkit: k.tools });
         expect(result.text).toBe("declined/expired: Book it?");
         expect(k.runs.approve).toBe(1);
       });
@@ -151,19 +153,21 @@ for (const style of STYLES) {
         await storage.set("run:run-shape", JSON.stringify({ v: 1, runId: "run-shape", status: "suspended" }));
         await expect(client.resume("run-shape", answerOutput("a", "b"))).rejects.toThrow(RunStateError);
         // a problem deep in the record is named by its path
-        const halted = (
-          await runIn(
-            createClient({ ...base, fetch: scripted(style, [{ calls: [{ name: "ask_city" }] }]).fetch, storage }),
-            mode,
-            "x",
-            { toolkit: kit().tools },
-          )
-        ).result;
+        const halted = asPending(
+          (
+            await runIn(
+              createClient({ ...base, fetch: scripted(style, [{ calls: [{ name: "ask_city" }] }]).fetch, storage }),
+              mode,
+              "x",
+              { toolkit: kit().tools },
+            )
+          ).result,
+        );
         const stored = JSON.parse((await storage.get(`run:${halted.runId}`))!);
         stored.calls[0].args = "not an object";
         const damaged = JSON.stringify(stored);
         await storage.set(`run:${halted.runId}`, damaged);
-        await expect(client.resume(halted.runId!, answerOutput("q-city", "Delhi"))).rejects.toThrow(
+        await expect(client.resume(halted.runId, answerOutput("q-city", "Delhi"))).rejects.toThrow(
           '"calls.0.args" must be an object, got string',
         );
         expect(await storage.get(`run:${halted.runId}`)).toBe(damaged);
@@ -175,16 +179,15 @@ for (const style of STYLES) {
         const k = kit();
         const s = scripted(style, [{ calls: [{ name: "ask_city" }] }, { text: "done once" }]);
         const client = createClient({ ...base, fetch: s.fetch, storage });
-        const halted = (await runIn(client, mode, "x", { toolkit: k.tools })).result;
+        const halted = asPending((await runIn(client, mode, "x", { toolkit: k.tools })).result);
         const a = answerOutput("q-city", "Delhi");
-        const first = (await resumeIn(client, mode, halted.runId!, a, { toolkit: k.tools })).result;
-        const second = (
-          await resumeIn(client, mode, halted.runId!, JSON.parse(JSON.stringify(a)), { toolkit: k.tools })
-        ).result;
+        const first = (await resumeIn(client, mode, halted.runId, a, { toolkit: k.tools })).result;
+        const second = (await resumeIn(client, mode, halted.runId, JSON.parse(JSON.stringify(a)), { toolkit: k.tools }))
+          .result;
         expect(second).toEqual(first);
-        await expect(
-          client.resume(halted.runId!, answerOutput("q-city", "Agra"), { toolkit: k.tools }),
-        ).rejects.toThrow(RunConflictError);
+        await expect(client.resume(halted.runId, answerOutput("q-city", "Agra"), { toolkit: k.tools })).rejects.toThrow(
+          RunConflictError,
+        );
         expect(k.runs.ask_city).toBe(2);
         expect(s.bodies).toHaveLength(2);
       });
@@ -206,8 +209,8 @@ for (const style of STYLES) {
           return new Response("bad request", { status: 400 });
         }) as typeof globalThis.fetch;
         const client = createClient({ ...base, fetch, storage });
-        const halted = (await runIn(client, mode, "x", { toolkit: k.tools })).result;
-        runId = halted.runId!;
+        const halted = asPending((await runIn(client, mode, "x", { toolkit: k.tools })).result);
+        runId = halted.runId;
         const before = JSON.parse((await storage.get(`run:${runId}`))!);
         await expect(resumeIn(client, mode, runId, a, { toolkit: k.tools })).rejects.toThrow();
         // the checkpoint: still claimed (under a lease), the answered call's result already kept
@@ -232,10 +235,10 @@ for (const style of STYLES) {
         const k = kit();
         const s = scripted(style, [{ calls: [{ name: "ask_city" }] }, { text: "once" }]);
         const client = createClient({ ...base, fetch: s.fetch, storage });
-        const halted = (await runIn(client, mode, "x", { toolkit: k.tools })).result;
+        const halted = asPending((await runIn(client, mode, "x", { toolkit: k.tools })).result);
         const settled = await Promise.allSettled(
           Array.from({ length: 100 }, (_, i) =>
-            client.resume(halted.runId!, answerOutput("q-city", `City ${i}`), { toolkit: k.tools }),
+            client.resume(halted.runId, answerOutput("q-city", `City ${i}`), { toolkit: k.tools }),
           ),
         );
         const ok = settled.filter((r) => r.status === "fulfilled");
@@ -264,32 +267,24 @@ for (const style of STYLES) {
           (b) => ({ text: toolResultsIn(b).join("|") }),
         ]);
         const client = createClient({ ...base, fetch: s.fetch });
-        const halted = (await runIn(client, mode, "x", { toolkit: [lookup] })).result;
-        expect(halted.pending?.kind).toBe("tool_call");
-        const calls = halted.pending!.data!.calls as { id: string; name: string; input: unknown }[];
+        const halted = asPending((await runIn(client, mode, "x", { toolkit: [lookup] })).result);
+        expect(halted.pending.kind).toBe("tool_call");
+        const calls = halted.pending.data!.calls as { id: string; name: string; input: unknown }[];
         expect(calls.map((c) => [c.id, c.input])).toEqual([
           ["r1", { q: "a" }],
           ["r2", { q: "b" }],
         ]);
         await expect(
-          client.resume(
-            halted.runId!,
-            { id: halted.pending!.id, ok: true, data: { value: "x" } },
-            { toolkit: [lookup] },
-          ),
+          client.resume(halted.runId, { id: halted.pending.id, ok: true, data: { value: "x" } }, { toolkit: [lookup] }),
         ).rejects.toThrow(InvalidAnswerError);
         await expect(
-          client.resume(
-            halted.runId!,
-            { id: halted.pending!.id, ok: true, data: { value: "x" } },
-            { toolkit: [lookup] },
-          ),
+          client.resume(halted.runId, { id: halted.pending.id, ok: true, data: { value: "x" } }, { toolkit: [lookup] }),
         ).rejects.toThrow("answerOutput");
         const { result } = await resumeIn(
           client,
           mode,
-          halted.runId!,
-          relayAnswer(halted.pending!.id, [
+          halted.runId,
+          relayAnswer(halted.pending.id, [
             { id: "r1", output: "A" },
             { id: "r2", output: "B", isError: true },
           ]),
@@ -346,15 +341,17 @@ describe(`resume on this runtime's natural storage (${natural.name})`, () => {
         (b) => ({ text: toolResultsIn(b).join("|") }),
       ]);
       const k = kit();
-      const halted = await createClient({ ...base, fetch: s.fetch, storage }).run("trip", { toolkit: k.tools });
+      const halted = asPending(
+        await createClient({ ...base, fetch: s.fetch, storage }).run("trip", { toolkit: k.tools }),
+      );
       const mid = await createClient({ ...base, fetch: s.fetch, storage }).resume(
-        halted.runId!,
+        halted.runId,
         answerOutput("q-city", "Madurai"),
         { toolkit: kit().tools },
       );
       expect(mid).toMatchObject({ status: "pending", runId: halted.runId, pending: { id: "q-book" } });
       const done = await createClient({ ...base, fetch: s.fetch, storage }).resume(
-        halted.runId!,
+        halted.runId,
         { id: "q-book", ok: true },
         { toolkit: kit().tools },
       );
@@ -367,13 +364,13 @@ describe(`resume on this runtime's natural storage (${natural.name})`, () => {
       const s = scripted(style, [{ calls: [{ name: "ask_city" }] }, { text: "once" }]);
       const k = kit();
       const client = createClient({ ...base, fetch: s.fetch, storage });
-      const halted = await client.run("x", { toolkit: k.tools });
-      await expect(client.resume(halted.runId!, answerOutput("nope", "x"), { toolkit: k.tools })).rejects.toThrow(
+      const halted = asPending(await client.run("x", { toolkit: k.tools }));
+      await expect(client.resume(halted.runId, answerOutput("nope", "x"), { toolkit: k.tools })).rejects.toThrow(
         AnswerMismatchError,
       );
       const settled = await Promise.allSettled(
         Array.from({ length: 20 }, (_, i) =>
-          client.resume(halted.runId!, answerOutput("q-city", `C${i}`), { toolkit: k.tools }),
+          client.resume(halted.runId, answerOutput("q-city", `C${i}`), { toolkit: k.tools }),
         ),
       );
       expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(1);

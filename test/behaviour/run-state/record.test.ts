@@ -16,6 +16,7 @@ import * as relayFixture from "../../fixtures/run-state/v1-anthropic-relay";
 import * as doneFixture from "../../fixtures/run-state/v1-openai-done";
 import { sha256Hex } from "../support/internals";
 import { scripted, toolResultsIn } from "../support/scripted";
+import { asPending } from "../support/results";
 
 const counts: Record<string, number> = {};
 const tools = [
@@ -54,8 +55,8 @@ describe("run-state v1 fixtures", () => {
       fetch: s.fetch,
       storage,
     });
-    const mid = await client.resume(openaiFixture.runId, answerOutput("q-city", "Ooty"), { toolkit: tools });
-    expect(mid.pending?.id).toBe("q-book");
+    const mid = asPending(await client.resume(openaiFixture.runId, answerOutput("q-city", "Ooty"), { toolkit: tools }));
+    expect(mid.pending.id).toBe("q-book");
     const done = await client.resume(openaiFixture.runId, { id: "q-book", ok: true }, { toolkit: tools });
     expect(done.text).toBe("city=Ooty|12:00|booked now");
     expect(counts.clock).toBeUndefined(); // finished before the halt: never run again
@@ -126,8 +127,8 @@ describe("run-state v1 fixtures", () => {
     ];
     const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Lima it is." }]);
     const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: s.fetch, storage });
-    const halted = await client.run("Plan a trip", { toolkit: tools, history });
-    const first = await client.resume(halted.runId!, answerOutput("q-city", "Lima"), { toolkit: tools });
+    const halted = asPending(await client.run("Plan a trip", { toolkit: tools, history }));
+    const first = await client.resume(halted.runId, answerOutput("q-city", "Lima"), { toolkit: tools });
     const stored = (await storage.get(`run:${halted.runId}`))!;
     expect(JSON.parse(stored).status).toBe("done");
     expect(stored.split("marker-3f9c")).toHaveLength(2);
@@ -138,7 +139,7 @@ describe("run-state v1 fixtures", () => {
     expect(first.messages.map((m) => (m as { content?: unknown }).content)).toContain(
       "marker-3f9c: an earlier question",
     );
-    const again = await client.resume(halted.runId!, answerOutput("q-city", "Lima"), { toolkit: tools });
+    const again = await client.resume(halted.runId, answerOutput("q-city", "Lima"), { toolkit: tools });
     expect(again).toEqual(first);
     expect(s.bodies).toHaveLength(2);
   });
@@ -151,28 +152,28 @@ describe("run-state v1 fixtures", () => {
     ];
     const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Kyiv it is." }]);
     const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: s.fetch, storage });
-    const halted = await client.run("Plan a trip", { toolkit: tools, history });
-    const first = await client.resume(halted.runId!, answerOutput("q-city", "Kyiv"), { toolkit: tools });
+    const halted = asPending(await client.run("Plan a trip", { toolkit: tools, history }));
+    const first = await client.resume(halted.runId, answerOutput("q-city", "Kyiv"), { toolkit: tools });
     const kept = JSON.parse((await storage.get(`run:${halted.runId}`))!);
     expect(kept.status).toBe("done");
     expect([...kept.messages, ...kept.result.messages]).toEqual(first.messages);
     expect(kept.result.messages.length).toBeLessThan(first.messages.length);
-    expect(await client.resume(halted.runId!, answerOutput("q-city", "Kyiv"), { toolkit: tools })).toEqual(first);
+    expect(await client.resume(halted.runId, answerOutput("q-city", "Kyiv"), { toolkit: tools })).toEqual(first);
   });
 
   it("a record not in the SDK's own key order is serialized again at the claim and at the end, with the same outcome", async () => {
     const storage = memoryStorage();
     const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Kyiv it is." }]);
     const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: s.fetch, storage });
-    const halted = await client.run("Plan a trip", { toolkit: tools });
+    const halted = asPending(await client.run("Plan a trip", { toolkit: tools }));
     const key = `run:${halted.runId}`;
     const { v, ...rest } = JSON.parse((await storage.get(key))!);
     await storage.set(key, JSON.stringify({ ...rest, v })); // same record, "v" last: the head cannot be edited
-    const first = await client.resume(halted.runId!, answerOutput("q-city", "Kyiv"), { toolkit: tools });
+    const first = await client.resume(halted.runId, answerOutput("q-city", "Kyiv"), { toolkit: tools });
     const kept = JSON.parse((await storage.get(key))!);
     expect(kept).toMatchObject({ status: "done", messages: [] });
     expect(kept.result.messages).toEqual(first.messages);
-    expect(await client.resume(halted.runId!, answerOutput("q-city", "Kyiv"), { toolkit: tools })).toEqual(first);
+    expect(await client.resume(halted.runId, answerOutput("q-city", "Kyiv"), { toolkit: tools })).toEqual(first);
   });
 
   it("no secret and no function ever reaches a record", () => {

@@ -118,7 +118,7 @@ export async function raceResumes(
   if (halted.status !== "pending") throw new Error(`the race needs a halted run, got ${halted.status}`);
   const settled = await Promise.allSettled(
     Array.from({ length: n }, (_, i) =>
-      createClient({ ...base, storage: make() }).resume(halted.runId!, answerOutput("q-book", `guest ${i}`), {
+      createClient({ ...base, storage: make() }).resume(halted.runId, answerOutput("q-book", `guest ${i}`), {
         toolkit: [tool],
       }),
     ),

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { httpTool, type HttpToolOptions } from "toolnexus";
 import { fakeFetch, hangingFetch } from "../support/tools-fetch";
+import { toolCtx } from "../support/tool-context";
 
 const base = { name: "api", description: "calls the API" };
 
@@ -34,7 +35,10 @@ describe("httpTool: the declaration", () => {
   it("checks arguments against inputSchema before any request", async () => {
     const f = fakeFetch();
     const tool = httpTool({ ...base, method: "GET", url: "https://api.test/users/{id}", fetch: f.fetch });
-    expect(await tool.execute({})).toEqual({ output: "Invalid arguments for api: id: is required", isError: true });
+    expect(await tool.execute({}, toolCtx())).toEqual({
+      output: "Invalid arguments for api: id: is required",
+      isError: true,
+    });
     expect(f.seen).toHaveLength(0);
   });
 });
@@ -43,7 +47,7 @@ describe("httpTool: building the request", () => {
   it("GET: placeholders are URL-encoded and consumed; the other args go to the query string", async () => {
     const f = fakeFetch();
     const tool = httpTool({ ...base, method: "get", url: "https://api.test/users/{id}?v=1", fetch: f.fetch });
-    await tool.execute({ id: "a b/c", q: "x&y", n: 2, opts: { deep: true } });
+    await tool.execute({ id: "a b/c", q: "x&y", n: 2, opts: { deep: true } }, toolCtx());
     expect(f.seen[0]!.method).toBe("GET");
     expect(f.seen[0]!.url).toBe("https://api.test/users/a%20b%2Fc?v=1&q=x%26y&n=2&opts=%7B%22deep%22%3Atrue%7D");
     expect(f.seen[0]!.body).toBeUndefined();
@@ -59,7 +63,7 @@ describe("httpTool: building the request", () => {
       fetch: f.fetch,
       inputSchema: { type: "object" },
     });
-    await tool.execute({ id: 7, dryRun: true, title: "Tea", tags: ["a"] });
+    await tool.execute({ id: 7, dryRun: true, title: "Tea", tags: ["a"] }, toolCtx());
     expect(f.seen[0]).toMatchObject({
       method: "POST",
       url: "https://api.test/items/7?dryRun=true",
@@ -78,10 +82,10 @@ describe("httpTool: building the request", () => {
       inputSchema: { type: "object" },
       fetch: f.fetch,
     });
-    await typed.execute({ a: 1 });
+    await typed.execute({ a: 1 }, toolCtx());
     expect(f.seen[0]!.headers["content-type"]).toBe("application/vnd.api+json");
     const empty = httpTool({ ...base, method: "DELETE", url: "https://api.test/items/{id}", fetch: f.fetch });
-    await empty.execute({ id: "9" });
+    await empty.execute({ id: "9" }, toolCtx());
     expect(f.seen[1]).toMatchObject({ method: "DELETE", url: "https://api.test/items/9", body: undefined });
     expect(f.seen[1]!.headers["content-type"]).toBeUndefined();
   });
@@ -96,7 +100,7 @@ describe("httpTool: building the request", () => {
       body: "form",
       inputSchema: open,
       fetch: f.fetch,
-    }).execute({ a: "1 2", b: true });
+    }).execute({ a: "1 2", b: true }, toolCtx());
     expect(f.seen[0]!.body).toBe("a=1+2&b=true");
     expect(f.seen[0]!.headers["content-type"]).toBe("application/x-www-form-urlencoded");
     await httpTool({
@@ -106,7 +110,7 @@ describe("httpTool: building the request", () => {
       body: "raw",
       inputSchema: open,
       fetch: f.fetch,
-    }).execute({ body: "plain text" });
+    }).execute({ body: "plain text" }, toolCtx());
     expect(f.seen[1]!.body).toBe("plain text");
   });
 
@@ -118,7 +122,7 @@ describe("httpTool: building the request", () => {
       url: "https://api.test/h",
       inputSchema: { type: "object" },
       fetch: f.fetch,
-    }).execute({ a: 1 });
+    }).execute({ a: 1 }, toolCtx());
     expect(f.seen[0]).toMatchObject({ method: "HEAD", url: "https://api.test/h?a=1", body: undefined });
   });
 
@@ -132,7 +136,7 @@ describe("httpTool: building the request", () => {
       env: { API_TOKEN: "tok-123456", Region: "eu" },
       fetch: f.fetch,
     });
-    await tool.execute({});
+    await tool.execute({}, toolCtx());
     expect(f.seen[0]!.headers.authorization).toBe("Bearer tok-123456");
     expect(f.seen[0]!.headers["x-trace"]).toBe("t--eu");
   });
@@ -143,7 +147,7 @@ describe("httpTool: building the request", () => {
     const f = fakeFetch(() => new Response("from global"));
     globalThis.fetch = f.fetch as typeof fetch;
     try {
-      expect((await tool.execute({})).output).toBe("from global");
+      expect((await tool.execute({}, toolCtx())).output).toBe("from global");
     } finally {
       globalThis.fetch = original;
     }
@@ -161,7 +165,7 @@ describe("httpTool: the result", () => {
     });
 
   it("2xx: the body as text, metadata.status", async () => {
-    expect(await answering("hello", 201).execute({})).toEqual({
+    expect(await answering("hello", 201).execute({}, toolCtx())).toEqual({
       output: "hello",
       isError: false,
       metadata: { status: 201 },
@@ -169,7 +173,7 @@ describe("httpTool: the result", () => {
   });
 
   it("non-2xx: 'HTTP <status>: <body>' as an error with metadata.status", async () => {
-    expect(await answering("no such user", 404).execute({})).toEqual({
+    expect(await answering("no such user", 404).execute({}, toolCtx())).toEqual({
       output: "HTTP 404: no such user",
       isError: true,
       metadata: { status: 404 },
@@ -177,9 +181,13 @@ describe("httpTool: the result", () => {
   });
 
   it("resultMode json re-serialises JSON (raw text JSON-quoted when it is not JSON); status+text prefixes the status", async () => {
-    expect((await answering('{ "a" : [1, 2] }', 200, { resultMode: "json" }).execute({})).output).toBe('{"a":[1,2]}');
-    expect((await answering("not json", 200, { resultMode: "json" }).execute({})).output).toBe('"not json"');
-    expect((await answering("body", 202, { resultMode: "status+text" }).execute({})).output).toBe("202\nbody");
+    expect((await answering('{ "a" : [1, 2] }', 200, { resultMode: "json" }).execute({}, toolCtx())).output).toBe(
+      '{"a":[1,2]}',
+    );
+    expect((await answering("not json", 200, { resultMode: "json" }).execute({}, toolCtx())).output).toBe('"not json"');
+    expect((await answering("body", 202, { resultMode: "status+text" }).execute({}, toolCtx())).output).toBe(
+      "202\nbody",
+    );
   });
 
   it("a fetch that throws: its message as an error, no metadata", async () => {
@@ -189,7 +197,7 @@ describe("httpTool: the result", () => {
       url: "https://api.test/",
       fetch: () => Promise.reject(new TypeError("fetch failed")),
     });
-    expect(await tool.execute({})).toEqual({ output: "fetch failed", isError: true });
+    expect(await tool.execute({}, toolCtx())).toEqual({ output: "fetch failed", isError: true });
   });
 
   it("header values never reach an output or an error, even when echoed", async () => {
@@ -209,13 +217,14 @@ describe("httpTool: the result", () => {
       url: "https://api.test/",
       fetch: echo.fetch,
       ...secretHeaders,
-    }).execute({});
+    }).execute({}, toolCtx());
     expect(denied.output).toBe("HTTP 401: you sent «redacted» and «redacted»; token «redacted»");
     const ok = fakeFetch((req) => new Response(`ok ${req.headers.authorization}`));
     expect(
       (
         await httpTool({ ...base, method: "GET", url: "https://api.test/", fetch: ok.fetch, ...secretHeaders }).execute(
           {},
+          toolCtx(),
         )
       ).output,
     ).toBe("ok «redacted»");
@@ -226,7 +235,7 @@ describe("httpTool: the result", () => {
       fetch: () => Promise.reject(new Error("bad header value: sk-live-abcdef")),
       ...secretHeaders,
     });
-    expect(await leaky.execute({})).toEqual({ output: "bad header value: «redacted»", isError: true });
+    expect(await leaky.execute({}, toolCtx())).toEqual({ output: "bad header value: «redacted»", isError: true });
   });
 });
 
@@ -239,13 +248,13 @@ describe("httpTool: time limits and cancellation", () => {
       timeoutMs: 5,
       fetch: hangingFetch().fetch,
     });
-    expect(await tool.execute({})).toEqual({ output: "api: request timed out after 5ms", isError: true });
+    expect(await tool.execute({}, toolCtx())).toEqual({ output: "api: request timed out after 5ms", isError: true });
   });
 
   it("stops when ctx.signal aborts", async () => {
     const tool = httpTool({ ...base, method: "GET", url: "https://api.test/", fetch: hangingFetch().fetch });
     const controller = new AbortController();
-    const running = tool.execute({}, { signal: controller.signal });
+    const running = tool.execute({}, toolCtx({ signal: controller.signal }));
     controller.abort(new Error("run cancelled"));
     expect(await running).toEqual({ output: "run cancelled", isError: true });
   });
@@ -262,15 +271,15 @@ describe("httpTool: time limits and cancellation", () => {
         timeoutMs: 5,
         fetch: hangingFetch().fetch,
       });
-      expect(await timed.execute({}, { signal: outer.signal })).toEqual({
+      expect(await timed.execute({}, toolCtx({ signal: outer.signal }))).toEqual({
         output: "api: request timed out after 5ms",
         isError: true,
       });
       const cancelled = httpTool({ ...base, method: "GET", url: "https://api.test/", fetch: hangingFetch().fetch });
-      const running = cancelled.execute({}, { signal: outer.signal });
+      const running = cancelled.execute({}, toolCtx({ signal: outer.signal }));
       outer.abort(new Error("stop"));
       expect(await running).toEqual({ output: "stop", isError: true });
-      expect(await cancelled.execute({}, { signal: outer.signal })).toEqual({ output: "stop", isError: true });
+      expect(await cancelled.execute({}, toolCtx({ signal: outer.signal }))).toEqual({ output: "stop", isError: true });
     } finally {
       if (descriptor) Object.defineProperty(AbortSignal, "any", descriptor);
       else delete (AbortSignal as { any?: unknown }).any;

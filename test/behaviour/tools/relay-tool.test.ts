@@ -10,6 +10,7 @@ import {
   type Answer,
 } from "toolnexus";
 import { readRelayAnswer } from "../support/internals";
+import { toolCtx } from "../support/tool-context";
 
 const lookup = relayTool("lookup", "host-side lookup", {
   type: "object",
@@ -45,7 +46,7 @@ describe("relayTool: declaration and first execution", () => {
   });
 
   it("suspends with kind tool_call carrying the call (id from ctx.callId, input, raw arguments)", async () => {
-    const result = await lookup.execute({ q: "tea" }, { callId: "call_9" });
+    const result = await lookup.execute({ q: "tea" }, toolCtx({ callId: "call_9" }));
     const prompt = "relay tool call lookup to the caller for execution";
     expect(result.isError).toBe(true);
     expect(result.output).toBe(prompt);
@@ -56,13 +57,15 @@ describe("relayTool: declaration and first execution", () => {
     });
   });
 
-  it("without a ctx the call id is empty (the loop stamps it)", async () => {
-    const request = pendingOf(await relayTool("any", "d").execute({ x: [1] }));
-    expect(request?.data).toEqual({ calls: [{ id: "", name: "any", input: { x: [1] }, arguments: '{"x":[1]}' }] });
+  it("the relayed call carries the ctx's call id", async () => {
+    const request = pendingOf(await relayTool("any", "d").execute({ x: [1] }, toolCtx()));
+    expect(request?.data).toEqual({
+      calls: [{ id: "call-test", name: "any", input: { x: [1] }, arguments: '{"x":[1]}' }],
+    });
   });
 
   it("checks the arguments before suspending", async () => {
-    expect(await lookup.execute({ q: 3 }, { callId: "c" })).toEqual({
+    expect(await lookup.execute({ q: 3 }, toolCtx({ callId: "c" }))).toEqual({
       output: "Invalid arguments for lookup: q: expected string, got number",
       isError: true,
     });
@@ -71,24 +74,26 @@ describe("relayTool: declaration and first execution", () => {
 
 describe("relayTool: re-executed with the answer", () => {
   it("a declined answer is an error result naming the reason", async () => {
-    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerDeclined("req-1") })).toEqual({
+    expect(await lookup.execute({ q: "x" }, toolCtx({ callId: "c", answer: answerDeclined("req-1") }))).toEqual({
       output: "relay declined for lookup: declined",
       isError: true,
     });
-    expect((await lookup.execute({ q: "x" }, { callId: "c", answer: answerDeclined("req-1", "expired") })).output).toBe(
-      "relay declined for lookup: expired",
-    );
-    expect((await lookup.execute({ q: "x" }, { callId: "c", answer: { id: "req-1", ok: false } })).output).toBe(
-      "relay declined for lookup: declined",
-    );
+    expect(
+      (await lookup.execute({ q: "x" }, toolCtx({ callId: "c", answer: answerDeclined("req-1", "expired") }))).output,
+    ).toBe("relay declined for lookup: expired");
+    expect(
+      (await lookup.execute({ q: "x" }, toolCtx({ callId: "c", answer: { id: "req-1", ok: false } }))).output,
+    ).toBe("relay declined for lookup: declined");
   });
 
   it("answerOutput and relayAnswer supply the result", async () => {
-    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerOutput("req-1", "found") })).toEqual({
+    expect(await lookup.execute({ q: "x" }, toolCtx({ callId: "c", answer: answerOutput("req-1", "found") }))).toEqual({
       output: "found",
       isError: false,
     });
-    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerOutput("req-1", "boom", true) })).toEqual({
+    expect(
+      await lookup.execute({ q: "x" }, toolCtx({ callId: "c", answer: answerOutput("req-1", "boom", true) })),
+    ).toEqual({
       output: "boom",
       isError: true,
     });
@@ -96,19 +101,22 @@ describe("relayTool: re-executed with the answer", () => {
       { id: "other", output: "no" },
       { id: "c", output: "yes", isError: false },
     ]);
-    expect(await lookup.execute({ q: "x" }, { callId: "c", answer })).toEqual({ output: "yes", isError: false });
+    expect(await lookup.execute({ q: "x" }, toolCtx({ callId: "c", answer }))).toEqual({
+      output: "yes",
+      isError: false,
+    });
   });
 
   it("a relayAnswer whose results all name other calls is refused — the host's outputs are never dropped silently", async () => {
     const answer = relayAnswer("req-1", [{ id: "other", output: "no" }]);
-    const error = await lookup.execute({ q: "x" }, { callId: "c", answer }).catch((e: unknown) => e);
+    const error = await lookup.execute({ q: "x" }, toolCtx({ callId: "c", answer })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidAnswerError);
     expect((error as InvalidAnswerError).field).toBe("data.results");
     expect((error as Error).message).toContain('"c"');
   });
 
   it("an unreadable answer rejects with InvalidAnswerError — it is never turned into a result for the model", async () => {
-    await expect(lookup.execute({ q: "x" }, { callId: "c", answer: ok({ value: "x" }) })).rejects.toThrow(
+    await expect(lookup.execute({ q: "x" }, toolCtx({ callId: "c", answer: ok({ value: "x" }) }))).rejects.toThrow(
       InvalidAnswerError,
     );
   });

@@ -11,6 +11,7 @@ import {
   withStandardJsonSchema,
   withToJSONSchema,
 } from "../support/tools-schemas";
+import { toolCtx } from "../support/tool-context";
 
 const returning = (value: unknown): Tool =>
   defineTool({ name: "t", description: "returns a value", execute: () => value });
@@ -24,12 +25,12 @@ const throwing = (value: unknown): Tool =>
   });
 
 describe("defineTool: the Tool it builds", () => {
-  it("is a native tool with the default schema (an object with no properties)", () => {
+  it("is a native tool with the default schema (any object)", () => {
     const tool = defineTool({ name: "clock", description: "tells the time", execute: () => "12:00" });
     expect(tool.name).toBe("clock");
     expect(tool.description).toBe("tells the time");
     expect(tool.source).toBe("native");
-    expect(tool.inputSchema).toEqual({ type: "object", properties: {}, additionalProperties: false });
+    expect(tool.inputSchema).toEqual({ type: "object", properties: {} });
     const other = defineTool({ name: "other", description: "d", execute: () => "" });
     expect(other.inputSchema).not.toBe(tool.inputSchema); // no two tools share a default schema object
   });
@@ -59,19 +60,19 @@ describe("defineTool: the Tool it builds", () => {
 
 describe("defineTool: what execute returns", () => {
   it("a string becomes the output", async () => {
-    expect(await returning("sunny").execute({})).toEqual({ output: "sunny", isError: false });
+    expect(await returning("sunny").execute({}, toolCtx())).toEqual({ output: "sunny", isError: false });
   });
 
   it("a ToolResult passes through as it is — which is how pending(...) suspends", async () => {
     const result = { output: "half", isError: true, metadata: { step: 2 } };
-    expect(await returning(result).execute({})).toBe(result);
-    const asked = await returning(pending({ kind: "input", prompt: "Which city?", id: "q1" })).execute({});
+    expect(await returning(result).execute({}, toolCtx())).toBe(result);
+    const asked = await returning(pending({ kind: "input", prompt: "Which city?", id: "q1" })).execute({}, toolCtx());
     expect(pendingOf(asked)).toEqual({ id: "q1", kind: "input", prompt: "Which city?" });
   });
 
   it("undefined becomes an empty output", async () => {
-    expect(await returning(undefined).execute({})).toEqual({ output: "", isError: false });
-    expect(await defineTool({ name: "t", description: "d", execute: async () => {} }).execute({})).toEqual({
+    expect(await returning(undefined).execute({}, toolCtx())).toEqual({ output: "", isError: false });
+    expect(await defineTool({ name: "t", description: "d", execute: async () => {} }).execute({}, toolCtx())).toEqual({
       output: "",
       isError: false,
     });
@@ -86,7 +87,7 @@ describe("defineTool: what execute returns", () => {
     [{ output: "x" }, '{"output":"x"}'],
   ] as const) {
     it(`a JSON value is stringified: ${output}`, async () => {
-      expect(await returning(value).execute({})).toEqual({ output, isError: false });
+      expect(await returning(value).execute({}, toolCtx())).toEqual({ output, isError: false });
     });
   }
 
@@ -94,7 +95,7 @@ describe("defineTool: what execute returns", () => {
     const cycle: Record<string, unknown> = { a: 1 };
     cycle.self = cycle;
     for (const value of [cycle, { big: BigInt(1) }, () => 1, Symbol("s")]) {
-      const result = await returning(value).execute({});
+      const result = await returning(value).execute({}, toolCtx());
       expect(result.isError).toBe(true);
       expect(result.output).toMatch(/^tool t returned .*return a string, a ToolResult or a JSON value$/);
     }
@@ -103,32 +104,32 @@ describe("defineTool: what execute returns", () => {
 
 describe("defineTool: a throw is an error result", () => {
   it("an Error gives its message, sync or async", async () => {
-    expect(await throwing(new Error("kaput")).execute({})).toEqual({ output: "kaput", isError: true });
+    expect(await throwing(new Error("kaput")).execute({}, toolCtx())).toEqual({ output: "kaput", isError: true });
     const rejects = defineTool({
       name: "r",
       description: "d",
       execute: async () => Promise.reject(new RangeError("out of range")),
     });
-    expect(await rejects.execute({})).toEqual({ output: "out of range", isError: true });
+    expect(await rejects.execute({}, toolCtx())).toEqual({ output: "out of range", isError: true });
   });
 
   it("an Error without a message gives its name", async () => {
-    expect(await throwing(new TypeError()).execute({})).toEqual({ output: "TypeError", isError: true });
+    expect(await throwing(new TypeError()).execute({}, toolCtx())).toEqual({ output: "TypeError", isError: true });
   });
 
   it("non-Error throws never crash: a string, null, undefined, an object whose toString throws", async () => {
-    expect(await throwing("plain string").execute({})).toEqual({ output: "plain string", isError: true });
-    expect(await throwing(null).execute({})).toEqual({ output: "null", isError: true });
-    expect(await throwing(undefined).execute({})).toEqual({ output: "undefined", isError: true });
+    expect(await throwing("plain string").execute({}, toolCtx())).toEqual({ output: "plain string", isError: true });
+    expect(await throwing(null).execute({}, toolCtx())).toEqual({ output: "null", isError: true });
+    expect(await throwing(undefined).execute({}, toolCtx())).toEqual({ output: "undefined", isError: true });
     const hostile = {
       toString() {
         throw new Error("no");
       },
     };
-    const result = await throwing(hostile).execute({});
+    const result = await throwing(hostile).execute({}, toolCtx());
     expect(result.isError).toBe(true);
     expect(result.output).toBeTypeOf("string");
-    expect(await throwing({ message: "shaped like an error" }).execute({})).toEqual({
+    expect(await throwing({ message: "shaped like an error" }).execute({}, toolCtx())).toEqual({
       output: "shaped like an error",
       isError: true,
     });
@@ -148,8 +149,11 @@ describe("defineTool: ctx", () => {
     };
     await tool.execute({}, ctx);
     expect(seen).toBe(ctx);
-    await tool.execute({});
-    expect(seen).toBeUndefined();
+    // a caller that passes no ctx (plain JavaScript) still gives execute a complete one
+    await (tool.execute as (args: Record<string, unknown>) => Promise<unknown>)({});
+    expect(seen?.signal.aborted).toBe(false);
+    expect(seen?.answer).toBeUndefined();
+    expect(seen?.idempotencyKey).toBe(`${seen?.runId}:${seen?.callId}`);
   });
 });
 
@@ -207,7 +211,7 @@ describe("defineTool: JSON Schema arguments are checked before execute", () => {
   ] as const) {
     it(`refuses ${JSON.stringify(args)} with "${problem}" and never runs the tool`, async () => {
       runs.length = 0;
-      expect(await tool.execute(args as Record<string, unknown>)).toEqual({
+      expect(await tool.execute(args as Record<string, unknown>, toolCtx())).toEqual({
         output: `Invalid arguments for weather: ${problem}`,
         isError: true,
       });
@@ -216,7 +220,7 @@ describe("defineTool: JSON Schema arguments are checked before execute", () => {
   }
 
   it("reports every problem, separated by '; '", async () => {
-    expect((await tool.execute({ city: 1, days: "x" })).output).toBe(
+    expect((await tool.execute({ city: 1, days: "x" }, toolCtx())).output).toBe(
       "Invalid arguments for weather: city: expected string, got number; days: expected integer, got string",
     );
   });
@@ -234,17 +238,21 @@ describe("defineTool: JSON Schema arguments are checked before execute", () => {
       where: { lat: 59.9 },
       extra: "not-an-email",
     };
-    expect(await tool.execute(args)).toEqual({ output: "ran", isError: false });
+    expect(await tool.execute(args, toolCtx())).toEqual({ output: "ran", isError: false });
     expect(runs).toEqual([args]);
-    expect((await tool.execute({ city: "Oslo🙂" })).isError).toBe(false);
+    expect((await tool.execute({ city: "Oslo🙂" }, toolCtx())).isError).toBe(false);
   });
 
-  it("the default schema refuses any argument, and a non-object is refused at the root", async () => {
-    expect(await returning("x").execute({ surprise: 1 })).toEqual({
-      output: "Invalid arguments for t: surprise: is not an allowed property",
+  it("a tool with no inputSchema accepts any object, and a non-object is refused at the root", async () => {
+    let seen: unknown;
+    const open = defineTool({ name: "open", description: "d", execute: (args) => ((seen = args), "x") });
+    expect(await open.execute({ surprise: 1, nested: { a: [1] } }, toolCtx())).toEqual({ output: "x", isError: false });
+    expect(seen).toEqual({ surprise: 1, nested: { a: [1] } });
+    expect(await open.execute([] as unknown as Record<string, unknown>, toolCtx())).toEqual({
+      output: "Invalid arguments for open: (root): expected object, got array",
       isError: true,
     });
-    expect(await tool.execute([] as unknown as Record<string, unknown>)).toEqual({
+    expect(await tool.execute([] as unknown as Record<string, unknown>, toolCtx())).toEqual({
       output: "Invalid arguments for weather: (root): expected object, got array",
       isError: true,
     });
@@ -257,7 +265,7 @@ describe("defineTool: JSON Schema arguments are checked before execute", () => {
       inputSchema: { type: "object", properties: { s: { type: "string", pattern: "(" } } },
       execute: () => "ok",
     });
-    expect(await loose.execute({ s: "anything" })).toEqual({ output: "ok", isError: false });
+    expect(await loose.execute({ s: "anything" }, toolCtx())).toEqual({ output: "ok", isError: false });
   });
 });
 
@@ -276,13 +284,13 @@ describe("defineTool: valibot and Standard Schema", () => {
       required: ["city"],
     });
     expect(tool.inputSchema).not.toHaveProperty("$schema");
-    expect(await tool.execute({ city: "Oslo" })).toEqual({ output: "Oslo for 1 days", isError: false });
+    expect(await tool.execute({ city: "Oslo" }, toolCtx())).toEqual({ output: "Oslo for 1 days", isError: false });
     expect(seen).toEqual({ city: "Oslo", days: 1 });
-    expect(await tool.execute({ city: "O" })).toEqual({
+    expect(await tool.execute({ city: "O" }, toolCtx())).toEqual({
       output: "Invalid arguments for weather: city: too short",
       isError: true,
     });
-    const missing = await tool.execute({});
+    const missing = await tool.execute({}, toolCtx());
     expect(missing.isError).toBe(true);
     expect(missing.output).toMatch(/^Invalid arguments for weather: city: /);
   });
@@ -299,8 +307,10 @@ describe("defineTool: valibot and Standard Schema", () => {
       properties: { city: { type: "string", minLength: 2 }, days: { type: "integer", minimum: 1, default: 1 } },
       required: ["city"],
     });
-    expect(await tool.execute({ city: "Oslo" })).toEqual({ output: "Oslo/1", isError: false });
-    expect((await tool.execute({ city: "O" })).output).toBe("Invalid arguments for weather: city: too short");
+    expect(await tool.execute({ city: "Oslo" }, toolCtx())).toEqual({ output: "Oslo/1", isError: false });
+    expect((await tool.execute({ city: "O" }, toolCtx())).output).toBe(
+      "Invalid arguments for weather: city: too short",
+    );
   });
 
   it("execute gets valibot's output (transforms applied); the declaration describes the input", async () => {
@@ -311,7 +321,7 @@ describe("defineTool: valibot and Standard Schema", () => {
       execute: (args) => args.name,
     });
     expect(tool.inputSchema).toMatchObject({ type: "object", properties: { name: { type: "string" } } });
-    expect(await tool.execute({ name: "  ada " })).toEqual({ output: "ADA", isError: false });
+    expect(await tool.execute({ name: "  ada " }, toolCtx())).toEqual({ output: "ADA", isError: false });
   });
 
   it("refuses a valibot schema that is not an object", () => {
@@ -328,8 +338,8 @@ describe("defineTool: valibot and Standard Schema", () => {
       execute: (args: Record<string, unknown>) => `found ${args.q}`,
     });
     expect(tool.inputSchema).toEqual({ type: "object", properties: { q: { type: "string" } }, required: ["q"] });
-    expect(await tool.execute({ q: "tea" })).toEqual({ output: "found tea", isError: false });
-    expect(await tool.execute({ q: 1 })).toEqual({
+    expect(await tool.execute({ q: "tea" }, toolCtx())).toEqual({ output: "found tea", isError: false });
+    expect(await tool.execute({ q: 1 }, toolCtx())).toEqual({
       output: "Invalid arguments for find: q: q must be a string",
       isError: true,
     });
@@ -343,7 +353,7 @@ describe("defineTool: valibot and Standard Schema", () => {
       execute: () => "ok",
     });
     expect(tool.inputSchema).toEqual({ type: "object", properties: { q: { type: "string" } } });
-    expect((await tool.execute({})).output).toBe("Invalid arguments for find: q: q must be a string");
+    expect((await tool.execute({}, toolCtx())).output).toBe("Invalid arguments for find: q: q must be a string");
   });
 
   it("throws a clear TypeError at definition time when a schema cannot be declared", () => {

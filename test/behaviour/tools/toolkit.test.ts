@@ -120,7 +120,12 @@ describe("toolkit methods", () => {
       execute: (args, ctx) => ((seen = [args, ctx]), "seen"),
     });
     const kit = await createToolkit({ builtins: false, tools: [spy] });
-    const ctx: ToolContext = { callId: "c1", runId: "r1", idempotencyKey: "r1:c1" };
+    const ctx: ToolContext = {
+      signal: new AbortController().signal,
+      callId: "c1",
+      runId: "r1",
+      idempotencyKey: "r1:c1",
+    };
     expect(await kit.execute("spy", { n: 1 }, ctx)).toEqual({ output: "seen", isError: false });
     expect(seen).toEqual([{ n: 1 }, ctx]);
     expect(await kit.execute("nope", {})).toEqual({ output: "Unknown tool: nope", isError: true });
@@ -180,7 +185,7 @@ describe("adapters", () => {
         function: {
           name: "clock",
           description: "the clock tool",
-          parameters: { type: "object", properties: {}, additionalProperties: false },
+          parameters: { type: "object", properties: {} },
         },
       },
     ]);

@@ -1,0 +1,45 @@
+// `needsApproval`: before a tool runs, its call suspends with `kind: "approval"` (`data: { tool, args }`).
+// The loop re-executes the tool only after an ok answer (a declined or expired one becomes
+// `declined/expired: <prompt>` there, and the tool never runs), so an approval answer here means "go".
+// The approval Request's id carries a prefix, so a re-execution knows — across a durable halt too — that
+// the answer it carries approved the call rather than answered the tool's own suspension.
+import { pending } from "../answer";
+import type { NeedsApproval, ToolContext, ToolResult } from "../types";
+
+const APPROVAL_ID = "approval-";
+
+/** True for the Request `needsApproval` suspends with (not a tool's own `kind: "approval"` Request). */
+export const isApprovalGate = (request: { id: string; kind: string }): boolean =>
+  request.kind === "approval" && request.id.startsWith(APPROVAL_ID);
+
+/** The prompt of the approval Request for the tool `name`. */
+export const approvalPrompt = (name: string): string => `Approve running the tool ${name}?`;
+
+/**
+ * What to do before running the tool: `{ result }` ⇒ return it (the approval Request, or a refusal);
+ * `{ ctx }` ⇒ run with this context (the approval answer removed, so the tool sees only its own answers).
+ */
+export async function approvalGate(
+  name: string,
+  needsApproval: NeedsApproval,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<{ result: ToolResult } | { ctx: ToolContext }> {
+  const answer = ctx.answer;
+  if (answer?.id.startsWith(APPROVAL_ID)) {
+    if (!answer.ok) return { result: { output: `declined: ${approvalPrompt(name)}`, isError: true } };
+    const { answer: _, ...rest } = ctx;
+    return { ctx: rest };
+  }
+  // a re-execution with the answer to the tool's own suspension: it was approved (or needed none) before
+  if (answer) return { ctx };
+  const needed = needsApproval === true || (typeof needsApproval === "function" && (await needsApproval(args, ctx)));
+  if (!needed) return { ctx };
+  const request = {
+    kind: "approval",
+    id: `${APPROVAL_ID}${crypto.randomUUID()}`,
+    prompt: approvalPrompt(name),
+    data: { tool: name, args },
+  };
+  return { result: pending(request) };
+}

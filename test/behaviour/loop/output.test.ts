@@ -1,0 +1,72 @@
+// run(prompt, { output }): the final answer asked for in the provider's structured-output mode, validated,
+// and returned typed as result.output — on both wires, run and stream; an answer that does not fit is an
+// OutputError carrying the raw text.
+import { describe, expect, it } from "vitest";
+import * as v from "valibot";
+import * as z from "zod";
+import { createClient, jsonSchema, OutputError } from "toolnexus";
+import { MODES, STYLES } from "../support/drive";
+import { scripted } from "../support/scripted";
+
+const city = jsonSchema<{ city: string; tempC: number }>({
+  type: "object",
+  properties: { city: { type: "string" }, tempC: { type: "number" } },
+  required: ["city", "tempC"],
+  additionalProperties: false,
+});
+const ANSWER = '{"city":"Chennai","tempC":31}';
+
+for (const style of STYLES) {
+  for (const mode of MODES) {
+    describe(`output (${style}, ${mode})`, () => {
+      const base = { baseUrl: "http://127.0.0.1:9", style, model: "m", apiKey: "k" };
+
+      async function outputOf(text: string, output: Parameters<typeof jsonSchema>[0] | v.GenericSchema | z.ZodType) {
+        const s = scripted(style, [{ text }]);
+        const client = createClient({ ...base, fetch: s.fetch });
+        if (mode === "run") {
+          const result = await client.run("weather?", { output });
+          return { result, body: s.bodies[0]! };
+        }
+        let result: unknown;
+        for await (const e of client.stream("weather?", { output })) if (e.type === "done") result = e.result;
+        return { result: result as { status: string; output?: unknown }, body: s.bodies[0]! };
+      }
+
+      it("asks in the provider's structured-output mode and returns the validated output", async () => {
+        const { result, body } = await outputOf(ANSWER, city);
+        expect(result.status).toBe("done");
+        expect(result.status === "done" && result.output).toEqual({ city: "Chennai", tempC: 31 });
+        if (style === "openai")
+          expect(body.response_format).toEqual({ type: "json_schema", json_schema: { name: "output", schema: city } });
+        else expect(body.output_config).toEqual({ format: { type: "json_schema", schema: city } });
+      });
+
+      it("valibot and zod schemas work too (their output, defaults included)", async () => {
+        const vb = v.object({ city: v.string(), tempC: v.number(), unit: v.optional(v.string(), "C") });
+        expect((await outputOf(ANSWER, vb)).result).toMatchObject({
+          output: { city: "Chennai", tempC: 31, unit: "C" },
+        });
+        const zd = z.object({ city: z.string(), tempC: z.number() });
+        expect((await outputOf(ANSWER, zd)).result).toMatchObject({ output: { city: "Chennai", tempC: 31 } });
+      });
+
+      it("an answer that does not fit is an OutputError carrying the raw text", async () => {
+        for (const text of ['{"city":"Chennai"}', "It is 31 degrees in Chennai."]) {
+          const error = await outputOf(text, city).catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(OutputError);
+          expect((error as OutputError).code).toBe("output");
+          expect((error as OutputError).text).toBe(text);
+        }
+      });
+
+      it("without an output schema nothing is asked and there is no output", async () => {
+        const s = scripted(style, [{ text: ANSWER }]);
+        const result = await createClient({ ...base, fetch: s.fetch }).run("weather?");
+        expect(result.status === "done" && "output" in result).toBe(false);
+        expect(s.bodies[0]!.response_format).toBeUndefined();
+        expect(s.bodies[0]!.output_config).toBeUndefined();
+      });
+    });
+  }
+}

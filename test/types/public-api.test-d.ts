@@ -1,0 +1,95 @@
+// Type tests, checked by `tsc` (npm run typecheck): what a user can lean on without `!` or a cast, and
+// misuses that must not compile (each `@ts-expect-error` fails the check if the line below it compiles).
+import { expectTypeOf } from "vitest";
+import * as v from "valibot";
+import * as z from "zod";
+import {
+  answerOutput,
+  type createClient,
+  defineTool,
+  jsonSchema,
+  relayTool,
+  type Answer,
+  type PendingRequest,
+  type RunResult,
+  type StreamEvent,
+  type ToolContext,
+} from "toolnexus";
+
+declare const result: RunResult;
+declare const client: ReturnType<typeof createClient>;
+
+// RunResult is a union on status: the fields of each status appear once it is narrowed
+if (result.status === "pending") {
+  expectTypeOf(result.runId).toEqualTypeOf<string>();
+  expectTypeOf(result.pending).toEqualTypeOf<PendingRequest>();
+  expectTypeOf(result.requests).toEqualTypeOf<PendingRequest[]>();
+  expectTypeOf(result.token).toEqualTypeOf<string | undefined>();
+}
+if (result.status === "incomplete") expectTypeOf(result.limit).toEqualTypeOf<"maxTurns" | "timeout" | "aborted">();
+// @ts-expect-error — runId exists only on a pending result
+result.runId;
+// @ts-expect-error — limit exists only on an incomplete result
+result.limit;
+
+// execute always gets its ctx; the answer's data is typed
+defineTool({
+  name: "t",
+  description: "d",
+  execute: (args, ctx) => {
+    expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf(ctx).toEqualTypeOf<ToolContext>();
+    expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal>();
+    expectTypeOf(ctx.idempotencyKey).toEqualTypeOf<string>();
+    expectTypeOf(ctx.answer).toEqualTypeOf<Answer | undefined>();
+    expectTypeOf(ctx.answer?.data?.output).toEqualTypeOf<string | undefined>();
+    return "";
+  },
+});
+
+// arguments are inferred from valibot, zod and jsonSchema<T>()
+defineTool({
+  name: "v",
+  description: "d",
+  inputSchema: v.object({ city: v.string(), days: v.optional(v.number(), 1) }),
+  execute: (args) => expectTypeOf(args).toEqualTypeOf<{ city: string; days: number }>(),
+});
+defineTool({
+  name: "z",
+  description: "d",
+  inputSchema: z.object({ city: z.string() }),
+  execute: (args) => expectTypeOf(args).toEqualTypeOf<{ city: string }>(),
+});
+defineTool({
+  name: "j",
+  description: "d",
+  inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } } }),
+  needsApproval: (args) => expectTypeOf(args).toEqualTypeOf<{ city: string }>() === undefined,
+  execute: ({ city }) => city.toUpperCase(),
+});
+defineTool({
+  name: "bad",
+  description: "d",
+  inputSchema: v.object({ city: v.string() }),
+  // @ts-expect-error — `days` is not an argument of this schema
+  execute: ({ days }) => days,
+});
+// @ts-expect-error — needsApproval is a boolean or a predicate
+defineTool({ name: "n", description: "d", needsApproval: "yes", execute: () => "" });
+relayTool("r", "d", v.object({ q: v.string() }), { needsApproval: (args) => args.q.length > 3 });
+
+// output: typed from the schema, present on a done result without `!`
+async function typedOutput() {
+  const done = await client.run("weather?", { output: v.object({ city: v.string(), tempC: v.number() }) });
+  if (done.status === "done") expectTypeOf(done.output).toEqualTypeOf<{ city: string; tempC: number }>();
+  const viaJson = await client.run("x", { output: jsonSchema<{ n: number }>({ type: "object" }) });
+  if (viaJson.status === "done") expectTypeOf(viaJson.output.n).toEqualTypeOf<number>();
+  for await (const e of client.stream("x", { output: z.object({ ok: z.boolean() }) }))
+    if (e.type === "done" && e.result.status === "done") expectTypeOf(e.result.output.ok).toEqualTypeOf<boolean>();
+  const plain = await client.run("x");
+  if (plain.status === "done") expectTypeOf(plain.output).toEqualTypeOf<unknown>();
+  expectTypeOf<StreamEvent>().toMatchTypeOf<{ type: string }>();
+  // @ts-expect-error — an answer output must be a string
+  answerOutput("id", 42);
+}
+void typedOutput;
