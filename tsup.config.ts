@@ -22,6 +22,25 @@ export default defineConfig([
     esbuildOptions: quiet,
   },
   {
+    // toolnexus/testing: its own file over the published core — "../index" stays an import of ./index.js,
+    // so the core bundle holds no testing code and the testing code shares the user's copy of the core
+    entry: { testing: "src/testing/index.ts" },
+    format: ["esm"],
+    dts: true,
+    sourcemap: true,
+    target: "es2022",
+    platform: "neutral",
+    esbuildOptions: quiet,
+    esbuildPlugins: [
+      {
+        name: "testing-over-the-core",
+        setup(build) {
+          build.onResolve({ filter: /^\.\.\/index$/ }, () => ({ path: "./index.js", external: true }));
+        },
+      },
+    ],
+  },
+  {
     // one self-contained file a page or a Deno script can import by URL
     entry: { toolnexus: "src/index.ts" },
     format: ["esm"],
