@@ -53,8 +53,8 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
 
   let ready: Promise<void> | undefined;
   const created = (e: unknown) => {
-    const code = (e as { code?: string } | null)?.code; // 42P07/23505: a racing process created it first
-    if (code !== "42P07" && code !== "23505") throw e;
+    // duplicate table / type / key: a racing process created it first
+    if (!["42P07", "42710", "23505"].includes((e as { code?: string } | null)?.code ?? "")) throw e;
   };
   const setUp = async () => {
     await send(`create table if not exists ${t} (key text primary key, value text not null, expires_at bigint)`, []).catch(created);
