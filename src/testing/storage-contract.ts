@@ -1,5 +1,6 @@
 // The contract every RunStorage adapter keeps, as a suite any test runner can run — pass its `describe`
-// and `it` (vitest, node:test, Bun, Deno's @std/testing/bdd), or leave them out where they are globals:
+// and `it` (vitest, node:test, bun:test, Deno's @std/testing/bdd), or leave them out where they are
+// properties of globalThis (vitest with `globals: true`, Jest, mocha):
 //   storageContract("myStorage", () => myStorage(), { describe, it });
 // Every test builds its own adapter with `makeStorage` and uses keys under a fresh tag (except the odd-keys
 // test, whose keys are literal and cleared first).
@@ -167,7 +168,7 @@ function compareAndSet(test: Register, atomic: boolean, racers: number): void {
     const winners = writers.filter((_, i) => won[i]);
     const final = await storage.get(key);
     if (atomic) {
-      equal(winners.length, 1, `winners among ${racers} racing writers (${winners.join(", ")})`);
+      equal(winners.length, 1, `winners among ${racers} racing writers (${winners.slice(0, 5).join(", ")}${winners.length > 5 ? ", …" : ""})`);
       equal(final, winners[0], "the stored value is the winner's");
     } else {
       // best effort (documented): at least one writer believes it won and the value is a writer's
