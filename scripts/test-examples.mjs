@@ -119,6 +119,12 @@ async function nodeExamples() {
     assert.ok(got.includes("resumed: Forecast: 31 °C and humid in Chennai"), out.stdout);
     assert.ok(got.slice(0, 2).every((l) => l === "resumed: Forecast: 31 °C and humid in Chennai" || l === "refused: run_conflict"), out.stdout);
   });
+  await check("node storage-contract.ts: the published storage contract passes under node:test", async () => {
+    const out = await run(process.execPath, ["--test", "--test-reporter=tap", await nodeExample("storage-contract")]);
+    ok(out);
+    assert.match(out.stdout, /^# pass 16$/m, out.stdout.slice(-400));
+    assert.match(out.stdout, /^# fail 0$/m);
+  });
   await check("node stream-openai.ts: streams from an OpenAI-style endpoint and halts on the tool", async () => {
     const endpoint = await fakeOpenAI();
     const env = { BASE_URL: endpoint.url, MODEL: "fake-model", OPENAI_API_KEY: "sk-test-example", OPENROUTER_API_KEY: "" };
