@@ -39,6 +39,7 @@ export { denoKvStorage } from "./storage/deno-kv";
 export type { DenoKvStorageOptions, DenoKvLike, DenoKvAtomicLike, DenoKvKey, DenoKvKeyPart } from "./storage/deno-kv";
 export { postgresStorage } from "./storage/postgres";
 export type { PostgresStorageOptions, PostgresStorage, PostgresQueryLike, PostgresUnsafeLike } from "./storage/postgres";
+export type { SweepingStorage } from "./storage/sql";
 export { redisStorage } from "./storage/redis";
 export type { RedisStorageOptions, RedisClientLike, NodeRedisLike, IoRedisLike, UpstashRedisLike } from "./storage/redis";
 export { d1Storage } from "./storage/d1";
