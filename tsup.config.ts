@@ -1,11 +1,4 @@
-import { defineConfig, type Options } from "tsup";
-
-// The bare `import "…"` lines in src/loop/engine.ts, src/conversation.ts and src/loop/translate-call.ts only
-// shape chunks (they run no code: the package has no side effects); esbuild warns that it ignores them as
-// imports, which is the point.
-const quiet: Options["esbuildOptions"] = (options) => {
-  options.logOverride = { ...options.logOverride, "ignored-bare-import": "silent" };
-};
+import { defineConfig } from "tsup";
 
 export default defineConfig([
   {
@@ -19,7 +12,6 @@ export default defineConfig([
     target: "es2022",
     platform: "neutral",
     splitting: true,
-    esbuildOptions: quiet,
   },
   {
     // toolnexus/testing: its own file over the published core — "../index" stays an import of ./index.js,
@@ -30,7 +22,6 @@ export default defineConfig([
     sourcemap: true,
     target: "es2022",
     platform: "neutral",
-    esbuildOptions: quiet,
     esbuildPlugins: [
       {
         name: "testing-over-the-core",
@@ -52,6 +43,5 @@ export default defineConfig([
     platform: "neutral",
     noExternal: [/.*/],
     outExtension: () => ({ js: ".js" }),
-    esbuildOptions: quiet,
   },
 ]);

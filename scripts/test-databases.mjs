@@ -23,12 +23,18 @@ let tally = { passed: 0, failed: 0 };
 
 // whatever happens below, the servers stop: on normal exit (finally), on an exception, and on a signal
 const stopAll = async () => cleanup();
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.once(signal, () => stopAll().finally(() => process.exit(130)));
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
+  process.once(signal, () => stopAll().finally(() => process.exit(130)));
 
 function run(cmd, args, { env, timeout = 300_000, echo = false } = {}) {
   return new Promise((resolve) => {
     // its own process group, killed whole if it overruns
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(cmd, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => ((stdout += d), echo && process.stdout.write(d)));
@@ -60,15 +66,24 @@ try {
   const token = crypto.randomUUID(); // never printed
   const upstash = await startUpstashStandIn((args) => forwarder.sendCommand(args), token);
   cleanups.push(upstash.stop);
-  console.log(`postgres and redis on 127.0.0.1 (ports ${postgres.port}, ${redis.port}); upstash stand-in at ${upstash.url}`);
+  console.log(
+    `postgres and redis on 127.0.0.1 (ports ${postgres.port}, ${redis.port}); upstash stand-in at ${upstash.url}`,
+  );
   const env = { DATABASE_URL: postgres.url, REDIS_URL: redis.url, UPSTASH_URL: upstash.url, UPSTASH_TOKEN: token };
 
   // the suites: node:test prints its spec to our stdout and a TAP summary to a file we count from
   const tmp = mkdtempSync(join(root, ".databases-"));
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
   const tap = join(tmp, "report.tap");
-  const files = readdirSync(join(root, "test/databases")).filter((f) => f.endsWith(".test.mjs")).map((f) => join("test/databases", f));
-  const reporters = ["--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`];
+  const files = readdirSync(join(root, "test/databases"))
+    .filter((f) => f.endsWith(".test.mjs"))
+    .map((f) => join("test/databases", f));
+  const reporters = [
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    "--test-reporter=tap",
+    `--test-reporter-destination=${tap}`,
+  ];
   const suite = await run(process.execPath, ["--test", ...reporters, ...files], { env, echo: true });
   const report = existsSync(tap) ? readFileSync(tap, "utf8") : "";
   const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(report)?.[1] ?? NaN);
@@ -84,14 +99,24 @@ try {
   // the example, in two processes over the same database
   await check("node postgres-storage.ts: one process halts into Postgres, another resumes it", async () => {
     const file = join(tmp, "postgres-storage.mjs");
-    await esbuild.build({ entryPoints: [join(root, "examples/node/postgres-storage.ts")], bundle: true, packages: "external", platform: "node", format: "esm", outfile: file, logLevel: "silent" });
+    await esbuild.build({
+      entryPoints: [join(root, "examples/node/postgres-storage.ts")],
+      bundle: true,
+      packages: "external",
+      platform: "node",
+      format: "esm",
+      outfile: file,
+      logLevel: "silent",
+    });
     const first = await run(process.execPath, [file], { env, timeout: 60_000 });
     assert.equal(first.code, 0, first.stderr);
     const [status, runId, requestId] = first.stdout.trim().split(" ");
     assert.equal(status, "pending");
     const db = new pg.Client({ connectionString: postgres.url });
     await db.connect();
-    const { rows } = await db.query("select count(*)::int as n from toolnexus_runs where key = $1", [`run:${runId}`]).finally(() => db.end());
+    const { rows } = await db
+      .query("select count(*)::int as n from toolnexus_runs where key = $1", [`run:${runId}`])
+      .finally(() => db.end());
     assert.deepEqual(rows, [{ n: 1 }], "the halted run is a row of toolnexus_runs");
     const second = await run(process.execPath, [file, runId, requestId, "Chennai"], { env, timeout: 60_000 });
     assert.equal(second.code, 0, second.stderr);

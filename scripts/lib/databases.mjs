@@ -34,11 +34,17 @@ const redisBin = () => ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].
 export function ensureInstalled(log = console.log) {
   const missing = [!postgresBin() && "postgresql", !redisBin() && "redis-server"].filter(Boolean);
   if (!missing.length) return;
-  if (!isRoot) throw new Error(`missing ${missing.join(" and ")}: install them (apt-get install ${missing.join(" ")}) or run as root`);
+  if (!isRoot)
+    throw new Error(
+      `missing ${missing.join(" and ")}: install them (apt-get install ${missing.join(" ")}) or run as root`,
+    );
   log(`installing ${missing.join(" ")} from Debian`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { stdio: ["ignore", "ignore", "inherit"], env });
+  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env,
+  });
 }
 
 /** As the `postgres` user when we are root (the cluster's files are then theirs). */
@@ -48,7 +54,12 @@ export async function startPostgres() {
   const bin = postgresBin();
   if (!bin) throw new Error("no Postgres server binaries under /usr/lib/postgresql");
   const dir = mkdtempSync(join(tmpdir(), "toolnexus-pg-"));
-  if (isRoot) chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString()), Number(execFileSync("id", ["-g", "postgres"]).toString()));
+  if (isRoot)
+    chownSync(
+      dir,
+      Number(execFileSync("id", ["-u", "postgres"]).toString()),
+      Number(execFileSync("id", ["-g", "postgres"]).toString()),
+    );
   const data = join(dir, "data");
   const port = await freePort();
   const pgCtl = (...args) => spawnSync(...asPostgres(join(bin, "pg_ctl"), ["-D", data, ...args]), { encoding: "utf8" });
@@ -60,7 +71,21 @@ export async function startPostgres() {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const init = spawnSync(...asPostgres(join(bin, "initdb"), ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]), { encoding: "utf8" });
+    const init = spawnSync(
+      ...asPostgres(join(bin, "initdb"), [
+        "-D",
+        data,
+        "-U",
+        "postgres",
+        "-A",
+        "trust",
+        "-E",
+        "UTF8",
+        "--locale=C",
+        "--no-sync",
+      ]),
+      { encoding: "utf8" },
+    );
     if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
     const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
     const start = pgCtl("-l", join(dir, "log"), "-w", "-s", "-o", opts, "start");
@@ -78,10 +103,27 @@ export async function startRedis() {
   const dir = mkdtempSync(join(tmpdir(), "toolnexus-redis-"));
   const port = await freePort();
   // its own process group, so stop() ends it and anything it forked
-  const child = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--logfile", join(dir, "log")], {
-    detached: true,
-    stdio: "ignore",
-  });
+  const child = spawn(
+    bin,
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+      "--logfile",
+      join(dir, "log"),
+    ],
+    {
+      detached: true,
+      stdio: "ignore",
+    },
+  );
   let stopped = false;
   const stop = () => {
     if (stopped) return;
@@ -110,7 +152,8 @@ export async function startRedis() {
  * strings base64-encoded when the client sends `Upstash-Encoding: base64`. `send(args)` runs one command.
  */
 export async function startUpstashStandIn(send, token) {
-  const encode = (v) => (typeof v === "string" ? Buffer.from(v, "utf8").toString("base64") : Array.isArray(v) ? v.map(encode) : v);
+  const encode = (v) =>
+    typeof v === "string" ? Buffer.from(v, "utf8").toString("base64") : Array.isArray(v) ? v.map(encode) : v;
   const one = async (command, base64) => {
     try {
       const result = await send(command.map(String));

@@ -32,12 +32,19 @@ export type D1Storage = SweepingStorage;
 /* @__NO_SIDE_EFFECTS__ */
 export function d1Storage(options: D1StorageOptions): D1Storage {
   const { database } = options;
-  if (typeof database?.prepare !== "function") throw new TypeError("toolnexus: d1Storage needs { database } — a D1 binding such as env.DB");
+  if (typeof database?.prepare !== "function")
+    throw new TypeError("toolnexus: d1Storage needs { database } — a D1 binding such as env.DB");
   const name = options.table ?? "toolnexus_runs";
   const table = quoteTable("d1Storage", name, false);
   return sqlStorage({
     // D1 binds by position: `?1`, not `$1` (which SQLite would read as a parameter named "$1")
-    send: async (text, params) => (await database.prepare(text.replace(/\$(\d+)/g, "?$1")).bind(...params).all()).results ?? [],
+    send: async (text, params) =>
+      (
+        await database
+          .prepare(text.replace(/\$(\d+)/g, "?$1"))
+          .bind(...params)
+          .all()
+      ).results ?? [],
     table,
     index: `"${name}_expires_at"`,
     expiresType: "integer",

@@ -3,10 +3,12 @@
 // MARK + JSON.stringify(string), which has none of them; every other string is kept as it is. The mapping
 // is one-to-one, so equal strings stay equal in the store and compare-and-set can compare stored forms.
 const MARK = "\u0001";
-const AWKWARD = /^\u0001|\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The form of `text` the store keeps. */
-export const toStored = (text: string): string => (AWKWARD.test(text) ? MARK + JSON.stringify(text) : text);
+export const toStored = (text: string): string =>
+  text.startsWith(MARK) || text.includes("\0") || LONE_SURROGATE.test(text) ? MARK + JSON.stringify(text) : text;
 
 /** The string a stored form stands for. */
-export const fromStored = (stored: string): string => (stored.startsWith(MARK) ? (JSON.parse(stored.slice(1)) as string) : stored);
+export const fromStored = (stored: string): string =>
+  stored.startsWith(MARK) ? (JSON.parse(stored.slice(1)) as string) : stored;

@@ -44,7 +44,9 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   } else if (typeof (client as PostgresUnsafeLike)?.unsafe === "function") {
     send = async (text, params) => [...(await (client as PostgresUnsafeLike).unsafe(text, params))];
   } else {
-    throw new TypeError("toolnexus: postgresStorage needs { client } — a pg Pool or Client, Neon, PGlite, or a postgres.js sql");
+    throw new TypeError(
+      "toolnexus: postgresStorage needs { client } — a pg Pool or Client, Neon, PGlite, or a postgres.js sql",
+    );
   }
   return sqlStorage({
     send,

@@ -31,7 +31,8 @@ export interface RedisStorageOptions {
 // Every operation is a script, so one call shape (EVAL) covers every client. Values come back as "=" + value:
 // never valid JSON, so a client that JSON-parses replies (Upstash does by default) hands the string back as is.
 const GET = "local v = redis.call('GET', KEYS[1]) if v then return '=' .. v end return false";
-const SET = "if ARGV[2] == '' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end return 1";
+const SET =
+  "if ARGV[2] == '' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end return 1";
 const DEL = "redis.call('DEL', KEYS[1]) return 1";
 const CAS = `local cur = redis.call('GET', KEYS[1])
 if ARGV[1] == '1' then if cur ~= ARGV[2] then return 0 end elseif cur then return 0 end
@@ -46,7 +47,8 @@ function evaluator(options: RedisStorageOptions): Eval | undefined {
   const c = client as Partial<NodeRedisLike & IoRedisLike & UpstashRedisLike> | undefined;
   // ioredis first: it has a sendCommand too, but one that takes its own Command objects
   if (typeof c?.call === "function") return (script, key, args) => c.call!("EVAL", script, "1", key, ...args);
-  if (typeof c?.sendCommand === "function") return (script, key, args) => c.sendCommand!(["EVAL", script, "1", key, ...args]);
+  if (typeof c?.sendCommand === "function")
+    return (script, key, args) => c.sendCommand!(["EVAL", script, "1", key, ...args]);
   if (typeof c?.eval === "function") return (script, key, args) => c.eval!(script, [key], args);
   return undefined;
 }
@@ -56,7 +58,10 @@ const isOne = (reply: unknown) => reply === 1 || reply === "1";
 /* @__NO_SIDE_EFFECTS__ */
 export function redisStorage(options: RedisStorageOptions): RunStorage {
   const run = evaluator(options ?? {});
-  if (!run) throw new TypeError("toolnexus: redisStorage needs { client } (node-redis, ioredis or @upstash/redis) or { command: (args) => … }");
+  if (!run)
+    throw new TypeError(
+      "toolnexus: redisStorage needs { client } (node-redis, ioredis or @upstash/redis) or { command: (args) => … }",
+    );
   const prefix = options.prefix ?? "";
   const name = (key: string) => prefix + toStored(key);
   const px = (opts?: { ttlSeconds?: number }) => {
@@ -84,7 +89,12 @@ export function redisStorage(options: RedisStorageOptions): RunStorage {
       checkKey(key);
       checkValue(value);
       if (expected !== undefined) checkValue(expected, "expected value");
-      const args = [expected === undefined ? "0" : "1", expected === undefined ? "" : toStored(expected), toStored(value), px(opts)];
+      const args = [
+        expected === undefined ? "0" : "1",
+        expected === undefined ? "" : toStored(expected),
+        toStored(value),
+        px(opts),
+      ];
       return isOne(await run(CAS, name(key), args));
     },
   };

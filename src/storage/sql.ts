@@ -56,11 +56,23 @@ function withTable(o: SqlTable): SqlTable["send"] {
     if (!o.createdMeanwhile?.(e)) throw e;
   };
   const setUp = async () => {
-    await o.send(`create table if not exists ${o.table} (key text primary key, value text not null, expires_at ${o.expiresType})`, []).catch(tolerate);
+    await o
+      .send(
+        `create table if not exists ${o.table} (key text primary key, value text not null, expires_at ${o.expiresType})`,
+        [],
+      )
+      .catch(tolerate);
     await o.send(`create index if not exists ${o.index} on ${o.table} (expires_at)`, []).catch(tolerate);
   };
   return async (text, params) => {
-    if (o.createTable !== false) await (ready ??= setUp().catch((e) => ((ready = undefined), Promise.reject(e))));
+    if (o.createTable !== false) {
+      // a failed set-up is not kept: the next statement tries again
+      ready ??= setUp().catch((e) => {
+        ready = undefined;
+        throw e;
+      });
+      await ready;
+    }
     return o.send(text, params);
   };
 }
@@ -91,7 +103,10 @@ export function sqlStorage(o: SqlTable): SweepingStorage {
     sweep,
     async get(k) {
       checkKey(k);
-      const rows = await sql(`select value from ${t} where key = $1 and (expires_at is null or expires_at > $2)`, [await key(k), at()]);
+      const rows = await sql(`select value from ${t} where key = $1 and (expires_at is null or expires_at > $2)`, [
+        await key(k),
+        at(),
+      ]);
       const row = rows[0] as { value: string } | undefined;
       return row === undefined ? undefined : fromStored(row.value);
     },
@@ -112,7 +127,12 @@ export function sqlStorage(o: SqlTable): SweepingStorage {
       const expires = until(opts);
       const rows =
         expected === undefined
-          ? await sql(`${upsert} where t.expires_at is not null and t.expires_at <= $4 returning 1 as ok`, [await key(k), toStored(value), expires, at()])
+          ? await sql(`${upsert} where t.expires_at is not null and t.expires_at <= $4 returning 1 as ok`, [
+              await key(k),
+              toStored(value),
+              expires,
+              at(),
+            ])
           : await sql(swap, [await key(k), toStored(value), expires, toStored(expected), at()]);
       return wrote(rows.length === 1);
     },

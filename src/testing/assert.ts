@@ -10,7 +10,9 @@ export class ContractAssertionError extends Error {
 /** A short, readable form of a value: long strings show their length and ends. */
 export function show(value: unknown): string {
   if (typeof value === "string") {
-    return value.length > 80 ? `${JSON.stringify(value.slice(0, 40))}…${JSON.stringify(value.slice(-20))} (${value.length} chars)` : JSON.stringify(value);
+    return value.length > 80
+      ? `${JSON.stringify(value.slice(0, 40))}…${JSON.stringify(value.slice(-20))} (${value.length} chars)`
+      : JSON.stringify(value);
   }
   if (value === undefined) return "undefined";
   try {
@@ -22,15 +24,26 @@ export function show(value: unknown): string {
 
 function same(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (
+    typeof a !== "object" ||
+    typeof b !== "object" ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
   const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
   const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  return ka.length === kb.length && kb.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    kb.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 /** `actual` is `expected` (Object.is), or for objects and arrays has the same entries. */
 export function equal(actual: unknown, expected: unknown, what: string): void {
-  if (!same(actual, expected)) throw new ContractAssertionError(`${what}: expected ${show(expected)}, got ${show(actual)}`);
+  if (!same(actual, expected))
+    throw new ContractAssertionError(`${what}: expected ${show(expected)}, got ${show(actual)}`);
 }
 
 export function ok(condition: boolean, what: string): void {
@@ -44,8 +57,11 @@ export async function rejects(promise: Promise<unknown>, includes: string, what:
     outcome = { value: await promise };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (!message.includes(includes)) throw new ContractAssertionError(`${what}: expected an error mentioning ${show(includes)}, got ${show(message)}`);
+    if (!message.includes(includes))
+      throw new ContractAssertionError(`${what}: expected an error mentioning ${show(includes)}, got ${show(message)}`);
     return;
   }
-  throw new ContractAssertionError(`${what}: expected a rejection mentioning ${show(includes)}, it resolved to ${show(outcome.value)}`);
+  throw new ContractAssertionError(
+    `${what}: expected a rejection mentioning ${show(includes)}, it resolved to ${show(outcome.value)}`,
+  );
 }

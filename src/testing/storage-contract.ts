@@ -48,7 +48,9 @@ function testFunctions(opts: ContractOptions): ContractTestFunctions {
   const describe = opts.describe ?? g.describe;
   const it = opts.it ?? g.it;
   if (typeof describe !== "function" || typeof it !== "function") {
-    throw new TypeError("toolnexus/testing: storageContract needs your runner's test functions — storageContract(name, make, { describe, it })");
+    throw new TypeError(
+      "toolnexus/testing: storageContract needs your runner's test functions — storageContract(name, make, { describe, it })",
+    );
   }
   return { describe, it };
 }
@@ -62,7 +64,11 @@ interface Subject {
 }
 
 /** Registers the contract suite for one adapter (call it at the top level of a test file). */
-export function storageContract(name: string, makeStorage: (env: ContractEnv) => RunStorage | Promise<RunStorage>, opts: ContractOptions = {}): void {
+export function storageContract(
+  name: string,
+  makeStorage: (env: ContractEnv) => RunStorage | Promise<RunStorage>,
+  opts: ContractOptions = {},
+): void {
   const { describe, it } = testFunctions(opts);
   const atomic = opts.atomic ?? true;
   const timeout = opts.timeout ?? 30_000;
@@ -82,7 +88,8 @@ export function storageContract(name: string, makeStorage: (env: ContractEnv) =>
       },
     };
   };
-  const test = (title: string, body: (s: Subject) => Promise<void>, limit?: number) => it(title, async () => body(await subject()), limit ?? timeout);
+  const test = (title: string, body: (s: Subject) => Promise<void>, limit?: number) =>
+    it(title, async () => body(await subject()), limit ?? timeout);
 
   describe(`storage contract: ${name}`, () => {
     basics(test, atomic);
@@ -168,7 +175,11 @@ function compareAndSet(test: Register, atomic: boolean, racers: number): void {
     const winners = writers.filter((_, i) => won[i]);
     const final = await storage.get(key);
     if (atomic) {
-      equal(winners.length, 1, `winners among ${racers} racing writers (${winners.slice(0, 5).join(", ")}${winners.length > 5 ? ", …" : ""})`);
+      equal(
+        winners.length,
+        1,
+        `winners among ${racers} racing writers (${winners.slice(0, 5).join(", ")}${winners.length > 5 ? ", …" : ""})`,
+      );
       equal(final, winners[0], "the stored value is the winner's");
     } else {
       // best effort (documented): at least one writer believes it won and the value is a writer's
@@ -236,29 +247,32 @@ function ttl(test: Register, mode: "clock" | "wait" | "accept"): void {
     return;
   }
   const clock = mode === "clock";
-  test(clock ? "expires values when the clock passes their TTL" : "expires values after their TTL (waits 1.3 s)", async ({ storage, k, cas, advance }) => {
-    const seconds = clock ? 10 : 1;
-    await storage.set(k("t-set"), "a", { ttlSeconds: seconds });
-    equal(await cas(k("t-cas"), undefined, "b", seconds), true, "create with a ttl");
-    await storage.set(k("t-cleared"), "c", { ttlSeconds: seconds });
-    await storage.set(k("t-cleared"), "c2"); // a set without ttl keeps the value for good
-    await storage.set(k("t-long"), "d", { ttlSeconds: 600 });
-    if (clock) {
-      advance(9_000);
-      equal(await storage.get(k("t-set")), "a", "get 9 s into a 10 s ttl");
-      equal(await storage.get(k("t-cas")), "b", "get of the created value 9 s into its 10 s ttl");
-      advance(2_000);
-    } else {
-      await sleep(1_300);
-    }
-    equal(await storage.get(k("t-set")), undefined, "get after the ttl passed");
-    equal(await storage.get(k("t-cas")), undefined, "get of the created value after its ttl passed");
-    equal(await cas(k("t-set"), "a", "stale"), false, "swap from an expired value");
-    equal(await cas(k("t-set"), undefined, "fresh"), true, "create over an expired value");
-    equal(await storage.get(k("t-set")), "fresh", "get after the create");
-    equal(await storage.get(k("t-cleared")), "c2", "a value set again without ttl");
-    equal(await storage.get(k("t-long")), "d", "a value with a 600 s ttl");
-  });
+  test(
+    clock ? "expires values when the clock passes their TTL" : "expires values after their TTL (waits 1.3 s)",
+    async ({ storage, k, cas, advance }) => {
+      const seconds = clock ? 10 : 1;
+      await storage.set(k("t-set"), "a", { ttlSeconds: seconds });
+      equal(await cas(k("t-cas"), undefined, "b", seconds), true, "create with a ttl");
+      await storage.set(k("t-cleared"), "c", { ttlSeconds: seconds });
+      await storage.set(k("t-cleared"), "c2"); // a set without ttl keeps the value for good
+      await storage.set(k("t-long"), "d", { ttlSeconds: 600 });
+      if (clock) {
+        advance(9_000);
+        equal(await storage.get(k("t-set")), "a", "get 9 s into a 10 s ttl");
+        equal(await storage.get(k("t-cas")), "b", "get of the created value 9 s into its 10 s ttl");
+        advance(2_000);
+      } else {
+        await sleep(1_300);
+      }
+      equal(await storage.get(k("t-set")), undefined, "get after the ttl passed");
+      equal(await storage.get(k("t-cas")), undefined, "get of the created value after its ttl passed");
+      equal(await cas(k("t-set"), "a", "stale"), false, "swap from an expired value");
+      equal(await cas(k("t-set"), undefined, "fresh"), true, "create over an expired value");
+      equal(await storage.get(k("t-set")), "fresh", "get after the create");
+      equal(await storage.get(k("t-cleared")), "c2", "a value set again without ttl");
+      equal(await storage.get(k("t-long")), "d", "a value with a 600 s ttl");
+    },
+  );
 }
 
 function resumes(test: Register, atomic: boolean, n: number): void {
@@ -268,12 +282,27 @@ function resumes(test: Register, atomic: boolean, n: number): void {
   test(title, async ({ storage }) => {
     const outcome = await raceResumes(storage, n);
     if (atomic) {
-      equal({ executions: outcome.executions, fulfilled: outcome.fulfilled }, { executions: 1, fulfilled: 1 }, "tool executions and successful resumes");
-      equal(outcome.rejected.filter((code) => code !== "run_conflict"), [], "rejections other than run_conflict");
+      equal(
+        { executions: outcome.executions, fulfilled: outcome.fulfilled },
+        { executions: 1, fulfilled: 1 },
+        "tool executions and successful resumes",
+      );
+      equal(
+        outcome.rejected.filter((code) => code !== "run_conflict"),
+        [],
+        "rejections other than run_conflict",
+      );
       equal((JSON.parse(outcome.stored!) as { status?: string }).status, "done", "the stored run's status");
     } else {
-      ok(outcome.executions >= 1 && outcome.fulfilled >= 1, `the tool ran (${outcome.executions}) and a resume succeeded (${outcome.fulfilled})`);
-      equal(outcome.rejected.filter((code) => code !== "storage" && code !== "run_conflict"), [], "rejections other than storage/run_conflict");
+      ok(
+        outcome.executions >= 1 && outcome.fulfilled >= 1,
+        `the tool ran (${outcome.executions}) and a resume succeeded (${outcome.fulfilled})`,
+      );
+      equal(
+        outcome.rejected.filter((code) => code !== "storage" && code !== "run_conflict"),
+        [],
+        "rejections other than storage/run_conflict",
+      );
     }
   });
 }

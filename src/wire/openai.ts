@@ -3,6 +3,7 @@
 import { StreamError } from "../errors";
 import type { ToolCall, Turn, Wire } from "./types";
 import { callFromRaw, callFromValue, openaiUsage, providerError, record } from "./common";
+import { readStream } from "./openai-stream";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
@@ -28,13 +29,20 @@ function callOf(value: unknown): ToolCall {
   return callFromValue(id, name, args); // some compatible servers send the arguments as an object
 }
 
+const toolCallsOf = (message: unknown): (Record<string, unknown> | undefined)[] => {
+  const calls = record(message)?.tool_calls;
+  return Array.isArray(calls) ? calls.map(record) : [];
+};
+
 function parse(json: unknown): Turn {
   const data = record(json);
   if (data?.error !== undefined && data.error !== null) throw providerError(data.error);
   const choice = record(Array.isArray(data?.choices) ? data.choices[0] : undefined);
   const message = record(choice?.message);
   if (!data || !message) {
-    throw new StreamError('toolnexus: the reply has no choices[0].message — is baseUrl an OpenAI-compatible API? (style "openai" posts to <baseUrl>/chat/completions)');
+    throw new StreamError(
+      'toolnexus: the reply has no choices[0].message — is baseUrl an OpenAI-compatible API? (style "openai" posts to <baseUrl>/chat/completions)',
+    );
   }
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls.map(callOf) : [];
   const turn: Turn = { message, text: textOf(message.content), calls, usage: openaiUsage(data.usage) };
@@ -52,7 +60,8 @@ export const openaiWire: Wire = {
     return headers;
   },
   start(system, history, prompt) {
-    const messages: unknown[] = history.length > 0 ? history.slice() : system ? [{ role: "system", content: system }] : [];
+    const messages: unknown[] =
+      history.length > 0 ? history.slice() : system ? [{ role: "system", content: system }] : [];
     messages.push({ role: "user", content: prompt });
     return messages;
   },
@@ -71,6 +80,13 @@ export const openaiWire: Wire = {
   declare: (toolkit) => toolkit?.toOpenAI() ?? [],
   parse,
   // the stream assembler (and the SSE parser) load with the first streamed turn
-  readStream: async (body, onText) => (await import("./openai-stream")).readStream(body, onText),
-  results: (outcomes) => outcomes.map(({ call, result }) => ({ role: "tool", tool_call_id: call.id, content: result.output })),
+  readStream,
+  callsOf: (message) =>
+    toolCallsOf(message).map((tc) => ({ id: String(tc?.id ?? ""), name: String(record(tc?.function)?.name ?? "") })),
+  withCallIds: (message, ids) => ({
+    ...record(message),
+    tool_calls: toolCallsOf(message).map((tc, i) => ({ ...tc, id: ids[i] ?? tc?.id })),
+  }),
+  results: (outcomes) =>
+    outcomes.map(({ call, result }) => ({ role: "tool", tool_call_id: call.id, content: result.output })),
 };

@@ -1,9 +1,9 @@
 // The seam between the loop (provider-agnostic) and a provider's wire format.
 // Messages stay in the provider's own shape from start to end, so a stored transcript can be
 // sent back as it is; the loop only sees the normalised `Turn` and `ToolCall`s.
-import type { ToolResult, Toolkit, Usage } from "../types";
+import type { Style, ToolResult, Toolkit, Usage } from "../types";
 
-export type Style = "openai" | "anthropic";
+export type { Style } from "../types";
 
 export interface ToolCall {
   /** The provider's call id (OpenAI `tool_calls[].id`, Anthropic `tool_use.id`). */
@@ -65,4 +65,8 @@ export interface Wire {
   readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn>;
   /** The transcript messages that carry one assistant turn's tool results, in call order. */
   results(outcomes: readonly ToolOutcome[]): unknown[];
+  /** The tool calls an assistant message (in this provider's shape) makes, in order: what a stored turn is checked against. */
+  callsOf(message: unknown): { id: string; name: string }[];
+  /** A copy of an assistant message whose tool calls carry `ids` (in order), for calls that came without a usable id. */
+  withCallIds(message: unknown, ids: readonly string[]): unknown;
 }

@@ -13,13 +13,25 @@ const pool = new pg.Pool({ connectionString: url, max: 20 });
 const sql = postgres(url, { max: 20, onnotice: () => {} });
 after(() => Promise.all([pool.end(), sql.end()]));
 
-storageContract("postgresStorage over a pg Pool", ({ now }) => postgresStorage({ client: pool, now }), { describe, it, ttl: "clock" });
-storageContract("postgresStorage over postgres (porsager)", ({ now }) => postgresStorage({ client: sql, table: "public.runs_porsager", now }), {
+storageContract("postgresStorage over a pg Pool", ({ now }) => postgresStorage({ client: pool, now }), {
   describe,
   it,
   ttl: "clock",
 });
-storageContract("postgresStorage with the real clock", () => postgresStorage({ client: pool, table: "runs_real_clock" }), { describe, it, ttl: "wait" });
+storageContract(
+  "postgresStorage over postgres (porsager)",
+  ({ now }) => postgresStorage({ client: sql, table: "public.runs_porsager", now }),
+  {
+    describe,
+    it,
+    ttl: "clock",
+  },
+);
+storageContract(
+  "postgresStorage with the real clock",
+  () => postgresStorage({ client: pool, table: "runs_real_clock" }),
+  { describe, it, ttl: "wait" },
+);
 
 const fresh = () => `runs_${crypto.randomUUID().replaceAll("-", "")}`;
 const rows = async (table) => (await pool.query(`select key, value, expires_at from ${table} order by key`)).rows;
@@ -29,7 +41,10 @@ describe("postgresStorage", () => {
     const table = fresh();
     const storage = postgresStorage({ client: pool, table, now: () => 1_000 });
     await storage.set("run:1", '{"v":1}', { ttlSeconds: 60 });
-    const columns = await pool.query("select column_name, data_type, is_nullable from information_schema.columns where table_name = $1 order by ordinal_position", [table]);
+    const columns = await pool.query(
+      "select column_name, data_type, is_nullable from information_schema.columns where table_name = $1 order by ordinal_position",
+      [table],
+    );
     assert.deepEqual(columns.rows, [
       { column_name: "key", data_type: "text", is_nullable: "NO" },
       { column_name: "value", data_type: "text", is_nullable: "NO" },
@@ -40,8 +55,13 @@ describe("postgresStorage", () => {
 
   it("twenty adapters racing to first use one new table all succeed", async () => {
     const table = fresh();
-    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => postgresStorage({ client: i % 2 ? pool : sql, table }).set(`k${i}`, "v")));
-    assert.deepEqual(results.filter((r) => r.status === "rejected").map((r) => String(r.reason)), []);
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => postgresStorage({ client: i % 2 ? pool : sql, table }).set(`k${i}`, "v")),
+    );
+    assert.deepEqual(
+      results.filter((r) => r.status === "rejected").map((r) => String(r.reason)),
+      [],
+    );
     assert.equal((await rows(table)).length, 20);
   });
 
@@ -54,7 +74,10 @@ describe("postgresStorage", () => {
     await storage.set("forever", "v");
     now += 2_000;
     assert.equal(await storage.sweep(), 1);
-    assert.deepEqual((await rows(table)).map((r) => r.key), ["forever", "long"]);
+    assert.deepEqual(
+      (await rows(table)).map((r) => r.key),
+      ["forever", "long"],
+    );
   });
 
   it("keeps strings Postgres text cannot hold (NUL, lone surrogates) intact", async () => {
@@ -68,7 +91,10 @@ describe("postgresStorage", () => {
 
   it("refuses a table name that is not a plain identifier with a typed config error", () => {
     for (const table of ["runs; drop table x", 'a"b', "1runs", "", "a.b.c", "x".repeat(64), 42]) {
-      assert.throws(() => postgresStorage({ client: pool, table }), (e) => isToolnexusError(e) && e.code === "config" && /table must be/.test(e.message));
+      assert.throws(
+        () => postgresStorage({ client: pool, table }),
+        (e) => isToolnexusError(e) && e.code === "config" && /table must be/.test(e.message),
+      );
     }
     assert.throws(() => postgresStorage({ client: {} }), /pg Pool/);
   });
@@ -84,7 +110,10 @@ describe("postgresStorage", () => {
     const make = () => postgresStorage({ client: i++ % 2 ? pool : sql, table });
     const outcome = await raceResumes(make(), 100, make);
     assert.deepEqual({ executions: outcome.executions, fulfilled: outcome.fulfilled }, { executions: 1, fulfilled: 1 });
-    assert.deepEqual(outcome.rejected.filter((c) => c !== "run_conflict"), []);
+    assert.deepEqual(
+      outcome.rejected.filter((c) => c !== "run_conflict"),
+      [],
+    );
     assert.equal(JSON.parse(outcome.stored).status, "done");
   });
 });

@@ -10,7 +10,10 @@ import { redisStorage } from "toolnexus";
 import { raceResumes, storageContract } from "toolnexus/testing";
 
 const { REDIS_URL: url, UPSTASH_URL, UPSTASH_TOKEN } = process.env;
-assert.ok(url && UPSTASH_URL && UPSTASH_TOKEN, "REDIS_URL and UPSTASH_URL/TOKEN are set (run scripts/test-databases.mjs)");
+assert.ok(
+  url && UPSTASH_URL && UPSTASH_TOKEN,
+  "REDIS_URL and UPSTASH_URL/TOKEN are set (run scripts/test-databases.mjs)",
+);
 const nodeRedis = await createClient({ url }).connect();
 const ioredis = new IORedis(url);
 // Upstash's defaults, automatic JSON deserialization included: values must still come back as strings
@@ -21,14 +24,30 @@ after(async () => {
 });
 
 const tag = () => `${crypto.randomUUID()}:`;
-storageContract("redisStorage over node-redis", () => redisStorage({ client: nodeRedis, prefix: `nr:${tag()}` }), { describe, it, ttl: "wait" });
-storageContract("redisStorage over ioredis", () => redisStorage({ client: ioredis, prefix: `io:${tag()}` }), { describe, it, ttl: "wait" });
-storageContract("redisStorage over @upstash/redis", () => redisStorage({ client: upstash, prefix: `up:${tag()}` }), { describe, it, ttl: "wait" });
-storageContract("redisStorage over a command function", () => redisStorage({ command: (args) => nodeRedis.sendCommand(args), prefix: `fn:${tag()}` }), {
+storageContract("redisStorage over node-redis", () => redisStorage({ client: nodeRedis, prefix: `nr:${tag()}` }), {
   describe,
   it,
   ttl: "wait",
 });
+storageContract("redisStorage over ioredis", () => redisStorage({ client: ioredis, prefix: `io:${tag()}` }), {
+  describe,
+  it,
+  ttl: "wait",
+});
+storageContract("redisStorage over @upstash/redis", () => redisStorage({ client: upstash, prefix: `up:${tag()}` }), {
+  describe,
+  it,
+  ttl: "wait",
+});
+storageContract(
+  "redisStorage over a command function",
+  () => redisStorage({ command: (args) => nodeRedis.sendCommand(args), prefix: `fn:${tag()}` }),
+  {
+    describe,
+    it,
+    ttl: "wait",
+  },
+);
 
 describe("redisStorage", () => {
   it("keeps values verbatim under the prefix, so other clients read them, and asks Redis to expire them (PX)", async () => {
@@ -73,7 +92,10 @@ describe("redisStorage", () => {
     const make = () => redisStorage({ client: clients[i++ % 3], prefix });
     const outcome = await raceResumes(make(), 100, make);
     assert.deepEqual({ executions: outcome.executions, fulfilled: outcome.fulfilled }, { executions: 1, fulfilled: 1 });
-    assert.deepEqual(outcome.rejected.filter((c) => c !== "run_conflict"), []);
+    assert.deepEqual(
+      outcome.rejected.filter((c) => c !== "run_conflict"),
+      [],
+    );
     assert.equal(JSON.parse(outcome.stored).status, "done");
   });
 });

@@ -15,7 +15,11 @@ const configError = (fn: () => unknown) => {
   try {
     fn();
   } catch (error) {
-    return { typed: isToolnexusError(error), code: (error as { code?: string }).code, message: (error as Error).message };
+    return {
+      typed: isToolnexusError(error),
+      code: (error as { code?: string }).code,
+      message: (error as Error).message,
+    };
   }
   return { typed: false, code: undefined, message: "no error" };
 };
@@ -43,9 +47,16 @@ describe("database adapters over the clients people have", () => {
   it("refuse a table name that is not a plain identifier with a typed config error naming it", () => {
     const client = { query: async () => ({ rows: [] }) };
     for (const table of ["runs; drop table users", 'we"ird', "9lives", "", "a.b.c", "x".repeat(64)]) {
-      expect({ table, ...configError(() => postgresStorage({ client, table })) }).toMatchObject({ table, typed: true, code: "config", message: expect.stringContaining(JSON.stringify(table)) });
+      expect({ table, ...configError(() => postgresStorage({ client, table })) }).toMatchObject({
+        table,
+        typed: true,
+        code: "config",
+        message: expect.stringContaining(JSON.stringify(table)),
+      });
     }
-    expect(configError(() => d1Storage({ database: { prepare: () => ({}) as never }, table: "app.runs" }))).toMatchObject({ typed: true, code: "config" });
+    expect(
+      configError(() => d1Storage({ database: { prepare: () => ({}) as never }, table: "app.runs" })),
+    ).toMatchObject({ typed: true, code: "config" });
     expect(() => postgresStorage({ client, table: "app.runs_2" })).not.toThrow();
   });
 

@@ -9,4 +9,8 @@ const db = new PGlite();
 beforeAll(() => db.waitReady, 120_000); // loading the WebAssembly and initdb: seconds, more on a busy machine
 afterAll(() => db.close());
 
-storageContract("postgresStorage over PGlite", ({ now }) => postgresStorage({ client: db, now }), { describe, it, ttl: "clock" });
+storageContract("postgresStorage over PGlite", ({ now }) => postgresStorage({ client: db, now }), {
+  describe,
+  it,
+  ttl: "clock",
+});

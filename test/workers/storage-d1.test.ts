@@ -5,10 +5,24 @@ import { d1Storage, isToolnexusError } from "toolnexus";
 import { raceResumes } from "toolnexus/testing";
 import { storageContract } from "../behaviour/support/storage-contract";
 
-storageContract("d1Storage (Cloudflare D1)", ({ now }) => d1Storage({ database: env.DB, now }), { atomic: true, ttl: "clock" });
-storageContract("d1Storage in its own table", ({ now }) => d1Storage({ database: env.DB, table: "runs_contract", now }), { atomic: true, ttl: "clock" });
+storageContract("d1Storage (Cloudflare D1)", ({ now }) => d1Storage({ database: env.DB, now }), {
+  atomic: true,
+  ttl: "clock",
+});
+storageContract(
+  "d1Storage in its own table",
+  ({ now }) => d1Storage({ database: env.DB, table: "runs_contract", now }),
+  { atomic: true, ttl: "clock" },
+);
 
-const rowsOf = async (table: string) => (await env.DB.prepare(`select key, value, expires_at from "${table}" order by key`).all<{ key: string; value: string; expires_at: number | null }>()).results;
+const rowsOf = async (table: string) =>
+  (
+    await env.DB.prepare(`select key, value, expires_at from "${table}" order by key`).all<{
+      key: string;
+      value: string;
+      expires_at: number | null;
+    }>()
+  ).results;
 
 describe("d1Storage", () => {
   it("creates its table on first use and keeps plain keys and values readable by other tools", async () => {
@@ -38,13 +52,21 @@ describe("d1Storage", () => {
       } catch (e) {
         error = e;
       }
-      expect({ table, typed: isToolnexusError(error), code: (error as { code?: string })?.code }).toEqual({ table, typed: true, code: "config" });
+      expect({ table, typed: isToolnexusError(error), code: (error as { code?: string })?.code }).toEqual({
+        table,
+        typed: true,
+        code: "config",
+      });
     }
     expect(() => d1Storage({} as never)).toThrow("env.DB");
   });
 
   it("with createTable: false, leaves the schema to you and reports the missing table", async () => {
-    const storage = d1Storage({ database: env.DB, table: `absent_${crypto.randomUUID().replaceAll("-", "")}`, createTable: false });
+    const storage = d1Storage({
+      database: env.DB,
+      table: `absent_${crypto.randomUUID().replaceAll("-", "")}`,
+      createTable: false,
+    });
     await expect(storage.get("k")).rejects.toThrow("no such table");
   });
 

@@ -1,0 +1,34 @@
+// Abort signals shared by the loop and the fetch-based tools.
+
+/** Aborts when any of `signals` aborts, with its reason (AbortSignal.any where the runtime has it). */
+export function anySignal(signals: AbortSignal[]): AbortSignal {
+  const any = (AbortSignal as { any?: (s: AbortSignal[]) => AbortSignal }).any;
+  if (any) return any(signals);
+  const controller = new AbortController();
+  for (const s of signals) {
+    if (s.aborted) return AbortSignal.abort(s.reason);
+    s.addEventListener("abort", () => controller.abort(s.reason), { once: true });
+  }
+  return controller.signal;
+}
+
+export interface Deadline {
+  signal: AbortSignal;
+  timedOut(): boolean;
+  done(): void;
+}
+
+/** A signal that aborts after `ms`, or with `outer`. Call `done()` when the work finished. */
+export function deadline(ms: number, outer: AbortSignal | undefined): Deadline {
+  const timer = new AbortController();
+  let expired = false;
+  const handle = setTimeout(() => {
+    expired = true;
+    timer.abort(new Error(`timed out after ${ms}ms`));
+  }, ms);
+  return {
+    signal: outer ? anySignal([outer, timer.signal]) : timer.signal,
+    timedOut: () => expired,
+    done: () => clearTimeout(handle),
+  };
+}

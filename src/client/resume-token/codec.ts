@@ -1,0 +1,43 @@
+// The resume token's format: `tn1.<claims as base64url JSON>.<HMAC-SHA-256 as base64url>`. Loaded when a
+// token is made (createResumeToken) or checked (loop/resume-guard.ts), never by a client that has none.
+
+export const VERSION = "tn1";
+export const MAX_TOKEN_LENGTH = 8192;
+
+export interface Claims {
+  /** run id */
+  r: string;
+  /** request id */
+  q: string;
+  /** expiry, ms since the epoch */
+  e: number;
+}
+
+export const enc = new TextEncoder();
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Decoded bytes, or `undefined` for anything that is not strict base64url. */
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+export function hmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
+}
+
+/** The signed token for `claims`. */
+export async function signToken(claims: Claims, secret: string): Promise<string> {
+  const body = `${VERSION}.${toBase64Url(enc.encode(JSON.stringify(claims)))}`;
+  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), enc.encode(body)));
+  return `${body}.${toBase64Url(signature)}`;
+}
