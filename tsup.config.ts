@@ -32,8 +32,10 @@ export default defineConfig([
     ],
   },
   {
-    // one self-contained file a page or a Deno script can import by URL
+    // one self-contained file a page or a Deno script can import by URL; its first line points Deno (and
+    // JSR) at the declarations the build above writes beside it, so a URL import is typed
     entry: { toolnexus: "src/index.ts" },
+    banner: { js: '// @ts-self-types="./index.d.ts"' },
     format: ["esm"],
     dts: false,
     sourcemap: true,

@@ -2,7 +2,7 @@
 // against an in-process model, many runs per sample, the three SDKs alternating. Reports time and
 // bytes allocated per turn, and ours as a ratio of each peer.
 import { requireOurs } from "./ours.mjs";
-import { aiThreeTurns, agentsThreeTurns, oursThreeTurns } from "./peers.mjs";
+import { AI_MOCK, aiThreeTurns, agentsThreeTurns, oursThreeTurns } from "./peers.mjs";
 import { alternate, alternateAllocated, fmtBytes, fmtSpread, isMeasured, ratio, stats, table } from "./lib.mjs";
 
 const TURNS = 3;
@@ -63,8 +63,8 @@ export async function bench({ smoke }) {
     goal,
     "",
     "Setup is outside the timing for everyone: one client/agent and toolkit, reused; the scripted model answers from the transcript it is sent. " +
-      "`ai`: `generateText` + `MockLanguageModelV3` (`ai/test`), `stopWhen: stepCountIs(10)`. `@openai/agents`: `run(agent, prompt)` with a fake `Model`, tracing disabled. " +
-      "toolnexus: `createInProcessClient` (an in-process `fetch`: each turn still builds and parses the OpenAI JSON body, as the contract specifies). All tools take a plain JSON Schema.",
+      `\`ai\`: \`generateText\` + \`${AI_MOCK}\` (\`ai/test\`), \`stopWhen: stepCountIs(10)\`. \`@openai/agents\`: \`run(agent, prompt)\` with a fake \`Model\`, tracing disabled. ` +
+      "toolnexus: `createInProcessClient` (an in-process `fetch`: each turn still builds and parses the OpenAI JSON body, as a real provider call does). All tools take a plain JSON Schema.",
   ].join("\n");
   const fastestName = participants.find((p) => p.name !== "toolnexus" && results[p.name].time.median === fastest)?.name;
   const goals = [

@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
+/** Where the peers (ai, @openai/agents, eventsource-parser, …) are installed: bench/next/ under bench/next/register.mjs. */
+export const peersRoot = process.env.TOOLNEXUS_BENCH_PEERS ?? root;
 
 let loaded;
 

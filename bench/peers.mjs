@@ -2,7 +2,7 @@
 // set up once, whose answer depends only on the transcript it is sent (so one client/agent serves
 // every run and the timed part is the SDK's own loop).
 import { generateText, jsonSchema, stepCountIs, tool as aiTool } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import * as aiTest from "ai/test";
 import { Agent, RunState, Usage, run as agentsRun, setTracingDisabled, tool as agentsTool } from "@openai/agents";
 
 export const PROMPT = "What is the weather in Paris and in Chennai?";
@@ -58,9 +58,13 @@ const aiUsage = {
   outputTokens: { total: 5, text: 5, reasoning: 0 },
 };
 
-/** The same three turns with `generateText` and ai's own mock model (`MockLanguageModelV3`). */
+/** ai's own mock of the newest model interface it has (ai 7 has V4 beside V3; ai 6 only V3). */
+export const AI_MOCK = aiTest.MockLanguageModelV4 ? "MockLanguageModelV4" : "MockLanguageModelV3";
+
+/** The same three turns with `generateText` and ai's own mock model ({@link AI_MOCK}). */
 export function aiThreeTurns() {
-  const model = new MockLanguageModelV3({
+  // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the mock class is V4 or V3, whichever this ai has
+  const model = new aiTest[AI_MOCK]({
     doGenerate: async ({ prompt }) => {
       const done = prompt.filter((m) => m.role === "tool").length;
       const call = CALLS[done];

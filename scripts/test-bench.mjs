@@ -1,8 +1,9 @@
 // Run by `npm test`: a tiny smoke pass of every benchmark in bench/ (each must run and produce numbers
 // for every participant; no timing is ever asserted) plus the hard checks, the three byte budgets of
 // bench/size.mjs: the core bundle up front, all the code one run with a suspension loads, and the whole
-// single-file bundle. Prints `N passed, N failed`; exits non-zero on any failure.
-import { runAll } from "../bench/run.mjs";
+// single-file bundle. The peer benchmarks' smoke pass runs again on Node 24 with the newest peers
+// (bench/next/), as `npm run bench` does. Prints `N passed, N failed`; exits non-zero on any failure.
+import { runAll, runNext } from "../bench/run.mjs";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
@@ -21,6 +22,18 @@ function report(name, ok, detail) {
 const sections = await runAll({ smoke: true, log: (m) => console.log(m) });
 
 for (const s of sections) for (const c of s.checks) report(c.name, c.ok, c.detail);
+
+try {
+  const next = await runNext({ smoke: true, log: (m) => console.log(m) });
+  const peers = next.versions
+    .filter(([n]) => ["ai", "@ai-sdk/openai", "@openai/agents", "eventsource-parser"].includes(n))
+    .map(([n, v]) => `${n} ${v.split(" ")[0]}`);
+  console.log(`  Node ${next.node}, newest peers: ${peers.join(", ")}`);
+  for (const s of next.sections)
+    for (const c of s.checks) report(`Node ${next.node}, newest peers: ${c.name}`, c.ok, c.detail);
+} catch (error) {
+  report("Node 24, newest peers: the benchmarks run", false, error?.stack ?? error);
+}
 
 console.log(`bench: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
