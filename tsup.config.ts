@@ -14,6 +14,24 @@ export default defineConfig([
     splitting: true,
   },
   {
+    // toolnexus/testing: its own file over the published core — "../index" stays an import of ./index.js,
+    // so the core bundle holds no testing code and the testing code shares the user's copy of the core
+    entry: { testing: "src/testing/index.ts" },
+    format: ["esm"],
+    dts: true,
+    sourcemap: true,
+    target: "es2022",
+    platform: "neutral",
+    esbuildPlugins: [
+      {
+        name: "testing-over-the-core",
+        setup(build) {
+          build.onResolve({ filter: /^\.\.\/index$/ }, () => ({ path: "./index.js", external: true }));
+        },
+      },
+    ],
+  },
+  {
     // one self-contained file a page or a Deno script can import by URL; its first line points Deno (and
     // JSR) at the declarations the build above writes beside it, so a URL import is typed
     entry: { toolnexus: "src/index.ts" },

@@ -22,7 +22,10 @@ const chromiumArgs = [
 ];
 
 // The behavioural suite imports the package by name; vitest runs it against the sources.
-const alias = { toolnexus: fileURLToPath(new URL("./src/index.ts", import.meta.url)) };
+const alias = {
+  "toolnexus/testing": fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
+  toolnexus: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
+};
 const behaviour = "test/behaviour/**/*.test.ts";
 
 export default defineConfig({

@@ -159,6 +159,12 @@ async function nodeExamples() {
       out.stdout,
     );
   });
+  await check("node storage-contract.ts: the published storage contract passes under node:test", async () => {
+    const out = await run(process.execPath, ["--test", "--test-reporter=tap", await nodeExample("storage-contract")]);
+    ok(out);
+    assert.match(out.stdout, /^# pass 16$/m, out.stdout.slice(-400));
+    assert.match(out.stdout, /^# fail 0$/m);
+  });
   await check("node stream-openai.ts: streams from an OpenAI-style endpoint and halts on the tool", async () => {
     const endpoint = await fakeOpenAI();
     const env = {

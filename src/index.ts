@@ -60,6 +60,24 @@ export type {
 } from "./storage/durable-object";
 export { denoKvStorage } from "./storage/deno-kv";
 export type { DenoKvStorageOptions, DenoKvLike, DenoKvAtomicLike, DenoKvKey, DenoKvKeyPart } from "./storage/deno-kv";
+export { postgresStorage } from "./storage/postgres";
+export type {
+  PostgresStorageOptions,
+  PostgresStorage,
+  PostgresQueryLike,
+  PostgresUnsafeLike,
+} from "./storage/postgres";
+export type { SweepingStorage } from "./storage/sql";
+export { redisStorage } from "./storage/redis";
+export type {
+  RedisStorageOptions,
+  RedisClientLike,
+  NodeRedisLike,
+  IoRedisLike,
+  UpstashRedisLike,
+} from "./storage/redis";
+export { d1Storage } from "./storage/d1";
+export type { D1StorageOptions, D1Storage, D1DatabaseLike, D1PreparedStatementLike } from "./storage/d1";
 export { createClient } from "./client";
 export type {
   Client,

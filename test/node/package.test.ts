@@ -93,10 +93,33 @@ describe("package.json", () => {
     expect(pkg.sideEffects).toBe(false);
     expect(pkg).not.toHaveProperty("main");
     expect(walk(pkg.exports).keys).not.toContain("require");
-    for (const path of [".", "./toolnexus.js"]) {
+    for (const path of [".", "./testing", "./toolnexus.js"]) {
       expect(Object.keys(pkg.exports[path])[0]).toBe("types");
     }
     expect(pkg.exports["./toolnexus.js"].default).toBe("./dist/toolnexus.js");
+  });
+});
+
+describe("dist/testing.js (toolnexus/testing)", () => {
+  const specifiersOf = (text: string) =>
+    [...text.matchAll(/\b(?:from|import)\s*\(?\s*["'`]([^"'`]+)["'`]/g)].map((m) => m[1]);
+
+  it("reaches the core only through ./index.js, the file `toolnexus` resolves to", async () => {
+    expect(specifiersOf(await readFile(join(dist, "testing.js"), "utf8"))).toEqual(["./index.js"]);
+  });
+
+  it("is never loaded by the core: no other file imports it or holds its code", async () => {
+    const { readdir } = await import("node:fs/promises");
+    const core = (await readdir(dist)).filter((f) => f.endsWith(".js") && f !== "testing.js");
+    expect(core.length).toBeGreaterThan(3);
+    for (const file of core) {
+      const text = await readFile(join(dist, file), "utf8");
+      expect({
+        file,
+        imports: specifiersOf(text).filter((s) => s!.includes("testing")),
+        code: text.includes("storage contract:"),
+      }).toEqual({ file, imports: [], code: false });
+    }
   });
 });
 

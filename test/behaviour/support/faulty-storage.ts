@@ -2,8 +2,7 @@
 //   const storage = faultyStorage(memoryStorage());
 //   storage.fail("set", new Error("disk full"));          // the next set rejects
 //   storage.beforeCompareAndSet = async (key) => { … };   // a racer changes the record between get and CAS
-import { answerOutput, createClient, defineTool, pending, type RunStorage, type Tool } from "toolnexus";
-import { scripted } from "./scripted";
+import type { RunStorage } from "toolnexus";
 
 export type Op = "get" | "set" | "delete" | "compareAndSet";
 
@@ -67,74 +66,9 @@ export function faultyStorage(inner: RunStorage, options: FaultyOptions = {}): F
   return storage;
 }
 
-export interface RaceOutcome {
-  /** How many times the suspended tool really ran after its answer (exactly once is the promise). */
-  executions: number;
-  fulfilled: number;
-  /** The `code` (or name, for an untyped error) of every rejection. */
-  rejected: string[];
-  /** What the record says once the dust settles. */
-  stored: string | undefined;
-}
-
-/** A tool that suspends once (Request id `q-<name>`) and counts its re-executions (the side effects exactly-once protects). */
-export function countingTool(name = "book"): { tool: Tool; executions: () => number } {
-  let executions = 0;
-  const tool = defineTool({
-    name,
-    description: "books once approved",
-    execute: async (_args, ctx) => {
-      if (!ctx?.answer) return pending({ kind: "approval", prompt: `${name}?`, id: `q-${name}` });
-      executions++;
-      await new Promise((resolve) => setTimeout(resolve, 1)); // a real side effect takes time
-      return `booked for ${ctx.answer.data?.output}`;
-    },
-  });
-  return { tool, executions: () => executions };
-}
-
-/**
- * Halts one run into `storage`, then resumes it `n` times at once (each from its own client, as separate
- * requests would), and reports how often the tool ran and how each resume ended.
- */
-export async function raceResumes(
-  storage: RunStorage,
-  n = 100,
-  make: () => RunStorage = () => storage,
-): Promise<RaceOutcome> {
-  const { tool, executions } = countingTool();
-  const reply = scripted(
-    "openai",
-    Array.from({ length: n + 1 }, (_, i) => (i === 0 ? { calls: [{ name: "book" }] } : { text: "done" })),
-  );
-  const base = {
-    baseUrl: "https://llm.test/v1",
-    style: "openai",
-    model: "m",
-    apiKey: "sk-race",
-    fetch: reply.fetch,
-  } as const;
-  const halted = await createClient({ ...base, storage }).run("book a table", { toolkit: [tool] });
-  if (halted.status !== "pending") throw new Error(`the race needs a halted run, got ${halted.status}`);
-  const settled = await Promise.allSettled(
-    Array.from({ length: n }, (_, i) =>
-      createClient({ ...base, storage: make() }).resume(halted.runId, answerOutput("q-book", `guest ${i}`), {
-        toolkit: [tool],
-      }),
-    ),
-  );
-  const rejected = settled.flatMap((r) =>
-    r.status === "rejected"
-      ? [String((r.reason as { code?: string; name?: string })?.code ?? (r.reason as Error)?.name ?? r.reason)]
-      : [],
-  );
-  return {
-    executions: executions(),
-    fulfilled: settled.length - rejected.length,
-    rejected,
-    stored: await storage.get(`run:${halted.runId}`),
-  };
-}
+// the resume race and its counting tool are the published ones (toolnexus/testing)
+export { countingTool, raceResumes } from "toolnexus/testing";
+export type { RaceOutcome } from "toolnexus/testing";
 
 /** Holds callers until `size` of them are waiting, then lets that whole group through (and starts the next). */
 export function barrier(size: number): () => Promise<void> {

@@ -1,0 +1,101 @@
+// redisStorage(): a RunStorage in Redis, over the client you already have — node-redis, ioredis,
+// @upstash/redis, or a function that sends one command. Atomic: compareAndSet is one Lua script.
+// TTL: Redis expires the key itself (SET … PX).
+import type { RunStorage } from "../types";
+import { fromStored, toStored } from "./lossless";
+import { checkKey, checkValue, expiryOf } from "./shared";
+
+/** node-redis (`createClient()`), through `sendCommand`. */
+export interface NodeRedisLike {
+  sendCommand(args: string[]): Promise<unknown>;
+}
+/** ioredis (`new Redis()`), through `call`. */
+export interface IoRedisLike {
+  call(command: string, ...args: string[]): Promise<unknown>;
+}
+/** @upstash/redis (`new Redis({ url, token })`), through `eval`. */
+export interface UpstashRedisLike {
+  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+}
+export type RedisClientLike = NodeRedisLike | IoRedisLike | UpstashRedisLike;
+
+export interface RedisStorageOptions {
+  /** The connected client. Or pass `command` instead. */
+  client?: RedisClientLike;
+  /** Sends one command, e.g. `["EVAL", script, "1", key, …]`, and resolves its reply — for any other client. */
+  command?: (args: string[]) => Promise<unknown>;
+  /** Prepended to every key. Default `""`. */
+  prefix?: string;
+}
+
+// Every operation is a script, so one call shape (EVAL) covers every client. Values come back as "=" + value:
+// never valid JSON, so a client that JSON-parses replies (Upstash does by default) hands the string back as is.
+const GET = "local v = redis.call('GET', KEYS[1]) if v then return '=' .. v end return false";
+const SET =
+  "if ARGV[2] == '' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end return 1";
+const DEL = "redis.call('DEL', KEYS[1]) return 1";
+const CAS = `local cur = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then if cur ~= ARGV[2] then return 0 end elseif cur then return 0 end
+if ARGV[4] == '' then redis.call('SET', KEYS[1], ARGV[3]) else redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4]) end
+return 1`;
+
+type Eval = (script: string, key: string, args: string[]) => Promise<unknown>;
+
+function evaluator(options: RedisStorageOptions): Eval | undefined {
+  const { client, command } = options;
+  if (typeof command === "function") return (script, key, args) => command(["EVAL", script, "1", key, ...args]);
+  const c = client as Partial<NodeRedisLike & IoRedisLike & UpstashRedisLike> | undefined;
+  // ioredis first: it has a sendCommand too, but one that takes its own Command objects
+  if (typeof c?.call === "function") return (script, key, args) => c.call!("EVAL", script, "1", key, ...args);
+  if (typeof c?.sendCommand === "function")
+    return (script, key, args) => c.sendCommand!(["EVAL", script, "1", key, ...args]);
+  if (typeof c?.eval === "function") return (script, key, args) => c.eval!(script, [key], args);
+  return undefined;
+}
+
+const isOne = (reply: unknown) => reply === 1 || reply === "1";
+
+/* @__NO_SIDE_EFFECTS__ */
+export function redisStorage(options: RedisStorageOptions): RunStorage {
+  const run = evaluator(options ?? {});
+  if (!run)
+    throw new TypeError(
+      "toolnexus: redisStorage needs { client } (node-redis, ioredis or @upstash/redis) or { command: (args) => … }",
+    );
+  const prefix = options.prefix ?? "";
+  const name = (key: string) => prefix + toStored(key);
+  const px = (opts?: { ttlSeconds?: number }) => {
+    const ms = expiryOf(opts, () => 0); // validates; 0-based, so this is the TTL in ms
+    return ms === undefined ? "" : String(Math.max(1, Math.ceil(ms)));
+  };
+
+  return {
+    capabilities: { atomic: true, ttl: true },
+    async get(key) {
+      checkKey(key);
+      const reply = await run(GET, name(key), []);
+      return typeof reply === "string" && reply.startsWith("=") ? fromStored(reply.slice(1)) : undefined;
+    },
+    async set(key, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      await run(SET, name(key), [toStored(value), px(opts)]);
+    },
+    async delete(key) {
+      checkKey(key);
+      await run(DEL, name(key), []);
+    },
+    async compareAndSet(key, expected, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      if (expected !== undefined) checkValue(expected, "expected value");
+      const args = [
+        expected === undefined ? "0" : "1",
+        expected === undefined ? "" : toStored(expected),
+        toStored(value),
+        px(opts),
+      ];
+      return isOne(await run(CAS, name(key), args));
+    },
+  };
+}
