@@ -1,10 +1,10 @@
 // The MCP test server (server SDK 2.4, web-standard APIs only, so the same module can run on Node, workerd or
 // Deno): plain tools, a form elicitation with requestState, two elicitations in one round, a URL elicitation
-// completed by a GET /connect?flow=… route, a tool whose requestState binds its arguments, and a tool that
-// answers -32042. `createTestServer({ key })` returns `{ fetch, stats }`; `stats` counts the side effects
+// completed by a GET /connect?flow=… route, and a tool whose requestState binds its arguments.
+// `createTestServer({ key })` returns `{ fetch, stats }`; `stats` counts the side effects
 // (deployments, transfers) so a test can tell whether a call ran once or twice.
 // Control routes for tests: GET /stats, POST /control/expire (every requestState minted so far expires).
-import { McpServer, UrlElicitationRequiredError, acceptedContent, createMcpHandler, createRequestStateCodec, inputRequired, inputResponse } from "@modelcontextprotocol/server";
+import { McpServer, acceptedContent, createMcpHandler, createRequestStateCodec, inputRequired, inputResponse } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 
 const text = (t, isError = false) => ({ content: [{ type: "text", text: t }], ...(isError && { isError: true }) });
@@ -42,10 +42,6 @@ export function createTestServer({ key = "a test key that is long enough for the
     registerSurvey(server, mint);
     registerConnect(server, flows, mint);
     registerTransfer(server, stats, mint);
-    server.registerTool("needs_login", { description: "Answers -32042 until the flow is done", inputSchema: z.object({}) }, async () => {
-      if (flows.has("login")) return text("logged in");
-      throw new UrlElicitationRequiredError([{ mode: "url", message: "Sign in to continue", url: "http://127.0.0.1/connect?flow=login", elicitationId: "login" }]);
-    });
     return server;
   });
 
