@@ -1,11 +1,4 @@
-import { defineConfig, type Options } from "tsup";
-
-// The bare `import "…"` lines in src/loop/engine.ts, src/conversation.ts and src/loop/translate-call.ts only
-// shape chunks (they run no code: the package has no side effects); esbuild warns that it ignores them as
-// imports, which is the point.
-const quiet: Options["esbuildOptions"] = (options) => {
-  options.logOverride = { ...options.logOverride, "ignored-bare-import": "silent" };
-};
+import { defineConfig } from "tsup";
 
 export default defineConfig([
   {
@@ -20,7 +13,6 @@ export default defineConfig([
     target: "es2022",
     platform: "neutral",
     splitting: true,
-    esbuildOptions: quiet,
   },
   {
     // one self-contained file a page or a Deno script can import by URL
@@ -34,6 +26,5 @@ export default defineConfig([
     platform: "neutral",
     noExternal: [/.*/],
     outExtension: () => ({ js: ".js" }),
-    esbuildOptions: quiet,
   },
 ]);

@@ -1,13 +1,9 @@
+import { boolean, is, jsonObject, nonEmpty, oneOf, optional, problemIn, shape, string, type Check } from "./_internal/check";
+import { isPlainObject, typeName } from "./_internal/json";
+import { InvalidAnswerError } from "./errors";
 import type { Answer, AnswerReason, Request, ToolResult } from "./types";
 
 const REASONS: readonly AnswerReason[] = ["declined", "cancelled", "expired"];
-
-/** `"null"`, `"array"`, or the `typeof` of a value — for error messages. */
-export function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
 
 function requireId(fn: string, id: unknown): asserts id is string {
   if (typeof id !== "string" || id === "") {
@@ -110,4 +106,77 @@ export function isExpired(request: Request, now = Date.now()): boolean {
   if (request.expiresAt === undefined) return false;
   const t = Date.parse(request.expiresAt);
   return Number.isNaN(t) || now > t;
+}
+
+// parseAnswer / parseRequest: an Answer or Request that arrived from an untrusted place (a form post, a
+// queue, another port), checked field by field; the error names the first bad field.
+
+const data = optional(jsonObject());
+
+const ANSWER: Record<string, Check> = {
+  id: nonEmpty,
+  ok: boolean,
+  data,
+  reason: optional(oneOf(["declined", "cancelled", "expired"], 'must be "declined", "cancelled" or "expired"')),
+};
+
+const REQUEST: Record<string, Check> = {
+  id: nonEmpty,
+  kind: nonEmpty,
+  prompt: string,
+  url: optional(string),
+  data,
+  expiresAt: optional(is((s) => typeof s === "string" && !Number.isNaN(Date.parse(s)), "must be an RFC 3339 timestamp")),
+};
+
+const ANSWER_SHAPE = shape(ANSWER);
+const REQUEST_SHAPE = shape(REQUEST);
+
+/** Only the known fields, in their order, `data` deep-copied (no prototype tricks survive). */
+function parseWith<T>(what: string, fields: Record<string, Check>, check: Check, value: unknown): T {
+  if (!isPlainObject(value)) {
+    throw new InvalidAnswerError("", `toolnexus: invalid ${what}: expected a JSON object, got ${typeName(value)}`);
+  }
+  const problem = problemIn(check, value);
+  if (problem) throw new InvalidAnswerError(problem.path, `toolnexus: invalid ${what}: ${problem.describe()}`);
+  const out: Record<string, unknown> = {};
+  for (const key in fields) if (value[key] !== undefined) out[key] = key === "data" ? cloneJson(value[key], what, "data") : value[key];
+  return out as T;
+}
+
+/** Validates an Answer that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
+export function parseAnswer(value: unknown): Answer {
+  const answer = parseWith<Answer>("Answer", ANSWER, ANSWER_SHAPE, value);
+  if (answer.ok && answer.reason !== undefined) throw new InvalidAnswerError("reason", 'toolnexus: invalid Answer: "reason" is only allowed when ok is false');
+  return answer;
+}
+
+/** Validates a Request that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
+export function parseRequest(value: unknown): Request {
+  return parseWith("Request", REQUEST, REQUEST_SHAPE, value);
+}
+
+const MAX_DEPTH = 64;
+
+/**
+ * A JSON-safe copy of `value`: plain objects, arrays, strings, finite numbers, booleans and null.
+ * `__proto__` keys are dropped so nothing downstream can reach an object prototype through them.
+ */
+export function cloneJson(value: unknown, what: string, field: string, depth = 0): unknown {
+  if (depth > MAX_DEPTH) throw new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" is nested deeper than ${MAX_DEPTH} levels`);
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return value;
+    throw new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" is ${value}, which JSON cannot carry`);
+  }
+  if (Array.isArray(value)) return value.map((item, i) => cloneJson(item, what, `${field}[${i}]`, depth + 1));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__") continue;
+      out[key] = cloneJson(value[key], what, field ? `${field}.${key}` : key, depth + 1);
+    }
+    return out;
+  }
+  throw new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" is ${typeName(value)}, which JSON cannot carry`);
 }

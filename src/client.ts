@@ -1,21 +1,22 @@
 // createClient: options resolved once; run, stream, resume, conversations, translate and metrics on top
 // of one generator (loop.ts). Everything per run lives in a RunContext, nothing in module state.
-import { envApiKey } from "./env";
+import { envApiKey } from "./client/env";
 import { RunConflictError } from "./errors";
+import { drive } from "./loop";
 import { newRunId, resultOf, zeroUsage, type LoopState, type RunContext } from "./loop/context";
-import { anySignal } from "./signals";
+import { anySignal } from "./_internal/signals";
 import type { Resumption } from "./loop/resume";
-import { createMetrics } from "./metrics";
-import type { ClientOptions, ResumeOptions, RunOptions } from "./options";
-import { checkResumeConfig } from "./resume-secret";
+import { createMetrics } from "./client/metrics";
+import type { ClientOptions, ResumeOptions, RunOptions } from "./types";
+import { checkResumeConfig } from "./client/resume-token/secret";
 import { memoryStorage } from "./storage/memory";
-import { toToolkit } from "./toolkit";
-import type { TranslateRequest, TranslateResult } from "./translate";
+import { toToolkit } from "./tools/toolkit";
+import type { TranslateRequest, TranslateResult } from "./client/translate";
 import type { Answer, RunResult, StreamEvent } from "./types";
 import { loadWire } from "./wire/load";
 import type { Wire } from "./wire/types";
 
-export type { ClientOptions, ResumeOptions, RunOptions, Hooks } from "./options";
+export type { ClientOptions, ResumeOptions, RunOptions, Hooks } from "./types";
 
 export interface AskOptions extends RunOptions {
   /** A conversation id: its transcript is loaded from and saved to the client's storage. */
@@ -43,10 +44,6 @@ export interface Client {
 
 type Plan = (ctx: RunContext) => Promise<Resumption>;
 
-type Engine = typeof import("./loop/engine");
-let loadedEngine: Engine | undefined;
-/** Loads the run tier and keeps it in `loadedEngine`, which callers use without another `await` once set. */
-const engine = async (): Promise<Engine> => (loadedEngine = await import("./loop/engine"));
 
 async function collect(events: AsyncGenerator<StreamEvent, RunResult>): Promise<RunResult> {
   for (;;) {
@@ -67,12 +64,12 @@ export function createClient(options: ClientOptions): Client {
   let wire: Wire | undefined;
   const storage = opts.storage ?? memoryStorage();
   checkResumeConfig(opts.resumeSecret, opts.requireResumeToken === true);
-  let checkToken: ReturnType<typeof import("./loop/resume-guard").resumeTokenCheck> | undefined;
+  let checkToken: ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck> | undefined;
   const resumePlan = (runId: string, answer: Answer, ro: ResumeOptions): Plan => async (ctx) => {
-    const { prepareResume } = loadedEngine ?? (await engine());
+    const { prepareResume } = await import("./loop/resume");
     let guard;
     if (ro.token !== undefined || opts.requireResumeToken) {
-      const { resumeTokenCheck } = await import("./loop/resume-guard");
+      const { resumeTokenCheck } = await import("./client/resume-token/verify");
       guard = await (checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true))(runId, ro.token);
     }
     return prepareResume(ctx, runId, answer, guard);
@@ -142,11 +139,11 @@ export function createClient(options: ClientOptions): Client {
         ...(conversationId === undefined ? {} : { conversationId }),
         startedAt: Date.now(),
       };
-      return { state, events: (loadedEngine ?? (await engine())).drive(ctx, state) };
+      return { state, events: drive(ctx, state) };
     };
   }
 
-  const conversations = () => import("./conversation").then((m) => m.conversationStore(storage));
+  const conversations = () => import("./client/conversations").then((m) => m.conversationStore(storage));
 
   const client: Client = {
     run: (prompt, ro = {}) => collect(session(ro, false, fresh(prompt, ro))),
@@ -180,7 +177,7 @@ export function createClient(options: ClientOptions): Client {
     },
 
     async translate(req) {
-      const [{ translateCall }, ctx] = await Promise.all([import("./loop/translate-call"), context(req.toolkit, req.signal, false)]);
+      const [{ translateCall }, ctx] = await Promise.all([import("./client/translate-call"), context(req.toolkit, req.signal, false)]);
       return translateCall(ctx, req);
     },
 

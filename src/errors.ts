@@ -131,6 +131,21 @@ export class StreamError extends ToolnexusError {
   }
 }
 
+/** Why a token was refused. */
+export type ResumeTokenProblem = "missing" | "malformed" | "signature" | "expired" | "run" | "request" | "replayed";
+
+/** A resume token was missing, forged, tampered with, expired, for another run or request, or replayed. Nothing changed. */
+export class ResumeTokenError extends ToolnexusError {
+  readonly runId: string;
+  readonly problem: ResumeTokenProblem;
+  constructor(runId: string, problem: ResumeTokenProblem, message: string) {
+    super("resume_token", message);
+    this.name = "ResumeTokenError";
+    this.runId = runId;
+    this.problem = problem;
+  }
+}
+
 export const ERROR_BODY_CAP = 200;
 
 export function capErrorBody(body: string): string {

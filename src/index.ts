@@ -1,7 +1,7 @@
 export type * from "./types";
 export { answerOutput, answerDeclined, relayAnswer, pending, authRequired, pendingOf } from "./answer";
 export type { PendingInput, RelayResult } from "./answer";
-export { parseAnswer, parseRequest } from "./parse";
+export { parseAnswer, parseRequest } from "./answer";
 export {
   ToolnexusError,
   isToolnexusError,
@@ -13,20 +13,19 @@ export {
   StorageError,
   LlmHttpError,
   StreamError,
+  ResumeTokenError,
 } from "./errors";
-export type { ToolnexusErrorCode } from "./errors";
-export type { ErrorInfo } from "./http/retry";
-export type { MetricEvent } from "./metrics";
-export type { TranslateRequest, TranslateResult } from "./translate";
-export { defineTool } from "./tool";
-export type { DefineToolOptions } from "./tool";
-export { createToolkit } from "./toolkit";
-export type { ToolkitOptions } from "./toolkit";
-export { toOpenAI, toAnthropic, toGemini } from "./adapters";
-export { httpTool } from "./http-tool";
-export type { HttpToolOptions } from "./http-tool";
-export { relayTool } from "./relay-tool";
-export { eventStreamResponse, readEventStream } from "./event-stream";
+export type { ToolnexusErrorCode, ResumeTokenProblem } from "./errors";
+export type { TranslateRequest, TranslateResult } from "./client/translate";
+export { defineTool } from "./tools/tool";
+export type { DefineToolOptions } from "./tools/tool";
+export { createToolkit } from "./tools/toolkit";
+export type { ToolkitOptions } from "./tools/toolkit";
+export { toOpenAI, toAnthropic, toGemini } from "./tools/declarations";
+export { httpTool } from "./tools/http-tool";
+export type { HttpToolOptions } from "./tools/http-tool";
+export { relayTool } from "./tools/relay-tool";
+export { eventStreamResponse, readEventStream } from "./edge/event-stream";
 export { memoryStorage } from "./storage/memory";
 export type { MemoryStorageOptions } from "./storage/memory";
 export { webStorage } from "./storage/web";
@@ -39,7 +38,7 @@ export { denoKvStorage } from "./storage/deno-kv";
 export type { DenoKvStorageOptions, DenoKvLike, DenoKvAtomicLike, DenoKvKey, DenoKvKeyPart } from "./storage/deno-kv";
 export { createClient } from "./client";
 export type { Client, ClientOptions, RunOptions, ResumeOptions, AskOptions, Conversation, Hooks } from "./client";
-export { createInProcessClient } from "./in-process";
-export type { InProcessClientOptions, GenerateRequest, GenerateResult } from "./in-process";
-export { createResumeToken, ResumeTokenError } from "./resume-token";
-export type { ResumeTokenOptions, ResumeTokenProblem } from "./resume-token";
+export { createInProcessClient } from "./client/in-process";
+export type { InProcessClientOptions, GenerateRequest, GenerateResult } from "./client/in-process";
+export { createResumeToken } from "./client/resume-token/create";
+export type { ResumeTokenOptions } from "./client/resume-token/create";

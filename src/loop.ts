@@ -5,7 +5,7 @@ import { callModel } from "./loop/call-model";
 import { runTurn } from "./loop/execute-tools";
 import { haltRecord, pendingResult, writeRecord, type TurnCall } from "./loop/halt";
 import { appendTurn, mergeRelays, resolveInline, waiting } from "./loop/suspension";
-import { openGroups } from "./run-state";
+import { openGroups } from "./run-state/record";
 import type { RunResult, StreamEvent } from "./types";
 
 /** Turns until the model stops calling tools, a suspension halts the run, or `maxTurns` is reached. */

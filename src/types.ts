@@ -7,6 +7,8 @@ export interface JSONSchema {
   [key: string]: unknown;
 }
 
+export type Style = "openai" | "anthropic";
+
 export type ToolSource = "native" | "http" | "builtin" | "relay" | "mcp" | "skill" | "a2a" | "custom";
 
 /** What a suspended tool asks for. Keys are wire keys, fixed across every toolnexus port. */
@@ -140,4 +142,84 @@ export interface RunStorage {
   /** Writes `value` only if the current value is `expected` (`undefined` = absent). Resolves whether it wrote. */
   compareAndSet?(key: string, expected: string | undefined, value: string, opts?: SetOptions): Promise<boolean>;
   readonly capabilities: StorageCapabilities;
+}
+
+export type MetricEvent =
+  | { event: "llm"; model: string; status: "ok" | "error"; ms: number; promptTokens: number; completionTokens: number }
+  | { event: "tool"; tool: string; source: string; isError: boolean; ms: number; pending?: true }
+  | { event: "run"; model: string; turns: number; toolCalls: number; totalTokens: number; ms: number; error?: string };
+
+export interface ErrorInfo {
+  error?: unknown;
+  status?: number;
+  /** 0-based. */
+  attempt: number;
+  retryable: boolean;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface Hooks {
+  /** Before each model call; may replace the messages/tools for the rest of the run. A throw ends the run. */
+  beforeLLM?(info: { messages: unknown[]; tools: unknown[]; model: string; turn: number }): Awaitable<void | { messages?: unknown[]; tools?: unknown[] }>;
+  /** After each model call, with the raw response (or `{ streamed: true, usage }` when streaming). */
+  afterLLM?(info: { response: unknown; model: string; turn: number }): Awaitable<void>;
+  /** Before each tool call; may rewrite `args` or short-circuit with a `result` (a suspension too). */
+  beforeTool?(info: { name: string; args: Record<string, unknown>; id: string; turn: number }): Awaitable<void | { args?: Record<string, unknown>; result?: ToolResult }>;
+  /** After each tool call that did not suspend; may replace the result. */
+  afterTool?(info: { name: string; args: Record<string, unknown>; result: ToolResult; id: string; turn: number }): Awaitable<void | { result?: ToolResult }>;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  style: Style;
+  model: string;
+  /** Sent as a header only; never stored, logged or put in an error. Absent ⇒ env (Node/Deno) ⇒ no auth header. */
+  apiKey?: string;
+  headers?: Record<string, string>;
+  systemPrompt?: string;
+  /** Default 10. Reaching it ends the run `incomplete` with `limit: "maxTurns"`. */
+  maxTurns?: number;
+  /** Default 2 (0 = one attempt). */
+  retries?: number;
+  /** Default 500 ms, doubled per attempt, plus jitter. */
+  retryBaseMs?: number;
+  /** Added to 429, 500, 502, 503, 504, 529. */
+  retryableStatuses?: readonly number[];
+  /** A whole-run deadline: the run ends `incomplete` with `limit: "timeout"`. */
+  timeoutMs?: number;
+  /** A per-tool-call deadline: the call becomes an error result `tool <name> timed out after <n>ms`. */
+  toolTimeoutMs?: number;
+  onError?: (info: ErrorInfo) => "retry" | "fail";
+  hooks?: Hooks;
+  onMetric?: (event: MetricEvent) => void;
+  /** Shallow-merged into every request body (caller wins); `messages`, `tools`, `stream` are refused. */
+  requestParams?: Record<string, unknown>;
+  /** Runs last on every request body; return a new body or mutate it. */
+  bodyTransform?: (body: Record<string, unknown>) => Record<string, unknown> | void;
+  /** The fetch used for model calls. Default `globalThis.fetch`, looked up per call. */
+  fetch?: typeof fetch;
+  /** Resolves a suspension inline. Absent ⇒ the run halts durably into `storage`. */
+  waitFor?: (request: Request) => Promise<Answer>;
+  /** Where halted runs and conversations live. Default `memoryStorage()` (per client). */
+  storage?: RunStorage;
+  /** How long a finished run's outcome is kept so a repeated identical answer gets it back. Default 86400. */
+  completedTtlSeconds?: number;
+  /** Verifies `resume(…, { token })` tokens made by `createResumeToken(run, secret)`. Never stored, logged or put in an error. */
+  resumeSecret?: string;
+  /** With `resumeSecret`: a resume without a token is refused with ResumeTokenError. Default false. */
+  requireResumeToken?: boolean;
+}
+
+export interface RunOptions {
+  toolkit?: ToolkitLike;
+  history?: readonly unknown[];
+  signal?: AbortSignal;
+}
+
+export interface ResumeOptions {
+  toolkit?: ToolkitLike;
+  signal?: AbortSignal;
+  /** A token from `createResumeToken` for this run's open request; checked against the client's `resumeSecret`. */
+  token?: string;
 }

@@ -1,9 +1,10 @@
-import { postWithRetry } from "../http/retry";
+import { postWithRetry } from "../wire/post";
 import { isToolnexusError } from "../errors";
 import type { StreamEvent } from "../types";
 import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type RunContext } from "./context";
 import { pump } from "./pump";
+import { redactErrorBody, secretsOf } from "../wire/http-error";
 
 const RESERVED = new Set(["messages", "tools", "stream"]);
 
@@ -25,7 +26,6 @@ const headersOf = (ctx: RunContext): Record<string, string> => ({ ...ctx.wire.he
  */
 export async function scrub(ctx: RunContext, error: unknown): Promise<unknown> {
   if (!isToolnexusError(error)) return error;
-  const { redactErrorBody, secretsOf } = await import("../http/redact"); // loaded with the first SDK error
   const secrets = secretsOf(headersOf(ctx));
   if (ctx.apiKey) secrets.push(ctx.apiKey);
   try {

@@ -1,6 +1,4 @@
-import type { Metrics } from "../metrics";
-import type { ClientOptions } from "../options";
-import type { RunResult, RunStatus, RunStorage, ToolCallRecord, Toolkit, Usage } from "../types";
+import type { ClientOptions, MetricEvent, RunResult, RunStatus, RunStorage, ToolCallRecord, Toolkit, Usage } from "../types";
 import type { Wire } from "../wire/types";
 
 /** Everything one run needs that does not change while it runs (resolved client options). */
@@ -10,7 +8,7 @@ export interface RunContext {
   apiKey: string | undefined;
   toolkit: Toolkit | undefined;
   storage: RunStorage;
-  metrics: Metrics;
+  metrics: { record(event: MetricEvent): void };
   stream: boolean;
   /** Aborted by `timeoutMs` or the caller's signal; absent when neither is set (nothing can abort the run). */
   signal?: AbortSignal;

@@ -2,7 +2,7 @@ import { pendingOf } from "../answer";
 import { errorMessage } from "../errors";
 import type { Answer, Request, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
-import { anySignal } from "../signals";
+import { anySignal } from "../_internal/signals";
 import type { LoopState, RunContext } from "./context";
 
 /** What one call of a turn produced before any suspension was resolved. */

@@ -1,5 +1,5 @@
 import { StorageError } from "../errors";
-import { saveRecord, type HaltedCall, type RunRecord } from "../run-state";
+import { saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
 import type { Request, RunResult, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { resultOf, runKey, type LoopState, type RunContext } from "./context";

@@ -1,8 +1,8 @@
 // client.resume: continue a durably halted run with the answer to its open Request — exactly once.
 import { RunConflictError, RunNotFoundError, RunStateError, StorageError, isToolnexusError } from "../errors";
 import { drive } from "../loop";
-import { answerDigest, keptOutcome, openGroups, restamp, saveRecord, type HaltedCall, type RunRecord } from "../run-state";
-import { loadRecord } from "../run-state-schema";
+import { answerDigest, keptOutcome, openGroups, restamp, saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
+import { loadRecord } from "../run-state/check";
 import type { Answer, RunResult, StreamEvent } from "../types";
 import type { ToolCall } from "../wire/types";
 import { runKey, zeroUsage, type LoopState, type RunContext } from "./context";

@@ -1,11 +1,11 @@
-import { isExpired } from "../answer";
+import { isExpired, parseAnswer } from "../answer";
 import { AnswerMismatchError } from "../errors";
-import { parseAnswer } from "../parse";
-import { openGroups } from "../run-state";
+import { openGroups } from "../run-state/record";
 import type { Answer, Request, StreamEvent, ToolResult } from "../types";
 import type { ToolCall, Turn } from "../wire/types";
 import type { LoopState, RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
+import { readRelayAnswer } from "../tools/relay-answer";
 
 export const isRelay = (request: Request): boolean => request.kind === "tool_call";
 
@@ -47,7 +47,6 @@ export function matchAnswer(request: Request, answer: Answer | undefined): Answe
 /** Validates a relay answer's payload before anything runs (throws InvalidAnswerError naming the constructors). */
 export async function relayResults(answer: Answer, members: { call: ToolCall }[]): Promise<Map<string, ToolResult> | undefined> {
   if (!answer.ok) return undefined;
-  const { readRelayAnswer } = await import("../relay-answer"); // loaded with the first relay answer
   return readRelayAnswer(answer, members.map((m) => ({ id: m.call.id, name: m.call.name })));
 }
 

@@ -1,6 +1,6 @@
 // What every storage adapter shares: argument checks, TTL → absolute expiry, key fitting for stores with
 // key limits, surrogate-safe chunking for stores with value limits, and a per-adapter operation queue.
-import { typeName } from "../answer";
+import { typeName } from "../_internal/json";
 import type { SetOptions } from "../types";
 
 export function checkKey(key: unknown): asserts key is string {

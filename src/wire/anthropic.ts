@@ -3,6 +3,7 @@ import { StreamError } from "../errors";
 import type { SSEEvent } from "./sse";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
 import { anthropicUsage, callFromRaw, callFromValue, count, cutOff, providerError, record, type Json } from "./common";
+import { readSSE } from "./sse";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
@@ -129,7 +130,6 @@ function assemble(a: Assembly): Turn {
 
 async function readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn> {
   const a: Assembly = { blocks: new Map(), json: new Map(), prompt: 0, completion: 0, stop: undefined, stopped: false, events: 0 };
-  const { readSSE } = await import("./sse"); // the SSE parser loads with the first streamed turn
   const cut = await readSSE(body, (event) => {
     a.events++;
     addEvent(a, event, onText);

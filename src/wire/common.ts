@@ -1,5 +1,5 @@
 // What both wires read out of provider JSON: token usage, tool-call arguments, error objects.
-import { typeName } from "../answer";
+import { typeName } from "../_internal/json";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
 import type { ToolCall } from "./types";

@@ -3,6 +3,7 @@
 import { StreamError } from "../errors";
 import type { ToolCall, Turn, Wire } from "./types";
 import { callFromRaw, callFromValue, openaiUsage, providerError, record } from "./common";
+import { readStream } from "./openai-stream";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
@@ -71,6 +72,6 @@ export const openaiWire: Wire = {
   declare: (toolkit) => toolkit?.toOpenAI() ?? [],
   parse,
   // the stream assembler (and the SSE parser) load with the first streamed turn
-  readStream: async (body, onText) => (await import("./openai-stream")).readStream(body, onText),
+  readStream,
   results: (outcomes) => outcomes.map(({ call, result }) => ({ role: "tool", tool_call_id: call.id, content: result.output })),
 };

@@ -1,9 +1,9 @@
 // The seam between the loop (provider-agnostic) and a provider's wire format.
 // Messages stay in the provider's own shape from start to end, so a stored transcript can be
 // sent back as it is; the loop only sees the normalised `Turn` and `ToolCall`s.
-import type { ToolResult, Toolkit, Usage } from "../types";
+import type { Style, ToolResult, Toolkit, Usage } from "../types";
 
-export type Style = "openai" | "anthropic";
+export type { Style } from "../types";
 
 export interface ToolCall {
   /** The provider's call id (OpenAI `tool_calls[].id`, Anthropic `tool_use.id`). */

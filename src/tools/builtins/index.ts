@@ -1,0 +1,102 @@
+// The builtins that need nothing but `fetch`, in their fixed order: webfetch, question, todowrite. What the
+// model is told about them (name, description, input schema) is here; what they do is in their own files.
+import type { FetchFn } from "../http-tool";
+import { toolSchema, type ToolSchema } from "../schema/input-schema";
+import { builtinFailure, makeTool, type ToolSpec } from "../tool";
+import type { JSONSchema, Tool } from "../../types";
+import { askQuestions } from "./question";
+import { writeTodos } from "./todowrite";
+import { fetchPage, WEBFETCH_FORMATS } from "./webfetch";
+
+export const BUILTIN_NAMES = ["webfetch", "question", "todowrite"] as const;
+export type BuiltinName = (typeof BUILTIN_NAMES)[number];
+
+/** `false` turns every builtin off; an object turns single ones off (`{ question: false }`). Default: all on. */
+export type BuiltinsOption = boolean | Partial<Record<BuiltinName, boolean>>;
+
+
+const webfetchSchema = (): JSONSchema => ({
+  type: "object",
+  properties: {
+    url: { type: "string", description: "The http(s) URL to fetch" },
+    format: { type: "string", enum: [...WEBFETCH_FORMATS], description: "How to return the page: text, markdown (default) or html" },
+    timeout: { type: "number", description: "Seconds to wait for the page (default 30)" },
+  },
+  required: ["url"],
+  additionalProperties: false,
+});
+
+/** Arguments that are one required list, `key`, of objects with `properties` (of which `required` must be set). */
+const listOf = (key: string, description: string, properties: Record<string, unknown>, required: string[]): JSONSchema => ({
+  type: "object",
+  properties: { [key]: { type: "array", description, items: { type: "object", properties, required } } },
+  required: [key],
+  additionalProperties: false,
+});
+
+const questionSchema = (): JSONSchema =>
+  listOf(
+    "questions",
+    "The questions to ask the user, in order",
+    {
+      question: { type: "string", description: "The question, as the user should read it" },
+      header: { type: "string", description: "A short label for the question" },
+      options: { type: "array", items: { type: "string" }, description: "Answers to choose from, if any" },
+      multiple: { type: "boolean", description: "Whether more than one option may be chosen" },
+    },
+    ["question"],
+  );
+
+const todoSchema = (): JSONSchema =>
+  listOf(
+    "todos",
+    "The whole task list (it replaces the previous one)",
+    {
+      id: { type: "string", description: "A stable id for the task" },
+      text: { type: "string", description: "What the task is" },
+      completed: { type: "boolean", description: "Whether the task is done" },
+    },
+    ["id", "text", "completed"],
+  );
+
+/** A builtin: its arguments checked as any tool's, a throw reported as `"<name>: <message>"`. */
+function builtin(name: BuiltinName, description: string, schema: ToolSchema, run: ToolSpec["run"]): Tool {
+  return makeTool({ name, description, source: "builtin", schema, failure: builtinFailure(name), run });
+}
+
+const declare: Record<BuiltinName, (fetchFn?: FetchFn) => Tool> = {
+  webfetch: (fetchFn) =>
+    builtin(
+      "webfetch",
+      "Fetch a web page or file over HTTP(S) and return its content as text, markdown or raw HTML.",
+      // webfetch checks its own arguments so its messages read "webfetch: url is required" (contract §1.6)
+      { json: webfetchSchema(), check: (args) => ({ ok: true, value: args }) },
+      (args, ctx) => fetchPage(args, ctx, fetchFn),
+    ),
+  question: () =>
+    builtin(
+      "question",
+      "Ask the user one or more questions and wait for the answers. Use it when you need a decision or information only the user has. Never use it to ask for passwords or other credentials.",
+      toolSchema(questionSchema(), "question"),
+      (args, ctx) => askQuestions(args, ctx),
+    ),
+  todowrite: () =>
+    builtin(
+      "todowrite",
+      "Write the current task list to plan and track multi-step work. Send the whole list each time, marking finished tasks completed.",
+      toolSchema(todoSchema(), "todowrite"),
+      (args) => writeTodos(args),
+    ),
+};
+
+/** The enabled builtins, in the fixed order. `fetch` is used by `webfetch` only. */
+export function builtinTools(option: BuiltinsOption | undefined, fetchFn?: FetchFn): Tool[] {
+  if (option === false) return [];
+  const wanted = typeof option === "object" && option !== null ? option : {};
+  for (const key of Object.keys(wanted)) {
+    if (!(BUILTIN_NAMES as readonly string[]).includes(key)) {
+      console.warn(`[toolnexus] unknown builtin "${key}" in the builtins option — known: ${BUILTIN_NAMES.join(", ")}`);
+    }
+  }
+  return BUILTIN_NAMES.filter((name) => wanted[name] !== false).map((name) => declare[name](fetchFn));
+}

@@ -1,0 +1,17 @@
+// Tool declarations in each provider's shape (upstream §0.7): schema only, nothing executable.
+import type { AnthropicToolDeclaration, GeminiToolDeclaration, OpenAIToolDeclaration, Tool } from "../types";
+
+/** OpenAI chat-completions `tools`: `{ type: "function", function: { name, description, parameters } }`. */
+export function toOpenAI(tools: readonly Tool[]): OpenAIToolDeclaration[] {
+  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+}
+
+/** Anthropic messages `tools`: `{ name, description, input_schema }`. */
+export function toAnthropic(tools: readonly Tool[]): AnthropicToolDeclaration[] {
+  return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+}
+
+/** Gemini `tools`: always one element holding every `functionDeclarations` entry (even when there are none). */
+export function toGemini(tools: readonly Tool[]): GeminiToolDeclaration[] {
+  return [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema })) }];
+}

@@ -1,0 +1,166 @@
+// `httpTool` (contract §1.4): one HTTP endpoint as a tool. The arguments fill `{placeholders}` in the URL,
+// then the query string (GET/HEAD, or names listed in `query`), then the body. Header values — secrets,
+// usually — never appear in an output or an error.
+import { toolSchema, type StandardSchemaV1 } from "./schema/input-schema";
+import { deadline } from "../_internal/signals";
+import { makeTool, requireToolName, thrownMessage } from "./tool";
+import type { JSONSchema, Tool, ToolContext, ToolResult } from "../types";
+
+/** A `fetch` as the SDK calls it. */
+export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface HttpToolOptions {
+  name: string;
+  description: string;
+  method: string;
+  /** May hold `{arg}` placeholders, filled from the arguments (URL-encoded) and consumed. */
+  url: string;
+  /** `${VAR}` in a value is expanded from `env` (missing ⇒ `""`). Values never reach outputs or errors. */
+  headers?: Record<string, string>;
+  /** Argument names sent in the query string even when the method is not GET. */
+  query?: string[];
+  /** How the remaining arguments of a non-GET/HEAD call are sent. Default `"json"`. */
+  body?: "json" | "form" | "raw";
+  /** Default: every URL placeholder as a required string. */
+  inputSchema?: JSONSchema | StandardSchemaV1;
+  /** Default 30000. Combined with `ctx.signal`. */
+  timeoutMs?: number;
+  /** Default `"text"`. */
+  resultMode?: "text" | "json" | "status+text";
+  /** Variables for `${VAR}` header expansion. There is no implicit lookup of the host environment. */
+  env?: Record<string, string>;
+  /** Default: `globalThis.fetch`, looked up at call time. */
+  fetch?: FetchFn;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const BODY_MODES = ["json", "form", "raw"];
+const RESULT_MODES = ["text", "json", "status+text"];
+const PLACEHOLDER = /\{(\w+)\}/g;
+const REDACTED = "«redacted»";
+
+/** A tool that calls one HTTP endpoint (`source: "http"`). */
+/* @__NO_SIDE_EFFECTS__ */
+export function httpTool(options: HttpToolOptions): Tool {
+  const name = requireToolName("httpTool", options);
+  const method = checkHttpOptions(name, options);
+  const placeholders = [...new Set(Array.from(options.url.matchAll(PLACEHOLDER), (m) => m[1]!))];
+  const fallback = (): JSONSchema => ({
+    type: "object",
+    properties: Object.fromEntries(placeholders.map((p) => [p, { type: "string", description: `The {${p}} part of the URL` }])),
+    ...(placeholders.length ? { required: placeholders } : {}),
+  });
+  return makeTool({
+    name,
+    description: options.description,
+    source: "http",
+    schema: toolSchema(options.inputSchema, name, fallback),
+    run: (args, ctx) => callEndpoint(options, method, args, ctx),
+  });
+}
+
+function checkHttpOptions(name: string, o: HttpToolOptions): string {
+  const bad = (field: string, want: string) => new TypeError(`toolnexus: httpTool "${name}": ${field} must be ${want}`);
+  if (typeof o.method !== "string" || !/^[A-Za-z]+$/.test(o.method)) throw bad("method", "an HTTP method such as \"GET\"");
+  if (typeof o.url !== "string" || o.url === "") throw bad("url", "a non-empty string");
+  if (o.body !== undefined && !BODY_MODES.includes(o.body)) throw bad("body", `one of ${BODY_MODES.join(", ")}`);
+  if (o.resultMode !== undefined && !RESULT_MODES.includes(o.resultMode)) throw bad("resultMode", `one of ${RESULT_MODES.join(", ")}`);
+  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === "number" && o.timeoutMs > 0 && Number.isFinite(o.timeoutMs))) throw bad("timeoutMs", "a positive number");
+  if (o.headers !== undefined && !isStringRecord(o.headers)) throw bad("headers", "an object of string values");
+  if (o.env !== undefined && !isStringRecord(o.env)) throw bad("env", "an object of string values");
+  if (o.query !== undefined && !(Array.isArray(o.query) && o.query.every((q) => typeof q === "string"))) throw bad("query", "an array of argument names");
+  if (o.fetch !== undefined && typeof o.fetch !== "function") throw bad("fetch", "a function");
+  return o.method.toUpperCase();
+}
+
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
+
+async function callEndpoint(o: HttpToolOptions, method: string, args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult> {
+  const { headers, secrets } = expandHeaders(o.headers ?? {}, o.env ?? {});
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const limit = deadline(timeoutMs, ctx?.signal);
+  try {
+    const { url, body } = buildRequest(o, method, args, headers);
+    const fetchFn: FetchFn = o.fetch ?? globalThis.fetch;
+    const response = await fetchFn(url, { method, headers, ...(body === undefined ? {} : { body }), signal: limit.signal });
+    const text = await response.text();
+    const status = response.status;
+    if (!response.ok) return { output: redact(`HTTP ${status}: ${text}`, secrets), isError: true, metadata: { status } };
+    return { output: redact(shapeOutput(o.resultMode ?? "text", status, text), secrets), isError: false, metadata: { status } };
+  } catch (error) {
+    const message = limit.timedOut() ? `${o.name}: request timed out after ${timeoutMs}ms` : thrownMessage(error);
+    return { output: redact(message, secrets), isError: true };
+  } finally {
+    limit.done();
+  }
+}
+
+function buildRequest(o: HttpToolOptions, method: string, args: Record<string, unknown>, headers: Record<string, string>): { url: string; body?: string } {
+  const rest: Record<string, unknown> = { ...args };
+  let url = o.url.replace(PLACEHOLDER, (_, key: string) => {
+    const value = rest[key];
+    delete rest[key];
+    return encodeURIComponent(value === undefined || value === null ? "" : toParam(value));
+  });
+  const bodiless = method === "GET" || method === "HEAD";
+  const params = new URLSearchParams();
+  for (const key of Object.keys(rest)) {
+    if (!bodiless && !o.query?.includes(key)) continue;
+    if (rest[key] !== undefined) params.append(key, toParam(rest[key]));
+    delete rest[key];
+  }
+  const query = params.toString();
+  if (query) url += (url.includes("?") ? "&" : "?") + query;
+  if (bodiless || Object.keys(rest).length === 0) return { url };
+  const mode = o.body ?? "json";
+  if (mode === "raw") return { url, body: rest.body === undefined || rest.body === null ? "" : toParam(rest.body) };
+  const hasType = Object.keys(headers).some((h) => h.toLowerCase() === "content-type");
+  if (mode === "form") {
+    if (!hasType) headers["Content-Type"] = "application/x-www-form-urlencoded";
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(rest)) if (v !== undefined) form.append(k, toParam(v));
+    return { url, body: form.toString() };
+  }
+  if (!hasType) headers["Content-Type"] = "application/json";
+  return { url, body: JSON.stringify(rest) };
+}
+
+/** Strings as they are; anything else as JSON (never `[object Object]`). */
+const toParam = (value: unknown): string => (typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value));
+
+function shapeOutput(mode: string, status: number, text: string): string {
+  if (mode === "status+text") return `${status}\n${text}`;
+  if (mode !== "json") return text;
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return JSON.stringify(text);
+  }
+}
+
+// Headers that describe the exchange rather than identify the caller; their values are not scrubbed.
+const PLAIN_HEADERS = ["accept", "content-type"];
+
+/** `${VAR}` expanded from `env`; `secrets` = what must never be echoed (header values, expanded variables). */
+function expandHeaders(config: Record<string, string>, env: Record<string, string>): { headers: Record<string, string>; secrets: string[] } {
+  const headers: Record<string, string> = {};
+  const secrets: string[] = [];
+  for (const [name, template] of Object.entries(config)) {
+    const value = template.replace(/\$\{([A-Z0-9_]+)\}/gi, (_, key: string) => {
+      const found = Object.prototype.hasOwnProperty.call(env, key) ? env[key]! : "";
+      secrets.push(found);
+      return found;
+    });
+    headers[name] = value;
+    // the whole value, and the credential of a "<scheme> <credential>" value on its own
+    if (!PLAIN_HEADERS.includes(name.toLowerCase())) secrets.push(value, ...value.trim().split(/\s+/).slice(1));
+  }
+  return { headers, secrets: [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length) };
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join(REDACTED);
+  return out;
+}

@@ -1,0 +1,113 @@
+// `defineTool` and the machinery every tool shares: arguments checked before the tool runs, any return
+// value turned into a ToolResult, and any throw turned into an error result — tool failures are data.
+import { errorMessage } from "../errors";
+import { toolSchema, type StandardSchemaV1, type ToolSchema } from "./schema/input-schema";
+import type { JSONSchema, Tool, ToolContext, ToolResult, ToolSource } from "../types";
+
+export interface DefineToolOptions<Args = Record<string, unknown>> {
+  name: string;
+  description: string;
+  /** A JSON Schema object, or a valibot / Standard Schema. Default: an object with no properties. */
+  inputSchema?: JSONSchema | StandardSchemaV1<unknown, Args>;
+  /** Returns a string, a ToolResult (e.g. `pending(...)`), `undefined`, or any JSON value. May throw. */
+  execute: (args: Args, ctx?: ToolContext) => unknown;
+}
+
+/** A tool the model can call. Its arguments are checked against `inputSchema` before `execute` runs. */
+/* @__NO_SIDE_EFFECTS__ */
+export function defineTool<Args = Record<string, unknown>>(options: DefineToolOptions<Args>): Tool {
+  const name = requireToolName("defineTool", options);
+  if (typeof options.execute !== "function") throw new TypeError(`toolnexus: defineTool "${name}": execute must be a function`);
+  return makeTool({
+    name,
+    description: options.description,
+    source: "native",
+    schema: toolSchema(options.inputSchema, name),
+    run: options.execute as ToolSpec["run"],
+  });
+}
+
+/** Checks the options every tool factory shares; returns the name. */
+export function requireToolName(fn: string, options: { name?: unknown; description?: unknown } | undefined): string {
+  if (typeof options?.name !== "string" || options.name === "") throw new TypeError(`toolnexus: ${fn}: name must be a non-empty string`);
+  if (typeof options.description !== "string") throw new TypeError(`toolnexus: ${fn} "${options.name}": description must be a string`);
+  return options.name;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  source: ToolSource;
+  schema: ToolSchema;
+  run(args: Record<string, unknown>, ctx?: ToolContext): unknown;
+  /** The output for a thrown message (builtins prefix their name). */
+  failure?: (message: string) => string;
+  /** Errors meant for the host, not the model (they propagate out of `execute`). */
+  rethrow?: (error: unknown) => boolean;
+}
+
+/** Builds a Tool from a spec: check the arguments, run, normalise the result, never crash on a tool's throw. */
+export function makeTool(spec: ToolSpec): Tool {
+  const { name, schema } = spec;
+  return {
+    name,
+    description: spec.description,
+    inputSchema: schema.json,
+    source: spec.source,
+    async execute(args, ctx) {
+      try {
+        const checked = await schema.check(args ?? {});
+        if (!checked.ok) return { output: `Invalid arguments for ${name}: ${checked.problems}`, isError: true };
+        return toToolResult(name, await spec.run(checked.value, ctx));
+      } catch (error) {
+        if (spec.rethrow?.(error)) throw error;
+        const message = thrownMessage(error);
+        return { output: spec.failure ? spec.failure(message) : message, isError: true };
+      }
+    },
+  };
+}
+
+/** The builtins' failure rule: a throw becomes `"<name>: <message>"`. */
+export const builtinFailure =
+  (name: string) =>
+  (message: string): string =>
+    `${name}: ${message}`;
+
+const RETURN_HINT = "return a string, a ToolResult or a JSON value";
+
+/** A string ⇒ output; a ToolResult ⇒ as is; `undefined` ⇒ `""`; anything else ⇒ its JSON, or an error result. */
+export function toToolResult(name: string, value: unknown): ToolResult {
+  if (typeof value === "string") return { output: value, isError: false };
+  if (value === undefined) return { output: "", isError: false };
+  if (isToolResult(value)) return value;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    return { output: `tool ${name} returned a value that cannot be turned into JSON (${firstLine(thrownMessage(error))}) — ${RETURN_HINT}`, isError: true };
+  }
+  if (json === undefined) return { output: `tool ${name} returned a ${typeof value}, which is not JSON — ${RETURN_HINT}`, isError: true };
+  return { output: json, isError: false };
+}
+
+function isToolResult(value: unknown): value is ToolResult {
+  if (typeof value !== "object" || value === null) return false;
+  const r = value as Partial<ToolResult>;
+  return typeof r.output === "string" && typeof r.isError === "boolean";
+}
+
+const firstLine = (text: string): string => text.split("\n", 1)[0]!;
+
+/** The message of anything thrown — an Error, a string, `null`, an object whose `toString` throws. */
+export function thrownMessage(error: unknown): string {
+  try {
+    const e = error as { message?: unknown; name?: unknown } | null;
+    if (typeof e === "object" && e !== null && typeof e.message === "string") {
+      return e.message || (typeof e.name === "string" && e.name) || "Error";
+    }
+    return errorMessage(error);
+  } catch {
+    return "the tool threw a value that cannot be described";
+  }
+}

@@ -1,0 +1,82 @@
+// One provider POST with retries, Retry-After and backoff (contract §1.10). Only infrastructure throws:
+// the final non-2xx response becomes an LlmHttpError (its body redacted by http-error.ts), a network
+// failure is rethrown as it came.
+import { ToolnexusError, type LlmHttpError } from "../errors";
+import type { ErrorInfo } from "../types";
+import { llmHttpError, secretsOf } from "./http-error";
+import { abortableSleep, backoffMs, retryAfterMs } from "./retry-wait";
+
+export interface RetryOptions {
+  fetch: typeof fetch;
+  /** Retries after the first attempt (`0` = one attempt). */
+  retries: number;
+  /** Backoff = `retryBaseMs * 2 ** attempt + random * 100` ms, at most 60 s. */
+  retryBaseMs: number;
+  /** ADDS to 429, 500, 502, 503, 504, 529; cannot remove any. */
+  retryableStatuses?: readonly number[];
+  /** Default: `retryable ? "retry" : "fail"`; always bounded by `retries`. */
+  onError?: (info: ErrorInfo) => "retry" | "fail";
+  signal?: AbortSignal;
+  /**
+   * A `Retry-After` longer than this fails at once with the LlmHttpError (its `retryAfter` says when to
+   * come back) instead of sleeping. Default 60000 ms.
+   */
+  maxRetryAfterMs?: number;
+  /** Waits before a retry; must reject with `signal.reason` on abort. Default: an abortable timer. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export const RETRYABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504, 529];
+function checkOptions(opts: RetryOptions): void {
+  if (!Number.isInteger(opts.retries) || opts.retries < 0) {
+    throw new ToolnexusError("config", `toolnexus: retries must be a whole number ≥ 0, got ${opts.retries} — pass e.g. retries: 2`);
+  }
+  if (!Number.isFinite(opts.retryBaseMs) || opts.retryBaseMs < 0) {
+    throw new ToolnexusError("config", `toolnexus: retryBaseMs must be a finite number ≥ 0, got ${opts.retryBaseMs} — pass e.g. retryBaseMs: 500`);
+  }
+}
+
+/** Waits `ms` (default: the backoff for `attempt`) with `opts.sleep`, or an abortable timer. */
+function pause(opts: RetryOptions, attempt: number, ms: number = backoffMs(opts.retryBaseMs, attempt)): Promise<void> {
+  return (opts.sleep ?? abortableSleep)(ms, opts.signal);
+}
+
+/** The LlmHttpError for a final non-2xx response, with the request's credentials redacted from its body. */
+const httpError = (res: Response, headers: Record<string, string>): Promise<LlmHttpError> => llmHttpError(res, secretsOf(headers));
+
+function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
+  const tier = opts.onError?.(info);
+  // a logging-only onError that returns nothing keeps the default
+  return tier === "retry" || tier === "fail" ? tier : info.retryable ? "retry" : "fail";
+}
+
+/**
+ * POSTs `init.body` to `url`, retrying retryable statuses and network failures up to `opts.retries`
+ * times. Resolves the first ok Response (body unread); rejects with an LlmHttpError for the final
+ * non-2xx, the original error for a final network failure, or `signal.reason` once aborted.
+ */
+export async function postWithRetry(url: string, init: { headers: Record<string, string>; body: string }, opts: RetryOptions): Promise<Response> {
+  checkOptions(opts);
+  const { signal } = opts;
+  const statuses = new Set([...RETRYABLE_STATUSES, ...(opts.retryableStatuses ?? [])]);
+  const maxRetryAfter = opts.maxRetryAfterMs ?? 60_000;
+  for (let attempt = 0; ; attempt++) {
+    const last = attempt >= opts.retries;
+    let res: Response;
+    try {
+      res = await opts.fetch(url, { method: "POST", headers: init.headers, body: init.body, signal });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (decide(opts, { error, attempt, retryable: true }) === "fail" || last) throw error;
+      await pause(opts, attempt);
+      continue;
+    }
+    if (res.ok) return res;
+    const retryable = statuses.has(res.status);
+    if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last) throw await httpError(res, init.headers);
+    const honoured = retryAfterMs(res.headers.get("retry-after"));
+    if (honoured !== undefined && honoured > maxRetryAfter) throw await httpError(res, init.headers);
+    await res.body?.cancel().catch(() => {}); // free the connection before waiting
+    await pause(opts, attempt, honoured);
+  }
+}

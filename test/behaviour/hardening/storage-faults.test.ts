@@ -1,0 +1,231 @@
+// Storage faults injected with faultyStorage (issue 8): a write failure while halting, a read failure on
+// resume, a delete failure after completion, a claim lost to a racer mid-resume, a stale claim; damaged
+// records; and 100 concurrent resumes on this runtime's atomic adapters. Nothing is lost, nothing runs twice.
+import { describe, expect, it } from "vitest";
+import {
+  answerOutput,
+  createClient,
+  memoryStorage,
+  RunConflictError,
+  RunStateError,
+  StorageError,
+  type RunStorage,
+} from "toolnexus";
+import { barrier, countingTool, faultyStorage, raceResumes } from "../support/faulty-storage";
+import { naturalStorage } from "../support/natural-storage";
+import { MODES, resumeIn, runIn } from "../support/drive";
+import { scripted, toolResultsIn } from "../support/scripted";
+
+const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
+const script = () => scripted("openai", [{ calls: [{ name: "book" }, { name: "rent" }] }, (b) => ({ text: toolResultsIn(b).join("|") })]);
+const single = () => scripted("openai", [{ calls: [{ name: "book" }] }, (b) => ({ text: toolResultsIn(b).join("|") })]);
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error("expected a rejection");
+    },
+    (e: unknown) => e,
+  );
+}
+
+describe("storage faults", () => {
+  for (const mode of MODES) {
+    it(`a write failure while halting is a StorageError carrying the record, which resumes from anywhere (${mode})`, async () => {
+      const storage = faultyStorage(memoryStorage());
+      const { tool, executions } = countingTool();
+      const s = single();
+      storage.fail("set", new Error("disk full"));
+      const error = await rejection(runIn(createClient({ ...base, fetch: s.fetch, storage }), mode, "x", { toolkit: [tool] }));
+      expect(error).toBeInstanceOf(StorageError);
+      const e = error as StorageError;
+      expect({ operation: e.operation, key: e.key.startsWith("run:") }).toEqual({ operation: "set", key: true });
+      expect(e.message).toContain("error.record");
+      const record = JSON.parse(e.record!) as { runId: string; status: string };
+      expect(record.status).toBe("suspended");
+      expect(await storage.inner.get(e.key)).toBeUndefined();
+      const elsewhere = memoryStorage();
+      await elsewhere.set(e.key, e.record!);
+      const { result } = await resumeIn(createClient({ ...base, fetch: s.fetch, storage: elsewhere }), mode, record.runId, answerOutput("q-book", "Ana"), { toolkit: [tool] });
+      expect(result.text).toBe("booked for Ana");
+      expect(executions()).toBe(1);
+    });
+  }
+
+  it("a read failure on resume is a StorageError; the record is intact and resumes later", async () => {
+    const storage = faultyStorage(memoryStorage());
+    const { tool, executions } = countingTool();
+    const client = createClient({ ...base, fetch: single().fetch, storage });
+    const halted = await client.run("x", { toolkit: [tool] });
+    const before = await storage.inner.get(`run:${halted.runId}`);
+    storage.fail("get", new Error("network partition"));
+    const error = await rejection(client.resume(halted.runId!, answerOutput("q-book", "Bo"), { toolkit: [tool] }));
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).operation).toBe("get");
+    expect(await storage.inner.get(`run:${halted.runId}`)).toBe(before);
+    expect(executions()).toBe(0);
+    expect((await client.resume(halted.runId!, answerOutput("q-book", "Bo"), { toolkit: [tool] })).text).toBe("booked for Bo");
+  });
+
+  it("a failing compare-and-set while claiming is a StorageError; nothing ran and the run stays resumable", async () => {
+    const storage = faultyStorage(memoryStorage());
+    const { tool, executions } = countingTool();
+    const client = createClient({ ...base, fetch: single().fetch, storage });
+    const halted = await client.run("x", { toolkit: [tool] });
+    storage.fail("compareAndSet", new Error("timeout"));
+    expect(await rejection(client.resume(halted.runId!, answerOutput("q-book", "Cy"), { toolkit: [tool] }))).toBeInstanceOf(StorageError);
+    expect(executions()).toBe(0);
+    expect((await client.resume(halted.runId!, answerOutput("q-book", "Cy"), { toolkit: [tool] })).text).toBe("booked for Cy");
+  });
+
+  it("a delete failure after completion still returns the result; a different answer later conflicts and runs nothing", async () => {
+    const storage = faultyStorage(memoryStorage(), { capabilities: { ttl: false } }); // a finished run is deleted
+    const { tool, executions } = countingTool();
+    const client = createClient({ ...base, fetch: single().fetch, storage });
+    const halted = await client.run("x", { toolkit: [tool] });
+    storage.fail("delete", new Error("read-only replica"));
+    expect((await client.resume(halted.runId!, answerOutput("q-book", "Di"), { toolkit: [tool] })).text).toBe("booked for Di");
+    expect(storage.log.filter((l) => l.op === "delete")).toHaveLength(1);
+    expect(await rejection(client.resume(halted.runId!, answerOutput("q-book", "Eve"), { toolkit: [tool] }))).toBeInstanceOf(RunConflictError);
+    expect(executions()).toBe(1);
+  });
+
+  it("a failed write of the finished outcome is a StorageError whose record holds the result", async () => {
+    const storage = faultyStorage(memoryStorage());
+    const { tool, executions } = countingTool();
+    const client = createClient({ ...base, fetch: single().fetch, storage });
+    const halted = await client.run("x", { toolkit: [tool] });
+    storage.beforeCompareAndSet = (_key, expected) => {
+      if (expected?.includes('"status":"claimed"')) storage.fail("compareAndSet", new Error("quota"));
+    };
+    const error = (await rejection(client.resume(halted.runId!, answerOutput("q-book", "Fay"), { toolkit: [tool] }))) as StorageError;
+    expect(error).toBeInstanceOf(StorageError);
+    expect(JSON.parse(error.record!)).toMatchObject({ status: "done", result: { status: "done", text: "booked for Fay" } });
+    expect(executions()).toBe(1);
+  });
+
+  it("a write failure when a resumed run suspends again carries the record; writing it back resumes the rest without re-running", async () => {
+    const storage = faultyStorage(memoryStorage());
+    const book = countingTool("book");
+    const rent = countingTool("rent");
+    const toolkit = [book.tool, rent.tool];
+    const s = script(); // two suspended calls in one turn
+    const client = createClient({ ...base, fetch: s.fetch, storage });
+    const halted = await client.run("x", { toolkit });
+    const key = `run:${halted.runId}`;
+    storage.beforeCompareAndSet = (_k, expected) => {
+      if (expected?.includes('"status":"claimed"')) storage.fail("compareAndSet", new Error("flaky disk"));
+    };
+    const error = (await rejection(client.resume(halted.runId!, answerOutput("q-book", "Gus"), { toolkit }))) as StorageError;
+    expect(error).toBeInstanceOf(StorageError);
+    expect(JSON.parse(error.record!)).toMatchObject({ status: "suspended", calls: [{ result: { output: "booked for Gus" } }, { request: { id: "q-rent" } }] });
+    storage.beforeCompareAndSet = undefined;
+    // the host saves what the error carried, over the claim this resume left behind
+    await storage.inner.set(key, error.record!);
+    const done = await client.resume(halted.runId!, answerOutput("q-rent", "Hal"), { toolkit });
+    expect(done.text).toBe("booked for Gus|booked for Hal");
+    expect([book.executions(), rent.executions()]).toEqual([1, 1]);
+  });
+
+  it("a claim lost to a racer between get and compare-and-set is a RunConflictError and no tool runs", async () => {
+    const storage = faultyStorage(memoryStorage());
+    const { tool, executions } = countingTool();
+    const client = createClient({ ...base, fetch: single().fetch, storage });
+    const halted = await client.run("x", { toolkit: [tool] });
+    const key = `run:${halted.runId}`;
+    let racer = "";
+    storage.beforeCompareAndSet = async (k, expected) => {
+      storage.beforeCompareAndSet = undefined;
+      racer = expected!.replace('"status":"suspended"', '"status":"claimed"');
+      await storage.inner.set(k, racer); // another isolate claims it first
+    };
+    const error = await rejection(client.resume(halted.runId!, answerOutput("q-book", "Ivy"), { toolkit: [tool] }));
+    expect(error).toBeInstanceOf(RunConflictError);
+    expect(executions()).toBe(0);
+    expect(await storage.inner.get(key)).toBe(racer);
+  });
+
+  it("a stale claim (the claiming process died) refuses resumes until the host puts the record back", async () => {
+    const storage = memoryStorage();
+    const { tool, executions } = countingTool();
+    const client = createClient({ ...base, fetch: single().fetch, storage });
+    const halted = await client.run("x", { toolkit: [tool] });
+    const key = `run:${halted.runId}`;
+    const suspended = (await storage.get(key))!;
+    const claimed = suspended.replace('"status":"suspended"', '"status":"claimed"');
+    await storage.set(key, claimed); // what a resume that died right after its claim leaves behind
+    expect(await rejection(client.resume(halted.runId!, answerOutput("q-book", "Jo"), { toolkit: [tool] }))).toBeInstanceOf(RunConflictError);
+    // the documented recovery: after the claim's age passes the host's deadline, compare-and-set it back
+    const record = JSON.parse(claimed) as { status: string; answered?: unknown; updatedAt: string };
+    expect(Date.parse(record.updatedAt)).toBeGreaterThan(0);
+    record.status = record.answered ? "ready" : "suspended";
+    expect(await storage.compareAndSet!(key, claimed, JSON.stringify(record))).toBe(true);
+    expect((await client.resume(halted.runId!, answerOutput("q-book", "Jo"), { toolkit: [tool] })).text).toBe("booked for Jo");
+    expect(executions()).toBe(1);
+  });
+
+  it("without compareAndSet the claim is a best-effort get-then-set: two resumes that both read before either writes both run", async () => {
+    const storage = faultyStorage(memoryStorage(), { withoutCompareAndSet: true, capabilities: { atomic: false } });
+    expect(storage.compareAndSet).toBeUndefined();
+    const { tool, executions } = countingTool();
+    const s = scripted("openai", [{ calls: [{ name: "book" }] }, { text: "one" }, { text: "two" }]);
+    const halted = await createClient({ ...base, fetch: s.fetch, storage }).run("x", { toolkit: [tool] });
+    storage.beforeGet = barrier(2); // each get waits for the other resume's matching get
+    const both = await Promise.all(["Ann", "Bea"].map((who) => createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId!, answerOutput("q-book", who), { toolkit: [tool] })));
+    expect(both.map((r) => r.status)).toEqual(["done", "done"]);
+    expect(executions()).toBe(2); // what "best effort" means — use an atomic adapter for exactly once
+  });
+});
+
+describe("damaged records", () => {
+  async function stored(calls: 1 | 2, finish = false): Promise<{ storage: RunStorage; key: string; runId: string; raw: string }> {
+    const storage = memoryStorage();
+    const client = createClient({ ...base, fetch: (calls === 1 ? single() : script()).fetch, storage });
+    const toolkit = [countingTool("book").tool, countingTool("rent").tool];
+    const halted = await client.run("x", { toolkit });
+    if (finish) await client.resume(halted.runId!, answerOutput("q-book", "K"), { toolkit });
+    const key = `run:${halted.runId}`;
+    return { storage, key, runId: halted.runId!, raw: (await storage.get(key))! };
+  }
+
+  it("a halted call that lost both its result and its request is a RunStateError, not a TypeError", async () => {
+    const { storage, key, runId, raw } = await stored(2);
+    const record = JSON.parse(raw);
+    delete record.calls[1].request; // neither finished nor waiting: the turn can never be balanced
+    await storage.set(key, JSON.stringify(record));
+    const book = countingTool("book");
+    const error = await rejection(createClient({ ...base, fetch: single().fetch, storage }).resume(runId, answerOutput("q-book", "L"), { toolkit: [book.tool, countingTool("rent").tool] }));
+    expect(error instanceof RunStateError ? "RunStateError" : String(error)).toBe("RunStateError");
+    expect(book.executions()).toBe(0);
+  });
+
+  it("a finished run whose stored outcome is damaged is a RunStateError, never a malformed result or a TypeError", async () => {
+    for (const damage of [{}, { status: "suspended" }, { status: "done", usage: null }]) {
+      const { storage, key, runId, raw } = await stored(1, true);
+      const record = JSON.parse(raw);
+      record.result = { ...record.result, ...damage };
+      if (Object.keys(damage).length === 0) record.result = {};
+      await storage.set(key, JSON.stringify(record));
+      const { tool } = countingTool();
+      const error = await rejection(createClient({ ...base, fetch: single().fetch, storage }).resume(runId, answerOutput("q-book", "K"), { toolkit: [tool] }));
+      expect({ damage, error: error instanceof RunStateError ? "RunStateError" : String(error) }).toEqual({ damage, error: "RunStateError" });
+    }
+  });
+});
+
+const natural = naturalStorage();
+
+describe(`100 concurrent resumes of one suspension (${natural.name} and memory)`, () => {
+  it(`on this runtime's atomic adapter (${natural.name}): the tool runs once, the rest are typed conflicts`, async () => {
+    const outcome = await raceResumes(await natural.make(), 100);
+    expect({ executions: outcome.executions, fulfilled: outcome.fulfilled }).toEqual({ executions: 1, fulfilled: 1 });
+    expect(outcome.rejected).toHaveLength(99);
+    expect(outcome.rejected.every((code) => code === "run_conflict")).toBe(true);
+    expect(JSON.parse(outcome.stored!)).toMatchObject({ status: "done", result: { text: "done" } });
+  }, 60_000);
+
+  it("on memoryStorage shared by 100 clients: the tool runs once", async () => {
+    const outcome = await raceResumes(memoryStorage(), 100);
+    expect({ executions: outcome.executions, fulfilled: outcome.fulfilled, conflicts: outcome.rejected.filter((c) => c === "run_conflict").length }).toEqual({ executions: 1, fulfilled: 1, conflicts: 99 });
+  });
+});

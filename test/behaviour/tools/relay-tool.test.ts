@@ -1,0 +1,139 @@
+// relayTool and readRelayAnswer (upstream §2.6 / ADR 0010 and ADR 0026, with this port's constructor names).
+import { describe, expect, it } from "vitest";
+import { answerDeclined, answerOutput, InvalidAnswerError, pendingOf, relayAnswer, relayTool, type Answer } from "toolnexus";
+import { readRelayAnswer } from "../support/internals";
+
+const lookup = relayTool("lookup", "host-side lookup", { type: "object", properties: { q: { type: "string" } }, required: ["q"] });
+const calls = [
+  { id: "r1", name: "lookup" },
+  { id: "r2", name: "fetch_user" },
+];
+const ok = (data?: Record<string, unknown>): Answer => ({ id: "req-1", ok: true, ...(data ? { data } : {}) });
+
+function thrown(fn: () => unknown): InvalidAnswerError {
+  try {
+    fn();
+  } catch (error) {
+    // readRelayAnswer is internal (reached from the sources), so match the error by name and code
+    expect((error as InvalidAnswerError).name).toBe("InvalidAnswerError");
+    expect((error as InvalidAnswerError).code).toBe("invalid_answer");
+    return error as InvalidAnswerError;
+  }
+  throw new Error("expected a throw");
+}
+
+describe("relayTool: declaration and first execution", () => {
+  it("is a relay tool declared like any other (default schema: any object)", () => {
+    expect(lookup.source).toBe("relay");
+    expect(lookup.name).toBe("lookup");
+    expect(lookup.description).toBe("host-side lookup");
+    expect(lookup.inputSchema).toEqual({ type: "object", properties: { q: { type: "string" } }, required: ["q"] });
+    expect(relayTool("any", "d").inputSchema).toEqual({ type: "object", properties: {} });
+    expect(() => relayTool("", "d")).toThrow(TypeError);
+  });
+
+  it("suspends with kind tool_call carrying the call (id from ctx.callId, input, raw arguments)", async () => {
+    const result = await lookup.execute({ q: "tea" }, { callId: "call_9" });
+    const prompt = "relay tool call lookup to the caller for execution";
+    expect(result.isError).toBe(true);
+    expect(result.output).toBe(prompt);
+    expect(pendingOf(result)).toMatchObject({
+      kind: "tool_call",
+      prompt,
+      data: { calls: [{ id: "call_9", name: "lookup", input: { q: "tea" }, arguments: '{"q":"tea"}' }] },
+    });
+  });
+
+  it("without a ctx the call id is empty (the loop stamps it)", async () => {
+    const request = pendingOf(await relayTool("any", "d").execute({ x: [1] }));
+    expect(request?.data).toEqual({ calls: [{ id: "", name: "any", input: { x: [1] }, arguments: '{"x":[1]}' }] });
+  });
+
+  it("checks the arguments before suspending", async () => {
+    expect(await lookup.execute({ q: 3 }, { callId: "c" })).toEqual({ output: "Invalid arguments for lookup: q: expected string, got number", isError: true });
+  });
+});
+
+describe("relayTool: re-executed with the answer", () => {
+  it("a declined answer is an error result naming the reason", async () => {
+    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerDeclined("req-1") })).toEqual({ output: "relay declined for lookup: declined", isError: true });
+    expect((await lookup.execute({ q: "x" }, { callId: "c", answer: answerDeclined("req-1", "expired") })).output).toBe("relay declined for lookup: expired");
+    expect((await lookup.execute({ q: "x" }, { callId: "c", answer: { id: "req-1", ok: false } })).output).toBe("relay declined for lookup: declined");
+  });
+
+  it("answerOutput and relayAnswer supply the result", async () => {
+    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerOutput("req-1", "found") })).toEqual({ output: "found", isError: false });
+    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerOutput("req-1", "boom", true) })).toEqual({ output: "boom", isError: true });
+    const answer = relayAnswer("req-1", [{ id: "other", output: "no" }, { id: "c", output: "yes", isError: false }]);
+    expect(await lookup.execute({ q: "x" }, { callId: "c", answer })).toEqual({ output: "yes", isError: false });
+  });
+
+  it("a relayAnswer without this call's result gives the filler", async () => {
+    const answer = relayAnswer("req-1", [{ id: "other", output: "no" }]);
+    expect(await lookup.execute({ q: "x" }, { callId: "c", answer })).toEqual({ output: "no result supplied on resume for lookup", isError: true });
+  });
+
+  it("an unreadable answer rejects with InvalidAnswerError — it is never turned into a result for the model", async () => {
+    await expect(lookup.execute({ q: "x" }, { callId: "c", answer: ok({ value: "x" }) })).rejects.toThrow(InvalidAnswerError);
+  });
+});
+
+describe("readRelayAnswer", () => {
+  it("data.results, keyed by id; a call with no result gets the filler", () => {
+    const results = readRelayAnswer(relayAnswer("req-1", [{ id: "r2", output: "B", isError: true }, { id: "r1", output: "A" }]), calls);
+    expect([...results]).toEqual([
+      ["r1", { output: "A", isError: false }],
+      ["r2", { output: "B", isError: true }],
+    ]);
+    expect(readRelayAnswer(relayAnswer("req-1", [{ id: "r1", output: "A" }]), calls).get("r2")).toEqual({ output: "no result supplied on resume for fetch_user", isError: true });
+  });
+
+  it("data.output answers the first call (data.isError optional); results take precedence", () => {
+    expect([...readRelayAnswer(answerOutput("req-1", "only"), calls)]).toEqual([
+      ["r1", { output: "only", isError: false }],
+      ["r2", { output: "no result supplied on resume for fetch_user", isError: true }],
+    ]);
+    expect(readRelayAnswer(answerOutput("req-1", "bad", true), calls).get("r1")).toEqual({ output: "bad", isError: true });
+    expect(readRelayAnswer(ok({ output: "ignored", results: [{ id: "r1", output: "wins" }] }), calls).get("r1")).toEqual({ output: "wins", isError: false });
+  });
+
+  it("reads an answer that went through JSON", () => {
+    const answer = JSON.parse(JSON.stringify(relayAnswer("req-1", [{ id: "r1", output: "A" }, { id: "r2", output: "B" }]))) as Answer;
+    expect([...readRelayAnswer(answer, calls).values()].map((r) => r.output)).toEqual(["A", "B"]);
+  });
+
+  it("a declined answer declines every call", () => {
+    expect([...readRelayAnswer(answerDeclined("req-1", "cancelled"), calls).values()]).toEqual([
+      { output: "relay declined for lookup: cancelled", isError: true },
+      { output: "relay declined for fetch_user: cancelled", isError: true },
+    ]);
+  });
+
+  it("no readable payload: InvalidAnswerError naming answerOutput/relayAnswer and the sorted keys, never the values", () => {
+    const error = thrown(() => readRelayAnswer(ok({ value: "staging-secret", answers: ["x"] }), calls));
+    expect(error.field).toBe("data");
+    expect(error.message).toBe(
+      "toolnexus: cannot resume — answer.ok is true but its data carries no result the engine can read (expected data.output as a string, or data.results as an array of {id, output, isError}); build it with answerOutput(id, output) or relayAnswer(id, results). Keys seen: [answers, value]",
+    );
+    expect(error.message).not.toContain("staging-secret");
+    expect(thrown(() => readRelayAnswer(ok(), calls)).message).toContain("Keys seen: []");
+    expect(thrown(() => readRelayAnswer(ok({}), calls)).message).toContain("Keys seen: []");
+  });
+
+  for (const [data, field, message] of [
+    [{ results: "A" }, "data.results", "data.results is string, want an array of {id, output, isError} (build it with relayAnswer(id, results))"],
+    [{ results: [{ id: "r1", output: "A" }, null] }, "data.results[1]", "data.results[1] is null, want an object {id, output, isError}"],
+    [{ results: [{ id: "r1", output: "A" }, { id: "r2", output: 42 }] }, "data.results[1].output", "data.results[1].output is number, want a string"],
+    [{ results: [{ output: "A" }] }, "data.results[0].id", "data.results[0].id is undefined, want a string"],
+    [{ results: [{ id: "r1", output: "A", isError: "yes" }] }, "data.results[0].isError", "data.results[0].isError is string, want a boolean"],
+    [{ output: ["A"] }, "data.output", "data.output is array, want a string (build it with answerOutput(id, output))"],
+    [{ output: null }, "data.output", "data.output is null, want a string (build it with answerOutput(id, output))"],
+    [{ output: "A", isError: 1 }, "data.isError", "data.isError is number, want a boolean"],
+  ] as const) {
+    it(`refuses ${JSON.stringify(data)} naming ${field}`, () => {
+      const error = thrown(() => readRelayAnswer(ok(data as Record<string, unknown>), calls));
+      expect(error.field).toBe(field);
+      expect(error.message).toBe(`toolnexus: cannot resume — answer ${message}`);
+    });
+  }
+});

@@ -1,0 +1,381 @@
+// Retries, Retry-After, backoff, aborts and typed HTTP errors (contract §1.10), with a scripted fetch.
+import { describe, expect, it } from "vitest";
+import {
+  isToolnexusError,
+  LlmHttpError,
+  llmHttpError,
+  postWithRetry,
+  REDACTED_BODY_KEYS,
+  REDACTION_PLACEHOLDER,
+  redactErrorBody,
+  type ErrorInfo,
+  type RetryOptions,
+} from "../support/internals";
+
+type Step = () => Response;
+const reply = (status: number, body = "", headers: Record<string, string> = {}): Step => () => new Response(status === 204 ? null : body, { status, headers });
+const fail = (error: unknown): Step => () => {
+  throw error;
+};
+
+/** A fetch that plays `steps` in order (the last one repeats) and counts hits. */
+function scripted(steps: Step[]) {
+  const seen: { url: string; init: RequestInit }[] = [];
+  const fetch = (async (url: RequestInfo | URL, init?: RequestInit) => {
+    seen.push({ url: String(url), init: init ?? {} });
+    return steps[Math.min(seen.length, steps.length) - 1]!();
+  }) as typeof globalThis.fetch;
+  return { fetch, seen, hits: () => seen.length };
+}
+
+/** A sleep that records the requested delay and returns at once. */
+function recordingSleep() {
+  const delays: number[] = [];
+  const sleep = async (ms: number, signal?: AbortSignal) => {
+    delays.push(ms);
+    if (signal?.aborted) throw signal.reason;
+  };
+  return { sleep, delays };
+}
+
+const URL_ = "https://llm.test/v1/chat/completions";
+const init = { headers: { "Content-Type": "application/json" }, body: '{"model":"m"}' };
+const post = (steps: Step[], opts: Partial<RetryOptions> = {}) => {
+  const f = scripted(steps);
+  const s = recordingSleep();
+  const promise = postWithRetry(URL_, init, { fetch: f.fetch, retries: 2, retryBaseMs: 1, sleep: s.sleep, ...opts });
+  return { promise, ...f, delays: s.delays };
+};
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the promise to reject");
+}
+
+describe("postWithRetry: attempts", () => {
+  it("returns the first ok response with its body unread, after one POST with the given headers and body", async () => {
+    const ctl = new AbortController();
+    const r = post([reply(200, '{"ok":true}')], { signal: ctl.signal });
+    const res = await r.promise;
+    expect(res.bodyUsed).toBe(false);
+    expect(await res.json()).toEqual({ ok: true });
+    expect(r.hits()).toBe(1);
+    expect(r.seen[0]!.url).toBe(URL_);
+    expect(r.seen[0]!.init).toMatchObject({ method: "POST", headers: init.headers, body: init.body });
+    expect(r.seen[0]!.init.signal).toBe(ctl.signal);
+  });
+
+  it("two 503s then success ⇒ 3 hits", async () => {
+    const r = post([reply(503), reply(503), reply(200, "{}")]);
+    expect((await r.promise).status).toBe(200);
+    expect(r.hits()).toBe(3);
+    expect(r.delays).toHaveLength(2);
+  });
+
+  it("503 under retries 2 ⇒ 3 hits, then LlmHttpError 503", async () => {
+    const r = post([reply(503, "overloaded")]);
+    const error = await rejection(r.promise);
+    expect(error).toBeInstanceOf(LlmHttpError);
+    expect(error).toMatchObject({ status: 503, body: "overloaded", message: "LLM 503: overloaded" });
+    expect(r.hits()).toBe(3);
+  });
+
+  for (const status of [429, 500, 502, 503, 504, 529]) {
+    it(`retries ${status} by default`, async () => {
+      const r = post([reply(status), reply(200)]);
+      expect((await r.promise).status).toBe(200);
+      expect(r.hits()).toBe(2);
+    });
+  }
+
+  it("default: 400 fails after 1 hit", async () => {
+    const r = post([reply(400, "bad request"), reply(200)]);
+    await expect(r.promise).rejects.toThrow(/LLM 400/);
+    expect(r.hits()).toBe(1);
+  });
+
+  it("a 4xx under retries 4 ⇒ exactly 1 hit", async () => {
+    const r = post([reply(404), reply(200)], { retries: 4 });
+    await expect(r.promise).rejects.toThrow(/LLM 404/);
+    expect(r.hits()).toBe(1);
+  });
+
+  it("retries 0 ⇒ exactly one attempt, even for a retryable status", async () => {
+    const r = post([reply(503), reply(200)], { retries: 0 });
+    await expect(r.promise).rejects.toThrow(/LLM 503/);
+    expect(r.hits()).toBe(1);
+  });
+
+  it("retryableStatuses adds to the set and cannot remove from it", async () => {
+    const added = post([reply(418), reply(200)], { retryableStatuses: [418] });
+    expect((await added.promise).status).toBe(200);
+    expect(added.hits()).toBe(2);
+    const kept = post([reply(429), reply(200)], { retryableStatuses: [] });
+    expect((await kept.promise).status).toBe(200);
+    expect(kept.hits()).toBe(2);
+  });
+
+  it("refuses a retries value that is not a whole number ≥ 0", async () => {
+    for (const retries of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const error = await rejection(post([reply(200)], { retries }).promise);
+      expect(isToolnexusError(error)).toBe(true);
+      expect(error).toMatchObject({ code: "config" });
+    }
+  });
+});
+
+describe("postWithRetry: onError", () => {
+  it('"fail" on 429 ⇒ 1 hit, rejects /LLM 429/', async () => {
+    const r = post([reply(429), reply(200)], { onError: () => "fail" });
+    await expect(r.promise).rejects.toThrow(/LLM 429/);
+    expect(r.hits()).toBe(1);
+  });
+
+  it('"retry" on 400 with retries 2 ⇒ 3 hits', async () => {
+    const r = post([reply(400)], { onError: () => "retry" });
+    await expect(r.promise).rejects.toThrow(/LLM 400/);
+    expect(r.hits()).toBe(3);
+  });
+
+  it("sees status, 0-based attempt and retryable for each failure", async () => {
+    const infos: ErrorInfo[] = [];
+    const r = post([reply(503), reply(418), reply(200)], { onError: (i) => (infos.push(i), "retry") });
+    await r.promise;
+    expect(infos).toEqual([
+      { status: 503, attempt: 0, retryable: true },
+      { status: 418, attempt: 1, retryable: false },
+    ]);
+  });
+
+  it("an onError that returns nothing keeps the default decision", async () => {
+    const r = post([reply(503), reply(400), reply(200)], { onError: (() => undefined) as unknown as RetryOptions["onError"] });
+    await expect(r.promise).rejects.toThrow(/LLM 400/);
+    expect(r.hits()).toBe(2);
+  });
+});
+
+describe("postWithRetry: network failures", () => {
+  it("retries a thrown fetch with backoff and returns the later success", async () => {
+    const infos: ErrorInfo[] = [];
+    const boom = new TypeError("network down");
+    const r = post([fail(boom), reply(200)], { onError: (i) => (infos.push(i), "retry") });
+    expect((await r.promise).status).toBe(200);
+    expect(r.hits()).toBe(2);
+    expect(infos).toEqual([{ error: boom, attempt: 0, retryable: true }]);
+    expect(r.delays[0]).toBeGreaterThanOrEqual(1);
+    expect(r.delays[0]).toBeLessThan(101);
+  });
+
+  it("rethrows the original error after the last attempt", async () => {
+    const boom = new TypeError("network down");
+    const r = post([fail(boom)]);
+    expect(await rejection(r.promise)).toBe(boom);
+    expect(r.hits()).toBe(3);
+  });
+
+  it('"fail" rethrows the original error after 1 hit', async () => {
+    const boom = new TypeError("network down");
+    const r = post([fail(boom), reply(200)], { onError: () => "fail" });
+    expect(await rejection(r.promise)).toBe(boom);
+    expect(r.hits()).toBe(1);
+  });
+
+  it("an aborted signal rethrows signal.reason at once: no onError, no retry", async () => {
+    const ctl = new AbortController();
+    const reason = new Error("stop now");
+    let asked = 0;
+    const r = post([() => (ctl.abort(reason), fail(new DOMException("aborted", "AbortError"))())], {
+      signal: ctl.signal,
+      onError: () => (asked++, "retry"),
+    });
+    expect(await rejection(r.promise)).toBe(reason);
+    expect(r.hits()).toBe(1);
+    expect(asked).toBe(0);
+  });
+
+  it("an abort during the backoff wait rejects with signal.reason and sends nothing more", async () => {
+    const ctl = new AbortController();
+    const reason = new Error("user cancelled");
+    const f = scripted([
+      () => {
+        setTimeout(() => ctl.abort(reason), 0);
+        return new Response("busy", { status: 503 });
+      },
+      reply(200),
+    ]);
+    // the real, abortable timer; a long base so only the abort can end the wait
+    const promise = postWithRetry(URL_, init, { fetch: f.fetch, retries: 2, retryBaseMs: 20_000, signal: ctl.signal });
+    expect(await rejection(promise)).toBe(reason);
+    expect(f.hits()).toBe(1);
+  });
+});
+
+describe("postWithRetry: Retry-After", () => {
+  for (const [header, ms] of [
+    ["0", 0],
+    ["1", 1000],
+    [" 1 ", 1000],
+    ["01", 1000],
+  ] as const) {
+    it(`honours Retry-After ${JSON.stringify(header)} as ${ms} ms`, async () => {
+      const r = post([reply(429, "", { "Retry-After": header }), reply(200)]);
+      expect((await r.promise).status).toBe(200);
+      expect(r.delays).toEqual([ms]);
+    });
+  }
+
+  for (const header of ["0.5", "-5", "+1", "1e3", "", "Wed, 21 Oct 2015 07:28:00 GMT", "2147483648", "99999999999999999999", "soon"]) {
+    it(`falls back to backoff for Retry-After ${JSON.stringify(header)}`, async () => {
+      const r = post([reply(503, "", { "retry-after": header }), reply(503, "", { "retry-after": header }), reply(200)]);
+      expect((await r.promise).status).toBe(200);
+      expect(r.delays).toHaveLength(2);
+      // retryBaseMs 1: attempt 0 ⇒ 1 + jitter, attempt 1 ⇒ 2 + jitter (jitter < 100)
+      expect(r.delays[0]).toBeGreaterThanOrEqual(1);
+      expect(r.delays[0]).toBeLessThan(101);
+      expect(r.delays[1]).toBeGreaterThanOrEqual(2);
+      expect(r.delays[1]).toBeLessThan(102);
+    });
+  }
+
+  it("fails with the LlmHttpError instead of sleeping past maxRetryAfterMs (default 60 s)", async () => {
+    const r = post([reply(429, "slow down", { "Retry-After": "120" }), reply(200)]);
+    const error = await rejection(r.promise);
+    expect(error).toBeInstanceOf(LlmHttpError);
+    expect(error).toMatchObject({ status: 429, retryAfter: "120", body: "slow down" });
+    expect(r.hits()).toBe(1);
+    expect(r.delays).toEqual([]);
+  });
+
+  it("treats the largest honoured value (2147483647 s) as too long, not as backoff", async () => {
+    const r = post([reply(429, "", { "Retry-After": "2147483647" }), reply(200)]);
+    await expect(r.promise).rejects.toThrow(/LLM 429/);
+    expect(r.hits()).toBe(1);
+  });
+
+  it("waits up to maxRetryAfterMs when it is raised", async () => {
+    const r = post([reply(429, "", { "Retry-After": "120" }), reply(200)], { maxRetryAfterMs: 200_000 });
+    expect((await r.promise).status).toBe(200);
+    expect(r.delays).toEqual([120_000]);
+  });
+
+  it("caps an exponential backoff at 60 s", async () => {
+    const r = post([reply(503), reply(200)], { retryBaseMs: 100_000 });
+    await r.promise;
+    expect(r.delays).toEqual([60_000]);
+  });
+
+  it("the wait receives the run's signal", async () => {
+    const ctl = new AbortController();
+    const signals: (AbortSignal | undefined)[] = [];
+    const f = scripted([reply(503), reply(200)]);
+    await postWithRetry(URL_, init, { fetch: f.fetch, retries: 1, retryBaseMs: 1, signal: ctl.signal, sleep: async (_ms, s) => void signals.push(s) });
+    expect(signals).toEqual([ctl.signal]);
+  });
+});
+
+describe("postWithRetry: credentials never reach an error", () => {
+  it("redacts the request's key when the provider echoes it", async () => {
+    const key = "sk-test-0123456789abcdef";
+    const headers = { Authorization: `Bearer ${key}`, "x-api-key": "custom-key-value-42", "Content-Type": "application/json" };
+    const body = `{"error":{"message":"Incorrect API key provided: ${key}; x-api-key custom-key-value-42 rejected"}}`;
+    const f = scripted([reply(400, body)]);
+    const error = (await rejection(postWithRetry(URL_, { headers, body: "{}" }, { fetch: f.fetch, retries: 0, retryBaseMs: 1 }))) as LlmHttpError;
+    const everything = `${error.message} ${error.body} ${JSON.stringify(error)} ${String(error.stack)}`;
+    expect(everything).not.toContain(key);
+    expect(everything).not.toContain("custom-key-value-42");
+    expect(error.body).toContain("Incorrect API key provided");
+  });
+
+  it("a 401 keeps neither body nor credential", async () => {
+    const key = "sk-live-abcdefabcdef1234";
+    const f = scripted([reply(401, `{"error":"bad key ${key}"}`)]);
+    const error = (await rejection(postWithRetry(URL_, { headers: { Authorization: `Bearer ${key}` }, body: "{}" }, { fetch: f.fetch, retries: 2, retryBaseMs: 1 }))) as LlmHttpError;
+    expect(error).toMatchObject({ status: 401, body: "", message: "LLM 401" });
+    expect(f.hits()).toBe(1);
+  });
+});
+
+describe("redactErrorBody", () => {
+  it("exports the contract's keys and placeholder", () => {
+    expect(REDACTED_BODY_KEYS).toEqual(["user_id", "account_id", "org_id", "organization"]);
+    expect(REDACTION_PLACEHOLDER).toBe("«redacted»");
+  });
+
+  it("replaces JSON values of every redacted key, keeping the shape", () => {
+    const body = '{"error":{"message":"quota","user_id":"u-123","account_id":42,"org_id":null,"organization":true,"code":"x"}}';
+    expect(redactErrorBody(body)).toBe(
+      '{"error":{"message":"quota","user_id":"«redacted»","account_id":"«redacted»","org_id":"«redacted»","organization":"«redacted»","code":"x"}}',
+    );
+  });
+
+  it("keeps the spacing before the value and handles escaped quotes inside the value", () => {
+    expect(redactErrorBody('{ "user_id" : "a\\"b", "n": 1 }')).toBe('{ "user_id" : "«redacted»", "n": 1 }');
+    expect(redactErrorBody('{"account_id": -1.5e3}')).toBe('{"account_id": "«redacted»"}');
+  });
+
+  it("redacts JSON carried inside a JSON string", () => {
+    const body = '{"message":"upstream said {\\"user_id\\":\\"u-9\\"}"}';
+    expect(redactErrorBody(body)).not.toContain("u-9");
+  });
+
+  it("redacts form and query forms, then trims", () => {
+    expect(redactErrorBody("  user_id=abc&x=1&org_id=o-7 \n")).toBe("user_id=«redacted»&x=1&org_id=«redacted»");
+    expect(redactErrorBody("see https://x.test/?organization=acme&page=2")).toBe("see https://x.test/?organization=«redacted»&page=2");
+    expect(redactErrorBody("my_user_id=keep")).toBe("my_user_id=keep");
+  });
+
+  it("removes echoed credentials: bearer tokens, sk- keys, api_key values and given secrets", () => {
+    const out = redactErrorBody('Bearer abc.def-123 rejected; key sk-ant-api03-XYZ_789 invalid; {"api_key":"k-1"} tok-555-secret', ["tok-555-secret"]);
+    for (const secret of ["abc.def-123", "sk-ant-api03-XYZ_789", "k-1", "tok-555-secret"]) expect(out).not.toContain(secret);
+    expect(out).toBe('Bearer «redacted» rejected; key «redacted» invalid; {"api_key":"«redacted»"} «redacted»');
+  });
+
+  it("leaves a body without identifiers alone", () => {
+    expect(redactErrorBody('{"error":{"message":"The model is overloaded","type":"overloaded_error"}}')).toBe(
+      '{"error":{"message":"The model is overloaded","type":"overloaded_error"}}',
+    );
+  });
+});
+
+describe("llmHttpError", () => {
+  it("400 with user_id ⇒ status 400, id absent from body and message", async () => {
+    const error = await llmHttpError(new Response('{"error":"bad","user_id":"u-42"}', { status: 400 }));
+    expect(error).toBeInstanceOf(LlmHttpError);
+    expect(isToolnexusError(error)).toBe(true);
+    expect(error).toMatchObject({ name: "LlmHttpError", code: "llm_http", status: 400, retryAfter: undefined });
+    expect(error.body).toBe('{"error":"bad","user_id":"«redacted»"}');
+    expect(error.message).toBe('LLM 400: {"error":"bad","user_id":"«redacted»"}');
+    expect(error.message).not.toContain("u-42");
+  });
+
+  for (const status of [401, 403]) {
+    it(`${status} ⇒ body "" and the credential is not in the message`, async () => {
+      const error = await llmHttpError(new Response("invalid x-api-key sk-secret-123456", { status }));
+      expect(error).toMatchObject({ status, body: "", message: `LLM ${status}` });
+    });
+  }
+
+  it("429 with retry-after: 3 ⇒ retryAfter === \"3\" (raw header)", async () => {
+    const error = await llmHttpError(new Response("", { status: 429, headers: { "retry-after": "3" } }));
+    expect(error.retryAfter).toBe("3");
+    expect(error.message).toBe("LLM 429");
+    const raw = await llmHttpError(new Response("", { status: 429, headers: { "Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT" } }));
+    expect(raw.retryAfter).toBe("Wed, 21 Oct 2015 07:28:00 GMT");
+  });
+
+  it("keeps a 500-char body whole in body and caps the message at 200 chars + …", async () => {
+    const long = "x".repeat(500);
+    const error = await llmHttpError(new Response(long, { status: 500 }));
+    expect(error.body).toBe(long);
+    expect(error.message).toBe(`LLM 500: ${"x".repeat(200)}…`);
+  });
+
+  it("redacts given secrets", async () => {
+    const error = await llmHttpError(new Response("echo my-very-private-token", { status: 422 }), ["my-very-private-token"]);
+    expect(error.body).toBe("echo «redacted»");
+  });
+});
