@@ -1,5 +1,5 @@
 // The MCP test server (server SDK 2.4, web-standard APIs only, so the same module can run on Node, workerd or
-// Deno): plain tools, a form elicitation with requestState, two elicitations in one round, a URL elicitation
+// Deno): plain tools (one with an `x-mcp-header` argument), a form elicitation with requestState, two elicitations in one round, a URL elicitation
 // completed by a GET /connect?flow=… route, and a tool whose requestState binds its arguments.
 // `createTestServer({ key })` returns `{ fetch, stats }`; `stats` counts the side effects
 // (deployments, transfers) so a test can tell whether a call ran once or twice.
@@ -10,7 +10,7 @@ import * as z from "zod/v4";
 const text = (t, isError = false) => ({ content: [{ type: "text", text: t }], ...(isError && { isError: true }) });
 
 export function createTestServer({ key = "a test key that is long enough for the HMAC codec!", cors = false } = {}) {
-  const stats = { deployments: [], transfers: [], calls: 0, retries: 0, ids: [] };
+  const stats = { deployments: [], transfers: [], calls: 0, retries: 0, ids: [], authorization: [] };
   let expiredBefore = 0; // requestStates minted before this sequence number are expired
   let minted = 0;
   const flows = new Set(); // URL flows completed out of band
@@ -38,6 +38,7 @@ export function createTestServer({ key = "a test key that is long enough for the
       content: [{ type: "text", text: "first problem" }, { type: "text", text: "  " }, { type: "text", text: "second problem" }],
       isError: true,
     }));
+    server.registerTool("regional", { description: "Takes its region from an Mcp-Param header too", inputSchema: z.object({ region: z.string().meta({ "x-mcp-header": "Region" }) }) }, async ({ region }) => text(`region ${region}`));
     registerDeploy(server, stats, mint);
     registerSurvey(server, mint);
     registerConnect(server, flows, mint);
@@ -59,6 +60,8 @@ export function createTestServer({ key = "a test key that is long enough for the
     }
     if (request.method === "POST") {
       const body = await request.clone().json().catch(() => undefined);
+      const auth = request.headers.get("authorization");
+      if (auth && !stats.authorization.includes(auth)) stats.authorization.push(auth);
       if (body?.method === "tools/call") {
         stats.calls++;
         stats.ids.push(body.id);
