@@ -31,13 +31,25 @@ export async function bench({ smoke }) {
   const time = await alternate(cases, smoke ? { warmup: 0, repeats: 1 } : { warmup: 5, repeats: 30 });
   const bytes = await alternateAllocated(cases, smoke ? 1 : 5);
 
-  const results = Object.fromEntries(participants.map((p) => [p.name, { time: stats(time[p.name]), bytes: stats(bytes[p.name]) }]));
+  const results = Object.fromEntries(
+    participants.map((p) => [p.name, { time: stats(time[p.name]), bytes: stats(bytes[p.name]) }]),
+  );
   const ours = results.toolnexus;
   const rows = participants.map(({ name }) => {
     const r = results[name];
-    return [name, `**${fmtSpread(r.time)}**`, fmtSpread(r.bytes, fmtBytes), ratio(ours.time.median, r.time.median), ratio(ours.bytes.median, r.bytes.median)];
+    return [
+      name,
+      `**${fmtSpread(r.time)}**`,
+      fmtSpread(r.bytes, fmtBytes),
+      ratio(ours.time.median, r.time.median),
+      ratio(ours.bytes.median, r.bytes.median),
+    ];
   });
-  for (const p of participants) checks.push({ name: `loop: ${p.name} has numbers`, ok: isMeasured(results[p.name].time.median) && isMeasured(results[p.name].bytes.median) });
+  for (const p of participants)
+    checks.push({
+      name: `loop: ${p.name} has numbers`,
+      ok: isMeasured(results[p.name].time.median) && isMeasured(results[p.name].bytes.median),
+    });
 
   const peers = participants.filter((p) => p.name !== "toolnexus").map((p) => results[p.name].time.median);
   const fastest = Math.min(...peers);
@@ -56,7 +68,18 @@ export async function bench({ smoke }) {
   ].join("\n");
   const fastestName = participants.find((p) => p.name !== "toolnexus" && results[p.name].time.median === fastest)?.name;
   const goals = [
-    { goal: "Loop overhead per turn ≤ 0.5× the faster peer's", measured: `${ratio(ours.time.median, fastest)} of ${fastestName}'s`, met: ours.time.median <= fastest / 2 },
+    {
+      goal: "Loop overhead per turn ≤ 0.5× the faster peer's",
+      measured: `${ratio(ours.time.median, fastest)} of ${fastestName}'s`,
+      met: ours.time.median <= fastest / 2,
+    },
   ];
-  return { id: "loop", goals, title: "2. Loop overhead, three-turn tool-calling script (goal: ≤ 0.5× the faster peer)", text, results, checks };
+  return {
+    id: "loop",
+    goals,
+    title: "2. Loop overhead, three-turn tool-calling script (goal: ≤ 0.5× the faster peer)",
+    text,
+    results,
+    checks,
+  };
 }

@@ -21,7 +21,10 @@ async function bundleAndImport() {
   const dir = mkdtempSync(join(tmpdir(), "toolnexus-bench-"));
   const outfile = join(dir, "toolnexus.mjs");
   try {
-    const contents = [`export * from "./src/index.ts";`, `export { createSSEParser, parseSSE } from "./src/wire/sse.ts";`].join("\n");
+    const contents = [
+      `export * from "./src/index.ts";`,
+      `export { createSSEParser, parseSSE } from "./src/wire/sse.ts";`,
+    ].join("\n");
     await build({
       stdin: { contents, resolveDir: root, loader: "js", sourcefile: "bench-entry.js" },
       bundle: true,

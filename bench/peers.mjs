@@ -12,7 +12,12 @@ export const CALLS = [
   { id: "call_paris", city: "Paris" },
   { id: "call_chennai", city: "Chennai" },
 ];
-const SCHEMA = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false };
+const SCHEMA = {
+  type: "object",
+  properties: { city: { type: "string" } },
+  required: ["city"],
+  additionalProperties: false,
+};
 const DESCRIPTION = "Current weather for a city";
 const weatherOf = (city) => `${city}: ${city === "Paris" ? "21°C, sunny" : "33°C, humid"}`;
 
@@ -20,21 +25,38 @@ const weatherOf = (city) => `${city}: ${city === "Paris" ? "21°C, sunny" : "33�
 
 /** A three-turn run on toolnexus' in-process client; `run()` resolves with the RunResult. */
 export async function oursThreeTurns(tn) {
-  const toolkit = await tn.createToolkit({ tools: [tn.defineTool({ name: "weather", description: DESCRIPTION, inputSchema: SCHEMA, execute: async ({ city }) => weatherOf(city) })] });
+  const toolkit = await tn.createToolkit({
+    tools: [
+      tn.defineTool({
+        name: "weather",
+        description: DESCRIPTION,
+        inputSchema: SCHEMA,
+        execute: async ({ city }) => weatherOf(city),
+      }),
+    ],
+  });
   const client = tn.createInProcessClient({
     model: "scripted",
     generate: ({ messages }) => {
       const done = messages.filter((m) => m.role === "tool").length;
       const call = CALLS[done];
-      return call ? { toolCalls: [{ id: call.id, name: "weather", arguments: { city: call.city } }] } : { content: FINAL };
+      return call
+        ? { toolCalls: [{ id: call.id, name: "weather", arguments: { city: call.city } }] }
+        : { content: FINAL };
     },
   });
-  return { run: () => client.run(PROMPT, { toolkit }), check: (r) => r.status === "done" && r.text === FINAL && r.toolCalls.length === 2 };
+  return {
+    run: () => client.run(PROMPT, { toolkit }),
+    check: (r) => r.status === "done" && r.text === FINAL && r.toolCalls.length === 2,
+  };
 }
 
 // ── ai (Vercel AI SDK) ──────────────────────────────────────────────────────────────────────────
 
-const aiUsage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+const aiUsage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
 
 /** The same three turns with `generateText` and ai's own mock model (`MockLanguageModelV3`). */
 export function aiThreeTurns() {
@@ -43,13 +65,26 @@ export function aiThreeTurns() {
       const done = prompt.filter((m) => m.role === "tool").length;
       const call = CALLS[done];
       if (call) {
-        const content = [{ type: "tool-call", toolCallId: call.id, toolName: "weather", input: JSON.stringify({ city: call.city }) }];
+        const content = [
+          { type: "tool-call", toolCallId: call.id, toolName: "weather", input: JSON.stringify({ city: call.city }) },
+        ];
         return { content, finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: aiUsage, warnings: [] };
       }
-      return { content: [{ type: "text", text: FINAL }], finishReason: { unified: "stop", raw: "stop" }, usage: aiUsage, warnings: [] };
+      return {
+        content: [{ type: "text", text: FINAL }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage: aiUsage,
+        warnings: [],
+      };
     },
   });
-  const tools = { weather: aiTool({ description: DESCRIPTION, inputSchema: jsonSchema(SCHEMA), execute: async ({ city }) => weatherOf(city) }) };
+  const tools = {
+    weather: aiTool({
+      description: DESCRIPTION,
+      inputSchema: jsonSchema(SCHEMA),
+      execute: async ({ city }) => weatherOf(city),
+    }),
+  };
   return {
     run: () => {
       model.doGenerateCalls.length = 0; // the mock records every call; don't let that grow across runs
@@ -61,8 +96,19 @@ export function aiThreeTurns() {
 
 // ── @openai/agents ──────────────────────────────────────────────────────────────────────────────
 
-const functionCall = (id, name, args) => ({ type: "function_call", callId: id, name, arguments: JSON.stringify(args), status: "completed" });
-const assistant = (text) => ({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text }] });
+const functionCall = (id, name, args) => ({
+  type: "function_call",
+  callId: id,
+  name,
+  arguments: JSON.stringify(args),
+  status: "completed",
+});
+const assistant = (text) => ({
+  type: "message",
+  role: "assistant",
+  status: "completed",
+  content: [{ type: "output_text", text }],
+});
 
 /** A fake `Model` (the interface agents' providers implement) answering from `respond(input)`. */
 function fakeModel(respond) {
@@ -70,16 +116,21 @@ function fakeModel(respond) {
   return {
     async getResponse(request) {
       const output = respond(request.input);
-      return { usage: new Usage({ requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 }), output, responseId: `resp_${n++}` };
+      return {
+        usage: new Usage({ requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 }),
+        output,
+        responseId: `resp_${n++}`,
+      };
     },
-    // eslint-disable-next-line require-yield
+    // biome-ignore lint/correctness/useYield: the fake model never streams; it has to be a generator all the same
     async *getStreamedResponse() {
       throw new Error("not used by the benchmarks");
     },
   };
 }
 
-const countResults = (input) => (Array.isArray(input) ? input.filter((i) => i.type === "function_call_result").length : 0);
+const countResults = (input) =>
+  Array.isArray(input) ? input.filter((i) => i.type === "function_call_result").length : 0;
 
 /** The same three turns with `run(agent, prompt)` and a fake model; tracing off (it would export over the network). */
 export function agentsThreeTurns() {
@@ -88,7 +139,13 @@ export function agentsThreeTurns() {
     const call = CALLS[countResults(input)];
     return call ? [functionCall(call.id, "weather", { city: call.city })] : [assistant(FINAL)];
   });
-  const weather = agentsTool({ name: "weather", description: DESCRIPTION, parameters: SCHEMA, strict: false, execute: async ({ city }) => weatherOf(city) });
+  const weather = agentsTool({
+    name: "weather",
+    description: DESCRIPTION,
+    parameters: SCHEMA,
+    strict: false,
+    execute: async ({ city }) => weatherOf(city),
+  });
   const agent = new Agent({ name: "bench", instructions: "Answer with the weather tool.", tools: [weather], model });
   return {
     run: () => agentsRun(agent, PROMPT),
@@ -104,12 +161,19 @@ export function agentsApprovalRound(history) {
   setTracingDisabled(true);
   const model = fakeModel((input) => {
     const last = Array.isArray(input) ? input[input.length - 1] : undefined;
-    return last?.type === "function_call_result" ? [assistant("Approved and done.")] : [functionCall("call_approve", "deploy", { target: "prod" })];
+    return last?.type === "function_call_result"
+      ? [assistant("Approved and done.")]
+      : [functionCall("call_approve", "deploy", { target: "prod" })];
   });
   const deploy = agentsTool({
     name: "deploy",
     description: "Deploys after a human approves",
-    parameters: { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false },
+    parameters: {
+      type: "object",
+      properties: { target: { type: "string" } },
+      required: ["target"],
+      additionalProperties: false,
+    },
     strict: false,
     needsApproval: true,
     execute: async ({ target }) => `deployed to ${target}`,
@@ -134,9 +198,24 @@ export function agentsItems(chat) {
   for (const m of chat) {
     if (m.role === "user") items.push({ role: "user", content: m.content });
     else if (m.role === "assistant" && m.tool_calls) {
-      for (const c of m.tool_calls) items.push({ type: "function_call", callId: c.id, name: c.function.name, arguments: c.function.arguments, status: "completed" });
-    } else if (m.role === "assistant") items.push({ role: "assistant", status: "completed", content: [{ type: "output_text", text: m.content }] });
-    else if (m.role === "tool") items.push({ type: "function_call_result", callId: m.tool_call_id, name: "lookup", status: "completed", output: { type: "text", text: m.content } });
+      for (const c of m.tool_calls)
+        items.push({
+          type: "function_call",
+          callId: c.id,
+          name: c.function.name,
+          arguments: c.function.arguments,
+          status: "completed",
+        });
+    } else if (m.role === "assistant")
+      items.push({ role: "assistant", status: "completed", content: [{ type: "output_text", text: m.content }] });
+    else if (m.role === "tool")
+      items.push({
+        type: "function_call_result",
+        callId: m.tool_call_id,
+        name: "lookup",
+        status: "completed",
+        output: { type: "text", text: m.content },
+      });
   }
   return items;
 }
@@ -156,9 +235,20 @@ export function chatHistory(n) {
     const order = 1000 + i;
     const ships = `2026-05-0${(i % 9) + 1}`;
     messages.push(
-      { role: "user", content: `Question ${i}: what did the order ${order} contain, and when does it ship? Please be precise.` },
-      { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "lookup", arguments: JSON.stringify({ order }) } }] },
-      { role: "tool", tool_call_id: id, content: JSON.stringify({ order, items: ["kettle", "mug", "tea"], ships, note: "gift wrap" }) },
+      {
+        role: "user",
+        content: `Question ${i}: what did the order ${order} contain, and when does it ship? Please be precise.`,
+      },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id, type: "function", function: { name: "lookup", arguments: JSON.stringify({ order }) } }],
+      },
+      {
+        role: "tool",
+        tool_call_id: id,
+        content: JSON.stringify({ order, items: ["kettle", "mug", "tea"], ships, note: "gift wrap" }),
+      },
       { role: "assistant", content: `Order ${order} has a kettle, a mug and tea, gift-wrapped; it ships on ${ships}.` },
     );
   }

@@ -27,7 +27,13 @@ export async function runAll({ smoke = false, only = Object.keys(BENCHMARKS), lo
       sections.push(await BENCHMARKS[id].bench({ smoke, log }));
     } catch (error) {
       const detail = String(error?.stack ?? error);
-      sections.push({ id, title: id, text: `Failed: \`${String(error?.message ?? error).split("\n")[0]}\``, results: {}, checks: [{ name: `${id}: runs`, ok: false, detail }] });
+      sections.push({
+        id,
+        title: id,
+        text: `Failed: \`${String(error?.message ?? error).split("\n")[0]}\``,
+        results: {},
+        checks: [{ name: `${id}: runs`, ok: false, detail }],
+      });
     }
     log(`[bench] ${id} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
@@ -46,7 +52,9 @@ export function versions() {
   const own = JSON.parse(readFileSync(`${root}/package.json`, "utf8")).version;
   return [
     ["toolnexus", `${own} — working-tree sources${commit()}, bundled by esbuild`],
-    ...["ai", "@ai-sdk/openai", "@openai/agents", "zod", "eventsource-parser", "esbuild", "wrangler", "miniflare"].map((n) => [n, v(n)]),
+    ...["ai", "@ai-sdk/openai", "@openai/agents", "zod", "eventsource-parser", "esbuild", "wrangler", "miniflare"].map(
+      (n) => [n, v(n)],
+    ),
     ["Node.js", process.versions.node],
     ["V8", process.versions.v8],
     ["CPU", `${cpus().length} × ${cpus()[0]?.model ?? "?"}`],
@@ -56,8 +64,16 @@ export function versions() {
 
 function commit() {
   try {
-    const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
     return ` at ${sha}${dirty ? " + uncommitted changes in src/" : ""}`;
   } catch {
     return "";
@@ -80,12 +96,16 @@ export function markdown(sections) {
     "",
   ];
   if (loadAtStart[0] > cpus().length) {
-    out.push(`> The machine was busy (load ${loadAtStart[0].toFixed(1)} on ${cpus().length} cores): time ratios near a goal can move by a third between runs; sizes and bytes allocated do not.`, "");
+    out.push(
+      `> The machine was busy (load ${loadAtStart[0].toFixed(1)} on ${cpus().length} cores): time ratios near a goal can move by a third between runs; sizes and bytes allocated do not.`,
+      "",
+    );
   }
   const goals = sections.flatMap((s) => s.goals ?? []);
   if (goals.length) {
     out.push("## Goals at a glance", "", "| Goal | Measured | |", "| --- | --- | --- |");
-    for (const g of goals) out.push(`| ${g.goal} | ${g.measured} | ${g.met === undefined ? "" : g.met ? "met" : "**missed**"} |`);
+    for (const g of goals)
+      out.push(`| ${g.goal} | ${g.measured} | ${g.met === undefined ? "" : g.met ? "met" : "**missed**"} |`);
     out.push("");
   }
   for (const s of sections) out.push(`## ${s.title}`, "", s.text, "");
@@ -112,6 +132,7 @@ if (isMain) {
   }
   console.log(md);
   const failed = sections.flatMap((s) => s.checks).filter((c) => !c.ok);
-  for (const c of failed) console.error(`[bench] check failed: ${c.name}${c.detail ? ` — ${String(c.detail).split("\n")[0]}` : ""}`);
+  for (const c of failed)
+    console.error(`[bench] check failed: ${c.name}${c.detail ? ` — ${String(c.detail).split("\n")[0]}` : ""}`);
   process.exit(failed.length ? 1 : 0);
 }

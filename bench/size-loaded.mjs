@@ -50,7 +50,14 @@ export async function loadedForOneRun(scenario = oneRunWithSuspension, { execute
     mkdirSync(out, { recursive: true });
     for (const f of result.outputFiles) {
       const name = basename(f.path);
-      files.push({ name, code: f.contents, text: f.text, gzip: gzipSync(f.contents, { level: 9 }).length, sources: sources.get(name) ?? [], loaded: false });
+      files.push({
+        name,
+        code: f.contents,
+        text: f.text,
+        gzip: gzipSync(f.contents, { level: 9 }).length,
+        sources: sources.get(name) ?? [],
+        loaded: false,
+      });
       writeFileSync(f.path, marked(name, f.text));
     }
     globalThis[MARK] = new Set();
@@ -75,7 +82,11 @@ export async function loadedForOneRun(scenario = oneRunWithSuspension, { execute
       loadedFiles: sum(loaded),
       entry: files.find((f) => f.name === "entry.js").gzip,
       all: sum(files),
-      chunks: { loaded: loaded.length, all: files.length, list: loaded.map((f) => ({ name: f.name, gzip: f.gzip, sources: f.sources.map(([name]) => name) })) },
+      chunks: {
+        loaded: loaded.length,
+        all: files.length,
+        list: loaded.map((f) => ({ name: f.name, gzip: f.gzip, sources: f.sources.map(([name]) => name) })),
+      },
       skipped: files.filter((f) => !f.loaded).map((f) => f.name.replace(/-[A-Z0-9]{8}\.js$/, "")),
       ...(ranges ? { executed: executedOnly(loaded, ranges, (f) => pathToFileURL(join(out, f.name)).href) } : {}),
     };
@@ -116,7 +127,9 @@ function executedOnly(loaded, ranges, urlOf) {
     const text = marked(f.name, f.text); // as written and run: coverage offsets count the marker
     const counts = new Int32Array(text.length).fill(1);
     // nested ranges refine their parents: apply outer before inner
-    const list = [...(ranges.get(urlOf(f)) ?? [])].sort((a, b) => a.startOffset - b.startOffset || b.endOffset - a.endOffset);
+    const list = [...(ranges.get(urlOf(f)) ?? [])].sort(
+      (a, b) => a.startOffset - b.startOffset || b.endOffset - a.endOffset,
+    );
     for (const r of list) counts.fill(r.count, r.startOffset, r.endOffset);
     let out = "";
     for (let i = text.length - f.text.length; i < text.length; i++) if (counts[i] !== 0) out += text[i];
@@ -126,13 +139,21 @@ function executedOnly(loaded, ranges, urlOf) {
   return { minified, gzip: gzipSync(kept.join(""), { level: 9 }).length };
 }
 
-const sourceName = (input) => (input.includes("node_modules/") ? input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, "$1") : input.replace(/.*?\bsrc\//, "src/"));
+const sourceName = (input) =>
+  input.includes("node_modules/")
+    ? input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, "$1")
+    : input.replace(/.*?\bsrc\//, "src/");
 
 /** Per output chunk, the source files whose code it holds and their minified bytes (a chunk of only imports/exports holds none). */
 function sourcesByChunk(metafile) {
   const out = new Map();
   for (const [path, o] of Object.entries(metafile.outputs)) {
-    out.set(basename(path), Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput).map(([input, i]) => [sourceName(input), i.bytesInOutput]));
+    out.set(
+      basename(path),
+      Object.entries(o.inputs)
+        .filter(([, i]) => i.bytesInOutput)
+        .map(([input, i]) => [sourceName(input), i.bytesInOutput]),
+    );
   }
   return out;
 }
@@ -147,19 +168,25 @@ async function oneRunWithSuspension(tn) {
   const halted = await client.run("Deploy the fix.", { toolkit });
   if (halted.status !== "pending") throw new Error(`size: the scripted run should halt, got ${halted.status}`);
   const done = await client.resume(halted.runId, tn.answerOutput(halted.pending.id, "yes"), { toolkit });
-  if (done.status !== "done" || done.text !== "Deployed.") throw new Error(`size: the resumed run should finish, got ${done.status}`);
+  if (done.status !== "done" || done.text !== "Deployed.")
+    throw new Error(`size: the resumed run should finish, got ${done.status}`);
 }
 
 /** The same client and tool, but the tool runs at once: a first run that never suspends (printed by the CLI only). */
 async function oneRunWithoutSuspension(tn) {
   const { client, toolkit } = await scriptedClient(tn, true);
   const done = await client.run("Deploy the fix.", { toolkit });
-  if (done.status !== "done" || done.text !== "Deployed.") throw new Error(`size: the run should finish, got ${done.status}`);
+  if (done.status !== "done" || done.text !== "Deployed.")
+    throw new Error(`size: the run should finish, got ${done.status}`);
 }
 
 async function scriptedClient(tn, approved = false) {
   const replies = [
-    { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "deploy", arguments: '{"target":"prod"}' } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "deploy", arguments: '{"target":"prod"}' } }],
+    },
     { role: "assistant", content: "Deployed." },
   ];
   let turn = 0;
@@ -175,10 +202,23 @@ async function scriptedClient(tn, approved = false) {
     name: "deploy",
     description: "Deploys after a human approves",
     inputSchema: { type: "object", properties: { target: { type: "string" } }, required: ["target"] },
-    execute: async ({ target }, ctx) => (approved || ctx?.answer ? `deployed to ${target}` : { output: "Approve?", isError: true, metadata: { pending: { id: "req_1", kind: "approval", prompt: "Approve?" } } }),
+    execute: async ({ target }, ctx) =>
+      approved || ctx?.answer
+        ? `deployed to ${target}`
+        : {
+            output: "Approve?",
+            isError: true,
+            metadata: { pending: { id: "req_1", kind: "approval", prompt: "Approve?" } },
+          },
   });
   const toolkit = await tn.createToolkit({ tools: [deploy] });
-  const client = tn.createClient({ baseUrl: "https://llm.invalid/v1", style: "openai", model: "m", fetch, storage: tn.memoryStorage() });
+  const client = tn.createClient({
+    baseUrl: "https://llm.invalid/v1",
+    style: "openai",
+    model: "m",
+    fetch,
+    storage: tn.memoryStorage(),
+  });
   return { client, toolkit };
 }
 
@@ -192,12 +232,21 @@ if (isMain && process.argv.includes("--json")) {
 } else if (isMain) {
   const r = await loadedForOneRun(oneRunWithSuspension, { executed: true });
   for (const [name, bytes] of r.parts) console.log(`${String(bytes).padStart(6)}  ${name}`);
-  console.log(`minified ${r.minified} B (${r.minified - r.glue} B of code, ${r.glue} B of chunk imports/exports); gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B as one stream, ${r.loadedFiles} B chunk by chunk (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`);
-  console.log(`of that, the code the run executed: minified ${r.executed.minified} B, gzip ${r.executed.gzip} B as one stream`);
+  console.log(
+    `minified ${r.minified} B (${r.minified - r.glue} B of code, ${r.glue} B of chunk imports/exports); gzip: core bundle ${r.initial} B, the run's code ${r.loaded} B as one stream, ${r.loadedFiles} B chunk by chunk (${r.chunks.loaded} of ${r.chunks.all} chunks); not loaded: ${r.skipped.join(", ")}`,
+  );
+  console.log(
+    `of that, the code the run executed: minified ${r.executed.minified} B, gzip ${r.executed.gzip} B as one stream`,
+  );
   const plain = await loadedForOneRun(oneRunWithoutSuspension);
-  console.log(`a first run without a suspension: ${plain.chunks.loaded} chunks, minified ${plain.minified} B (${plain.glue} B of chunk imports/exports); gzip: ${plain.loaded} B as one stream, ${plain.loadedFiles} B chunk by chunk`);
+  console.log(
+    `a first run without a suspension: ${plain.chunks.loaded} chunks, minified ${plain.minified} B (${plain.glue} B of chunk imports/exports); gzip: ${plain.loaded} B as one stream, ${plain.loadedFiles} B chunk by chunk`,
+  );
   if (process.argv.includes("--chunks")) {
-    for (const [what, run] of [["with a suspension", r], ["without", plain]]) {
+    for (const [what, run] of [
+      ["with a suspension", r],
+      ["without", plain],
+    ]) {
       console.log(`chunks ${what}:`);
       for (const c of run.chunks.list) console.log(`${String(c.gzip).padStart(6)}  ${c.name}  ${c.sources.join(" ")}`);
     }

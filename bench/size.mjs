@@ -71,7 +71,8 @@ export async function measureEntry(entry) {
 
 export async function bench() {
   const results = {};
-  for (const entry of ENTRIES) results[entry.name] = await measureEntry(entry).catch((error) => ({ error: firstLine(error) }));
+  for (const entry of ENTRIES)
+    results[entry.name] = await measureEntry(entry).catch((error) => ({ error: firstLine(error) }));
   const ours = results.toolnexus;
   const split = loadedInChild();
   results.split = split;
@@ -83,7 +84,13 @@ export async function bench() {
     const r = results[entry.name];
     if (r.error) return [entry.name, "–", "–", "–", `build failed: ${r.error}`];
     const parts = r.largest.map(([k, b]) => `${k} ${fmtBytes(b)}`).join(", ");
-    return [`${entry.name} (${entry.imports})`, fmtBytes(r.raw), `**${fmtBytes(r.gzip)}**`, ratio(r.gzip, ours?.gzip), parts];
+    return [
+      `${entry.name} (${entry.imports})`,
+      fmtBytes(r.raw),
+      `**${fmtBytes(r.gzip)}**`,
+      ratio(r.gzip, ours?.gzip),
+      parts,
+    ];
   });
   const text = [
     "One file per entry (dynamic imports inlined): everything the entry can ever reach.",
@@ -93,13 +100,33 @@ export async function bench() {
     split.error ? `Code-split measurement failed: ${split.error}` : splitTable(split),
     "",
     `**Budget (CI-enforced): the core bundle — what importing ${"`createClient, createToolkit, defineTool, answerOutput, memoryStorage`"} loads up front — ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} (${BUDGET_GZIP_BYTES.toLocaleString("en")} B) gzip** — ` +
-      (budgeted === undefined ? "not measurable." : `${budgeted.toLocaleString("en")} B, ${budgetOk ? "within budget" : `**over budget** (${ratio(budgeted, BUDGET_GZIP_BYTES)})`}.`) +
-      (perRun === undefined ? "" : ` Not yet met: the issue's wider goal, all the code one run with a suspension loads ≤ ${fmtBytes(BUDGET_GZIP_BYTES)}, is ${perRun.toLocaleString("en")} B (${ratio(perRun, BUDGET_GZIP_BYTES)}).`),
-    ...(ours.error ? [] : ["", `Our largest source files (minified bytes in the one-file bundle): ${ours.files.slice(0, 10).map(([f, b]) => `${f.slice(4)} ${fmtBytes(b)}`).join(", ")}.`]),
+      (budgeted === undefined
+        ? "not measurable."
+        : `${budgeted.toLocaleString("en")} B, ${budgetOk ? "within budget" : `**over budget** (${ratio(budgeted, BUDGET_GZIP_BYTES)})`}.`) +
+      (perRun === undefined
+        ? ""
+        : ` Not yet met: the issue's wider goal, all the code one run with a suspension loads ≤ ${fmtBytes(BUDGET_GZIP_BYTES)}, is ${perRun.toLocaleString("en")} B (${ratio(perRun, BUDGET_GZIP_BYTES)}).`),
+    ...(ours.error
+      ? []
+      : [
+          "",
+          `Our largest source files (minified bytes in the one-file bundle): ${ours.files
+            .slice(0, 10)
+            .map(([f, b]) => `${f.slice(4)} ${fmtBytes(b)}`)
+            .join(", ")}.`,
+        ]),
   ].join("\n");
   const checks = [
-    ...ENTRIES.map((e) => ({ name: `size: ${e.name} bundles`, ok: !results[e.name].error && results[e.name].gzip > 0, detail: results[e.name].error })),
-    { name: "size: toolnexus, code-split, runs a tool call with a suspension", ok: !split.error && split.loaded > 0, detail: split.error },
+    ...ENTRIES.map((e) => ({
+      name: `size: ${e.name} bundles`,
+      ok: !results[e.name].error && results[e.name].gzip > 0,
+      detail: results[e.name].error,
+    })),
+    {
+      name: "size: toolnexus, code-split, runs a tool call with a suspension",
+      ok: !split.error && split.loaded > 0,
+      detail: split.error,
+    },
     {
       name: "size: the share of that code the run executes is measured (V8 block coverage)",
       ok: !split.error && split.executed?.gzip > 0 && split.executed.gzip < split.loaded,
@@ -108,22 +135,58 @@ export async function bench() {
     ...budgetChecks(budgeted, perRun, bundle),
   ];
   const goals = [
-    { goal: `Core bundle (the five names, up front) ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip (CI-enforced)`, measured: budgeted === undefined ? "not measured" : `${fmtBytes(budgeted)} (${ratio(budgeted, BUDGET_GZIP_BYTES)} the budget)`, met: budgetOk },
-    { goal: `All code one run with a suspension loads ≤ ${fmtBytes(RUN_BUDGET_GZIP_BYTES)} gzip (CI-enforced)`, measured: perRun === undefined ? "not measured" : `${fmtBytes(perRun)} (${ratio(perRun, RUN_BUDGET_GZIP_BYTES)} the budget; the run executes ${fmtBytes(split.executed.gzip)} of it)`, met: perRun !== undefined && perRun <= RUN_BUDGET_GZIP_BYTES },
-    { goal: `The whole single-file bundle (dist/toolnexus.js) ≤ ${fmtBytes(BUNDLE_BUDGET_GZIP_BYTES)} gzip (CI-enforced)`, measured: bundle === undefined ? "not measured" : `${fmtBytes(bundle)} (${ratio(bundle, BUNDLE_BUDGET_GZIP_BYTES)} the budget)`, met: bundle !== undefined && bundle <= BUNDLE_BUDGET_GZIP_BYTES },
+    {
+      goal: `Core bundle (the five names, up front) ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} gzip (CI-enforced)`,
+      measured:
+        budgeted === undefined
+          ? "not measured"
+          : `${fmtBytes(budgeted)} (${ratio(budgeted, BUDGET_GZIP_BYTES)} the budget)`,
+      met: budgetOk,
+    },
+    {
+      goal: `All code one run with a suspension loads ≤ ${fmtBytes(RUN_BUDGET_GZIP_BYTES)} gzip (CI-enforced)`,
+      measured:
+        perRun === undefined
+          ? "not measured"
+          : `${fmtBytes(perRun)} (${ratio(perRun, RUN_BUDGET_GZIP_BYTES)} the budget; the run executes ${fmtBytes(split.executed.gzip)} of it)`,
+      met: perRun !== undefined && perRun <= RUN_BUDGET_GZIP_BYTES,
+    },
+    {
+      goal: `The whole single-file bundle (dist/toolnexus.js) ≤ ${fmtBytes(BUNDLE_BUDGET_GZIP_BYTES)} gzip (CI-enforced)`,
+      measured:
+        bundle === undefined
+          ? "not measured"
+          : `${fmtBytes(bundle)} (${ratio(bundle, BUNDLE_BUDGET_GZIP_BYTES)} the budget)`,
+      met: bundle !== undefined && bundle <= BUNDLE_BUDGET_GZIP_BYTES,
+    },
   ];
-  return { id: "size", goals, title: "1. Bundle size (esbuild --minify, platform browser, ESM, tree-shaken; gzip -9)", text, results, checks, budgeted };
+  return {
+    id: "size",
+    goals,
+    title: "1. Bundle size (esbuild --minify, platform browser, ESM, tree-shaken; gzip -9)",
+    text,
+    results,
+    checks,
+    budgeted,
+  };
 }
 
 /** The three byte budgets as checks: each a hard limit, reported with what it measured. */
 function budgetChecks(upFront, perRun, bundle) {
   const check = (what, measured, budget) => ({
-    name: `size budget: ${what} ≤ ${budget.toLocaleString("en")} B gzip` + (measured === undefined ? "" : ` (now ${measured.toLocaleString("en")} B)`),
+    name: `size budget: ${what} ≤ ${budget.toLocaleString("en")} B gzip${measured === undefined ? "" : ` (now ${measured.toLocaleString("en")} B)`}`,
     ok: measured !== undefined && measured <= budget,
-    detail: measured === undefined ? "not measured" : `over by ${(measured - budget).toLocaleString("en")} B — node bench/size-loaded.mjs lists the largest files`,
+    detail:
+      measured === undefined
+        ? "not measured"
+        : `over by ${(measured - budget).toLocaleString("en")} B — node bench/size-loaded.mjs lists the largest files`,
   });
   return [
-    check("the core bundle (createClient, createToolkit, defineTool, answerOutput, memoryStorage, up front)", upFront, BUDGET_GZIP_BYTES),
+    check(
+      "the core bundle (createClient, createToolkit, defineTool, answerOutput, memoryStorage, up front)",
+      upFront,
+      BUDGET_GZIP_BYTES,
+    ),
     check("all the code one run with a suspension loads", perRun, RUN_BUDGET_GZIP_BYTES),
     check("the whole single-file bundle", bundle, BUNDLE_BUDGET_GZIP_BYTES),
   ];
@@ -152,7 +215,9 @@ async function singleFileGzip() {
 function loadedInChild() {
   try {
     const script = fileURLToPath(new URL("./size-loaded.mjs", import.meta.url));
-    return JSON.parse(execFileSync(process.execPath, [script, "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
+    return JSON.parse(
+      execFileSync(process.execPath, [script, "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }),
+    );
   } catch (error) {
     return { error: firstLine(error) };
   }
@@ -167,8 +232,14 @@ function splitTable(split) {
       ["toolnexus, code-split", "Gzip -9"],
       [
         ["entry chunk alone", fmtBytes(split.entry)],
-        ["**core bundle**: every chunk importing the five names evaluates, as one gzip stream — budgeted", `**${fmtBytes(split.initial)}**`],
-        [`code the run loaded (${split.chunks.loaded} of ${split.chunks.all} chunks, as one gzip stream)`, fmtBytes(split.loaded)],
+        [
+          "**core bundle**: every chunk importing the five names evaluates, as one gzip stream — budgeted",
+          `**${fmtBytes(split.initial)}**`,
+        ],
+        [
+          `code the run loaded (${split.chunks.loaded} of ${split.chunks.all} chunks, as one gzip stream)`,
+          fmtBytes(split.loaded),
+        ],
         ["the same chunks gzipped one by one (what a page downloads with this split)", fmtBytes(split.loadedFiles)],
         [
           "of that, only the code the run executed (V8 block coverage; functions and branches that never ran cut out), as one gzip stream: no split can go below it — the rest is error handling, checks that passed and options the run did not use",

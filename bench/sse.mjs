@@ -11,7 +11,21 @@ const CHUNKS = [64, 1024, 16 * 1024, 256 * 1024];
 
 /** An OpenAI chat-completions stream of about `bytes` bytes, ending with `data: [DONE]`. */
 export function openAIStream(bytes) {
-  const words = ["The", " quick", " brown", " fox", " jumps", " over", " the", " lazy", " dog", ".", " Ünïcødé", " ✓", "\\n"];
+  const words = [
+    "The",
+    " quick",
+    " brown",
+    " fox",
+    " jumps",
+    " over",
+    " the",
+    " lazy",
+    " dog",
+    ".",
+    " Ünïcødé",
+    " ✓",
+    "\\n",
+  ];
   const parts = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
@@ -82,10 +96,20 @@ export async function bench({ smoke }) {
     const r = { feed: mbps(feed, bytes.length), stream: mbps(stream, bytes.length) };
     results[chunkSize] = r;
     for (const [mode, m] of Object.entries(r)) {
-      rows.push([fmtBytes(chunkSize), mode, spread(m.ours), spread(m["eventsource-parser"]), `**${ratio(m.ours.median, m["eventsource-parser"].median)}**`]);
+      rows.push([
+        fmtBytes(chunkSize),
+        mode,
+        spread(m.ours),
+        spread(m["eventsource-parser"]),
+        `**${ratio(m.ours.median, m["eventsource-parser"].median)}**`,
+      ]);
     }
     const ok = Object.keys(counted).length === 4 && Object.values(counted).every((n) => n === events);
-    checks.push({ name: `sse: ${fmtBytes(chunkSize)} chunks, all ${events} events seen by both`, ok: ok && isMeasured(r.feed.ours.median) && isMeasured(r.stream.ours.median), detail: JSON.stringify(counted) });
+    checks.push({
+      name: `sse: ${fmtBytes(chunkSize)} chunks, all ${events} events seen by both`,
+      ok: ok && isMeasured(r.feed.ours.median) && isMeasured(r.stream.ours.median),
+      detail: JSON.stringify(counted),
+    });
   }
   const text = [
     "**feed**: the decoded text, cut at byte-chunk boundaries, pushed into each parser (`createSSEParser(onEvent).feed` vs eventsource-parser `createParser({ onEvent }).feed`; decoding not timed). " +
@@ -95,8 +119,18 @@ export async function bench({ smoke }) {
     "",
     table(["Chunk", "Mode", "ours MB/s", "eventsource-parser MB/s", "ours / peer"], rows),
   ].join("\n");
-  const worst = Math.min(...Object.values(results).flatMap((r) => [r.feed, r.stream].map((m) => m.ours.median / m["eventsource-parser"].median)));
-  const goals = [{ goal: "SSE throughput ≥ 1× eventsource-parser (every chunk size, both modes)", measured: `worst case ${sig(worst)}×`, met: worst >= 1 }];
+  const worst = Math.min(
+    ...Object.values(results).flatMap((r) =>
+      [r.feed, r.stream].map((m) => m.ours.median / m["eventsource-parser"].median),
+    ),
+  );
+  const goals = [
+    {
+      goal: "SSE throughput ≥ 1× eventsource-parser (every chunk size, both modes)",
+      measured: `worst case ${sig(worst)}×`,
+      met: worst >= 1,
+    },
+  ];
   return { id: "sse", title: "4. SSE parsing throughput (goal ≥ 1×)", text, results, checks, goals };
 }
 

@@ -31,14 +31,25 @@ async function oursRound(tn, history, { suspend = true } = {}) {
   const deploy = tn.defineTool({
     name: "deploy",
     description: "Deploys after a human approves",
-    inputSchema: { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false },
-    execute: async ({ target }, ctx) => (suspend && !ctx?.answer ? tn.pending({ kind: "approval", prompt: `Deploy to ${target}?` }) : `deployed to ${target}`),
+    inputSchema: {
+      type: "object",
+      properties: { target: { type: "string" } },
+      required: ["target"],
+      additionalProperties: false,
+    },
+    execute: async ({ target }, ctx) =>
+      suspend && !ctx?.answer
+        ? tn.pending({ kind: "approval", prompt: `Deploy to ${target}?` })
+        : `deployed to ${target}`,
   });
   const toolkit = await tn.createToolkit({ tools: [deploy] });
   const client = tn.createInProcessClient({
     model: "scripted",
     storage,
-    generate: ({ messages }) => (messages[messages.length - 1]?.role === "tool" ? { content: DONE } : { toolCalls: [{ id: "call_deploy", name: "deploy", arguments: { target: "prod" } }] }),
+    generate: ({ messages }) =>
+      messages[messages.length - 1]?.role === "tool"
+        ? { content: DONE }
+        : { toolCalls: [{ id: "call_deploy", name: "deploy", arguments: { target: "prod" } }] },
   });
   return {
     async run() {
@@ -63,7 +74,10 @@ async function measure(tn, n, smoke) {
   const plain = await oursRound(tn, history, { suspend: false });
   const agentsOut = await agents.run();
   const checks = [
-    { name: `suspend: toolnexus halts and resumes (${n} messages)`, ok: ours.check(await ours.run()) && typeof ours.record() === "string" },
+    {
+      name: `suspend: toolnexus halts and resumes (${n} messages)`,
+      ok: ours.check(await ours.run()) && typeof ours.record() === "string",
+    },
     { name: `suspend: toolnexus runs without suspending (${n} messages)`, ok: plain.check(await plain.run()) },
     { name: `suspend: @openai/agents halts and resumes (${n} messages)`, ok: agents.check(agentsOut) },
   ];
@@ -90,7 +104,8 @@ async function measure(tn, n, smoke) {
   // back to back — a shared machine's speed drifts between rounds, and this cancels it — then the median
   r.added = stats(samples[OURS].map((ours, i) => (ours - samples[PLAIN][i]) / samples[JSON_RT][i]));
   r.addedMs = stats(samples[OURS].map((ours, i) => ours - samples[PLAIN][i])); // the same difference, in ms
-  for (const k of [OURS, PLAIN, JSON_RT, AGENTS]) checks.push({ name: `suspend: ${k} has numbers (${n} messages)`, ok: isMeasured(r[k].median) });
+  for (const k of [OURS, PLAIN, JSON_RT, AGENTS])
+    checks.push({ name: `suspend: ${k} has numbers (${n} messages)`, ok: isMeasured(r[k].median) });
   return { ...r, recordBytes: ours.record().length, agentsStateBytes: agentsOut.stored.length, checks };
 }
 
@@ -120,7 +135,20 @@ export async function bench({ smoke }) {
       "Each toolnexus sample starts with an empty `memoryStorage` (the outcomes kept by earlier samples would otherwise pile up in the heap and tax whichever participant runs when the collector does). **JSON round trip** = `JSON.parse(JSON.stringify(record))` of the very record we stored. **no suspension** = the same run whose tool answers at once " +
       "(the difference is what halting and resuming add: DESIGN's budget compares that with the JSON round trip, since the model turns and the tool cost the same either way); that column is paired — computed within each round from its three back-to-back samples, then the median (p25–p75) over rounds — so the shared machine's drifting speed cancels out. @openai/agents: `needsApproval` tool → `state.toString()` → `RunState.fromString()` → `approve` → `run(agent, state)`.",
     "",
-    table(["History (messages)", "toolnexus halt→resume", "toolnexus, no suspension", "JSON round trip", "ours / JSON", "(ours − no suspension) / JSON, paired (goal ≤ 2×)", "@openai/agents", "ours / agents", "stored: ours / agents"], rows),
+    table(
+      [
+        "History (messages)",
+        "toolnexus halt→resume",
+        "toolnexus, no suspension",
+        "JSON round trip",
+        "ours / JSON",
+        "(ours − no suspension) / JSON, paired (goal ≤ 2×)",
+        "@openai/agents",
+        "ours / agents",
+        "stored: ours / agents",
+      ],
+      rows,
+    ),
     ...(fit ? ["", fitText(fit)] : []),
   ].join("\n");
   const n = results[100] ? 100 : sizes[sizes.length - 1];
@@ -131,10 +159,18 @@ export async function bench({ smoke }) {
       measured: `${times(at.added.median)} (the whole operation, with its two model turns and the tool: ${ratio(at[OURS].median, at[JSON_RT].median)})`,
       met: at.added.median <= 2,
     },
-    { goal: `Halt → resume cheaper than @openai/agents' (${n} messages)`, measured: `${ratio(at[OURS].median, at[AGENTS].median)} of agents'`, met: at[OURS].median < at[AGENTS].median },
+    {
+      goal: `Halt → resume cheaper than @openai/agents' (${n} messages)`,
+      measured: `${ratio(at[OURS].median, at[AGENTS].median)} of agents'`,
+      met: at[OURS].median < at[AGENTS].median,
+    },
   ];
   const checks = sizes.flatMap((s) => results[s].checks);
-  if (fit) checks.push({ name: "suspend: the fixed and per-record parts of a suspension fit", ok: Number.isFinite(fit.perJson) && Number.isFinite(fit.fixedMs) });
+  if (fit)
+    checks.push({
+      name: "suspend: the fixed and per-record parts of a suspension fit",
+      ok: Number.isFinite(fit.perJson) && Number.isFinite(fit.fixedMs),
+    });
   return { id: "suspend", title: "3. Suspension cost: halt → store → load → resume", text, results, checks, goals };
 }
 
@@ -153,10 +189,15 @@ function fitAdded(points) {
   const perJson = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
   const fixedMs = my - perJson * mx;
   const needed = perJson < 2 ? fixedMs / (2 - perJson) : Infinity; // the JSON round trip from which the goal holds
-  const at = Math.max(1, points.findIndex((r) => r[JSON_RT].median >= needed));
+  const at = Math.max(
+    1,
+    points.findIndex((r) => r[JSON_RT].median >= needed),
+  );
   const [lo, hi] = [points[Math.min(at, points.length - 1) - 1], points[Math.min(at, points.length - 1)]];
   const slope = (hi.recordBytes - lo.recordBytes) / (hi[JSON_RT].median - lo[JSON_RT].median);
-  const breakEvenBytes = Number.isFinite(needed) ? Math.max(0, lo.recordBytes + (needed - lo[JSON_RT].median) * slope) : Infinity;
+  const breakEvenBytes = Number.isFinite(needed)
+    ? Math.max(0, lo.recordBytes + (needed - lo[JSON_RT].median) * slope)
+    : Infinity;
   return { perJson, fixedMs, breakEvenBytes };
 }
 

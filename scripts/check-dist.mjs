@@ -28,8 +28,12 @@ const NODE_GLOBALS = {
 };
 // Type names that exist only when one runtime's declarations are installed.
 const RUNTIME_TYPES = {
-  NodeJS: "@types/node", Buffer: "@types/node", KVNamespace: "@cloudflare/workers-types",
-  DurableObjectState: "@cloudflare/workers-types", DurableObjectStorage: "@cloudflare/workers-types", Deno: "Deno's lib",
+  NodeJS: "@types/node",
+  Buffer: "@types/node",
+  KVNamespace: "@cloudflare/workers-types",
+  DurableObjectState: "@cloudflare/workers-types",
+  DurableObjectStorage: "@cloudflare/workers-types",
+  Deno: "Deno's lib",
 };
 
 /** Every problem in `dir`, as `{ file, line, col, what }`. */
@@ -38,7 +42,14 @@ export function checkDist(dir) {
   const deps = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies });
   const names = readdirSync(dir).filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"));
   const paths = names.map((f) => join(dir, f));
-  const options = { allowJs: true, noLib: true, noResolve: true, types: [], noEmit: true, target: ts.ScriptTarget.ES2022 };
+  const options = {
+    allowJs: true,
+    noLib: true,
+    noResolve: true,
+    types: [],
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+  };
   const program = ts.createProgram(paths, options);
   const checker = program.getTypeChecker();
   const problems = [];
@@ -59,9 +70,14 @@ function visit(node, ctx) {
   if (ts.isStringLiteral(node) && isModuleSpecifier(node)) checkSpecifier(node, ctx);
   else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
     const [arg] = node.arguments;
-    if (!arg || !ts.isStringLiteralLike(arg)) ctx.report(node, "import() of a computed specifier — import a literal path");
+    if (!arg || !ts.isStringLiteralLike(arg))
+      ctx.report(node, "import() of a computed specifier — import a literal path");
   } else if (ts.isIdentifier(node) && isFreeReference(node, ctx)) checkIdentifier(node, ctx);
-  else if (ts.isPropertyAccessExpression(node) && isGlobalObject(node.expression, ctx) && Object.hasOwn(NODE_GLOBALS, node.name.text)) {
+  else if (
+    ts.isPropertyAccessExpression(node) &&
+    isGlobalObject(node.expression, ctx) &&
+    Object.hasOwn(NODE_GLOBALS, node.name.text)
+  ) {
     if (!ts.isTypeOfExpression(node.parent) && !ctx.types) ctx.report(node, NODE_GLOBALS[node.name.text]);
   } else if (ts.isMetaProperty(node) && ["dirname", "filename", "main"].includes(node.parent?.name?.text)) {
     ctx.report(node, `import.meta.${node.parent.name.text} — Node/Deno only`);
@@ -94,17 +110,39 @@ function checkSpecifier(node, ctx) {
 function isFreeReference(node, { checker, types }) {
   const p = node.parent;
   if (!p) return false;
-  if ((ts.isPropertyAccessExpression(p) || ts.isQualifiedName(p)) && (p.name === node || p.right === node)) return false;
-  if ((ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p) ||
-    ts.isMethodSignature(p) || ts.isGetAccessor(p) || ts.isSetAccessor(p) || ts.isEnumMember(p)) && p.name === node) return false;
-  if (ts.isLabeledStatement(p) || ts.isBreakOrContinueStatement(p) || ts.isImportSpecifier(p) || ts.isExportSpecifier(p)) return false;
+  if ((ts.isPropertyAccessExpression(p) || ts.isQualifiedName(p)) && (p.name === node || p.right === node))
+    return false;
+  if (
+    (ts.isPropertyAssignment(p) ||
+      ts.isMethodDeclaration(p) ||
+      ts.isPropertyDeclaration(p) ||
+      ts.isPropertySignature(p) ||
+      ts.isMethodSignature(p) ||
+      ts.isGetAccessor(p) ||
+      ts.isSetAccessor(p) ||
+      ts.isEnumMember(p)) &&
+    p.name === node
+  )
+    return false;
+  if (
+    ts.isLabeledStatement(p) ||
+    ts.isBreakOrContinueStatement(p) ||
+    ts.isImportSpecifier(p) ||
+    ts.isExportSpecifier(p)
+  )
+    return false;
   if (ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isNamespaceExport(p)) return false;
   if (ts.isBindingElement(p) && p.propertyName === node) return false;
-  if (types && (ts.isTypeAliasDeclaration(p) || ts.isInterfaceDeclaration(p) || ts.isTypeParameterDeclaration(p))) return false;
-  const symbol = ts.isShorthandPropertyAssignment(p) ? checker.getShorthandAssignmentValueSymbol(p) : checker.getSymbolAtLocation(node);
+  if (types && (ts.isTypeAliasDeclaration(p) || ts.isInterfaceDeclaration(p) || ts.isTypeParameterDeclaration(p)))
+    return false;
+  const symbol = ts.isShorthandPropertyAssignment(p)
+    ? checker.getShorthandAssignmentValueSymbol(p)
+    : checker.getSymbolAtLocation(node);
   // Declared nowhere in this file: a global. In JS, `x.y = z` makes TypeScript invent a symbol for an
   // undeclared `x` (an "expando" whose declarations are only expressions), and `global` can alias globalThis.
-  const declared = symbol?.declarations?.some((d) => !ts.isIdentifier(d) && !ts.isPropertyAccessExpression(d) && !ts.isBinaryExpression(d));
+  const declared = symbol?.declarations?.some(
+    (d) => !ts.isIdentifier(d) && !ts.isPropertyAccessExpression(d) && !ts.isBinaryExpression(d),
+  );
   return !declared || symbol.escapedName === "globalThis";
 }
 
@@ -116,10 +154,15 @@ function checkIdentifier(node, ctx) {
   const name = node.text;
   const p = node.parent;
   if (ctx.types) {
-    if (Object.hasOwn(RUNTIME_TYPES, name)) ctx.report(node, `the type ${name}, which needs ${RUNTIME_TYPES[name]} — declare a structural interface instead`);
+    if (Object.hasOwn(RUNTIME_TYPES, name))
+      ctx.report(node, `the type ${name}, which needs ${RUNTIME_TYPES[name]} — declare a structural interface instead`);
     return;
   }
-  if ((name === "eval" || name === "Function") && (ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === node) {
+  if (
+    (name === "eval" || name === "Function") &&
+    (ts.isCallExpression(p) || ts.isNewExpression(p)) &&
+    p.expression === node
+  ) {
     ctx.report(node, `${name}() code generation — workerd refuses code generation from strings`);
   }
   if (!Object.hasOwn(NODE_GLOBALS, name)) return;
@@ -130,9 +173,15 @@ function checkIdentifier(node, ctx) {
 }
 
 function checkReferences({ sf, report }) {
-  const refs = [...sf.typeReferenceDirectives.map((r) => ["types", r]), ...sf.libReferenceDirectives.map((r) => ["lib", r])];
+  const refs = [
+    ...sf.typeReferenceDirectives.map((r) => ["types", r]),
+    ...sf.libReferenceDirectives.map((r) => ["lib", r]),
+  ];
   for (const [kind, ref] of refs) {
-    report({ getStart: () => ref.pos }, `/// <reference ${kind}="${ref.fileName}" /> — declarations must not pull in a runtime's types`);
+    report(
+      { getStart: () => ref.pos },
+      `/// <reference ${kind}="${ref.fileName}" /> — declarations must not pull in a runtime's types`,
+    );
   }
 }
 

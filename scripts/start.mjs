@@ -32,11 +32,26 @@ if (!values["skip-build"]) {
 }
 
 // --assets dist: the page imports the SDK bundle from /toolnexus.js
-const args = ["dev", "--ip", "127.0.0.1", "--port", values.port, "--persist-to", values["persist-to"], "--assets", "dist"];
+const args = [
+  "dev",
+  "--ip",
+  "127.0.0.1",
+  "--port",
+  values.port,
+  "--persist-to",
+  values["persist-to"],
+  "--assets",
+  "dist",
+];
 args.push("--inspector-port", "0", "--show-interactive-dev-session=false", "--log-level", "warn");
 if (values["env-file"]) args.push("--env-file", values["env-file"]);
 // its own process group, so stopping it stops workerd and esbuild with it
-const wrangler = spawn(`${root}node_modules/.bin/wrangler`, args, { cwd: root, env, detached: true, stdio: ["ignore", "inherit", "inherit"] });
+const wrangler = spawn(`${root}node_modules/.bin/wrangler`, args, {
+  cwd: root,
+  env,
+  detached: true,
+  stdio: ["ignore", "inherit", "inherit"],
+});
 
 let stopping = false;
 function stop(code) {
@@ -66,7 +81,10 @@ wrangler.on("exit", (code) => {
 const url = `http://127.0.0.1:${values.port}/`;
 let ready = false;
 for (let i = 0; i < 600 && !stopping && !ready; i++) {
-  ready = await fetch(url).then((r) => r.ok, () => false);
+  ready = await fetch(url).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (!ready) await new Promise((r) => setTimeout(r, 100));
 }
 if (ready) console.log(`\n  toolnexus demo ready: ${url}\n  (Ctrl-C to stop)\n`);

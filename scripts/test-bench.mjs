@@ -13,7 +13,9 @@ let failed = 0;
 function report(name, ok, detail) {
   if (ok) passed++;
   else failed++;
-  console.log(`  ${ok ? "✓" : "✗"} ${name}${!ok && detail ? `\n      ${String(detail).split("\n").slice(0, 6).join("\n      ")}` : ""}`);
+  console.log(
+    `  ${ok ? "✓" : "✗"} ${name}${!ok && detail ? `\n      ${String(detail).split("\n").slice(0, 6).join("\n      ")}` : ""}`,
+  );
 }
 
 const sections = await runAll({ smoke: true, log: (m) => console.log(m) });

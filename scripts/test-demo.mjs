@@ -80,132 +80,188 @@ const lastAssistant = (page) => page.locator(".msg.assistant").last();
 
 // Each scenario continues the same conversation in one browser context (a user's session).
 const SCENARIOS = [
-  ["the page loads, imports /toolnexus.js and offers suggestions", async ({ demo, page, pageErrors }) => {
-    await page.goto(demo.base);
-    await page.getByRole("button", { name: "What's the weather?" }).waitFor();
-    assert.match(await page.locator("#storage").textContent(), /Durable Object/);
-    assert.deepEqual(pageErrors, []);
-  }],
+  [
+    "the page loads, imports /toolnexus.js and offers suggestions",
+    async ({ demo, page, pageErrors }) => {
+      await page.goto(demo.base);
+      await page.getByRole("button", { name: "What's the weather?" }).waitFor();
+      assert.match(await page.locator("#storage").textContent(), /Durable Object/);
+      assert.deepEqual(pageErrors, []);
+    },
+  ],
 
-  ["approve: the booking runs once, after the approval", async ({ demo, page }) => {
-    const before = await stats(demo.base);
-    await send(page, "Book a table for two tonight");
-    await card(page, "approval").waitFor();
-    assert.equal((await stats(demo.base)).book_table, before.book_table, "nothing is booked before the approval");
-    await card(page, "approval").getByRole("button", { name: "Approve" }).click();
-    await page.locator(".msg.assistant", { hasText: "is booked for 19:30" }).waitFor();
-    assert.match(await lastAssistant(page).textContent(), /Confirmation TNX-/);
-    assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
-  }],
+  [
+    "approve: the booking runs once, after the approval",
+    async ({ page }) => {
+      const before = await stats(demo.base);
+      await send(page, "Book a table for two tonight");
+      await card(page, "approval").waitFor();
+      assert.equal((await stats(demo.base)).book_table, before.book_table, "nothing is booked before the approval");
+      await card(page, "approval").getByRole("button", { name: "Approve" }).click();
+      await page.locator(".msg.assistant", { hasText: "is booked for 19:30" }).waitFor();
+      assert.match(await lastAssistant(page).textContent(), /Confirmation TNX-/);
+      assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
+    },
+  ],
 
-  ["question: the form shows the options, answering “Chennai” gives the forecast (screenshot)", async ({ demo, page }) => {
-    await send(page, "What's the weather?");
-    const q = card(page, "question");
-    await q.waitFor();
-    assert.equal(await q.locator(".prompt").textContent(), "Which city should I check the weather for?");
-    assert.deepEqual(await q.locator("button.option").allTextContents(), ["Chennai", "Berlin", "Lima"]);
-    await q.getByPlaceholder("Type your answer…").fill("Chennai");
-    await page.mouse.move(0, 0); // no hover highlight: the same screenshot on every run
-    await page.screenshot({ path: join(root, "docs/demo.png") });
-    await q.getByRole("button", { name: "Reply" }).click();
-    await page.locator(".msg.assistant", { hasText: "Chennai: 31 °C" }).waitFor();
-    assert.equal(await page.locator(".card").count(), 0);
-  }],
+  [
+    "question: the form shows the options, answering “Chennai” gives the forecast (screenshot)",
+    async ({ page }) => {
+      await send(page, "What's the weather?");
+      const q = card(page, "question");
+      await q.waitFor();
+      assert.equal(await q.locator(".prompt").textContent(), "Which city should I check the weather for?");
+      assert.deepEqual(await q.locator("button.option").allTextContents(), ["Chennai", "Berlin", "Lima"]);
+      await q.getByPlaceholder("Type your answer…").fill("Chennai");
+      await page.mouse.move(0, 0); // no hover highlight: the same screenshot on every run
+      await page.screenshot({ path: join(root, "docs/demo.png") });
+      await q.getByRole("button", { name: "Reply" }).click();
+      await page.locator(".msg.assistant", { hasText: "Chennai: 31 °C" }).waitFor();
+      assert.equal(await page.locator(".card").count(), 0);
+    },
+  ],
 
-  ["reload while a question is open shows it again, and answering resumes the run", async ({ page }) => {
-    await send(page, "Is it going to rain?");
-    await card(page, "question").waitFor();
-    await page.reload();
-    const q = card(page, "question");
-    await q.waitFor();
-    assert.equal(await q.locator(".prompt").textContent(), "Which city should I check the weather for?");
-    await q.getByRole("button", { name: "Berlin" }).click();
-    await page.locator(".msg.assistant", { hasText: "Berlin: 12 °C" }).waitFor();
-    assert.ok((await page.locator(".msg.user").allTextContents()).includes("Book a table for two tonight"), "the conversation survived the reload");
-  }],
+  [
+    "reload while a question is open shows it again, and answering resumes the run",
+    async ({ page }) => {
+      await send(page, "Is it going to rain?");
+      await card(page, "question").waitFor();
+      await page.reload();
+      const q = card(page, "question");
+      await q.waitFor();
+      assert.equal(await q.locator(".prompt").textContent(), "Which city should I check the weather for?");
+      await q.getByRole("button", { name: "Berlin" }).click();
+      await page.locator(".msg.assistant", { hasText: "Berlin: 12 °C" }).waitFor();
+      assert.ok(
+        (await page.locator(".msg.user").allTextContents()).includes("Book a table for two tonight"),
+        "the conversation survived the reload",
+      );
+    },
+  ],
 
-  ["decline: nothing is booked and the assistant says so", async ({ demo, page }) => {
-    const before = await stats(demo.base);
-    await send(page, "Please reserve dinner for two");
-    await card(page, "approval").getByRole("button", { name: "Decline" }).click();
-    await page.locator(".msg.assistant", { hasText: "No problem" }).waitFor();
-    assert.equal((await stats(demo.base)).book_table, before.book_table);
-  }],
+  [
+    "decline: nothing is booked and the assistant says so",
+    async ({ page }) => {
+      const before = await stats(demo.base);
+      await send(page, "Please reserve dinner for two");
+      await card(page, "approval").getByRole("button", { name: "Decline" }).click();
+      await page.locator(".msg.assistant", { hasText: "No problem" }).waitFor();
+      assert.equal((await stats(demo.base)).book_table, before.book_table);
+    },
+  ],
 
-  ["authorization: a sign-in link, consent in a new tab, then the calendar is read", async ({ page }) => {
-    await send(page, "What's on my calendar?");
-    const auth = card(page, "authorization");
-    await auth.waitFor();
-    const [popup] = await Promise.all([page.waitForEvent("popup"), auth.getByRole("link", { name: /Sign in/ }).click()]);
-    await popup.getByRole("button", { name: "Allow access" }).click();
-    await popup.locator("#granted").waitFor();
-    await popup.close();
-    await auth.getByRole("button", { name: /continue/ }).click();
-    await page.locator(".msg.assistant", { hasText: "lunch with Priya" }).waitFor();
-  }],
+  [
+    "authorization: a sign-in link, consent in a new tab, then the calendar is read",
+    async ({ page }) => {
+      await send(page, "What's on my calendar?");
+      const auth = card(page, "authorization");
+      await auth.waitFor();
+      const [popup] = await Promise.all([
+        page.waitForEvent("popup"),
+        auth.getByRole("link", { name: /Sign in/ }).click(),
+      ]);
+      await popup.getByRole("button", { name: "Allow access" }).click();
+      await popup.locator("#granted").waitFor();
+      await popup.close();
+      await auth.getByRole("button", { name: /continue/ }).click();
+      await page.locator(".msg.assistant", { hasText: "lunch with Priya" }).waitFor();
+    },
+  ],
 
-  ["double submit from two tabs: the booking runs once, the other tab is told politely", async ({ demo, page, context }) => {
-    const before = await stats(demo.base);
-    await send(page, "Book a table for two tonight");
-    await card(page, "approval").waitFor();
-    const other = await context.newPage(); // same origin, same localStorage: the same open question
-    await other.goto(demo.base);
-    await card(other, "approval").waitFor();
-    await Promise.all([page, other].map((p) => card(p, "approval").getByRole("button", { name: "Approve" }).click()));
-    await Promise.all([page, other].map((p) => p.locator(".card").waitFor({ state: "detached" })));
-    await Promise.all([page, other].map(idle)); // both streams finished
-    const outcomes = await Promise.all(
-      [page, other].map((p) => p.locator(".msg.assistant, .msg.notice, .msg.error").last().textContent()),
-    );
-    assert.ok(outcomes.some((t) => /is booked/.test(t)), `one tab shows the booking: ${outcomes}`);
-    assert.ok(outcomes.every((t) => /is booked|already answered/.test(t)), `the other shows the outcome or a polite notice: ${outcomes}`);
-    assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
-    await other.close();
-  }],
+  [
+    "double submit from two tabs: the booking runs once, the other tab is told politely",
+    async ({ demo, page, context }) => {
+      const before = await stats(demo.base);
+      await send(page, "Book a table for two tonight");
+      await card(page, "approval").waitFor();
+      const other = await context.newPage(); // same origin, same localStorage: the same open question
+      await other.goto(demo.base);
+      await card(other, "approval").waitFor();
+      await Promise.all([page, other].map((p) => card(p, "approval").getByRole("button", { name: "Approve" }).click()));
+      await Promise.all([page, other].map((p) => p.locator(".card").waitFor({ state: "detached" })));
+      await Promise.all([page, other].map(idle)); // both streams finished
+      const outcomes = await Promise.all(
+        [page, other].map((p) => p.locator(".msg.assistant, .msg.notice, .msg.error").last().textContent()),
+      );
+      assert.ok(
+        outcomes.some((t) => /is booked/.test(t)),
+        `one tab shows the booking: ${outcomes}`,
+      );
+      assert.ok(
+        outcomes.every((t) => /is booked|already answered/.test(t)),
+        `the other shows the outcome or a polite notice: ${outcomes}`,
+      );
+      assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
+      await other.close();
+    },
+  ],
 
-  ["double POST of one answer: one tool execution, the second gets the outcome or 409", async ({ demo, page }) => {
-    const before = await stats(demo.base);
-    await send(page, "Book a table for two tonight");
-    await card(page, "approval").waitFor();
-    const statuses = await page.evaluate(async () => {
-      const { runId, request } = JSON.parse(localStorage.getItem("toolnexus-demo")).open;
-      const body = JSON.stringify({ runId, answer: { id: request.id, ok: true, data: { output: "approved" } } });
-      const post = () => fetch("/api/answer", { method: "POST", headers: { "content-type": "application/json" }, body }).then(async (r) => [r.status, await r.text()]);
-      return Promise.all([post(), post()]);
-    });
-    assert.ok(statuses.some(([s, t]) => s === 200 && /is booked/.test(t)), JSON.stringify(statuses).slice(0, 400));
-    assert.ok(statuses.every(([s, t]) => (s === 200 && /is booked/.test(t)) || (s === 409 && /run_conflict/.test(t))));
-    assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
-    await page.reload();
-  }],
+  [
+    "double POST of one answer: one tool execution, the second gets the outcome or 409",
+    async ({ page }) => {
+      const before = await stats(demo.base);
+      await send(page, "Book a table for two tonight");
+      await card(page, "approval").waitFor();
+      const statuses = await page.evaluate(async () => {
+        const { runId, request } = JSON.parse(localStorage.getItem("toolnexus-demo")).open;
+        const body = JSON.stringify({ runId, answer: { id: request.id, ok: true, data: { output: "approved" } } });
+        const post = () =>
+          fetch("/api/answer", { method: "POST", headers: { "content-type": "application/json" }, body }).then(
+            async (r) => [r.status, await r.text()],
+          );
+        return Promise.all([post(), post()]);
+      });
+      assert.ok(
+        statuses.some(([s, t]) => s === 200 && /is booked/.test(t)),
+        JSON.stringify(statuses).slice(0, 400),
+      );
+      assert.ok(
+        statuses.every(([s, t]) => (s === 200 && /is booked/.test(t)) || (s === 409 && /run_conflict/.test(t))),
+      );
+      assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
+      await page.reload();
+    },
+  ],
 
-  ["model and tool text is rendered as text, never as HTML", async ({ page }) => {
-    await send(page, "What's the weather?");
-    const q = card(page, "question");
-    await q.getByPlaceholder("Type your answer…").fill('<img src=x onerror="window.pwned=1">');
-    await q.getByRole("button", { name: "Reply" }).click();
-    await page.locator(".msg.assistant", { hasText: "<img src=x" }).waitFor();
-    assert.equal(await page.locator("#log img").count(), 0);
-    assert.equal(await page.evaluate(() => window.pwned), undefined);
-  }],
+  [
+    "model and tool text is rendered as text, never as HTML",
+    async ({ page }) => {
+      await send(page, "What's the weather?");
+      const q = card(page, "question");
+      await q.getByPlaceholder("Type your answer…").fill('<img src=x onerror="window.pwned=1">');
+      await q.getByRole("button", { name: "Reply" }).click();
+      await page.locator(".msg.assistant", { hasText: "<img src=x" }).waitFor();
+      assert.equal(await page.locator("#log img").count(), 0);
+      assert.equal(await page.evaluate(() => window.pwned), undefined);
+    },
+  ],
 
-  ["errors are shown: a question that is no longer open, and a bad answer", async ({ demo, page, pageErrors }) => {
-    await idle(page); // the page saves its state when a run ends; let it finish first
-    await page.evaluate(() => {
-      const s = JSON.parse(localStorage.getItem("toolnexus-demo"));
-      s.open = { runId: "run-does-not-exist", request: { id: "pnd-x", kind: "approval", prompt: "Book a table for 2 at Dakshin, 19:30 tonight?" } };
-      localStorage.setItem("toolnexus-demo", JSON.stringify(s));
-    });
-    await page.reload();
-    await card(page, "approval").getByRole("button", { name: "Approve" }).click();
-    await page.locator(".msg.notice", { hasText: "no longer open" }).waitFor();
-    const bad = await fetch(`${demo.base}/api/answer`, { method: "POST", body: JSON.stringify({ runId: "run-x", answer: { ok: true } }) });
-    assert.equal(bad.status, 400);
-    assert.match((await bad.json()).error.message, /"id"/);
-    const lostForm = await fetch(`${demo.base}/authorize`, { method: "POST", body: new URLSearchParams({}) });
-    assert.deepEqual([lostForm.status, (await lostForm.json()).error.code], [400, "bad_request"]);
-    assert.deepEqual(pageErrors, []);
-  }],
+  [
+    "errors are shown: a question that is no longer open, and a bad answer",
+    async ({ demo, page, pageErrors }) => {
+      await idle(page); // the page saves its state when a run ends; let it finish first
+      await page.evaluate(() => {
+        const s = JSON.parse(localStorage.getItem("toolnexus-demo"));
+        s.open = {
+          runId: "run-does-not-exist",
+          request: { id: "pnd-x", kind: "approval", prompt: "Book a table for 2 at Dakshin, 19:30 tonight?" },
+        };
+        localStorage.setItem("toolnexus-demo", JSON.stringify(s));
+      });
+      await page.reload();
+      await card(page, "approval").getByRole("button", { name: "Approve" }).click();
+      await page.locator(".msg.notice", { hasText: "no longer open" }).waitFor();
+      const bad = await fetch(`${demo.base}/api/answer`, {
+        method: "POST",
+        body: JSON.stringify({ runId: "run-x", answer: { ok: true } }),
+      });
+      assert.equal(bad.status, 400);
+      assert.match((await bad.json()).error.message, /"id"/);
+      const lostForm = await fetch(`${demo.base}/authorize`, { method: "POST", body: new URLSearchParams({}) });
+      assert.deepEqual([lostForm.status, (await lostForm.json()).error.code], [400, "bad_request"]);
+      assert.deepEqual(pageErrors, []);
+    },
+  ],
 ];
 
 async function scenarios(demo, browser) {
@@ -230,11 +286,15 @@ async function fakeEndpoint() {
       seen.push({ url: req.url, auth: req.headers.authorization, body: json });
       if (json.messages?.at(-1)?.content === "fail") {
         // a provider that rejects the key, and echoes it back as some do
-        return res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `bad key ${req.headers.authorization}` } }));
+        return res
+          .writeHead(401, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: `bad key ${req.headers.authorization}` } }));
       }
       const chunk = (delta, extra = {}) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, ...extra }] })}\n\n`;
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(chunk({ content: "Hello from " }) + chunk({ content: "the endpoint." }) + chunk({}, { finish_reason: "stop" }) + "data: [DONE]\n\n");
+      res.end(
+        `${chunk({ content: "Hello from " }) + chunk({ content: "the endpoint." }) + chunk({}, { finish_reason: "stop" })}data: [DONE]\n\n`,
+      );
     });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));

@@ -9,7 +9,16 @@
 //            dist/toolnexus.js, plus a `deno check` of them against the sources
 // Everything listens on 127.0.0.1 only and is stopped at the end. Prints `N passed, N failed`.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -64,7 +73,16 @@ const nodeOut = join(tmp, "node-project");
 
 async function nodeExample(name) {
   const outfile = join(nodeOut, `${name}.mjs`);
-  await esbuild.build({ entryPoints: [join(root, "examples/node", `${name}.ts`)], bundle: true, packages: "external", external: ["toolnexus"], platform: "node", format: "esm", outfile, logLevel: "silent" });
+  await esbuild.build({
+    entryPoints: [join(root, "examples/node", `${name}.ts`)],
+    bundle: true,
+    packages: "external",
+    external: ["toolnexus"],
+    platform: "node",
+    format: "esm",
+    outfile,
+    logLevel: "silent",
+  });
   return outfile;
 }
 
@@ -79,7 +97,9 @@ async function fakeOpenAI() {
       const chunk = (delta, extra = {}) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, ...extra }] })}\n\n`;
       const call = { index: 0, id: "call_w", type: "function", function: { name: "weather", arguments: "{}" } };
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(chunk({ content: "Hello! " }) + chunk({ tool_calls: [call] }) + chunk({}, { finish_reason: "tool_calls" }) + "data: [DONE]\n\n");
+      res.end(
+        `${chunk({ content: "Hello! " }) + chunk({ tool_calls: [call] }) + chunk({}, { finish_reason: "tool_calls" })}data: [DONE]\n\n`,
+      );
     });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
@@ -94,7 +114,9 @@ async function nodeExamples() {
     assert.deepEqual(lines(out.stdout), ["pending Which city?", "done Forecast: 31 °C and humid in Chennai"]);
   });
   await check("node wait-for.ts: waitFor asks on the terminal and the run carries on", async () => {
-    const out = await run(process.execPath, [await nodeExample("wait-for")], { reply: [/Which city\? $/, "Chennai\n"] });
+    const out = await run(process.execPath, [await nodeExample("wait-for")], {
+      reply: [/Which city\? $/, "Chennai\n"],
+    });
     ok(out);
     assert.match(out.stdout, /Which city\? /);
     assert.match(out.stdout, /Forecast: 31 °C and humid in Chennai\n$/);
@@ -117,14 +139,27 @@ async function nodeExamples() {
     const got = lines(out.stdout);
     assert.equal(got.at(-1), "tool executions: 1");
     assert.ok(got.includes("resumed: Forecast: 31 °C and humid in Chennai"), out.stdout);
-    assert.ok(got.slice(0, 2).every((l) => l === "resumed: Forecast: 31 °C and humid in Chennai" || l === "refused: run_conflict"), out.stdout);
+    assert.ok(
+      got
+        .slice(0, 2)
+        .every((l) => l === "resumed: Forecast: 31 °C and humid in Chennai" || l === "refused: run_conflict"),
+      out.stdout,
+    );
   });
   await check("node stream-openai.ts: streams from an OpenAI-style endpoint and halts on the tool", async () => {
     const endpoint = await fakeOpenAI();
-    const env = { BASE_URL: endpoint.url, MODEL: "fake-model", OPENAI_API_KEY: "sk-test-example", OPENROUTER_API_KEY: "" };
+    const env = {
+      BASE_URL: endpoint.url,
+      MODEL: "fake-model",
+      OPENAI_API_KEY: "sk-test-example",
+      OPENROUTER_API_KEY: "",
+    };
     const out = await run(process.execPath, [await nodeExample("stream-openai")], { env });
     ok(out);
-    assert.match(out.stdout, /^Hello! \n\[calling weather\]\n\n\[the tool asks: Which city\?\] run run-\S+\n\n\[pending\]\n$/);
+    assert.match(
+      out.stdout,
+      /^Hello! \n\[calling weather\]\n\n\[the tool asks: Which city\?\] run run-\S+\n\n\[pending\]\n$/,
+    );
     assert.equal(endpoint.seen.length, 1);
     assert.equal(endpoint.seen[0].auth, "Bearer sk-test-example");
     assert.equal(endpoint.seen[0].body.model, "fake-model");
@@ -139,9 +174,13 @@ async function browserServer() {
   const server = createServer(async (req, res) => {
     const name = basename(new URL(req.url, "http://x").pathname);
     try {
-      if (name.endsWith(".html")) return res.writeHead(200, { "content-type": "text/html" }).end(readFileSync(join(dir, name)));
+      if (name.endsWith(".html"))
+        return res.writeHead(200, { "content-type": "text/html" }).end(readFileSync(join(dir, name)));
       if (name.endsWith(".js")) {
-        const { code } = await esbuild.transform(readFileSync(join(dir, name.replace(/\.js$/, ".ts")), "utf8"), { loader: "ts", format: "esm" });
+        const { code } = await esbuild.transform(readFileSync(join(dir, name.replace(/\.js$/, ".ts")), "utf8"), {
+          loader: "ts",
+          format: "esm",
+        });
         return res.writeHead(200, { "content-type": "text/javascript" }).end(code);
       }
     } catch {}
@@ -195,7 +234,10 @@ async function browserExamples() {
     await page.locator("#out", { hasText: "Sunny in Chennai." }).waitFor();
     assert.equal(await page.locator("form").isHidden(), true);
     const keys = await page.evaluate(() => Object.keys(localStorage));
-    assert.ok(keys.some((k) => k.startsWith("toolnexus:")), `the run was stored through webStorage: ${keys}`);
+    assert.ok(
+      keys.some((k) => k.startsWith("toolnexus:")),
+      `the run was stored through webStorage: ${keys}`,
+    );
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -218,7 +260,15 @@ async function workerExample() {
   });
   const script = built.outputFiles[0].text;
   const kvPersist = join(tmp, "kv");
-  const instance = () => new Miniflare({ modules: true, script, compatibilityDate: "2026-04-20", kvNamespaces: ["RUNS"], kvPersist, cf: false });
+  const instance = () =>
+    new Miniflare({
+      modules: true,
+      script,
+      compatibilityDate: "2026-04-20",
+      kvNamespaces: ["RUNS"],
+      kvPersist,
+      cf: false,
+    });
   const post = async (mf, body) => {
     const res = await mf.dispatchFetch("http://worker/", { method: "POST", body: JSON.stringify(body) });
     return { status: res.status, json: await res.json() };
@@ -250,7 +300,12 @@ async function workerExample() {
 // --- deno --------------------------------------------------------------------------------------------
 
 const deno = join(root, "node_modules/.bin/deno");
-const denoEnv = { DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", DENO_DIR: join(root, "node_modules/.cache/deno"), NO_COLOR: "1" };
+const denoEnv = {
+  DENO_NO_UPDATE_CHECK: "1",
+  DENO_NO_PROMPT: "1",
+  DENO_DIR: join(root, "node_modules/.cache/deno"),
+  NO_COLOR: "1",
+};
 const denoFlags = ["--no-remote", "--cached-only", "--no-lock", "--node-modules-dir=manual"];
 
 function importMap(name, target) {
@@ -265,7 +320,10 @@ async function denoExamples() {
 
   await check("deno check: the Deno examples typecheck against the sources", async () => {
     const flags = [...denoFlags, "--unstable-sloppy-imports", "--unstable-kv", importMap("deno-check", "src/index.ts")];
-    const out = await run(deno, ["check", ...flags, ...files.map((f) => `examples/deno/${f}`)], { env: denoEnv, timeout: 120_000 });
+    const out = await run(deno, ["check", ...flags, ...files.map((f) => `examples/deno/${f}`)], {
+      env: denoEnv,
+      timeout: 120_000,
+    });
     ok(out);
   });
 
@@ -279,13 +337,24 @@ async function denoExamples() {
 
   await check("deno serve.ts: streams a run over HTTP, resumes it from Deno KV, refuses a second answer", async () => {
     const { readEventStream } = await import(pathToFileURL(join(root, "dist/index.js")).href);
-    const perms = ["--unstable-kv", "--allow-net=127.0.0.1", `--allow-read=${tmp}`, `--allow-write=${tmp}`, "--no-check", runMap];
-    const child = spawn(deno, ["run", ...denoFlags, ...perms, "examples/deno/serve.ts", join(tmp, "serve.db"), "0"], { cwd: root, env: { ...process.env, ...denoEnv } });
+    const perms = [
+      "--unstable-kv",
+      "--allow-net=127.0.0.1",
+      `--allow-read=${tmp}`,
+      `--allow-write=${tmp}`,
+      "--no-check",
+      runMap,
+    ];
+    const child = spawn(deno, ["run", ...denoFlags, ...perms, "examples/deno/serve.ts", join(tmp, "serve.db"), "0"], {
+      cwd: root,
+      env: { ...process.env, ...denoEnv },
+    });
     cleanups.push(async () => child.exitCode === null && child.kill("SIGKILL"));
     let log = "";
     child.stdout.on("data", (d) => (log += d));
     child.stderr.on("data", (d) => (log += d));
-    for (let i = 0; i < 300 && !/listening on/.test(log) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 300 && !/listening on/.test(log) && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 100));
     const base = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log)?.[1];
     assert.ok(base, `serve.ts did not start:\n${log}`);
     const post = (path, body) => fetch(base + path, { method: "POST", body: JSON.stringify(body) });

@@ -1,7 +1,18 @@
-import { boolean, is, jsonObject, nonEmpty, oneOf, optional, problemIn, shape, string, type Check } from "./_internal/check";
+import {
+  boolean,
+  is,
+  jsonObject,
+  nonEmpty,
+  oneOf,
+  optional,
+  problemIn,
+  shape,
+  string,
+  type Check,
+} from "./_internal/check";
 import { isPlainObject, typeName } from "./_internal/json";
 import { InvalidAnswerError } from "./errors";
-import type { Answer, AnswerReason, Request, ToolResult } from "./types";
+import type { Answer, AnswerReason, PendingRequest, ToolResult } from "./types";
 
 const REASONS: readonly AnswerReason[] = ["declined", "cancelled", "expired"];
 
@@ -29,7 +40,9 @@ export function answerOutput(id: string, output: string, isError = false): Answe
 export function answerDeclined(id: string, reason: AnswerReason = "declined"): Answer {
   requireId("answerDeclined", id);
   if (!REASONS.includes(reason)) {
-    throw new TypeError(`toolnexus: Answer reason must be "declined", "cancelled" or "expired", got ${JSON.stringify(reason) ?? typeName(reason)}`);
+    throw new TypeError(
+      `toolnexus: Answer reason must be "declined", "cancelled" or "expired", got ${JSON.stringify(reason) ?? typeName(reason)}`,
+    );
   }
   return { id, ok: false, reason };
 }
@@ -44,15 +57,20 @@ export interface RelayResult {
 /* @__NO_SIDE_EFFECTS__ */
 export function relayAnswer(id: string, results: RelayResult[]): Answer {
   requireId("relayAnswer", id);
-  if (!Array.isArray(results)) throw new TypeError(`toolnexus: relayAnswer results must be an array, got ${typeName(results)}`);
+  if (!Array.isArray(results))
+    throw new TypeError(`toolnexus: relayAnswer results must be an array, got ${typeName(results)}`);
   const copy = results.map((r, i) => {
     if (typeof r !== "object" || r === null || typeof r.id !== "string") {
       throw new TypeError(`toolnexus: relayAnswer results[${i}] must be { id, output, isError? }`);
     }
     if (typeof r.output !== "string") {
-      throw new TypeError(`toolnexus: Answer output must be a string, got ${typeName(r.output)} (results[${i}].output)`);
+      throw new TypeError(
+        `toolnexus: Answer output must be a string, got ${typeName(r.output)} (results[${i}].output)`,
+      );
     }
-    return r.isError === undefined ? { id: r.id, output: r.output } : { id: r.id, output: r.output, isError: r.isError === true };
+    return r.isError === undefined
+      ? { id: r.id, output: r.output }
+      : { id: r.id, output: r.output, isError: r.isError === true };
   });
   return { id, ok: true, data: { results: copy } };
 }
@@ -74,9 +92,10 @@ export function newRequestId(): string {
 /** What a tool returns to suspend: the Request rides in `metadata.pending`. */
 /* @__NO_SIDE_EFFECTS__ */
 export function pending(request: PendingInput): ToolResult {
-  if (typeof request?.kind !== "string" || request.kind === "") throw new TypeError("toolnexus: pending: kind is required");
+  if (typeof request?.kind !== "string" || request.kind === "")
+    throw new TypeError("toolnexus: pending: kind is required");
   if (typeof request.prompt !== "string") throw new TypeError("toolnexus: pending: prompt must be a string");
-  const req: Request = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
+  const req: PendingRequest = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
   if (request.url !== undefined) req.url = request.url;
   if (request.data !== undefined) req.data = request.data;
   if (request.expiresAt !== undefined) req.expiresAt = request.expiresAt;
@@ -94,15 +113,15 @@ export function authRequired(url: string, prompt = "Authorization required to co
 }
 
 /** The Request a tool result suspends with, if any. */
-export function pendingOf(result: ToolResult | undefined): Request | undefined {
+export function pendingOf(result: ToolResult | undefined): PendingRequest | undefined {
   const p = result?.metadata?.pending;
   if (typeof p !== "object" || p === null) return undefined;
-  const r = p as Request;
+  const r = p as PendingRequest;
   return typeof r.id === "string" && typeof r.kind === "string" && typeof r.prompt === "string" ? r : undefined;
 }
 
 /** True once `now` is past the Request's `expiresAt`. An unparsable `expiresAt` counts as expired. */
-export function isExpired(request: Request, now = Date.now()): boolean {
+export function isExpired(request: PendingRequest, now = Date.now()): boolean {
   if (request.expiresAt === undefined) return false;
   const t = Date.parse(request.expiresAt);
   return Number.isNaN(t) || now > t;
@@ -126,7 +145,9 @@ const REQUEST: Record<string, Check> = {
   prompt: string,
   url: optional(string),
   data,
-  expiresAt: optional(is((s) => typeof s === "string" && !Number.isNaN(Date.parse(s)), "must be an RFC 3339 timestamp")),
+  expiresAt: optional(
+    is((s) => typeof s === "string" && !Number.isNaN(Date.parse(s)), "must be an RFC 3339 timestamp"),
+  ),
 };
 
 const ANSWER_SHAPE = shape(ANSWER);
@@ -140,19 +161,21 @@ function parseWith<T>(what: string, fields: Record<string, Check>, check: Check,
   const problem = problemIn(check, value);
   if (problem) throw new InvalidAnswerError(problem.path, `toolnexus: invalid ${what}: ${problem.describe()}`);
   const out: Record<string, unknown> = {};
-  for (const key in fields) if (value[key] !== undefined) out[key] = key === "data" ? cloneJson(value[key], what, "data") : value[key];
+  for (const key in fields)
+    if (value[key] !== undefined) out[key] = key === "data" ? cloneJson(value[key], what, "data") : value[key];
   return out as T;
 }
 
 /** Validates an Answer that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
 export function parseAnswer(value: unknown): Answer {
   const answer = parseWith<Answer>("Answer", ANSWER, ANSWER_SHAPE, value);
-  if (answer.ok && answer.reason !== undefined) throw new InvalidAnswerError("reason", 'toolnexus: invalid Answer: "reason" is only allowed when ok is false');
+  if (answer.ok && answer.reason !== undefined)
+    throw new InvalidAnswerError("reason", 'toolnexus: invalid Answer: "reason" is only allowed when ok is false');
   return answer;
 }
 
 /** Validates a Request that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
-export function parseRequest(value: unknown): Request {
+export function parseRequest(value: unknown): PendingRequest {
   return parseWith("Request", REQUEST, REQUEST_SHAPE, value);
 }
 
@@ -163,7 +186,11 @@ const MAX_DEPTH = 64;
  * `__proto__` keys are dropped so nothing downstream can reach an object prototype through them.
  */
 export function cloneJson(value: unknown, what: string, field: string, depth = 0): unknown {
-  if (depth > MAX_DEPTH) throw new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" is nested deeper than ${MAX_DEPTH} levels`);
+  if (depth > MAX_DEPTH)
+    throw new InvalidAnswerError(
+      field,
+      `toolnexus: invalid ${what}: "${field}" is nested deeper than ${MAX_DEPTH} levels`,
+    );
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
     if (Number.isFinite(value)) return value;
@@ -178,5 +205,8 @@ export function cloneJson(value: unknown, what: string, field: string, depth = 0
     }
     return out;
   }
-  throw new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" is ${typeName(value)}, which JSON cannot carry`);
+  throw new InvalidAnswerError(
+    field,
+    `toolnexus: invalid ${what}: "${field}" is ${typeName(value)}, which JSON cannot carry`,
+  );
 }

@@ -44,7 +44,6 @@ export interface Client {
 
 type Plan = (ctx: RunContext) => Promise<Resumption>;
 
-
 async function collect(events: AsyncGenerator<StreamEvent, RunResult>): Promise<RunResult> {
   for (;;) {
     const step = await events.next();
@@ -55,9 +54,11 @@ async function collect(events: AsyncGenerator<StreamEvent, RunResult>): Promise<
 /* @__NO_SIDE_EFFECTS__ */
 export function createClient(options: ClientOptions): Client {
   for (const key of ["baseUrl", "model"] as const) {
-    if (typeof options?.[key] !== "string" || !options[key]) throw new TypeError(`toolnexus: createClient needs a ${key} string`);
+    if (typeof options?.[key] !== "string" || !options[key])
+      throw new TypeError(`toolnexus: createClient needs a ${key} string`);
   }
-  if (options.style !== "openai" && options.style !== "anthropic") throw new TypeError('toolnexus: createClient style must be "openai" or "anthropic"');
+  if (options.style !== "openai" && options.style !== "anthropic")
+    throw new TypeError('toolnexus: createClient style must be "openai" or "anthropic"');
   const opts = { ...options };
   // the provider wire, translate and resume load on first use, so a page only downloads what it runs
   // kept once loaded, so later runs need no `await import`; concurrent first runs share the module system's cache
@@ -65,15 +66,20 @@ export function createClient(options: ClientOptions): Client {
   const storage = opts.storage ?? memoryStorage();
   checkResumeConfig(opts.resumeSecret, opts.requireResumeToken === true);
   let checkToken: ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck> | undefined;
-  const resumePlan = (runId: string, answer: Answer, ro: ResumeOptions): Plan => async (ctx) => {
-    const { prepareResume } = await import("./loop/resume");
-    let guard;
-    if (ro.token !== undefined || opts.requireResumeToken) {
-      const { resumeTokenCheck } = await import("./client/resume-token/verify");
-      guard = await (checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true))(runId, ro.token);
-    }
-    return prepareResume(ctx, runId, answer, guard);
-  };
+  const resumePlan =
+    (runId: string, answer: Answer, ro: ResumeOptions): Plan =>
+    async (ctx) => {
+      const { prepareResume } = await import("./loop/resume");
+      let guard: Awaited<ReturnType<NonNullable<typeof checkToken>>>;
+      if (ro.token !== undefined || opts.requireResumeToken) {
+        const { resumeTokenCheck } = await import("./client/resume-token/verify");
+        guard = await (checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true))(
+          runId,
+          ro.token,
+        );
+      }
+      return prepareResume(ctx, runId, answer, guard);
+    };
   const registry = createMetrics();
   const metrics = {
     record: (event: Parameters<typeof registry.record>[0]) => {
@@ -85,8 +91,23 @@ export function createClient(options: ClientOptions): Client {
   // an explicit `apiKey` (even undefined) turns the environment lookup off
   const apiKey = (): string | undefined => ("apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style));
 
-  async function context(toolkit: RunOptions["toolkit"], signal: AbortSignal | undefined, stream: boolean): Promise<RunContext> {
-    return { opts, wire: wire ?? (wire = await loadWire(opts.style)), apiKey: apiKey(), toolkit: toToolkit(toolkit), storage, metrics, stream, signal, maxTurns: opts.maxTurns ?? 10, warn: (m) => console.warn(m) };
+  async function context(
+    toolkit: RunOptions["toolkit"],
+    signal: AbortSignal | undefined,
+    stream: boolean,
+  ): Promise<RunContext> {
+    return {
+      opts,
+      wire: wire ?? (wire = await loadWire(opts.style)),
+      apiKey: apiKey(),
+      toolkit: toToolkit(toolkit),
+      storage,
+      metrics,
+      stream,
+      signal,
+      maxTurns: opts.maxTurns ?? 10,
+      warn: (m) => console.warn(m),
+    };
   }
 
   async function* session(ro: RunOptions, stream: boolean, plan: Plan): AsyncGenerator<StreamEvent, RunResult> {
@@ -94,7 +115,9 @@ export function createClient(options: ClientOptions): Client {
     // all — nothing could abort the run, and in Node an AbortController costs microseconds
     const deadline = opts.timeoutMs !== undefined ? new AbortController() : undefined;
     let timeout: Error | undefined; // made when it fires: an Error costs microseconds
-    const timer = deadline ? setTimeout(() => deadline.abort((timeout = new Error(`run timeout after ${opts.timeoutMs}ms`))), opts.timeoutMs) : undefined;
+    const timer = deadline
+      ? setTimeout(() => deadline.abort((timeout = new Error(`run timeout after ${opts.timeoutMs}ms`))), opts.timeoutMs)
+      : undefined;
     const signal = deadline && ro.signal ? anySignal([deadline.signal, ro.signal]) : (deadline?.signal ?? ro.signal);
     const started = Date.now();
     let state: LoopState | undefined;
@@ -104,17 +127,34 @@ export function createClient(options: ClientOptions): Client {
       state = planned.state;
       result = planned.finished ?? (yield* planned.events!);
     } catch (error) {
-      const runMetric = { event: "run" as const, model: opts.model, turns: state?.turns ?? 0, toolCalls: state?.toolCalls.length ?? 0, totalTokens: state?.usage.totalTokens ?? 0, ms: Date.now() - started };
+      const runMetric = {
+        event: "run" as const,
+        model: opts.model,
+        turns: state?.turns ?? 0,
+        toolCalls: state?.toolCalls.length ?? 0,
+        totalTokens: state?.usage.totalTokens ?? 0,
+        ms: Date.now() - started,
+      };
       if (!signal?.aborted || !state) {
         metrics.record({ ...runMetric, error: error instanceof Error ? error.message : String(error) });
         throw error;
       }
-      result = resultOf(state, "incomplete", { limit: timeout !== undefined && signal!.reason === timeout ? "timeout" : "aborted" });
+      result = resultOf(state, "incomplete", {
+        limit: timeout !== undefined && signal!.reason === timeout ? "timeout" : "aborted",
+      });
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }
-    metrics.record({ event: "run", model: opts.model, turns: result.turns, toolCalls: result.toolCallCount, totalTokens: result.usage.totalTokens, ms: Date.now() - started });
-    if (state?.conversationId !== undefined && result.status !== "pending") await (await conversations()).save(state.conversationId, { messages: result.messages });
+    metrics.record({
+      event: "run",
+      model: opts.model,
+      turns: result.turns,
+      toolCalls: result.toolCallCount,
+      totalTokens: result.usage.totalTokens,
+      ms: Date.now() - started,
+    });
+    if (state?.conversationId !== undefined && result.status !== "pending")
+      await (await conversations()).save(state.conversationId, { messages: result.messages });
     if (stream) {
       // run() and resume() collect the result alone: only a stream has someone reading events
       yield { type: "usage", usage: result.usage };
@@ -157,7 +197,10 @@ export function createClient(options: ClientOptions): Client {
       const store = await conversations();
       const conv = await store.load(id);
       if (conv.pendingRunId) {
-        throw new RunConflictError(conv.pendingRunId, `toolnexus: conversation "${id}" waits on run "${conv.pendingRunId}" — resume it with client.resume(runId, answer), or discard it with client.forget(id)`);
+        throw new RunConflictError(
+          conv.pendingRunId,
+          `toolnexus: conversation "${id}" waits on run "${conv.pendingRunId}" — resume it with client.resume(runId, answer), or discard it with client.forget(id)`,
+        );
       }
       const result = await collect(session(ao, false, fresh(prompt, { ...ao, history: conv.messages }, id)));
       if (result.status === "pending") await store.save(id, { messages: conv.messages, pendingRunId: result.runId! });
@@ -177,7 +220,10 @@ export function createClient(options: ClientOptions): Client {
     },
 
     async translate(req) {
-      const [{ translateCall }, ctx] = await Promise.all([import("./client/translate-call"), context(req.toolkit, req.signal, false)]);
+      const [{ translateCall }, ctx] = await Promise.all([
+        import("./client/translate-call"),
+        context(req.toolkit, req.signal, false),
+      ]);
       return translateCall(ctx, req);
     },
 

@@ -1,4 +1,4 @@
-import type { Answer, Request } from "./types";
+import type { Answer, PendingRequest } from "./types";
 
 const BRAND = Symbol.for("toolnexus.error");
 
@@ -38,9 +38,9 @@ export function isToolnexusError(error: unknown): error is ToolnexusError {
 
 /** An Answer whose `id` does not echo the Request it answers. Nothing was changed. */
 export class AnswerMismatchError extends ToolnexusError {
-  declare readonly request: Request;
+  declare readonly request: PendingRequest;
   declare readonly answer: Answer;
-  constructor(request: Request, answer: Answer) {
+  constructor(request: PendingRequest, answer: Answer) {
     super(
       "answer_mismatch",
       `toolnexus: answer id "${answer.id}" does not echo the pending request id "${request.id}" — build the answer with answerOutput(request.id, output)`,
@@ -65,7 +65,10 @@ export class InvalidAnswerError extends ToolnexusError {
 export class RunNotFoundError extends ToolnexusError {
   declare readonly runId: string;
   constructor(runId: string) {
-    super("run_not_found", `toolnexus: no suspended run "${runId}" in storage — it finished, expired, or was never saved there`);
+    super(
+      "run_not_found",
+      `toolnexus: no suspended run "${runId}" in storage — it finished, expired, or was never saved there`,
+    );
     this.name = "RunNotFoundError";
     this.runId = runId;
   }

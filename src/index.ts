@@ -33,7 +33,12 @@ export type { WebStorageOptions, WebStorageLike, LockManagerLike } from "./stora
 export { kvStorage } from "./storage/kv";
 export type { KvStorageOptions, KVNamespaceLike } from "./storage/kv";
 export { durableObjectStorage, RunStoreObject } from "./storage/durable-object";
-export type { DurableObjectStorageOptions, DurableObjectStorageLike, DurableObjectNamespaceLike, RunStoreStorageLike } from "./storage/durable-object";
+export type {
+  DurableObjectStorageOptions,
+  DurableObjectStorageLike,
+  DurableObjectNamespaceLike,
+  RunStoreStorageLike,
+} from "./storage/durable-object";
 export { denoKvStorage } from "./storage/deno-kv";
 export type { DenoKvStorageOptions, DenoKvLike, DenoKvAtomicLike, DenoKvKey, DenoKvKeyPart } from "./storage/deno-kv";
 export { createClient } from "./client";

@@ -19,7 +19,8 @@ export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<
       state.messages.push(turn.message);
       return resultOf(state, "done");
     }
-    if (ctx.stream) for (const call of turn.calls) yield { type: "tool_call", id: call.id, name: call.name, args: call.args };
+    if (ctx.stream)
+      for (const call of turn.calls) yield { type: "tool_call", id: call.id, name: call.name, args: call.args };
     const outcomes = await runTurn(ctx, state, turn.calls);
     ctx.signal?.throwIfAborted();
     mergeRelays(outcomes);
@@ -28,7 +29,15 @@ export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<
     } else if (outcomes.some((o) => o.request)) {
       return yield* halt(ctx, state, turn.message, outcomes);
     } else {
-      if (ctx.stream) for (const o of outcomes) yield { type: "tool_result", id: o.call.id, name: o.call.name, output: o.result.output, isError: o.result.isError };
+      if (ctx.stream)
+        for (const o of outcomes)
+          yield {
+            type: "tool_result",
+            id: o.call.id,
+            name: o.call.name,
+            output: o.result.output,
+            isError: o.result.isError,
+          };
     }
     appendTurn(ctx, state, turn, outcomes);
   }
@@ -39,9 +48,21 @@ export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<
  * Durable halt: the finished calls' results are reported, the run is written under its runId with every
  * suspended call of the turn, and the first open Request (in tool-call order) is surfaced.
  */
-export async function* halt(ctx: RunContext, state: LoopState, assistant: unknown, calls: TurnCall[]): AsyncGenerator<StreamEvent, RunResult> {
+export async function* halt(
+  ctx: RunContext,
+  state: LoopState,
+  assistant: unknown,
+  calls: TurnCall[],
+): AsyncGenerator<StreamEvent, RunResult> {
   for (const c of calls) {
-    if (!c.request && ctx.stream) yield { type: "tool_result", id: c.call.id, name: c.call.name, output: c.result.output, isError: c.result.isError };
+    if (!c.request && ctx.stream)
+      yield {
+        type: "tool_result",
+        id: c.call.id,
+        name: c.call.name,
+        output: c.result.output,
+        isError: c.result.isError,
+      };
   }
   const request = openGroups(calls, waiting)[0]!.request;
   await writeRecord(ctx, haltRecord(ctx, state, assistant, calls));

@@ -12,7 +12,7 @@ export type Style = "openai" | "anthropic";
 export type ToolSource = "native" | "http" | "builtin" | "relay" | "mcp" | "skill" | "a2a" | "custom";
 
 /** What a suspended tool asks for. Keys are wire keys, fixed across every toolnexus port. */
-export interface Request {
+export interface PendingRequest {
   id: string;
   kind: string;
   prompt: string;
@@ -24,7 +24,7 @@ export interface Request {
 
 export type AnswerReason = "declined" | "cancelled" | "expired";
 
-/** The host's reply to a {@link Request}. */
+/** The host's reply to a {@link PendingRequest}. */
 export interface Answer {
   id: string;
   ok: boolean;
@@ -108,7 +108,7 @@ export interface RunResult {
   usage: Usage;
   model: string;
   /** Present iff `status === "pending"`. */
-  pending?: Request;
+  pending?: PendingRequest;
   /** Present iff `status === "pending"`: the key to resume with. */
   runId?: string;
   /** Present iff `status === "incomplete"`: `"maxTurns"`, `"timeout"` or `"aborted"`. */
@@ -119,7 +119,7 @@ export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "tool_call"; id: string; name: string; args: unknown }
   | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
-  | { type: "pending"; request: Request; runId?: string }
+  | { type: "pending"; request: PendingRequest; runId?: string }
   | { type: "usage"; usage: Usage }
   | { type: "done"; result: RunResult };
 
@@ -161,13 +161,29 @@ type Awaitable<T> = T | Promise<T>;
 
 export interface Hooks {
   /** Before each model call; may replace the messages/tools for the rest of the run. A throw ends the run. */
-  beforeLLM?(info: { messages: unknown[]; tools: unknown[]; model: string; turn: number }): Awaitable<void | { messages?: unknown[]; tools?: unknown[] }>;
+  beforeLLM?(info: {
+    messages: unknown[];
+    tools: unknown[];
+    model: string;
+    turn: number;
+  }): Awaitable<void | { messages?: unknown[]; tools?: unknown[] }>;
   /** After each model call, with the raw response (or `{ streamed: true, usage }` when streaming). */
   afterLLM?(info: { response: unknown; model: string; turn: number }): Awaitable<void>;
   /** Before each tool call; may rewrite `args` or short-circuit with a `result` (a suspension too). */
-  beforeTool?(info: { name: string; args: Record<string, unknown>; id: string; turn: number }): Awaitable<void | { args?: Record<string, unknown>; result?: ToolResult }>;
+  beforeTool?(info: {
+    name: string;
+    args: Record<string, unknown>;
+    id: string;
+    turn: number;
+  }): Awaitable<void | { args?: Record<string, unknown>; result?: ToolResult }>;
   /** After each tool call that did not suspend; may replace the result. */
-  afterTool?(info: { name: string; args: Record<string, unknown>; result: ToolResult; id: string; turn: number }): Awaitable<void | { result?: ToolResult }>;
+  afterTool?(info: {
+    name: string;
+    args: Record<string, unknown>;
+    result: ToolResult;
+    id: string;
+    turn: number;
+  }): Awaitable<void | { result?: ToolResult }>;
 }
 
 export interface ClientOptions {
@@ -200,7 +216,7 @@ export interface ClientOptions {
   /** The fetch used for model calls. Default `globalThis.fetch`, looked up per call. */
   fetch?: typeof fetch;
   /** Resolves a suspension inline. Absent ⇒ the run halts durably into `storage`. */
-  waitFor?: (request: Request) => Promise<Answer>;
+  waitFor?: (request: PendingRequest) => Promise<Answer>;
   /** Where halted runs and conversations live. Default `memoryStorage()` (per client). */
   storage?: RunStorage;
   /** How long a finished run's outcome is kept so a repeated identical answer gets it back. Default 86400. */

@@ -18,7 +18,10 @@ export default async function setup(project: TestProject) {
   const root = new URL("../dist/", import.meta.url).pathname;
   const server = createServer(async (req, res) => {
     res.setHeader("access-control-allow-origin", "*");
-    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(
+      /^(\.\.[/\\])+/,
+      "",
+    );
     try {
       const body = await readFile(join(root, path));
       res.setHeader("content-type", types[extname(path)] ?? "application/octet-stream");

@@ -1,7 +1,13 @@
 // Deno: a run halts into Deno KV, and after a restart a second client resumes it. Deno KV's
 // versionstamp checks make the claim atomic, so an answer is used exactly once.
 //   deno run --unstable-kv --allow-read --allow-write deno-kv.ts runs.db
-import { answerOutput, createInProcessClient, defineTool, denoKvStorage, pending } from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
+import {
+  answerOutput,
+  createInProcessClient,
+  defineTool,
+  denoKvStorage,
+  pending,
+} from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
 import type { GenerateRequest } from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
 
 const weather = defineTool({
@@ -13,7 +19,9 @@ const weather = defineTool({
 // A stand-in model (call the tool, then report its result); use createClient for a real one.
 function generate({ messages }: GenerateRequest) {
   const last = messages.at(-1) as { role: string; content: string };
-  return last.role === "tool" ? { content: `Forecast: ${last.content}` } : { toolCalls: [{ name: "weather", arguments: {} }] };
+  return last.role === "tool"
+    ? { content: `Forecast: ${last.content}` }
+    : { toolCalls: [{ name: "weather", arguments: {} }] };
 }
 
 const path = Deno.args[0] ?? "runs.db";

@@ -2,8 +2,15 @@
 // from Deno KV. POST /chat { prompt } and POST /answer { runId, answer } both answer with
 // text/event-stream (read it in a page with readEventStream).
 //   deno run --unstable-kv --allow-net --allow-read --allow-write serve.ts runs.db
-import { createInProcessClient, defineTool, denoKvStorage, eventStreamResponse, parseAnswer, pending } from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
-import type { GenerateRequest } from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
+import {
+  createInProcessClient,
+  defineTool,
+  denoKvStorage,
+  eventStreamResponse,
+  parseAnswer,
+  pending,
+} from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
+import type { Answer, GenerateRequest } from "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
 
 const weather = defineTool({
   name: "weather",
@@ -13,7 +20,9 @@ const weather = defineTool({
 });
 function generate({ messages }: GenerateRequest) {
   const last = messages.at(-1) as { role: string; content: string };
-  return last.role === "tool" ? { content: `Forecast: ${last.content}` } : { toolCalls: [{ name: "weather", arguments: {} }] };
+  return last.role === "tool"
+    ? { content: `Forecast: ${last.content}` }
+    : { toolCalls: [{ name: "weather", arguments: {} }] };
 }
 
 const kv = await Deno.openKv(Deno.args[0]); // no path: Deno's default (on Deploy: the project's KV)
@@ -24,7 +33,7 @@ const onListen = ({ port }: { port: number }) => console.log(`listening on http:
 Deno.serve({ hostname: "127.0.0.1", port: Number(Deno.args[1] ?? 8000), onListen }, async (request: Request) => {
   const body = await request.json();
   if (new URL(request.url).pathname === "/answer") {
-    let answer;
+    let answer: Answer;
     try {
       answer = parseAnswer(body.answer); // untrusted JSON → Answer, or InvalidAnswerError naming the field
     } catch (error) {

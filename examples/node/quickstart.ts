@@ -13,7 +13,9 @@ const weather = defineTool({
 // A stand-in model; a real one is createClient({ baseUrl, style: "openai", model, apiKey }).
 const generate = ({ messages }: GenerateRequest) => {
   const last = messages.at(-1) as { role: string; content: string };
-  return last.role === "tool" ? { content: `Forecast: ${last.content}` } : { toolCalls: [{ name: "weather", arguments: {} }] };
+  return last.role === "tool"
+    ? { content: `Forecast: ${last.content}` }
+    : { toolCalls: [{ name: "weather", arguments: {} }] };
 };
 
 const storage = memoryStorage(); // or kvStorage, durableObjectStorage, denoKvStorage, webStorage

@@ -2,12 +2,12 @@
 // the answer — nothing is stored. Here the answer comes from whoever is at the terminal.
 import { createInterface } from "node:readline/promises";
 import { answerOutput, createInProcessClient } from "toolnexus";
-import type { Request } from "toolnexus";
+import type { PendingRequest } from "toolnexus";
 import { generate, weather } from "./weather";
 
 const terminal = createInterface({ input: process.stdin, output: process.stdout });
 
-async function waitFor(request: Request) {
+async function waitFor(request: PendingRequest) {
   const reply = await terminal.question(`${request.prompt} `);
   return answerOutput(request.id, reply.trim());
 }

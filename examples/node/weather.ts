@@ -18,5 +18,7 @@ export const weather = defineTool({
 /** A scripted model: call the tool, then report what it said. */
 export function generate({ messages }: GenerateRequest) {
   const last = messages.at(-1) as { role: string; content: string };
-  return last.role === "tool" ? { content: `Forecast: ${last.content}` } : { toolCalls: [{ name: "weather", arguments: {} }] };
+  return last.role === "tool"
+    ? { content: `Forecast: ${last.content}` }
+    : { toolCalls: [{ name: "weather", arguments: {} }] };
 }

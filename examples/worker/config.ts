@@ -24,7 +24,14 @@ export function usesRealModel(env: ModelEnv): boolean {
 export function demoClient(env: ModelEnv, storage: RunStorage) {
   if (usesRealModel(env)) {
     const style = env.STYLE === "anthropic" ? "anthropic" : "openai";
-    return createClient({ baseUrl: env.BASE_URL!, style, model: env.MODEL!, apiKey: env.API_KEY, systemPrompt: SYSTEM_PROMPT, storage });
+    return createClient({
+      baseUrl: env.BASE_URL!,
+      style,
+      model: env.MODEL!,
+      apiKey: env.API_KEY,
+      systemPrompt: SYSTEM_PROMPT,
+      storage,
+    });
   }
   return createInProcessClient({ model: "scripted-demo", generate: scriptedModel, storage });
 }

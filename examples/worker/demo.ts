@@ -26,7 +26,10 @@ export default {
       if (request.method === "GET" && url.pathname === "/api/stats") return Response.json(await stats(env));
       if (request.method === "POST" && url.pathname === "/api/chat") return await chat(request, env, url.origin);
       if (request.method === "POST" && url.pathname === "/api/answer") return await answer(request, env, url.origin);
-      return Response.json({ error: { code: "not_found", message: `No route for ${request.method} ${url.pathname}` } }, { status: 404 });
+      return Response.json(
+        { error: { code: "not_found", message: `No route for ${request.method} ${url.pathname}` } },
+        { status: 404 },
+      );
     } catch (error) {
       return errorResponse(error);
     }
@@ -35,9 +38,15 @@ export default {
 
 function page(env: DemoEnv): Response {
   const nonce = crypto.randomUUID();
-  const html = chatPage({ nonce, model: usesRealModel(env) ? String(env.MODEL) : "scripted (offline)", storage: storageName(env) });
+  const html = chatPage({
+    nonce,
+    model: usesRealModel(env) ? String(env.MODEL) : "scripted (offline)",
+    storage: storageName(env),
+  });
   const csp = `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src 'self' data:`;
-  return new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": csp } });
+  return new Response(html, {
+    headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": csp },
+  });
 }
 
 async function chat(request: Request, env: DemoEnv, origin: string): Promise<Response> {
@@ -48,7 +57,10 @@ async function chat(request: Request, env: DemoEnv, origin: string): Promise<Res
   }
   const chatId = chatIdOf(body.chatId);
   const client = demoClient(env, runStorage(env));
-  const toolkit = await createToolkit({ tools: demoTools(env, origin), builtins: { webfetch: false, todowrite: false } });
+  const toolkit = await createToolkit({
+    tools: demoTools(env, origin),
+    builtins: { webfetch: false, todowrite: false },
+  });
   const history = await loadHistory(env, chatId);
   return streamed(client.stream(message.trim(), { toolkit, history }), (result) => saveHistory(env, chatId, result));
 }
@@ -56,11 +68,15 @@ async function chat(request: Request, env: DemoEnv, origin: string): Promise<Res
 async function answer(request: Request, env: DemoEnv, origin: string): Promise<Response> {
   const body = await readJson(request);
   const runId = body.runId;
-  if (typeof runId !== "string" || !runId || runId.length > 200) throw new BadRequest("runId must be the runId of the open question");
+  if (typeof runId !== "string" || !runId || runId.length > 200)
+    throw new BadRequest("runId must be the runId of the open question");
   const reply = cleanAnswer(parseAnswer(body.answer));
   const chatId = chatIdOf(body.chatId);
   const client = demoClient(env, runStorage(env));
-  const toolkit = await createToolkit({ tools: demoTools(env, origin), builtins: { webfetch: false, todowrite: false } });
+  const toolkit = await createToolkit({
+    tools: demoTools(env, origin),
+    builtins: { webfetch: false, todowrite: false },
+  });
   return streamed(client.resumeStream(runId, reply, { toolkit }), (result) => saveHistory(env, chatId, result));
 }
 
@@ -68,7 +84,10 @@ async function answer(request: Request, env: DemoEnv, origin: string): Promise<R
  * Streams a run's events. The first event is awaited before the response starts, so a run that
  * cannot start (unknown runId, an answer that was already used) gets a proper status code.
  */
-async function streamed(events: AsyncIterable<StreamEvent>, onDone: (result: RunResult) => Promise<void>): Promise<Response> {
+async function streamed(
+  events: AsyncIterable<StreamEvent>,
+  onDone: (result: RunResult) => Promise<void>,
+): Promise<Response> {
   const it = events[Symbol.asyncIterator]();
   const first = await it.next();
   async function* rest(): AsyncGenerator<StreamEvent> {

@@ -1,6 +1,13 @@
 // The demo Worker's plumbing: where runs are stored, request parsing, the reply the page may send,
 // and error responses that tell the page what happened (never a stack, never a secret).
-import { answerDeclined, answerOutput, durableObjectStorage, InvalidAnswerError, isToolnexusError, kvStorage } from "toolnexus";
+import {
+  answerDeclined,
+  answerOutput,
+  durableObjectStorage,
+  InvalidAnswerError,
+  isToolnexusError,
+  kvStorage,
+} from "toolnexus";
 import type { Answer, RunStorage } from "toolnexus";
 
 export interface StorageEnv {
@@ -11,7 +18,9 @@ export interface StorageEnv {
 
 /** Durable Object storage when the binding exists (exactly-once resume), else KV (best effort). */
 export function runStorage(env: StorageEnv): RunStorage {
-  return env.RUN_STORE ? durableObjectStorage({ namespace: env.RUN_STORE }) : kvStorage({ binding: env.RUNS, prefix: "run:" });
+  return env.RUN_STORE
+    ? durableObjectStorage({ namespace: env.RUN_STORE })
+    : kvStorage({ binding: env.RUNS, prefix: "run:" });
 }
 
 export function storageName(env: StorageEnv): string {
@@ -39,9 +48,13 @@ export function cleanAnswer(answer: Answer): Answer {
   if (!answer.ok) return answerDeclined(answer.id, answer.reason ?? "declined");
   const output = answer.data?.output;
   if (typeof output !== "string" || !output.trim()) {
-    throw new InvalidAnswerError("data.output", "toolnexus demo: the reply needs data.output as a non-empty string — build it with answerOutput(request.id, text)");
+    throw new InvalidAnswerError(
+      "data.output",
+      "toolnexus demo: the reply needs data.output as a non-empty string — build it with answerOutput(request.id, text)",
+    );
   }
-  if (output.length > MAX_ANSWER) throw new InvalidAnswerError("data.output", `toolnexus demo: the reply is longer than ${MAX_ANSWER} characters`);
+  if (output.length > MAX_ANSWER)
+    throw new InvalidAnswerError("data.output", `toolnexus demo: the reply is longer than ${MAX_ANSWER} characters`);
   return answerOutput(answer.id, output.trim());
 }
 
@@ -56,7 +69,8 @@ const STATUS: Record<string, number> = {
 };
 
 export function errorResponse(error: unknown): Response {
-  const json = (status: number, code: string, message: string) => Response.json({ error: { code, message } }, { status });
+  const json = (status: number, code: string, message: string) =>
+    Response.json({ error: { code, message } }, { status });
   if (error instanceof BadRequest) return json(400, "bad_request", `Bad request: ${error.message}`);
   if (isToolnexusError(error)) return json(STATUS[error.code] ?? 500, error.code, error.message);
   console.error("demo: unexpected error:", error instanceof Error ? error.message : String(error));

@@ -8,7 +8,8 @@ import type { GenerateRequest } from "toolnexus";
 const deploy = defineTool({
   name: "deploy",
   description: "Deploys the release once a human approves",
-  execute: async (_args, ctx) => (ctx?.answer ? "Deployed v42." : pending({ kind: "approval", prompt: "Deploy v42 to production?" })),
+  execute: async (_args, ctx) =>
+    ctx?.answer ? "Deployed v42." : pending({ kind: "approval", prompt: "Deploy v42 to production?" }),
 });
 
 // A stand-in model (call the tool, then repeat its result); use createClient for a real one.

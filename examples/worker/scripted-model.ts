@@ -27,7 +27,7 @@ export function scriptedModel(req: { messages: unknown[] }): ScriptedTurn {
   const userAt = messages.map((m) => m.role).lastIndexOf("user");
   const prompt = String(messages[userAt]?.content ?? "");
   const last = messages.at(-1);
-  if (!last || last.role !== "tool") return firstMove(prompt, messages.length);
+  if (last?.role !== "tool") return firstMove(prompt, messages.length);
   const output = String(last.content ?? "");
   const name = toolNameOf(messages, last.tool_call_id);
   return afterTool(name, output, messages.length);
@@ -35,19 +35,25 @@ export function scriptedModel(req: { messages: unknown[] }): ScriptedTurn {
 
 function firstMove(prompt: string, seq: number): ScriptedTurn {
   const text = prompt.toLowerCase();
-  const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ id: `call_${seq}`, name, arguments: args }] });
+  const call = (name: string, args: Record<string, unknown>) => ({
+    toolCalls: [{ id: `call_${seq}`, name, arguments: args }],
+  });
   if (/weather|forecast|rain|sunny|temperature/.test(text)) {
     const city = CITIES.find((c) => text.includes(c.toLowerCase()));
     if (city) return call("weather", { city });
-    return call("question", { questions: [{ question: "Which city should I check the weather for?", options: CITIES }] });
+    return call("question", {
+      questions: [{ question: "Which city should I check the weather for?", options: CITIES }],
+    });
   }
-  if (/book|table|reserv|dinner/.test(text)) return call("book_table", { restaurant: "Dakshin", time: "19:30", guests: 2 });
+  if (/book|table|reserv|dinner/.test(text))
+    return call("book_table", { restaurant: "Dakshin", time: "19:30", guests: 2 });
   if (/calendar|schedule|meeting|agenda/.test(text)) return call("calendar", { day: "tomorrow" });
   return { content: HELP };
 }
 
 function afterTool(name: string, output: string, seq: number): ScriptedTurn {
-  if (output.startsWith("declined/expired:")) return { content: "No problem — I've left it there. Ask again whenever you like." };
+  if (output.startsWith("declined/expired:"))
+    return { content: "No problem — I've left it there. Ask again whenever you like." };
   if (name === "question") {
     const city = cityFrom(output);
     if (!city) return { content: "I didn't catch a city there. Ask me again and pick one." };

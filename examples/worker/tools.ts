@@ -51,7 +51,11 @@ export function demoTools(env: ToolsEnv, origin: string): Tool[] {
     execute: async (args, ctx) => {
       const { restaurant, time, guests } = args as { restaurant: string; time: string; guests: number };
       if (!ctx?.answer) {
-        return pending({ kind: "approval", prompt: `Book a table for ${guests} at ${restaurant}, ${time} tonight?`, data: { restaurant, time, guests } });
+        return pending({
+          kind: "approval",
+          prompt: `Book a table for ${guests} at ${restaurant}, ${time} tonight?`,
+          data: { restaurant, time, guests },
+        });
       }
       await recordExecution(env, "book_table", ctx);
       return `Your table for ${guests} at ${restaurant} is booked for ${time}. Confirmation ${confirmation(`${restaurant}|${time}|${guests}`)}.`;
@@ -65,7 +69,12 @@ export function demoTools(env: ToolsEnv, origin: string): Tool[] {
     execute: async (_args, ctx) => {
       if (!ctx?.answer) {
         const id = crypto.randomUUID();
-        return pending({ id, kind: "authorization", prompt: "Sign in to your calendar (demo) so I can read it.", url: `${origin}/authorize?request=${id}` });
+        return pending({
+          id,
+          kind: "authorization",
+          prompt: "Sign in to your calendar (demo) so I can read it.",
+          url: `${origin}/authorize?request=${id}`,
+        });
       }
       if (!(await env.RUNS.get(`auth:${ctx.answer.id}`))) {
         return { output: "Calendar access was not granted — the sign-in page was not completed.", isError: true };

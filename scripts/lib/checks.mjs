@@ -18,11 +18,19 @@ export function createChecks(label, { tmp, traceLines = 8 } = {}) {
 
   function fail(name, error) {
     counts.failed++;
-    console.log(`  ✗ ${name}\n    ${String(error?.stack ?? error).split("\n").slice(0, traceLines).join("\n    ")}`);
+    console.log(
+      `  ✗ ${name}\n    ${String(error?.stack ?? error)
+        .split("\n")
+        .slice(0, traceLines)
+        .join("\n    ")}`,
+    );
   }
 
   async function cleanup() {
-    for (const fn of cleanups.splice(0).reverse()) await Promise.resolve().then(fn).catch(() => {});
+    for (const fn of cleanups.splice(0).reverse())
+      await Promise.resolve()
+        .then(fn)
+        .catch(() => {});
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   }
 

@@ -65,7 +65,10 @@ export const shape = (fields: Record<string, Check>, message?: string): Check =>
 export const string = is((x) => typeof x === "string", "must be a string");
 export const nonEmpty = is((x) => typeof x === "string" && x !== "", "must be a non-empty string");
 export const boolean = is((x) => typeof x === "boolean", "must be a boolean");
-export const oneOf = (values: readonly unknown[], message = `must be ${values.map((x) => JSON.stringify(x)).join(", ")}`): Check => is((x) => values.includes(x), message);
+export const oneOf = (
+  values: readonly unknown[],
+  message = `must be ${values.map((x) => JSON.stringify(x)).join(", ")}`,
+): Check => is((x) => values.includes(x), message);
 
 /** The first problem `check` finds in `value`, or undefined. */
 export function problemIn(check: Check, value: unknown): Problem | undefined {

@@ -26,5 +26,9 @@ export function deadline(ms: number, outer: AbortSignal | undefined): Deadline {
     expired = true;
     timer.abort(new Error(`timed out after ${ms}ms`));
   }, ms);
-  return { signal: outer ? anySignal([outer, timer.signal]) : timer.signal, timedOut: () => expired, done: () => clearTimeout(handle) };
+  return {
+    signal: outer ? anySignal([outer, timer.signal]) : timer.signal,
+    timedOut: () => expired,
+    done: () => clearTimeout(handle),
+  };
 }

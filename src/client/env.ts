@@ -27,7 +27,12 @@ function hostEnv(name: string): string | undefined {
  * unset. `env` replaces the host lookup (e.g. `(n) => workerEnv[n]` in a Worker).
  */
 export function envApiKey(style: "openai" | "anthropic", env: EnvReader = hostEnv): string | undefined {
-  const names = ["OPENROUTER_API_KEY", style === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+  const names = [
+    "OPENROUTER_API_KEY",
+    style === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+  ];
   for (const name of names) {
     let value: unknown;
     try {

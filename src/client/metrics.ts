@@ -9,20 +9,28 @@ export interface Metrics {
   render(): string;
 }
 
-interface Histogram { buckets: number[]; sum: number; count: number }
+interface Histogram {
+  buckets: number[];
+  sum: number;
+  count: number;
+}
 
 const BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
 
 const SPECIAL = /[\\"\n]/;
 // most label values (model and tool names, true/false) need no escaping: one test instead of three replaces
-const escapeLabel = (v: string): string => (SPECIAL.test(v) ? v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n") : v);
+const escapeLabel = (v: string): string =>
+  SPECIAL.test(v) ? v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n") : v;
 /** One rendered label, `name="value"`; a series is keyed by its labels so rendered, joined with commas. */
 const label = (name: string, value: string): string => `${name}="${escapeLabel(value)}"`;
 const braced = (s: string): string => (s ? `{${s}}` : "");
 
 class Counter {
   private readonly series = new Map<string, number>();
-  constructor(readonly name: string, readonly help: string) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
   inc(key: string, by = 1): void {
     this.series.set(key, (this.series.get(key) ?? 0) + by);
   }
@@ -35,7 +43,10 @@ class Counter {
 
 class Hist {
   private readonly series = new Map<string, Histogram>();
-  constructor(readonly name: string, readonly help: string) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
   observe(key: string, seconds: number): void {
     let h = this.series.get(key);
     if (!h) this.series.set(key, (h = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
@@ -50,7 +61,11 @@ class Hist {
       const h = this.series.get(key)!;
       const pre = key ? `${key},` : "";
       BUCKETS.forEach((le, i) => out.push(`${n}_bucket{${pre}le="${le}"} ${h.buckets[i]}`));
-      out.push(`${n}_bucket{${pre}le="+Inf"} ${h.count}`, `${n}_sum${braced(key)} ${String(h.sum)}`, `${n}_count${braced(key)} ${h.count}`);
+      out.push(
+        `${n}_bucket{${pre}le="+Inf"} ${h.count}`,
+        `${n}_sum${braced(key)} ${String(h.sum)}`,
+        `${n}_count${braced(key)} ${h.count}`,
+      );
     }
     return out;
   }
@@ -80,7 +95,9 @@ export function createMetrics(): Metrics {
       llmDuration.observe(model, seconds(ev.ms));
     } else if (ev.event === "tool") {
       const tool = label("tool", ev.tool);
-      toolCalls.inc(`${tool},${label("source", ev.source || "custom")},is_error="${ev.isError === true}",pending="${ev.pending === true}"`);
+      toolCalls.inc(
+        `${tool},${label("source", ev.source || "custom")},is_error="${ev.isError === true}",pending="${ev.pending === true}"`,
+      );
       toolDuration.observe(tool, seconds(ev.ms));
     } else if (ev.event === "run" && ev.error !== undefined) {
       runErrors.inc(label("model", ev.model));

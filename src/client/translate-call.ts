@@ -6,7 +6,12 @@ import type { RunContext } from "../loop/context";
 
 export async function translateCall(ctx: RunContext, req: TranslateRequest): Promise<TranslateResult> {
   const { opts, metrics } = ctx;
-  const hooked = await opts.hooks?.beforeLLM?.({ messages: req.messages, tools: req.tools ?? [], model: opts.model, turn: 0 });
+  const hooked = await opts.hooks?.beforeLLM?.({
+    messages: req.messages,
+    tools: req.tools ?? [],
+    model: opts.model,
+    turn: 0,
+  });
   const input = hooked ? { ...req, messages: hooked.messages ?? req.messages, tools: hooked.tools ?? req.tools } : req;
   const body = shapeBody(ctx, translateBody(opts.style, opts.model, opts.systemPrompt, input));
   const started = Date.now();
@@ -15,10 +20,24 @@ export async function translateCall(ctx: RunContext, req: TranslateRequest): Pro
     const json = await (await send(ctx, ctx.wire.url(opts.baseUrl), body)).json();
     out = translateResponse(opts.style, opts.model, json);
   } catch (error) {
-    metrics.record({ event: "llm", model: opts.model, status: "error", ms: Date.now() - started, promptTokens: 0, completionTokens: 0 });
+    metrics.record({
+      event: "llm",
+      model: opts.model,
+      status: "error",
+      ms: Date.now() - started,
+      promptTokens: 0,
+      completionTokens: 0,
+    });
     throw await scrub(ctx, error);
   }
-  metrics.record({ event: "llm", model: opts.model, status: "ok", ms: Date.now() - started, promptTokens: out.usage.promptTokens, completionTokens: out.usage.completionTokens });
+  metrics.record({
+    event: "llm",
+    model: opts.model,
+    status: "ok",
+    ms: Date.now() - started,
+    promptTokens: out.usage.promptTokens,
+    completionTokens: out.usage.completionTokens,
+  });
   await opts.hooks?.afterLLM?.({ response: out.raw, model: opts.model, turn: 0 });
   return out;
 }

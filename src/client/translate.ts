@@ -42,7 +42,9 @@ const isSystem = (m: unknown): boolean => isPlainObject(m) && SYSTEM_ROLES.has(m
 function flatten(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.map((p) => (typeof p === "string" ? p : isPlainObject(p) && typeof p.text === "string" ? p.text : "")).join("");
+  return content
+    .map((p) => (typeof p === "string" ? p : isPlainObject(p) && typeof p.text === "string" ? p.text : ""))
+    .join("");
 }
 
 /** Tool arguments as an object: a JSON object string parsed, an object accepted, anything else `{}`. */
@@ -59,7 +61,8 @@ function parseArgs(args: unknown): Record<string, unknown> {
 
 function declarations(style: Style, toolkit: TranslateRequest["toolkit"]): unknown[] {
   if (!toolkit) return [];
-  if (!Array.isArray(toolkit)) return style === "openai" ? (toolkit as Toolkit).toOpenAI() : (toolkit as Toolkit).toAnthropic();
+  if (!Array.isArray(toolkit))
+    return style === "openai" ? (toolkit as Toolkit).toOpenAI() : (toolkit as Toolkit).toAnthropic();
   return (toolkit as readonly Tool[]).map((t) =>
     style === "openai"
       ? { type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }
@@ -104,7 +107,11 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
       continue;
     }
     if (role === "tool" || role === "function") {
-      const block = { type: "tool_result", tool_use_id: str(m.tool_call_id) || (role === "function" ? `call_${str(m.name)}` : ""), content: flatten(m.content) };
+      const block = {
+        type: "tool_result",
+        tool_use_id: str(m.tool_call_id) || (role === "function" ? `call_${str(m.name)}` : ""),
+        content: flatten(m.content),
+      };
       if (resultTurn) resultTurn.push(block);
       else out.push({ role: "user", content: (resultTurn = [block]) });
       continue;
@@ -116,7 +123,9 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
       if (blocks.length) out.push({ role: "assistant", content: blocks });
       continue;
     }
-    const native = Array.isArray(m.content) ? m.content.filter((p) => isPlainObject(p) && p.type === "tool_result") : [];
+    const native = Array.isArray(m.content)
+      ? m.content.filter((p) => isPlainObject(p) && p.type === "tool_result")
+      : [];
     const text = flatten(m.content);
     if (native.length) out.push({ role: "user", content: text ? [...native, { type: "text", text }] : native });
     else if (text) out.push({ role: "user", content: text });
@@ -138,8 +147,10 @@ function anthropicToolChoice(choice: unknown): unknown {
   if (choice === "required" || choice === "any") return { type: "any" };
   if (choice === "none") return { type: "none" };
   if (!isPlainObject(choice)) return undefined;
-  if (isPlainObject(choice.function) && typeof choice.function.name === "string") return { type: "tool", name: choice.function.name };
-  if (choice.type === "any" || choice.type === "none" || (choice.type === "tool" && typeof choice.name === "string")) return { ...choice };
+  if (isPlainObject(choice.function) && typeof choice.function.name === "string")
+    return { type: "tool", name: choice.function.name };
+  if (choice.type === "any" || choice.type === "none" || (choice.type === "tool" && typeof choice.name === "string"))
+    return { ...choice };
   return undefined;
 }
 
@@ -147,7 +158,14 @@ function anthropicToolChoice(choice: unknown): unknown {
 function openAIMessages(messages: unknown[], system: string | undefined, fallback: string | undefined): unknown[] {
   const kept = system === undefined ? messages : messages.filter((m) => !isSystem(m));
   const out = kept.map((m) => {
-    if (!isPlainObject(m) || !Array.isArray(m.tool_calls) || m.tool_calls.every((c) => !isPlainObject(c) || !isPlainObject(c.function) || typeof c.function.arguments === "string")) return m;
+    if (
+      !isPlainObject(m) ||
+      !Array.isArray(m.tool_calls) ||
+      m.tool_calls.every(
+        (c) => !isPlainObject(c) || !isPlainObject(c.function) || typeof c.function.arguments === "string",
+      )
+    )
+      return m;
     const tool_calls = m.tool_calls.map((c) =>
       isPlainObject(c) && isPlainObject(c.function) && typeof c.function.arguments !== "string"
         ? { ...c, function: { ...c.function, arguments: JSON.stringify(c.function.arguments ?? {}) } }
@@ -163,8 +181,14 @@ function openAIMessages(messages: unknown[], system: string | undefined, fallbac
  * The provider body for a translate request. System precedence, both styles: `req.system` (replacing any
  * system/developer message), else the conversation's own system/developer messages, else `systemPrompt`.
  */
-export function translateBody(style: Style, model: string, systemPrompt: string | undefined, req: TranslateRequest): Record<string, unknown> {
-  if (!Array.isArray(req?.messages)) throw new TypeError("toolnexus: translate needs `messages` as an array of chat messages");
+export function translateBody(
+  style: Style,
+  model: string,
+  systemPrompt: string | undefined,
+  req: TranslateRequest,
+): Record<string, unknown> {
+  if (!Array.isArray(req?.messages))
+    throw new TypeError("toolnexus: translate needs `messages` as an array of chat messages");
   const maxTokens = typeof req.maxTokens === "number" && req.maxTokens > 0 ? req.maxTokens : undefined;
   if (style === "openai") {
     const tools = [...declarations(style, req.toolkit), ...(req.tools ?? [])];
@@ -200,7 +224,9 @@ function finish(reason: string, hasCalls: boolean): string {
 function unusable(style: Style, json: unknown, what: string): StreamError {
   const err = isPlainObject(json) && isPlainObject(json.error) ? str(json.error.message) : "";
   const detail = err ? `: ${capErrorBody(redactErrorBody(err))}` : "";
-  return new StreamError(`toolnexus: the ${style} response has no ${what}${detail} — check that baseUrl and style point at a ${style === "openai" ? "/chat/completions" : "/v1/messages"} endpoint`);
+  return new StreamError(
+    `toolnexus: the ${style} response has no ${what}${detail} — check that baseUrl and style point at a ${style === "openai" ? "/chat/completions" : "/v1/messages"} endpoint`,
+  );
 }
 
 function openAIResult(model: string, json: unknown): TranslateResult {
@@ -211,11 +237,19 @@ function openAIResult(model: string, json: unknown): TranslateResult {
   for (const call of Array.isArray(msg.tool_calls) ? msg.tool_calls : []) {
     if (!isPlainObject(call)) continue;
     const fn = isPlainObject(call.function) ? call.function : {};
-    toolCalls.push({ id: str(call.id), name: str(fn.name), arguments: typeof fn.arguments === "string" ? fn.arguments : JSON.stringify(fn.arguments ?? {}) });
+    toolCalls.push({
+      id: str(call.id),
+      name: str(fn.name),
+      arguments: typeof fn.arguments === "string" ? fn.arguments : JSON.stringify(fn.arguments ?? {}),
+    });
   }
   if (isPlainObject(msg.function_call)) {
     const fc = msg.function_call;
-    toolCalls.push({ id: `call_${str(fc.name)}`, name: str(fc.name), arguments: typeof fc.arguments === "string" ? fc.arguments : JSON.stringify(fc.arguments ?? {}) });
+    toolCalls.push({
+      id: `call_${str(fc.name)}`,
+      name: str(fc.name),
+      arguments: typeof fc.arguments === "string" ? fc.arguments : JSON.stringify(fc.arguments ?? {}),
+    });
   }
   const refused = typeof msg.refusal === "string" && msg.refusal !== "";
   const u = isPlainObject((json as Msg).usage) ? ((json as Msg).usage as Msg) : {};
@@ -224,7 +258,10 @@ function openAIResult(model: string, json: unknown): TranslateResult {
   return {
     text: flatten(msg.content) || (refused ? (msg.refusal as string) : ""),
     toolCalls,
-    finishReason: finish(refused && choice.finish_reason === "stop" ? "refusal" : str(choice.finish_reason), toolCalls.length > 0),
+    finishReason: finish(
+      refused && choice.finish_reason === "stop" ? "refusal" : str(choice.finish_reason),
+      toolCalls.length > 0,
+    ),
     usage: { promptTokens, completionTokens, totalTokens: num(u.total_tokens) || promptTokens + completionTokens },
     model,
     raw: json,
@@ -238,7 +275,8 @@ function anthropicResult(model: string, json: unknown): TranslateResult {
   for (const block of json.content) {
     if (!isPlainObject(block)) continue;
     if (block.type === "text") text += str(block.text);
-    else if (block.type === "tool_use") toolCalls.push({ id: str(block.id), name: str(block.name), arguments: JSON.stringify(block.input ?? {}) });
+    else if (block.type === "tool_use")
+      toolCalls.push({ id: str(block.id), name: str(block.name), arguments: JSON.stringify(block.input ?? {}) });
   }
   const u = isPlainObject(json.usage) ? json.usage : {};
   const promptTokens = num(u.input_tokens);

@@ -12,7 +12,10 @@ interface ErrorPayload {
 // Only our own errors are described to the client: their messages are written never to hold secrets.
 function errorPayload(error: unknown): ErrorPayload {
   if (isToolnexusError(error)) return { code: error.code, message: error.message };
-  return { code: "internal", message: "toolnexus: the run failed on the server with an unexpected error (details stay on the server)" };
+  return {
+    code: "internal",
+    message: "toolnexus: the run failed on the server with an unexpected error (details stay on the server)",
+  };
 }
 
 function frame(type: string, data: string): string {
@@ -71,12 +74,16 @@ function bodyOf(source: Response | ReadableStream<Uint8Array>): ReadableStream<U
   const res = source as Response;
   if (!res.ok) {
     res.body?.cancel().catch(() => {});
-    throw new StreamError(`toolnexus: the event stream request failed with HTTP ${res.status} — check the endpoint's URL and its logs`);
+    throw new StreamError(
+      `toolnexus: the event stream request failed with HTTP ${res.status} — check the endpoint's URL and its logs`,
+    );
   }
   const type = res.headers.get("content-type");
   if (!res.body || (type && !type.toLowerCase().includes("text/event-stream"))) {
     res.body?.cancel().catch(() => {});
-    throw new StreamError(`toolnexus: expected a text/event-stream response, got ${res.body ? type : "no body"} — serve it with eventStreamResponse(events)`);
+    throw new StreamError(
+      `toolnexus: expected a text/event-stream response, got ${res.body ? type : "no body"} — serve it with eventStreamResponse(events)`,
+    );
   }
   return res.body;
 }
@@ -93,20 +100,29 @@ function remoteError(data: unknown): StreamError {
  * `StreamError` for a non-2xx response, an `error` event (its `{ code, message }` is the error's
  * `cause`), or a stream that ends before its `done` event. Breaking out of the loop cancels the stream.
  */
-export async function* readEventStream(source: Response | ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent, void, undefined> {
+export async function* readEventStream(
+  source: Response | ReadableStream<Uint8Array>,
+): AsyncGenerator<StreamEvent, void, undefined> {
   for await (const sse of parseSSE(bodyOf(source))) {
     let data: unknown;
     try {
       data = JSON.parse(sse.data);
     } catch (error) {
-      throw new StreamError(`toolnexus: event "${sse.event}" in the event stream is not JSON — serve the stream with eventStreamResponse(events)`, { cause: error });
+      throw new StreamError(
+        `toolnexus: event "${sse.event}" in the event stream is not JSON — serve the stream with eventStreamResponse(events)`,
+        { cause: error },
+      );
     }
     if (sse.event === "error") throw remoteError(data);
     if (typeof data !== "object" || data === null || typeof (data as { type?: unknown }).type !== "string") {
-      throw new StreamError(`toolnexus: event "${sse.event}" in the event stream is not a StreamEvent — serve the stream with eventStreamResponse(events)`);
+      throw new StreamError(
+        `toolnexus: event "${sse.event}" in the event stream is not a StreamEvent — serve the stream with eventStreamResponse(events)`,
+      );
     }
     yield data as StreamEvent;
     if (sse.event === "done") return;
   }
-  throw new StreamError("toolnexus: the event stream ended before its done event — the connection was cut or the server stopped early; run it again");
+  throw new StreamError(
+    "toolnexus: the event stream ended before its done event — the connection was cut or the server stopped early; run it again",
+  );
 }

@@ -9,15 +9,22 @@ import { redactErrorBody, secretsOf } from "../wire/http-error";
 const RESERVED = new Set(["messages", "tools", "stream"]);
 
 /** Applies `requestParams` (caller wins, reserved keys refused) and then `bodyTransform`. */
-export function shapeBody(ctx: Pick<RunContext, "opts" | "warn">, body: Record<string, unknown>): Record<string, unknown> {
+export function shapeBody(
+  ctx: Pick<RunContext, "opts" | "warn">,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
   for (const [key, value] of Object.entries(ctx.opts.requestParams ?? {})) {
-    if (RESERVED.has(key)) ctx.warn(`[toolnexus] requestParams key "${key}" is not allowed — ignored (use bodyTransform)`);
+    if (RESERVED.has(key))
+      ctx.warn(`[toolnexus] requestParams key "${key}" is not allowed — ignored (use bodyTransform)`);
     else if (key !== "__proto__") body[key] = value;
   }
   return ctx.opts.bodyTransform?.(body) || body;
 }
 
-const headersOf = (ctx: RunContext): Record<string, string> => ({ ...ctx.wire.headers(ctx.apiKey), ...ctx.opts.headers });
+const headersOf = (ctx: RunContext): Record<string, string> => ({
+  ...ctx.wire.headers(ctx.apiKey),
+  ...ctx.opts.headers,
+});
 
 /**
  * A provider may echo a credential back inside a reply (an error object in a 200, a stream error event):
@@ -31,7 +38,12 @@ export async function scrub(ctx: RunContext, error: unknown): Promise<unknown> {
   try {
     for (const key of ["message", "stack"] as const) {
       const text = error[key];
-      if (typeof text === "string") Object.defineProperty(error, key, { value: redactErrorBody(text, secrets), configurable: true, writable: true });
+      if (typeof text === "string")
+        Object.defineProperty(error, key, {
+          value: redactErrorBody(text, secrets),
+          configurable: true,
+          writable: true,
+        });
     }
   } catch {
     // a frozen error keeps its message; the wires already mask key-shaped text
@@ -63,18 +75,34 @@ export function send(ctx: RunContext, url: string, body: Record<string, unknown>
 export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenerator<StreamEvent, Turn> {
   const { opts, wire } = ctx;
   const turnIndex = state.turns - 1;
-  const hooked = await opts.hooks?.beforeLLM?.({ messages: state.messages, tools: state.tools, model: state.model, turn: turnIndex });
+  const hooked = await opts.hooks?.beforeLLM?.({
+    messages: state.messages,
+    tools: state.tools,
+    model: state.model,
+    turn: turnIndex,
+  });
   if (hooked?.messages) state.messages = hooked.messages.slice();
   if (hooked?.tools) state.tools = hooked.tools.slice();
 
-  const body = shapeBody(ctx, wire.body({ model: state.model, system: state.system, messages: state.messages, tools: state.tools, stream: ctx.stream }));
+  const body = shapeBody(
+    ctx,
+    wire.body({
+      model: state.model,
+      system: state.system,
+      messages: state.messages,
+      tools: state.tools,
+      stream: ctx.stream,
+    }),
+  );
   const started = Date.now();
   let turn: Turn;
   let response: unknown;
   try {
     const res = await send(ctx, wire.url(opts.baseUrl), body);
     if (ctx.stream && res.body) {
-      turn = yield* pump<StreamEvent, Turn>((emit) => wire.readStream(res.body!, (delta) => emit({ type: "text", delta })));
+      turn = yield* pump<StreamEvent, Turn>((emit) =>
+        wire.readStream(res.body!, (delta) => emit({ type: "text", delta })),
+      );
       response = { streamed: true, usage: turn.usage };
     } else {
       response = await res.json();
@@ -82,7 +110,14 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
       if (ctx.stream && turn.text) yield { type: "text", delta: turn.text };
     }
   } catch (error) {
-    ctx.metrics.record({ event: "llm", model: state.model, status: "error", ms: Date.now() - started, promptTokens: 0, completionTokens: 0 });
+    ctx.metrics.record({
+      event: "llm",
+      model: state.model,
+      status: "error",
+      ms: Date.now() - started,
+      promptTokens: 0,
+      completionTokens: 0,
+    });
     throw await scrub(ctx, error);
   }
   ctx.metrics.record({

@@ -1,4 +1,13 @@
-import type { ClientOptions, MetricEvent, RunResult, RunStatus, RunStorage, ToolCallRecord, Toolkit, Usage } from "../types";
+import type {
+  ClientOptions,
+  MetricEvent,
+  RunResult,
+  RunStatus,
+  RunStorage,
+  ToolCallRecord,
+  Toolkit,
+  Usage,
+} from "../types";
 import type { Wire } from "../wire/types";
 
 /** Everything one run needs that does not change while it runs (resolved client options). */

@@ -1,6 +1,6 @@
 import { pendingOf } from "../answer";
 import { errorMessage } from "../errors";
-import type { Answer, Request, ToolResult } from "../types";
+import type { Answer, PendingRequest, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
 import type { LoopState, RunContext } from "./context";
@@ -12,7 +12,7 @@ export interface CallOutcome {
   args: Record<string, unknown>;
   result: ToolResult;
   /** Set when the call suspended. */
-  request?: Request;
+  request?: PendingRequest;
 }
 
 const withoutPending = (result: ToolResult): ToolResult => {
@@ -36,16 +36,27 @@ function storable(result: ToolResult): ToolResult {
   };
   if (!result.metadata || fits(result.metadata)) return result;
   const pending = result.metadata.pending;
-  return { output: result.output, isError: result.isError, ...(pending !== undefined && fits(pending) ? { metadata: { pending } } : {}) };
+  return {
+    output: result.output,
+    isError: result.isError,
+    ...(pending !== undefined && fits(pending) ? { metadata: { pending } } : {}),
+  };
 }
 
 /** A throw, a hang past `toolTimeoutMs`, or a malformed return becomes an error result; never a crash. */
-async function invoke(ctx: RunContext, state: LoopState, call: ToolCall, args: Record<string, unknown>, answer?: Answer): Promise<ToolResult> {
+async function invoke(
+  ctx: RunContext,
+  state: LoopState,
+  call: ToolCall,
+  args: Record<string, unknown>,
+  answer?: Answer,
+): Promise<ToolResult> {
   const toolkit = ctx.toolkit;
   if (!toolkit) return { output: `Unknown tool: ${call.name}`, isError: true };
   const limit = ctx.opts.toolTimeoutMs;
   const controller = limit ? new AbortController() : undefined;
-  const signal = controller && ctx.signal ? anySignal([ctx.signal, controller.signal]) : (controller?.signal ?? ctx.signal);
+  const signal =
+    controller && ctx.signal ? anySignal([ctx.signal, controller.signal]) : (controller?.signal ?? ctx.signal);
   const toolCtx = {
     // a run nothing can abort has no signal; a tool that asks gets one that never aborts, made on first use
     get signal(): AbortSignal {
@@ -71,7 +82,10 @@ async function invoke(ctx: RunContext, state: LoopState, call: ToolCall, args: R
         ])
       : await running;
     if (typeof result?.output !== "string" || typeof result.isError !== "boolean") {
-      return { output: `tool ${call.name} returned an invalid result (expected { output: string, isError: boolean })`, isError: true };
+      return {
+        output: `tool ${call.name} returned an invalid result (expected { output: string, isError: boolean })`,
+        isError: true,
+      };
     }
     return storable(result);
   } catch (error) {
@@ -82,7 +96,13 @@ async function invoke(ctx: RunContext, state: LoopState, call: ToolCall, args: R
 }
 
 /** Runs one tool (hooks, metric). `answer` ⇒ a re-execution after a suspension: `beforeTool` is not re-entered. */
-export async function runTool(ctx: RunContext, state: LoopState, call: ToolCall, args: Record<string, unknown>, answer?: Answer): Promise<CallOutcome> {
+export async function runTool(
+  ctx: RunContext,
+  state: LoopState,
+  call: ToolCall,
+  args: Record<string, unknown>,
+  answer?: Answer,
+): Promise<CallOutcome> {
   const hooks = ctx.opts.hooks;
   const turn = state.turns - 1;
   const started = Date.now();
@@ -97,7 +117,14 @@ export async function runTool(ctx: RunContext, state: LoopState, call: ToolCall,
   result ??= await invoke(ctx, state, call, args, answer);
   const request = pendingOf(result);
   const source = ctx.toolkit?.get(call.name)?.source ?? "custom";
-  ctx.metrics.record({ event: "tool", tool: call.name, source, isError: request ? false : result.isError, ms: Date.now() - started, ...(request ? { pending: true as const } : {}) });
+  ctx.metrics.record({
+    event: "tool",
+    tool: call.name,
+    source,
+    isError: request ? false : result.isError,
+    ms: Date.now() - started,
+    ...(request ? { pending: true as const } : {}),
+  });
   if (request) return { call, args, result, request };
   if (hooks?.afterTool) {
     const hooked = await hooks.afterTool({ name: call.name, args, result, id: call.id, turn });

@@ -1,6 +1,6 @@
 import { StorageError } from "../errors";
 import { saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
-import type { Request, RunResult, ToolResult } from "../types";
+import type { PendingRequest, RunResult, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { resultOf, runKey, type LoopState, type RunContext } from "./context";
 
@@ -9,13 +9,15 @@ export interface TurnCall {
   args: Record<string, unknown>;
   result: ToolResult;
   /** Set while the call waits for an answer. */
-  request?: Request;
+  request?: PendingRequest;
 }
 
 /** The record of a run halted in the middle of `assistant`'s turn. */
 export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown, calls: TurnCall[]): RunRecord {
   const halted: HaltedCall[] = calls.map(({ call, args, result, request }) =>
-    request ? { id: call.id, name: call.name, args, raw: call.raw, request } : { id: call.id, name: call.name, args, raw: call.raw, result },
+    request
+      ? { id: call.id, name: call.name, args, raw: call.raw, request }
+      : { id: call.id, name: call.name, args, raw: call.raw, result },
   );
   return {
     v: 1,
@@ -40,8 +42,16 @@ export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown
  * The caller-facing result of a halt. Its `messages` end with the halted turn balanced by placeholder
  * results (the Request's prompt), so they can be shown or replayed; resuming uses the stored record.
  */
-export function pendingResult(ctx: RunContext, state: LoopState, assistant: unknown, calls: TurnCall[], request: Request): RunResult {
-  const placeholders = calls.map((c) => (c.request ? { ...c, result: { output: c.request.prompt, isError: true } } : c));
+export function pendingResult(
+  ctx: RunContext,
+  state: LoopState,
+  assistant: unknown,
+  calls: TurnCall[],
+  request: PendingRequest,
+): RunResult {
+  const placeholders = calls.map((c) =>
+    c.request ? { ...c, result: { output: c.request.prompt, isError: true } } : c,
+  );
   const result = resultOf(state, "pending", { text: request.prompt, pending: request, runId: state.runId });
   result.messages.push(assistant, ...ctx.wire.results(placeholders));
   return result;
@@ -63,7 +73,12 @@ export async function writeRecord(ctx: RunContext, record: RunRecord, opts?: { t
 }
 
 /** Writes a record already serialized, with writeRecord's guarantees. */
-export async function writeText(ctx: RunContext, runId: string, value: string, opts?: { ttlSeconds?: number }): Promise<string> {
+export async function writeText(
+  ctx: RunContext,
+  runId: string,
+  value: string,
+  opts?: { ttlSeconds?: number },
+): Promise<string> {
   const key = runKey(runId);
   const expected = ctx.owned;
   const op = expected !== undefined && ctx.storage.compareAndSet ? "compareAndSet" : "set";
@@ -74,7 +89,8 @@ export async function writeText(ctx: RunContext, runId: string, value: string, o
   } catch (cause) {
     throw new StorageError(op, key, cause, value);
   }
-  if (!wrote) throw new StorageError(op, key, new Error("the stored run was changed by someone else during this resume"), value);
+  if (!wrote)
+    throw new StorageError(op, key, new Error("the stored run was changed by someone else during this resume"), value);
   ctx.owned = value;
   return value;
 }

@@ -1,7 +1,15 @@
 // client.resume: continue a durably halted run with the answer to its open Request — exactly once.
 import { RunConflictError, RunNotFoundError, RunStateError, StorageError, isToolnexusError } from "../errors";
 import { drive } from "../loop";
-import { answerDigest, keptOutcome, openGroups, restamp, saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
+import {
+  answerDigest,
+  keptOutcome,
+  openGroups,
+  restamp,
+  saveRecord,
+  type HaltedCall,
+  type RunRecord,
+} from "../run-state/record";
 import { loadRecord } from "../run-state/check";
 import type { Answer, RunResult, StreamEvent } from "../types";
 import type { ToolCall } from "../wire/types";
@@ -21,7 +29,8 @@ async function read(ctx: RunContext, runId: string): Promise<{ raw: string; reco
   if (raw === undefined) throw new RunNotFoundError(runId);
   const record = loadRecord(runId, raw);
   const damage = damaged(record);
-  if (damage) throw new RunStateError(`toolnexus: stored run "${runId}" is corrupt: ${damage} — it was left as it is`, runId);
+  if (damage)
+    throw new RunStateError(`toolnexus: stored run "${runId}" is corrupt: ${damage} — it was left as it is`, runId);
   return { raw, record };
 }
 
@@ -48,7 +57,11 @@ async function claim(ctx: RunContext, record: RunRecord, raw: string): Promise<v
   } catch (cause) {
     throw new StorageError("compareAndSet", key, cause);
   }
-  if (!won) throw new RunConflictError(record.runId, `toolnexus: run "${record.runId}" was claimed by another resume first — nothing ran for this call`);
+  if (!won)
+    throw new RunConflictError(
+      record.runId,
+      `toolnexus: run "${record.runId}" was claimed by another resume first — nothing ran for this call`,
+    );
   ctx.owned = value;
 }
 
@@ -80,10 +93,18 @@ export interface Resumption {
  * answer id, unusable relay payload, a refused resume token, a racer) — each a typed error that leaves the stored run untouched —
  * then claims the record.
  */
-export async function prepareResume(ctx: RunContext, runId: string, answer: Answer, guard?: (record: RunRecord) => void): Promise<Resumption> {
+export async function prepareResume(
+  ctx: RunContext,
+  runId: string,
+  answer: Answer,
+  guard?: (record: RunRecord) => void,
+): Promise<Resumption> {
   const { raw, record } = await read(ctx, runId);
   if (record.style !== ctx.wire.style) {
-    throw new RunStateError(`toolnexus: run "${runId}" was halted by a ${record.style}-style client; resume it with one`, runId);
+    throw new RunStateError(
+      `toolnexus: run "${runId}" was halted by a ${record.style}-style client; resume it with one`,
+      runId,
+    );
   }
   guard?.(record); // a resume token's binding to this run's open request (resume-token.ts)
   // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError, never a stack overflow
@@ -93,25 +114,44 @@ export async function prepareResume(ctx: RunContext, runId: string, answer: Answ
   const state = stateOf(ctx, record);
   if (record.status === "done") {
     if (sameAnswer && record.result) return { state, finished: keptOutcome(record) };
-    throw new RunConflictError(runId, `toolnexus: run "${runId}" has already finished — its suspension was answered once`);
+    throw new RunConflictError(
+      runId,
+      `toolnexus: run "${runId}" has already finished — its suspension was answered once`,
+    );
   }
-  if (record.status === "claimed") throw new RunConflictError(runId, `toolnexus: run "${runId}" is being resumed by another caller`);
+  if (record.status === "claimed")
+    throw new RunConflictError(runId, `toolnexus: run "${runId}" is being resumed by another caller`);
   if (record.status === "ready") {
-    if (!sameAnswer) throw new RunConflictError(runId, `toolnexus: run "${runId}" was already answered; only the same answer can retry it`);
+    if (!sameAnswer)
+      throw new RunConflictError(
+        runId,
+        `toolnexus: run "${runId}" was already answered; only the same answer can retry it`,
+      );
     await claim(ctx, record, raw);
     return { state, events: proceed(ctx, state, record) };
   }
   const group = openGroups(record.calls)[0];
   if (!group) throw new RunStateError(`toolnexus: stored run "${runId}" is suspended but has no open request`, runId);
   const checked = matchAnswer(group.request, parsed);
-  if (isRelay(group.request)) await relayResults(checked, group.calls.map((c) => ({ call: asCall(c) })));
+  if (isRelay(group.request))
+    await relayResults(
+      checked,
+      group.calls.map((c) => ({ call: asCall(c) })),
+    );
   await claim(ctx, record, raw);
   return { state, events: answerAndProceed(ctx, state, record, raw, checked, digest) };
 }
 
-async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunRecord, raw: string, answer: Answer, digest: string): AsyncGenerator<StreamEvent, RunResult> {
+async function* answerAndProceed(
+  ctx: RunContext,
+  state: LoopState,
+  record: RunRecord,
+  raw: string,
+  answer: Answer,
+  digest: string,
+): AsyncGenerator<StreamEvent, RunResult> {
   const group = openGroups(record.calls)[0]!;
-  let results;
+  let results: Awaited<ReturnType<typeof resolveRequest>>;
   try {
     const members = group.calls.map((c) => ({ call: asCall(c), args: c.args }));
     results = await resolveRequest(ctx, state, group.request, members, answer);
@@ -123,14 +163,22 @@ async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunR
     const i = group.calls.indexOf(c);
     return i < 0 ? c : { id: c.id, name: c.name, args: c.args, raw: c.raw, result: results[i]! };
   });
-  if (ctx.stream) for (const c of calls) if (group.calls.some((g) => g.id === c.id)) yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
+  if (ctx.stream)
+    for (const c of calls)
+      if (group.calls.some((g) => g.id === c.id))
+        yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
   const next: RunRecord = { ...record, calls, answered: { requestId: answer.id, digest } };
   const open = openGroups(calls)[0];
   if (open) {
     // another call of the same turn still waits: surface it under the same runId
     await writeRecord(ctx, { ...next, status: "suspended" });
     if (ctx.stream) yield { type: "pending", request: open.request, runId: record.runId };
-    const turnCalls: TurnCall[] = calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result ?? { output: "", isError: true }, ...(c.result ? {} : { request: c.request! }) }));
+    const turnCalls: TurnCall[] = calls.map((c) => ({
+      call: asCall(c),
+      args: c.args,
+      result: c.result ?? { output: "", isError: true },
+      ...(c.result ? {} : { request: c.request! }),
+    }));
     return pendingResult(ctx, state, record.assistant, turnCalls, open.request);
   }
   return yield* proceed(ctx, state, next, record.answered || record.result ? undefined : { record, raw });
@@ -141,14 +189,25 @@ async function* answerAndProceed(ctx: RunContext, state: LoopState, record: RunR
  * The record stays claimed while the model is called (a second resume is refused); only when the call
  * fails is it put back as "ready", so the same answer can retry without running the tools again.
  */
-async function* proceed(ctx: RunContext, state: LoopState, record: RunRecord, base?: Loaded): AsyncGenerator<StreamEvent, RunResult> {
-  appendTurn(ctx, state, { message: record.assistant }, record.calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })));
+async function* proceed(
+  ctx: RunContext,
+  state: LoopState,
+  record: RunRecord,
+  base?: Loaded,
+): AsyncGenerator<StreamEvent, RunResult> {
+  appendTurn(
+    ctx,
+    state,
+    { message: record.assistant },
+    record.calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })),
+  );
   let result: RunResult;
   try {
     result = yield* drive(ctx, state);
   } catch (error) {
     // the answer was applied and its tools ran: keep that, so the same answer can retry the model call
-    if (!isToolnexusError(error) || error.code !== "storage") await release(ctx, record.runId, saveRecord({ ...record, status: "ready" }));
+    if (!isToolnexusError(error) || error.code !== "storage")
+      await release(ctx, record.runId, saveRecord({ ...record, status: "ready" }));
     throw error;
   }
   if (result.status !== "pending") await complete(ctx, record, result, base);
@@ -178,13 +237,21 @@ async function complete(ctx: RunContext, record: RunRecord, result: RunResult, b
   let appended: string | undefined;
   try {
     if (base && ctx.owned && before.every((m, i) => result.messages[i] === m)) {
-      appended = restamp(base.raw, record.runId, "done", { answered: record.answered, result: { ...result, messages: result.messages.slice(before.length) } });
+      appended = restamp(base.raw, record.runId, "done", {
+        answered: record.answered,
+        result: { ...result, messages: result.messages.slice(before.length) },
+      });
     }
   } catch {
     // not JSON: writeRecord below reports it as a StorageError
   }
   if (appended) await writeText(ctx, record.runId, appended, opts);
-  else await writeRecord(ctx, { ...record, status: "done", messages: [], assistant: null, calls: [], toolCalls: [], result }, opts);
+  else
+    await writeRecord(
+      ctx,
+      { ...record, status: "done", messages: [], assistant: null, calls: [], toolCalls: [], result },
+      opts,
+    );
 }
 
 /** Puts a claimed record back (best effort: a failure here must not hide the original error). */

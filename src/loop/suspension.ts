@@ -1,20 +1,20 @@
 import { isExpired, parseAnswer } from "../answer";
 import { AnswerMismatchError } from "../errors";
 import { openGroups } from "../run-state/record";
-import type { Answer, Request, StreamEvent, ToolResult } from "../types";
+import type { Answer, PendingRequest, StreamEvent, ToolResult } from "../types";
 import type { ToolCall, Turn } from "../wire/types";
 import type { LoopState, RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { readRelayAnswer } from "../tools/relay-answer";
 
-export const isRelay = (request: Request): boolean => request.kind === "tool_call";
+export const isRelay = (request: PendingRequest): boolean => request.kind === "tool_call";
 
 /**
  * Merges the relay suspensions of one turn into the first of them (`data.calls` in tool-call order,
  * each stamped with its provider call id), so the host answers them together with one `relayAnswer`.
  */
 export function mergeRelays(outcomes: CallOutcome[]): void {
-  let first: Request | undefined;
+  let first: PendingRequest | undefined;
   for (const o of outcomes) {
     if (!o.request || !isRelay(o.request)) continue;
     const calls = Array.isArray(o.request.data?.calls) ? (o.request.data.calls as Record<string, unknown>[]) : [];
@@ -30,24 +30,31 @@ export function mergeRelays(outcomes: CallOutcome[]): void {
 }
 
 /** Checks an answer against the Request it claims to answer. Throws; changes nothing. */
-export function checkAnswer(request: Request, answer: unknown): Answer {
+export function checkAnswer(request: PendingRequest, answer: unknown): Answer {
   return matchAnswer(request, parsedAnswer(answer));
 }
 
 /** An answer validated with parseAnswer; none at all (undefined/null) stays undefined. */
-export const parsedAnswer = (answer: unknown): Answer | undefined => (answer === undefined || answer === null ? undefined : parseAnswer(answer));
+export const parsedAnswer = (answer: unknown): Answer | undefined =>
+  answer === undefined || answer === null ? undefined : parseAnswer(answer);
 
 /** An already parsed answer must echo the Request's id; no answer counts as cancelled. */
-export function matchAnswer(request: Request, answer: Answer | undefined): Answer {
+export function matchAnswer(request: PendingRequest, answer: Answer | undefined): Answer {
   if (!answer) return { id: request.id, ok: false, reason: "cancelled" };
   if (answer.id !== request.id) throw new AnswerMismatchError(request, answer);
   return answer;
 }
 
 /** Validates a relay answer's payload before anything runs (throws InvalidAnswerError naming the constructors). */
-export async function relayResults(answer: Answer, members: { call: ToolCall }[]): Promise<Map<string, ToolResult> | undefined> {
+export async function relayResults(
+  answer: Answer,
+  members: { call: ToolCall }[],
+): Promise<Map<string, ToolResult> | undefined> {
   if (!answer.ok) return undefined;
-  return readRelayAnswer(answer, members.map((m) => ({ id: m.call.id, name: m.call.name })));
+  return readRelayAnswer(
+    answer,
+    members.map((m) => ({ id: m.call.id, name: m.call.name })),
+  );
 }
 
 /**
@@ -58,7 +65,7 @@ export async function relayResults(answer: Answer, members: { call: ToolCall }[]
 export async function resolveRequest(
   ctx: RunContext,
   state: LoopState,
-  request: Request,
+  request: PendingRequest,
   members: { call: ToolCall; args: Record<string, unknown> }[],
   answer: Answer,
 ): Promise<ToolResult[]> {
@@ -66,7 +73,11 @@ export async function resolveRequest(
   if (isRelay(request)) {
     const results = await relayResults(answer, members);
     return members.map(
-      (m) => results?.get(m.call.id) ?? { output: `relay declined for ${m.call.name}: ${answer.reason ?? "declined"}`, isError: true },
+      (m) =>
+        results?.get(m.call.id) ?? {
+          output: `relay declined for ${m.call.name}: ${answer.reason ?? "declined"}`,
+          isError: true,
+        },
     );
   }
   if (!answer.ok) return members.map(() => ({ output: `declined/expired: ${request.prompt}`, isError: true }));
@@ -79,10 +90,14 @@ export async function resolveRequest(
 }
 
 /** An in-flight call waits while it carries its Request (its result is the suspension itself). */
-export const waiting = (call: { request?: Request }): boolean => call.request !== undefined;
+export const waiting = (call: { request?: PendingRequest }): boolean => call.request !== undefined;
 
 /** Inline resolution through `waitFor`, call by call in tool-call order, with `pending` before each wait. */
-export async function* resolveInline(ctx: RunContext, state: LoopState, outcomes: CallOutcome[]): AsyncGenerator<StreamEvent> {
+export async function* resolveInline(
+  ctx: RunContext,
+  state: LoopState,
+  outcomes: CallOutcome[],
+): AsyncGenerator<StreamEvent> {
   const waitFor = ctx.opts.waitFor!;
   for (const outcome of outcomes) {
     // a call waits while it carries its Request; resolving a group settles all of its calls at once
@@ -96,15 +111,33 @@ export async function* resolveInline(ctx: RunContext, state: LoopState, outcomes
         delete m.request;
       });
     }
-    if (ctx.stream) yield { type: "tool_result", id: outcome.call.id, name: outcome.call.name, output: outcome.result.output, isError: outcome.result.isError };
+    if (ctx.stream)
+      yield {
+        type: "tool_result",
+        id: outcome.call.id,
+        name: outcome.call.name,
+        output: outcome.result.output,
+        isError: outcome.result.isError,
+      };
   }
 }
 
 /** Appends one finished turn — the assistant message and every result, in call order — and its records. */
-export function appendTurn(ctx: RunContext, state: LoopState, turn: Pick<Turn, "message">, outcomes: { call: ToolCall; args: Record<string, unknown>; result: ToolResult }[]): void {
+export function appendTurn(
+  ctx: RunContext,
+  state: LoopState,
+  turn: Pick<Turn, "message">,
+  outcomes: { call: ToolCall; args: Record<string, unknown>; result: ToolResult }[],
+): void {
   state.messages.push(turn.message, ...ctx.wire.results(outcomes));
   for (const { call, args, result } of outcomes) {
-    state.toolCalls.push({ id: call.id, name: call.name, args, output: result.output, isError: result.isError, ...(result.metadata ? { metadata: result.metadata } : {}) });
+    state.toolCalls.push({
+      id: call.id,
+      name: call.name,
+      args,
+      output: result.output,
+      isError: result.isError,
+      ...(result.metadata ? { metadata: result.metadata } : {}),
+    });
   }
 }
-

@@ -1,5 +1,17 @@
 // Reading a stored run record back: parsed, shape-checked, version-checked. Loaded with resume.
-import { array, arrayOf, boolean, is, jsonObject, nonEmpty, oneOf, optional, problemIn, shape, string } from "../_internal/check";
+import {
+  array,
+  arrayOf,
+  boolean,
+  is,
+  jsonObject,
+  nonEmpty,
+  oneOf,
+  optional,
+  problemIn,
+  shape,
+  string,
+} from "../_internal/check";
 import { RunStateError } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import { RUN_STATE_VERSION, type RunRecord } from "./record";
@@ -10,8 +22,27 @@ const toolResult = shape({ output: string, isError: boolean, metadata: json });
 const usage = shape({ promptTokens: count, completionTokens: count, totalTokens: count });
 const list = array; // transcript entries are the provider's own shape, not checked here
 /** A kept outcome must be a whole RunResult: it is handed back as one. */
-const outcome = shape({ status: oneOf(["done", "incomplete"]), text: string, model: string, messages: list, toolCalls: list, toolCallCount: count, turns: count, usage }, "must be a RunResult");
-const request = shape({ id: string, kind: string, prompt: string, url: optional(string), data: json, expiresAt: optional(string) });
+const outcome = shape(
+  {
+    status: oneOf(["done", "incomplete"]),
+    text: string,
+    model: string,
+    messages: list,
+    toolCalls: list,
+    toolCallCount: count,
+    turns: count,
+    usage,
+  },
+  "must be a RunResult",
+);
+const request = shape({
+  id: string,
+  kind: string,
+  prompt: string,
+  url: optional(string),
+  data: json,
+  expiresAt: optional(string),
+});
 
 const RECORD = shape({
   v: oneOf([RUN_STATE_VERSION]),
@@ -23,7 +54,16 @@ const RECORD = shape({
   conversationId: optional(string),
   updatedAt: string,
   messages: list,
-  calls: arrayOf(shape({ id: string, name: string, args: jsonObject("must be an object"), raw: string, result: optional(toolResult), request: optional(request) })),
+  calls: arrayOf(
+    shape({
+      id: string,
+      name: string,
+      args: jsonObject("must be an object"),
+      raw: string,
+      result: optional(toolResult),
+      request: optional(request),
+    }),
+  ),
   turns: count,
   usage,
   toolCalls: arrayOf(shape({ id: string, name: string, output: string, isError: boolean, metadata: json })),
@@ -38,15 +78,26 @@ export function loadRecord(runId: string, raw: string): RunRecord {
   try {
     value = JSON.parse(raw);
   } catch (cause) {
-    throw new RunStateError(`toolnexus: stored run "${runId}" is not valid JSON — it was left as it is`, runId, { cause });
+    throw new RunStateError(`toolnexus: stored run "${runId}" is not valid JSON — it was left as it is`, runId, {
+      cause,
+    });
   }
   if (isPlainObject(value) && value.v !== RUN_STATE_VERSION) {
-    throw new RunStateError(`toolnexus: stored run "${runId}" has version ${JSON.stringify(value.v)}; this SDK reads version ${RUN_STATE_VERSION}`, runId);
+    throw new RunStateError(
+      `toolnexus: stored run "${runId}" has version ${JSON.stringify(value.v)}; this SDK reads version ${RUN_STATE_VERSION}`,
+      runId,
+    );
   }
   const problem = problemIn(RECORD, value);
-  if (problem) throw new RunStateError(`toolnexus: stored run "${runId}" is corrupt: ${problem.describe()} — it was left as it is`, runId);
+  if (problem)
+    throw new RunStateError(
+      `toolnexus: stored run "${runId}" is corrupt: ${problem.describe()} — it was left as it is`,
+      runId,
+    );
   const record = value as RunRecord;
-  if (record.runId !== runId) throw new RunStateError(`toolnexus: stored run "${runId}" claims to be run "${record.runId}"`, runId);
-  if (record.status === "done" && !record.result) throw new RunStateError(`toolnexus: stored run "${runId}" is done but has no result`, runId);
+  if (record.runId !== runId)
+    throw new RunStateError(`toolnexus: stored run "${runId}" claims to be run "${record.runId}"`, runId);
+  if (record.status === "done" && !record.result)
+    throw new RunStateError(`toolnexus: stored run "${runId}" is done but has no result`, runId);
   return record;
 }

@@ -3,7 +3,7 @@
 // Reading one back (parsed and shape-checked) lives in run-state-schema.ts, loaded with resume.
 import { isPlainObject } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
-import type { Request, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
+import type { PendingRequest, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
 import type { Style } from "../wire/types";
 
 export const RUN_STATE_VERSION = 1;
@@ -18,7 +18,7 @@ export interface HaltedCall {
   /** Set once the call has its final result. */
   result?: ToolResult;
   /** Set while the call waits for an answer. Calls merged into one relay Request share it. */
-  request?: Request;
+  request?: PendingRequest;
 }
 
 export type RunRecordStatus = "suspended" | "claimed" | "ready" | "done";
@@ -66,7 +66,12 @@ const HEAD = /^\{"v":1,"runId":("(?:[^"\\]|\\.)*"),"status":"[a-z]+","updatedAt"
  * Node 20, whose V8 takes about a millisecond to flatten a string of 128 KiB or more (JSON.stringify of
  * the same record takes about half that), a cost newer engines do not have.
  */
-export function restamp(raw: string, runId: string, status: RunRecordStatus, extra: Record<string, unknown> = {}): string | undefined {
+export function restamp(
+  raw: string,
+  runId: string,
+  status: RunRecordStatus,
+  extra: Record<string, unknown> = {},
+): string | undefined {
   const head = HEAD.exec(raw);
   if (!head || head[1] !== JSON.stringify(runId) || !raw.endsWith("}")) return undefined;
   const more = JSON.stringify(extra).slice(1, -1);
@@ -85,11 +90,11 @@ export function keptOutcome(record: RunRecord): RunResult {
  * a group). By default a call waits while it has a Request and no result (a stored `HaltedCall`); the loop's
  * in-flight outcomes, which always carry a result, pass `isOpen` to count the Request alone.
  */
-export function openGroups<T extends { request?: Request; result?: unknown }>(
+export function openGroups<T extends { request?: PendingRequest; result?: unknown }>(
   calls: readonly T[],
   isOpen: (call: T) => boolean = (call) => call.request !== undefined && !call.result,
-): { request: Request; calls: T[] }[] {
-  const groups = new Map<string, { request: Request; calls: T[] }>();
+): { request: PendingRequest; calls: T[] }[] {
+  const groups = new Map<string, { request: PendingRequest; calls: T[] }>();
   for (const call of calls) {
     if (!call.request || !isOpen(call)) continue;
     const g = groups.get(call.request.id);
@@ -107,7 +112,9 @@ export function answerDigest(answer: unknown): string {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (isPlainObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";

@@ -58,7 +58,9 @@ function toHead(raw: unknown): Head | undefined {
   const h = raw as Head;
   const ok = typeof raw === "object" && (h.e === undefined || typeof h.e === "number");
   if (ok && (typeof h.v === "string" || (typeof h.g === "string" && Number.isInteger(h.n)))) return h;
-  throw new Error("toolnexus: a Deno KV entry under the storage prefix was not written by denoKvStorage — delete it or use another prefix");
+  throw new Error(
+    "toolnexus: a Deno KV entry under the storage prefix was not written by denoKvStorage — delete it or use another prefix",
+  );
 }
 
 interface Db {
@@ -85,7 +87,12 @@ async function commitAll(db: Db, ops: ((op: DenoKvAtomicLike) => DenoKvAtomicLik
   }
 }
 
-const dropChunks = (db: Db, h: Head | undefined) => commitAll(db, chunkKeys(db, h).map((k) => (op) => op.delete(k)), DELETES_PER_COMMIT);
+const dropChunks = (db: Db, h: Head | undefined) =>
+  commitAll(
+    db,
+    chunkKeys(db, h).map((k) => (op) => op.delete(k)),
+    DELETES_PER_COMMIT,
+  );
 
 async function read(db: Db, key: DenoKvKey): Promise<Current> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -115,12 +122,22 @@ async function stage(db: Db, value: string, e: number | undefined): Promise<Stag
   const parts = chunk(value, CHUNK);
   const g = crypto.randomUUID();
   const chunkTtl = expireIn === undefined ? undefined : { expireIn: expireIn + CHUNK_GRACE_MS };
-  await commitAll(db, parts.map((part, i) => (op) => op.set([...chunkPrefix(db, g), i], part, chunkTtl)), PER_COMMIT);
+  await commitAll(
+    db,
+    parts.map((part, i) => (op) => op.set([...chunkPrefix(db, g), i], part, chunkTtl)),
+    PER_COMMIT,
+  );
   return { head: e === undefined ? { g, n: parts.length } : { g, n: parts.length, e }, ...ttl };
 }
 
 /** A versionstamp-checked swap of the head (`next` undefined deletes), retried while others commit in between. */
-async function swap(db: Db, key: string, accept: (current: string | undefined) => boolean, next: string | undefined, opts?: SetOptions): Promise<boolean> {
+async function swap(
+  db: Db,
+  key: string,
+  accept: (current: string | undefined) => boolean,
+  next: string | undefined,
+  opts?: SetOptions,
+): Promise<boolean> {
   const e = expiryOf(opts, db.now);
   const k = await headKey(db, key);
   let staged: Staged | undefined;
@@ -152,7 +169,8 @@ async function swap(db: Db, key: string, accept: (current: string | undefined) =
 /* @__NO_SIDE_EFFECTS__ */
 export function denoKvStorage(options: DenoKvStorageOptions): RunStorage {
   const { kv } = options;
-  if (typeof kv?.atomic !== "function") throw new TypeError("toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv()");
+  if (typeof kv?.atomic !== "function")
+    throw new TypeError("toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv()");
   const db: Db = { kv, prefix: options.prefix ?? ["toolnexus"], now: options.now ?? (() => Date.now()) };
   return {
     capabilities: { atomic: true, ttl: true },

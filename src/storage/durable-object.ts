@@ -25,7 +25,12 @@ export interface RunStoreStorageLike extends DurableObjectStorageLike {
 /** The part of a Durable Object namespace binding (e.g. `env.RUN_STORE`) the `{ namespace }` form uses. */
 export interface DurableObjectNamespaceLike {
   idFromName(name: string): unknown;
-  get(id: never): { fetch(input: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Response> };
+  get(id: never): {
+    fetch(
+      input: string,
+      init?: { method?: string; headers?: Record<string, string>; body?: string },
+    ): Promise<Response>;
+  };
 }
 
 export interface DurableObjectStorageOptions {
@@ -63,7 +68,9 @@ function toHead(raw: unknown, name: string): Head {
   const h = raw as Head;
   const ok = typeof raw === "object" && raw !== null && (h.e === undefined || typeof h.e === "number");
   if (ok && (typeof h.v === "string" || (typeof h.g === "string" && Number.isInteger(h.n)))) return h;
-  throw new Error(`toolnexus: Durable Object key "${name}" holds a value durableObjectStorage did not write — delete it or use another prefix`);
+  throw new Error(
+    `toolnexus: Durable Object key "${name}" holds a value durableObjectStorage did not write — delete it or use another prefix`,
+  );
 }
 
 interface LocalStore extends RunStorage {
@@ -81,8 +88,10 @@ interface Local {
 const chunkKey = (l: Local, g: string, i: number) => `${l.prefix}${RESERVED}c:${g}:${i}`;
 const indexPrefix = (l: Local) => `${l.prefix}${RESERVED}e:`;
 const indexKey = (l: Local, e: number, key: string) => `${indexPrefix(l)}${String(e).padStart(15, "0")}:${key}`;
-const chunksOf = (l: Local, h: Head | undefined) => (h?.g === undefined ? [] : Array.from({ length: h.n ?? 0 }, (_, i) => chunkKey(l, h.g!, i)));
-const remove = async (l: Local, keys: string[]) => void (await Promise.all(batches(keys).map((b) => l.storage.delete(b))));
+const chunksOf = (l: Local, h: Head | undefined) =>
+  h?.g === undefined ? [] : Array.from({ length: h.n ?? 0 }, (_, i) => chunkKey(l, h.g!, i));
+const remove = async (l: Local, keys: string[]) =>
+  void (await Promise.all(batches(keys).map((b) => l.storage.delete(b))));
 
 /** The head alone, for a write that replaces it: something we did not write has no chunks to clean up. */
 async function peek(l: Local, key: string): Promise<Head | undefined> {
@@ -109,14 +118,23 @@ async function load(l: Local, key: string): Promise<{ head?: Head; value?: strin
     const got = await l.storage.get(batch);
     for (const k of batch) {
       const part = got.get(k);
-      if (typeof part !== "string") throw new Error(`toolnexus: a chunk of Durable Object key "${key}" is missing — the record is damaged; delete it`);
+      if (typeof part !== "string")
+        throw new Error(
+          `toolnexus: a chunk of Durable Object key "${key}" is missing — the record is damaged; delete it`,
+        );
       parts.push(part);
     }
   }
   return { head, value: parts.join("") };
 }
 
-async function write(l: Local, key: string, value: string, e: number | undefined, old: Head | undefined): Promise<void> {
+async function write(
+  l: Local,
+  key: string,
+  value: string,
+  e: number | undefined,
+  old: Head | undefined,
+): Promise<void> {
   const entries: [string, unknown][] = [];
   let head: Head;
   if (value.length <= CHUNK) head = { v: value };
@@ -212,7 +230,8 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
     if (!res.ok) throw new Error(`toolnexus: RunStoreObject ${String(body.op)} failed (HTTP ${res.status}): ${text}`);
     return JSON.parse(text) as Record<string, unknown>;
   };
-  const ttl = (opts: SetOptions | undefined) => (expiryOf(opts, () => 0) === undefined ? {} : { ttlSeconds: opts!.ttlSeconds });
+  const ttl = (opts: SetOptions | undefined) =>
+    expiryOf(opts, () => 0) === undefined ? {} : { ttlSeconds: opts!.ttlSeconds };
 
   return {
     capabilities: { atomic: true, ttl: true },
@@ -248,13 +267,21 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
 /* @__NO_SIDE_EFFECTS__ */
 export function durableObjectStorage(options: DurableObjectStorageOptions): RunStorage {
   if (options?.storage) {
-    return createLocal({ storage: options.storage, prefix: options.prefix ?? "", now: options.now ?? (() => Date.now()), alarms: undefined });
+    return createLocal({
+      storage: options.storage,
+      prefix: options.prefix ?? "",
+      now: options.now ?? (() => Date.now()),
+      alarms: undefined,
+    });
   }
   if (options?.namespace) return createRemote(options.namespace, options.name ?? "toolnexus");
-  throw new TypeError("toolnexus: durableObjectStorage needs { storage: ctx.storage } inside a Durable Object, or { namespace: env.RUN_STORE } bound to RunStoreObject");
+  throw new TypeError(
+    "toolnexus: durableObjectStorage needs { storage: ctx.storage } inside a Durable Object, or { namespace: env.RUN_STORE } bound to RunStoreObject",
+  );
 }
 
-const reply = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const reply = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /**
  * The Durable Object behind `durableObjectStorage({ namespace })`. Export it from your Worker's main module
@@ -273,7 +300,10 @@ export class RunStoreObject {
       body = (await request.json()) as Record<string, unknown>;
       if (typeof body !== "object" || body === null || Array.isArray(body)) throw new TypeError("not an object");
     } catch {
-      return new Response("toolnexus: RunStoreObject expects a JSON object body — use durableObjectStorage({ namespace })", { status: 400 });
+      return new Response(
+        "toolnexus: RunStoreObject expects a JSON object body — use durableObjectStorage({ namespace })",
+        { status: 400 },
+      );
     }
     const { op, key, value, expected } = body as { op: unknown; key: string; value: string; expected?: string };
     const opts = body.ttlSeconds === undefined ? undefined : { ttlSeconds: body.ttlSeconds as number };
@@ -281,7 +311,8 @@ export class RunStoreObject {
       if (op === "get") return reply(200, { value: (await this.#store.get(key)) ?? null });
       if (op === "set") return reply(200, await this.#store.set(key, value, opts).then(() => ({})));
       if (op === "delete") return reply(200, await this.#store.delete(key).then(() => ({})));
-      if (op === "compareAndSet") return reply(200, { wrote: await this.#store.compareAndSet!(key, expected, value, opts) });
+      if (op === "compareAndSet")
+        return reply(200, { wrote: await this.#store.compareAndSet!(key, expected, value, opts) });
       return new Response(`toolnexus: RunStoreObject got an unknown op ${JSON.stringify(op)}`, { status: 400 });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

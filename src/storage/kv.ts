@@ -34,7 +34,10 @@ export function kvStorage(options: KvStorageOptions): RunStorage {
     throw new TypeError("toolnexus: kvStorage needs { binding } — a KV namespace binding such as env.RUNS");
   }
   const room = KV_MAX_KEY_BYTES - utf8Length(prefix);
-  if (room < 80) throw new TypeError(`toolnexus: kvStorage prefix is ${utf8Length(prefix)} bytes — keep it under ${KV_MAX_KEY_BYTES - 80}`);
+  if (room < 80)
+    throw new TypeError(
+      `toolnexus: kvStorage prefix is ${utf8Length(prefix)} bytes — keep it under ${KV_MAX_KEY_BYTES - 80}`,
+    );
   const name = async (key: string) => prefix + (await fitKey(key, room));
 
   const put = async (key: string, value: string, opts?: { ttlSeconds?: number }): Promise<void> => {

@@ -8,7 +8,10 @@ export function checkKey(key: unknown): asserts key is string {
 }
 
 export function checkValue(value: unknown, what = "value"): asserts value is string {
-  if (typeof value !== "string") throw new TypeError(`toolnexus: a storage ${what} must be a string, got ${typeName(value)} — store JSON.stringify(...) of it`);
+  if (typeof value !== "string")
+    throw new TypeError(
+      `toolnexus: a storage ${what} must be a string, got ${typeName(value)} — store JSON.stringify(...) of it`,
+    );
 }
 
 /** The absolute expiry (ms since the epoch) that `opts.ttlSeconds` asks for, or `undefined` for none. */
@@ -16,12 +19,15 @@ export function expiryOf(opts: SetOptions | undefined, now: () => number): numbe
   const ttl = opts?.ttlSeconds;
   if (ttl === undefined) return undefined;
   if (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0) {
-    throw new TypeError(`toolnexus: ttlSeconds must be a positive number of seconds, got ${String(ttl)} — omit it to keep the value forever`);
+    throw new TypeError(
+      `toolnexus: ttlSeconds must be a positive number of seconds, got ${String(ttl)} — omit it to keep the value forever`,
+    );
   }
   return now() + ttl * 1000;
 }
 
-export const isExpired = (expiresAt: number | undefined, now: () => number): boolean => expiresAt !== undefined && expiresAt <= now();
+export const isExpired = (expiresAt: number | undefined, now: () => number): boolean =>
+  expiresAt !== undefined && expiresAt <= now();
 
 export function utf8Length(text: string): number {
   let bytes = 0;

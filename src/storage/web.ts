@@ -40,7 +40,8 @@ function unwrap(raw: string): { value: () => string; expiresAt: number | undefin
   return { value: () => raw.slice(head[0].length), expiresAt: head[1] ? Number(head[1]) : undefined };
 }
 
-const wrap = (value: string, expiresAt: number | undefined): string => `${expiresAt === undefined ? "" : Math.ceil(expiresAt)}|${value}`;
+const wrap = (value: string, expiresAt: number | undefined): string =>
+  `${expiresAt === undefined ? "" : Math.ceil(expiresAt)}|${value}`;
 
 const SWEEP_EVERY = 256;
 
@@ -71,7 +72,10 @@ function resolve(options: WebStorageOptions): { storage: WebStorageLike; locks: 
     }
   }
   if (storage === undefined || storage === null) {
-    throw new ToolnexusError("config", "toolnexus: webStorage found no localStorage here — pass { storage: sessionStorage } or another Storage");
+    throw new ToolnexusError(
+      "config",
+      "toolnexus: webStorage found no localStorage here — pass { storage: sessionStorage } or another Storage",
+    );
   }
   const locks = options.locks === undefined ? (g.navigator?.locks ?? null) : options.locks;
   return { storage, locks };

@@ -3,7 +3,10 @@ import type { AnthropicToolDeclaration, GeminiToolDeclaration, OpenAIToolDeclara
 
 /** OpenAI chat-completions `tools`: `{ type: "function", function: { name, description, parameters } }`. */
 export function toOpenAI(tools: readonly Tool[]): OpenAIToolDeclaration[] {
-  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+  return tools.map((t) => ({
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: t.inputSchema },
+  }));
 }
 
 /** Anthropic messages `tools`: `{ name, description, input_schema }`. */
@@ -13,5 +16,9 @@ export function toAnthropic(tools: readonly Tool[]): AnthropicToolDeclaration[] 
 
 /** Gemini `tools`: always one element holding every `functionDeclarations` entry (even when there are none). */
 export function toGemini(tools: readonly Tool[]): GeminiToolDeclaration[] {
-  return [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema })) }];
+  return [
+    {
+      functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema })),
+    },
+  ];
 }

@@ -47,7 +47,9 @@ export function httpTool(options: HttpToolOptions): Tool {
   const placeholders = [...new Set(Array.from(options.url.matchAll(PLACEHOLDER), (m) => m[1]!))];
   const fallback = (): JSONSchema => ({
     type: "object",
-    properties: Object.fromEntries(placeholders.map((p) => [p, { type: "string", description: `The {${p}} part of the URL` }])),
+    properties: Object.fromEntries(
+      placeholders.map((p) => [p, { type: "string", description: `The {${p}} part of the URL` }]),
+    ),
     ...(placeholders.length ? { required: placeholders } : {}),
   });
   return makeTool({
@@ -61,14 +63,21 @@ export function httpTool(options: HttpToolOptions): Tool {
 
 function checkHttpOptions(name: string, o: HttpToolOptions): string {
   const bad = (field: string, want: string) => new TypeError(`toolnexus: httpTool "${name}": ${field} must be ${want}`);
-  if (typeof o.method !== "string" || !/^[A-Za-z]+$/.test(o.method)) throw bad("method", "an HTTP method such as \"GET\"");
+  if (typeof o.method !== "string" || !/^[A-Za-z]+$/.test(o.method))
+    throw bad("method", 'an HTTP method such as "GET"');
   if (typeof o.url !== "string" || o.url === "") throw bad("url", "a non-empty string");
   if (o.body !== undefined && !BODY_MODES.includes(o.body)) throw bad("body", `one of ${BODY_MODES.join(", ")}`);
-  if (o.resultMode !== undefined && !RESULT_MODES.includes(o.resultMode)) throw bad("resultMode", `one of ${RESULT_MODES.join(", ")}`);
-  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === "number" && o.timeoutMs > 0 && Number.isFinite(o.timeoutMs))) throw bad("timeoutMs", "a positive number");
+  if (o.resultMode !== undefined && !RESULT_MODES.includes(o.resultMode))
+    throw bad("resultMode", `one of ${RESULT_MODES.join(", ")}`);
+  if (
+    o.timeoutMs !== undefined &&
+    !(typeof o.timeoutMs === "number" && o.timeoutMs > 0 && Number.isFinite(o.timeoutMs))
+  )
+    throw bad("timeoutMs", "a positive number");
   if (o.headers !== undefined && !isStringRecord(o.headers)) throw bad("headers", "an object of string values");
   if (o.env !== undefined && !isStringRecord(o.env)) throw bad("env", "an object of string values");
-  if (o.query !== undefined && !(Array.isArray(o.query) && o.query.every((q) => typeof q === "string"))) throw bad("query", "an array of argument names");
+  if (o.query !== undefined && !(Array.isArray(o.query) && o.query.every((q) => typeof q === "string")))
+    throw bad("query", "an array of argument names");
   if (o.fetch !== undefined && typeof o.fetch !== "function") throw bad("fetch", "a function");
   return o.method.toUpperCase();
 }
@@ -76,18 +85,33 @@ function checkHttpOptions(name: string, o: HttpToolOptions): string {
 const isStringRecord = (v: unknown): v is Record<string, string> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
 
-async function callEndpoint(o: HttpToolOptions, method: string, args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult> {
+async function callEndpoint(
+  o: HttpToolOptions,
+  method: string,
+  args: Record<string, unknown>,
+  ctx?: ToolContext,
+): Promise<ToolResult> {
   const { headers, secrets } = expandHeaders(o.headers ?? {}, o.env ?? {});
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const limit = deadline(timeoutMs, ctx?.signal);
   try {
     const { url, body } = buildRequest(o, method, args, headers);
     const fetchFn: FetchFn = o.fetch ?? globalThis.fetch;
-    const response = await fetchFn(url, { method, headers, ...(body === undefined ? {} : { body }), signal: limit.signal });
+    const response = await fetchFn(url, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      signal: limit.signal,
+    });
     const text = await response.text();
     const status = response.status;
-    if (!response.ok) return { output: redact(`HTTP ${status}: ${text}`, secrets), isError: true, metadata: { status } };
-    return { output: redact(shapeOutput(o.resultMode ?? "text", status, text), secrets), isError: false, metadata: { status } };
+    if (!response.ok)
+      return { output: redact(`HTTP ${status}: ${text}`, secrets), isError: true, metadata: { status } };
+    return {
+      output: redact(shapeOutput(o.resultMode ?? "text", status, text), secrets),
+      isError: false,
+      metadata: { status },
+    };
   } catch (error) {
     const message = limit.timedOut() ? `${o.name}: request timed out after ${timeoutMs}ms` : thrownMessage(error);
     return { output: redact(message, secrets), isError: true };
@@ -96,7 +120,12 @@ async function callEndpoint(o: HttpToolOptions, method: string, args: Record<str
   }
 }
 
-function buildRequest(o: HttpToolOptions, method: string, args: Record<string, unknown>, headers: Record<string, string>): { url: string; body?: string } {
+function buildRequest(
+  o: HttpToolOptions,
+  method: string,
+  args: Record<string, unknown>,
+  headers: Record<string, string>,
+): { url: string; body?: string } {
   const rest: Record<string, unknown> = { ...args };
   let url = o.url.replace(PLACEHOLDER, (_, key: string) => {
     const value = rest[key];
@@ -127,7 +156,8 @@ function buildRequest(o: HttpToolOptions, method: string, args: Record<string, u
 }
 
 /** Strings as they are; anything else as JSON (never `[object Object]`). */
-const toParam = (value: unknown): string => (typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value));
+const toParam = (value: unknown): string =>
+  typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
 
 function shapeOutput(mode: string, status: number, text: string): string {
   if (mode === "status+text") return `${status}\n${text}`;
@@ -143,12 +173,15 @@ function shapeOutput(mode: string, status: number, text: string): string {
 const PLAIN_HEADERS = ["accept", "content-type"];
 
 /** `${VAR}` expanded from `env`; `secrets` = what must never be echoed (header values, expanded variables). */
-function expandHeaders(config: Record<string, string>, env: Record<string, string>): { headers: Record<string, string>; secrets: string[] } {
+function expandHeaders(
+  config: Record<string, string>,
+  env: Record<string, string>,
+): { headers: Record<string, string>; secrets: string[] } {
   const headers: Record<string, string> = {};
   const secrets: string[] = [];
   for (const [name, template] of Object.entries(config)) {
     const value = template.replace(/\$\{([A-Z0-9_]+)\}/gi, (_, key: string) => {
-      const found = Object.prototype.hasOwnProperty.call(env, key) ? env[key]! : "";
+      const found = Object.hasOwn(env, key) ? env[key]! : "";
       secrets.push(found);
       return found;
     });

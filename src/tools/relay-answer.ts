@@ -19,15 +19,22 @@ function wrong(field: string, value: unknown, want: string): InvalidAnswerError 
  */
 export function readRelayAnswer(answer: Answer, calls: { id: string; name: string }[]): Map<string, ToolResult> {
   if (!answer.ok) {
-    return new Map(calls.map((c) => [c.id, { output: `relay declined for ${c.name}: ${answer.reason ?? "declined"}`, isError: true }]));
+    return new Map(
+      calls.map((c) => [
+        c.id,
+        { output: `relay declined for ${c.name}: ${answer.reason ?? "declined"}`, isError: true },
+      ]),
+    );
   }
   const data: Record<string, unknown> = isRecord(answer.data) ? answer.data : {};
   const supplied = new Map<string, ToolResult>();
   if (data.results !== undefined) {
     for (const [id, result] of readResults(data.results)) if (!supplied.has(id)) supplied.set(id, result);
   } else if (data.output !== undefined) {
-    if (typeof data.output !== "string") throw wrong("data.output", data.output, "a string (build it with answerOutput(id, output))");
-    if (data.isError !== undefined && typeof data.isError !== "boolean") throw wrong("data.isError", data.isError, "a boolean");
+    if (typeof data.output !== "string")
+      throw wrong("data.output", data.output, "a string (build it with answerOutput(id, output))");
+    if (data.isError !== undefined && typeof data.isError !== "boolean")
+      throw wrong("data.isError", data.isError, "a boolean");
     if (calls[0]) supplied.set(calls[0].id, { output: data.output, isError: data.isError === true });
   } else {
     const keys = Object.keys(data).sort();
@@ -37,20 +44,26 @@ export function readRelayAnswer(answer: Answer, calls: { id: string; name: strin
     );
   }
   const out = new Map<string, ToolResult>();
-  for (const call of calls) out.set(call.id, supplied.get(call.id) ?? { output: `no result supplied on resume for ${call.name}`, isError: true });
+  for (const call of calls)
+    out.set(
+      call.id,
+      supplied.get(call.id) ?? { output: `no result supplied on resume for ${call.name}`, isError: true },
+    );
   return out;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function readResults(results: unknown): [string, ToolResult][] {
-  if (!Array.isArray(results)) throw wrong("data.results", results, "an array of {id, output, isError} (build it with relayAnswer(id, results))");
+  if (!Array.isArray(results))
+    throw wrong("data.results", results, "an array of {id, output, isError} (build it with relayAnswer(id, results))");
   return results.map((item: unknown, i) => {
     const field = `data.results[${i}]`;
     if (!isRecord(item)) throw wrong(field, item, "an object {id, output, isError}");
     if (typeof item.id !== "string") throw wrong(`${field}.id`, item.id, "a string");
     if (typeof item.output !== "string") throw wrong(`${field}.output`, item.output, "a string");
-    if (item.isError !== undefined && typeof item.isError !== "boolean") throw wrong(`${field}.isError`, item.isError, "a boolean");
+    if (item.isError !== undefined && typeof item.isError !== "boolean")
+      throw wrong(`${field}.isError`, item.isError, "a boolean");
     return [item.id, { output: item.output, isError: item.isError === true }];
   });
 }

@@ -17,7 +17,8 @@ export interface DefineToolOptions<Args = Record<string, unknown>> {
 /* @__NO_SIDE_EFFECTS__ */
 export function defineTool<Args = Record<string, unknown>>(options: DefineToolOptions<Args>): Tool {
   const name = requireToolName("defineTool", options);
-  if (typeof options.execute !== "function") throw new TypeError(`toolnexus: defineTool "${name}": execute must be a function`);
+  if (typeof options.execute !== "function")
+    throw new TypeError(`toolnexus: defineTool "${name}": execute must be a function`);
   return makeTool({
     name,
     description: options.description,
@@ -29,8 +30,10 @@ export function defineTool<Args = Record<string, unknown>>(options: DefineToolOp
 
 /** Checks the options every tool factory shares; returns the name. */
 export function requireToolName(fn: string, options: { name?: unknown; description?: unknown } | undefined): string {
-  if (typeof options?.name !== "string" || options.name === "") throw new TypeError(`toolnexus: ${fn}: name must be a non-empty string`);
-  if (typeof options.description !== "string") throw new TypeError(`toolnexus: ${fn} "${options.name}": description must be a string`);
+  if (typeof options?.name !== "string" || options.name === "")
+    throw new TypeError(`toolnexus: ${fn}: name must be a non-empty string`);
+  if (typeof options.description !== "string")
+    throw new TypeError(`toolnexus: ${fn} "${options.name}": description must be a string`);
   return options.name;
 }
 
@@ -85,9 +88,13 @@ export function toToolResult(name: string, value: unknown): ToolResult {
   try {
     json = JSON.stringify(value);
   } catch (error) {
-    return { output: `tool ${name} returned a value that cannot be turned into JSON (${firstLine(thrownMessage(error))}) — ${RETURN_HINT}`, isError: true };
+    return {
+      output: `tool ${name} returned a value that cannot be turned into JSON (${firstLine(thrownMessage(error))}) — ${RETURN_HINT}`,
+      isError: true,
+    };
   }
-  if (json === undefined) return { output: `tool ${name} returned a ${typeof value}, which is not JSON — ${RETURN_HINT}`, isError: true };
+  if (json === undefined)
+    return { output: `tool ${name} returned a ${typeof value}, which is not JSON — ${RETURN_HINT}`, isError: true };
   return { output: json, isError: false };
 }
 

@@ -21,11 +21,20 @@ export interface ToolkitOptions {
 export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolkit> {
   const hostTools = checkTools("createToolkit", options.tools ?? []);
   const { builtins } = options;
-  if (builtins !== undefined && typeof builtins !== "boolean" && (typeof builtins !== "object" || builtins === null || Array.isArray(builtins))) {
-    throw new TypeError("toolnexus: createToolkit: builtins must be true, false or an object such as { question: false }");
+  if (
+    builtins !== undefined &&
+    typeof builtins !== "boolean" &&
+    (typeof builtins !== "object" || builtins === null || Array.isArray(builtins))
+  ) {
+    throw new TypeError(
+      "toolnexus: createToolkit: builtins must be true, false or an object such as { question: false }",
+    );
   }
-  if (options.fetch !== undefined && typeof options.fetch !== "function") throw new TypeError("toolnexus: createToolkit: fetch must be a function");
-  const collisions = hostTools.filter((t) => t.source === "relay" && (BUILTIN_NAMES as readonly string[]).includes(t.name)).map((t) => t.name);
+  if (options.fetch !== undefined && typeof options.fetch !== "function")
+    throw new TypeError("toolnexus: createToolkit: fetch must be a function");
+  const collisions = hostTools
+    .filter((t) => t.source === "relay" && (BUILTIN_NAMES as readonly string[]).includes(t.name))
+    .map((t) => t.name);
   if (collisions.length) {
     throw new TypeError(
       `toolnexus: relay tool name collides with a built-in tool: [${[...new Set(collisions)].sort().join(", ")}] — rename the relay tool (the guard applies even with builtins disabled, so a future builtin cannot capture a declaration-only tool)`,
@@ -40,7 +49,9 @@ function checkTools(fn: string, tools: unknown): Tool[] {
   if (!Array.isArray(tools)) throw new TypeError(`toolnexus: ${fn}: tools must be an array of tools`);
   tools.forEach((t: Partial<Tool> | null, i) => {
     if (typeof t?.name !== "string" || typeof t.execute !== "function" || typeof t.inputSchema !== "object") {
-      throw new TypeError(`toolnexus: ${fn}: tools[${i}] is not a tool (expected { name, description, inputSchema, source, execute }) — build it with defineTool()`);
+      throw new TypeError(
+        `toolnexus: ${fn}: tools[${i}] is not a tool (expected { name, description, inputSchema, source, execute }) — build it with defineTool()`,
+      );
     }
   });
   return tools as Tool[];

@@ -27,9 +27,15 @@ function parse(json: unknown): Turn {
   const data = record(json);
   if (data?.type === "error" || (data?.error !== undefined && data.error !== null)) throw providerError(data?.error);
   if (!data || !Array.isArray(data.content)) {
-    throw new StreamError('toolnexus: the reply has no content array — is baseUrl an Anthropic Messages API? (style "anthropic" posts to <baseUrl>/v1/messages)');
+    throw new StreamError(
+      'toolnexus: the reply has no content array — is baseUrl an Anthropic Messages API? (style "anthropic" posts to <baseUrl>/v1/messages)',
+    );
   }
-  const turn: Turn = { message: { role: "assistant", content: data.content }, ...read(data.content), usage: anthropicUsage(data.usage) };
+  const turn: Turn = {
+    message: { role: "assistant", content: data.content },
+    ...read(data.content),
+    usage: anthropicUsage(data.usage),
+  };
   if (typeof data.stop_reason === "string") turn.finishReason = data.stop_reason;
   return turn;
 }
@@ -129,7 +135,15 @@ function assemble(a: Assembly): Turn {
 }
 
 async function readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn> {
-  const a: Assembly = { blocks: new Map(), json: new Map(), prompt: 0, completion: 0, stop: undefined, stopped: false, events: 0 };
+  const a: Assembly = {
+    blocks: new Map(),
+    json: new Map(),
+    prompt: 0,
+    completion: 0,
+    stop: undefined,
+    stopped: false,
+    events: 0,
+  };
   const cut = await readSSE(body, (event) => {
     a.events++;
     addEvent(a, event, onText);
@@ -145,7 +159,12 @@ async function readStream(body: ReadableStream<Uint8Array>, onText: (delta: stri
 
 function results(outcomes: readonly ToolOutcome[]): unknown[] {
   if (outcomes.length === 0) return [];
-  const content = outcomes.map(({ call, result }) => ({ type: "tool_result", tool_use_id: call.id, content: result.output, is_error: result.isError }));
+  const content = outcomes.map(({ call, result }) => ({
+    type: "tool_result",
+    tool_use_id: call.id,
+    content: result.output,
+    is_error: result.isError,
+  }));
   return [{ role: "user", content }];
 }
 
@@ -156,7 +175,11 @@ export const anthropicWire: Wire = {
     const base = stripSlash(baseUrl);
     return base.endsWith("/v1") ? `${base}/messages` : `${base}/v1/messages`;
   },
-  headers: (apiKey) => ({ ...(apiKey ? { "x-api-key": apiKey } : {}), "anthropic-version": "2023-06-01", "Content-Type": "application/json" }),
+  headers: (apiKey) => ({
+    ...(apiKey ? { "x-api-key": apiKey } : {}),
+    "anthropic-version": "2023-06-01",
+    "Content-Type": "application/json",
+  }),
   start: (_system, history, prompt) => [...history, { role: "user", content: prompt }],
   body({ model, system, messages, tools, stream }) {
     const body: Record<string, unknown> = { model, max_tokens: 4096 };

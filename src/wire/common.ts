@@ -21,7 +21,11 @@ export function openaiUsage(usage: unknown): Usage {
   const promptTokens = count(u?.prompt_tokens);
   const completionTokens = count(u?.completion_tokens);
   const total = u?.total_tokens;
-  return { promptTokens, completionTokens, totalTokens: typeof total === "number" && Number.isFinite(total) ? total : promptTokens + completionTokens };
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: typeof total === "number" && Number.isFinite(total) ? total : promptTokens + completionTokens,
+  };
 }
 
 /** Anthropic `{ input_tokens, output_tokens }`; total is their sum; missing ⇒ 0. */
@@ -46,7 +50,13 @@ export function callFromRaw(id: string, name: string, raw: string): ToolCall {
     value = JSON.parse(raw || "{}");
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { id, name, args: {}, raw, argsError: argsError(name, reason.length > 120 ? `${reason.slice(0, 120)}…` : reason) };
+    return {
+      id,
+      name,
+      args: {},
+      raw,
+      argsError: argsError(name, reason.length > 120 ? `${reason.slice(0, 120)}…` : reason),
+    };
   }
   return checked(id, name, raw, value);
 }
@@ -69,13 +79,15 @@ function deeperThan(value: unknown, limit: number): boolean {
 function checked(id: string, name: string, raw: string, value: unknown): ToolCall {
   const args = record(value);
   if (!args) return { id, name, args: {}, raw, argsError: argsError(name, `got ${typeName(value)}`) };
-  if (deeperThan(args, MAX_ARGS_DEPTH)) return { id, name, args: {}, raw: "{}", argsError: argsError(name, `nested deeper than ${MAX_ARGS_DEPTH} levels`) };
+  if (deeperThan(args, MAX_ARGS_DEPTH))
+    return { id, name, args: {}, raw: "{}", argsError: argsError(name, `nested deeper than ${MAX_ARGS_DEPTH} levels`) };
   return { id, name, args, raw };
 }
 
 /** A tool call from arguments that arrived already parsed (Anthropic `input`, or OpenAI-compatible servers sending an object). */
 export function callFromValue(id: string, name: string, value: unknown): ToolCall {
-  if (deeperThan(value, MAX_ARGS_DEPTH)) return { id, name, args: {}, raw: "{}", argsError: argsError(name, `nested deeper than ${MAX_ARGS_DEPTH} levels`) };
+  if (deeperThan(value, MAX_ARGS_DEPTH))
+    return { id, name, args: {}, raw: "{}", argsError: argsError(name, `nested deeper than ${MAX_ARGS_DEPTH} levels`) };
   return checked(id, name, JSON.stringify(value ?? {}), value ?? {});
 }
 
@@ -85,12 +97,19 @@ const KEYISH = /\b(?:sk-[\w*-]{4,}|Bearer\s+\S+)/g;
 /** The text of a provider's error object (`{ message }`, a string, or anything else), shortened, key-shaped tokens masked. */
 export function errorText(error: unknown): string {
   const message = record(error)?.message;
-  const text = typeof error === "string" ? error : typeof message === "string" ? message : (JSON.stringify(error) ?? typeName(error));
+  const text =
+    typeof error === "string"
+      ? error
+      : typeof message === "string"
+        ? message
+        : (JSON.stringify(error) ?? typeName(error));
   return capErrorBody(text.replace(KEYISH, "«redacted»"));
 }
 
 export function providerError(error: unknown): StreamError {
-  return new StreamError(`toolnexus: the provider reported an error: ${errorText(error)} — retry the run; if it persists, check the model name and the request`);
+  return new StreamError(
+    `toolnexus: the provider reported an error: ${errorText(error)} — retry the run; if it persists, check the model name and the request`,
+  );
 }
 
 /** The stream ended without the provider's end marker (or carried no events at all). */

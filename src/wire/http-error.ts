@@ -14,7 +14,10 @@ const ESCAPED_SCALAR = String.raw`(?:\\"(?:[^"\\]|\\[^"])*\\"|-?\d+(?:\.\d+)?(?:
 const CREDENTIAL_PATTERNS: readonly [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTION_PLACEHOLDER}`],
   [/\b(?:sk|pk|rk)-[A-Za-z0-9][A-Za-z0-9_\-*.]*/g, REDACTION_PLACEHOLDER],
-  [/("(?:api[_-]?key|x-api-key|authorization|access_token|secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi, `$1"${REDACTION_PLACEHOLDER}"`],
+  [
+    /("(?:api[_-]?key|x-api-key|authorization|access_token|secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
+    `$1"${REDACTION_PLACEHOLDER}"`,
+  ],
 ];
 
 // header names whose values are credentials: their values never survive into an error body

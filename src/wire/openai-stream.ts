@@ -45,7 +45,11 @@ function addChunk(a: Assembly, chunk: Json, onText: (delta: string) => void): vo
   const usage = record(chunk.usage);
   if (usage) {
     const u = openaiUsage(usage);
-    a.usage = { promptTokens: a.usage.promptTokens + u.promptTokens, completionTokens: a.usage.completionTokens + u.completionTokens, totalTokens: a.usage.totalTokens + u.totalTokens };
+    a.usage = {
+      promptTokens: a.usage.promptTokens + u.promptTokens,
+      completionTokens: a.usage.completionTokens + u.completionTokens,
+      totalTokens: a.usage.totalTokens + u.totalTokens,
+    };
   }
   const choice = record(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
   if (!choice) return;
@@ -80,15 +84,31 @@ function addData(a: Assembly, data: string, onText: (delta: string) => void): vo
 function assemble(a: Assembly): Turn {
   const slots = [...a.slots.entries()].sort((x, y) => x[0] - y[0]).map(([, slot]) => slot);
   const toolCalls = slots.map((s) => ({ id: s.id, type: "function", function: { name: s.name, arguments: s.args } }));
-  const message = toolCalls.length > 0 ? { role: "assistant", content: a.content || null, tool_calls: toolCalls } : { role: "assistant", content: a.content || null };
-  const turn: Turn = { message, text: a.content, calls: slots.map((s) => callFromRaw(s.id, s.name, s.args)), usage: a.usage };
+  const message =
+    toolCalls.length > 0
+      ? { role: "assistant", content: a.content || null, tool_calls: toolCalls }
+      : { role: "assistant", content: a.content || null };
+  const turn: Turn = {
+    message,
+    text: a.content,
+    calls: slots.map((s) => callFromRaw(s.id, s.name, s.args)),
+    usage: a.usage,
+  };
   if (a.finish !== undefined) turn.finishReason = a.finish;
   return turn;
 }
 
 /** Reads an OpenAI SSE body to the end (see `Wire.readStream`). */
 export async function readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn> {
-  const a: Assembly = { content: "", slots: new Map(), last: -1, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, finish: undefined, done: false, events: 0 };
+  const a: Assembly = {
+    content: "",
+    slots: new Map(),
+    last: -1,
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    finish: undefined,
+    done: false,
+    events: 0,
+  };
   const cut = await readSSE(body, (event) => {
     a.events++;
     addData(a, event.data, onText);

@@ -35,7 +35,9 @@ function parse(json: unknown): Turn {
   const choice = record(Array.isArray(data?.choices) ? data.choices[0] : undefined);
   const message = record(choice?.message);
   if (!data || !message) {
-    throw new StreamError('toolnexus: the reply has no choices[0].message — is baseUrl an OpenAI-compatible API? (style "openai" posts to <baseUrl>/chat/completions)');
+    throw new StreamError(
+      'toolnexus: the reply has no choices[0].message — is baseUrl an OpenAI-compatible API? (style "openai" posts to <baseUrl>/chat/completions)',
+    );
   }
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls.map(callOf) : [];
   const turn: Turn = { message, text: textOf(message.content), calls, usage: openaiUsage(data.usage) };
@@ -53,7 +55,8 @@ export const openaiWire: Wire = {
     return headers;
   },
   start(system, history, prompt) {
-    const messages: unknown[] = history.length > 0 ? history.slice() : system ? [{ role: "system", content: system }] : [];
+    const messages: unknown[] =
+      history.length > 0 ? history.slice() : system ? [{ role: "system", content: system }] : [];
     messages.push({ role: "user", content: prompt });
     return messages;
   },
@@ -73,5 +76,6 @@ export const openaiWire: Wire = {
   parse,
   // the stream assembler (and the SSE parser) load with the first streamed turn
   readStream,
-  results: (outcomes) => outcomes.map(({ call, result }) => ({ role: "tool", tool_call_id: call.id, content: result.output })),
+  results: (outcomes) =>
+    outcomes.map(({ call, result }) => ({ role: "tool", tool_call_id: call.id, content: result.output })),
 };

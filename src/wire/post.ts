@@ -29,10 +29,16 @@ export interface RetryOptions {
 export const RETRYABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504, 529];
 function checkOptions(opts: RetryOptions): void {
   if (!Number.isInteger(opts.retries) || opts.retries < 0) {
-    throw new ToolnexusError("config", `toolnexus: retries must be a whole number ≥ 0, got ${opts.retries} — pass e.g. retries: 2`);
+    throw new ToolnexusError(
+      "config",
+      `toolnexus: retries must be a whole number ≥ 0, got ${opts.retries} — pass e.g. retries: 2`,
+    );
   }
   if (!Number.isFinite(opts.retryBaseMs) || opts.retryBaseMs < 0) {
-    throw new ToolnexusError("config", `toolnexus: retryBaseMs must be a finite number ≥ 0, got ${opts.retryBaseMs} — pass e.g. retryBaseMs: 500`);
+    throw new ToolnexusError(
+      "config",
+      `toolnexus: retryBaseMs must be a finite number ≥ 0, got ${opts.retryBaseMs} — pass e.g. retryBaseMs: 500`,
+    );
   }
 }
 
@@ -42,7 +48,8 @@ function pause(opts: RetryOptions, attempt: number, ms: number = backoffMs(opts.
 }
 
 /** The LlmHttpError for a final non-2xx response, with the request's credentials redacted from its body. */
-const httpError = (res: Response, headers: Record<string, string>): Promise<LlmHttpError> => llmHttpError(res, secretsOf(headers));
+const httpError = (res: Response, headers: Record<string, string>): Promise<LlmHttpError> =>
+  llmHttpError(res, secretsOf(headers));
 
 function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
   const tier = opts.onError?.(info);
@@ -55,7 +62,11 @@ function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
  * times. Resolves the first ok Response (body unread); rejects with an LlmHttpError for the final
  * non-2xx, the original error for a final network failure, or `signal.reason` once aborted.
  */
-export async function postWithRetry(url: string, init: { headers: Record<string, string>; body: string }, opts: RetryOptions): Promise<Response> {
+export async function postWithRetry(
+  url: string,
+  init: { headers: Record<string, string>; body: string },
+  opts: RetryOptions,
+): Promise<Response> {
   checkOptions(opts);
   const { signal } = opts;
   const statuses = new Set([...RETRYABLE_STATUSES, ...(opts.retryableStatuses ?? [])]);
@@ -73,7 +84,8 @@ export async function postWithRetry(url: string, init: { headers: Record<string,
     }
     if (res.ok) return res;
     const retryable = statuses.has(res.status);
-    if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last) throw await httpError(res, init.headers);
+    if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last)
+      throw await httpError(res, init.headers);
     const honoured = retryAfterMs(res.headers.get("retry-after"));
     if (honoured !== undefined && honoured > maxRetryAfter) throw await httpError(res, init.headers);
     await res.body?.cancel().catch(() => {}); // free the connection before waiting

@@ -88,7 +88,9 @@ class Parser implements SSEParser {
       this.carry = "";
       this.line(carried, 0, carried.length, false);
     }
-    const cut = this.hasData ? { event: this.type || "message", data: this.data, id: this.lastId || undefined } : undefined;
+    const cut = this.hasData
+      ? { event: this.type || "message", data: this.data, id: this.lastId || undefined }
+      : undefined;
     this.data = "";
     this.hasData = false;
     this.type = "";
@@ -109,7 +111,7 @@ class Parser implements SSEParser {
   }
 
   private append(value: string): void {
-    if (this.hasData) this.data += "\n" + value;
+    if (this.hasData) this.data += `\n${value}`;
     else {
       this.data = value;
       this.hasData = true;
@@ -199,13 +201,24 @@ class Parser implements SSEParser {
 
 // `s` has "data:" at `i` (unrolled: measurably faster than startsWith on the hot path)
 function isData(s: string, i: number): boolean {
-  return s.charCodeAt(i) === 100 && s.charCodeAt(i + 1) === 97 && s.charCodeAt(i + 2) === 116 && s.charCodeAt(i + 3) === 97 && s.charCodeAt(i + 4) === COLON;
+  return (
+    s.charCodeAt(i) === 100 &&
+    s.charCodeAt(i + 1) === 97 &&
+    s.charCodeAt(i + 2) === 116 &&
+    s.charCodeAt(i + 3) === 97 &&
+    s.charCodeAt(i + 4) === COLON
+  );
 }
 
 // `s` has "event:" at `i`
 function isEvent(s: string, i: number): boolean {
   return (
-    s.charCodeAt(i) === 101 && s.charCodeAt(i + 1) === 118 && s.charCodeAt(i + 2) === 101 && s.charCodeAt(i + 3) === 110 && s.charCodeAt(i + 4) === 116 && s.charCodeAt(i + 5) === COLON
+    s.charCodeAt(i) === 101 &&
+    s.charCodeAt(i + 1) === 118 &&
+    s.charCodeAt(i + 2) === 101 &&
+    s.charCodeAt(i + 3) === 110 &&
+    s.charCodeAt(i + 4) === 116 &&
+    s.charCodeAt(i + 5) === COLON
   );
 }
 
@@ -216,7 +229,8 @@ const SLICE = 32 * 1024;
 
 function feedBytes(parser: SSEParser, decoder: TextDecoder, bytes: Uint8Array): void {
   if (bytes.length <= SLICE) return parser.feed(decoder.decode(bytes, { stream: true }));
-  for (let at = 0; at < bytes.length; at += SLICE) parser.feed(decoder.decode(bytes.subarray(at, at + SLICE), { stream: true }));
+  for (let at = 0; at < bytes.length; at += SLICE)
+    parser.feed(decoder.decode(bytes.subarray(at, at + SLICE), { stream: true }));
 }
 
 /**
@@ -224,7 +238,10 @@ function feedBytes(parser: SSEParser, decoder: TextDecoder, bytes: Uint8Array): 
  * resolves with the event the stream cut off (see {@link SSEParser.end}). If `onEvent` throws, the
  * stream is cancelled and the error rejects the promise. Read errors are passed through unchanged.
  */
-export async function readSSE(stream: ReadableStream<Uint8Array>, onEvent: (event: SSEEvent) => void): Promise<SSEEvent | undefined> {
+export async function readSSE(
+  stream: ReadableStream<Uint8Array>,
+  onEvent: (event: SSEEvent) => void,
+): Promise<SSEEvent | undefined> {
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   const parser = createSSEParser(onEvent);

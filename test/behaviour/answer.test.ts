@@ -23,7 +23,11 @@ describe("answerOutput", () => {
   });
 
   it("marks a failed output with data.isError", () => {
-    expect(answerOutput("sus-1", "boom", true)).toEqual({ id: "sus-1", ok: true, data: { output: "boom", isError: true } });
+    expect(answerOutput("sus-1", "boom", true)).toEqual({
+      id: "sus-1",
+      ok: true,
+      data: { output: "boom", isError: true },
+    });
     expect(answerOutput("sus-1", "fine", false).data).toEqual({ output: "fine" });
   });
 
@@ -78,25 +82,47 @@ describe("answerDeclined", () => {
 
 describe("relayAnswer", () => {
   it("carries the host's results", () => {
-    const a = relayAnswer("r1", [{ id: "c1", output: "ok" }, { id: "c2", output: "bad", isError: true }]);
-    expect(a).toEqual({ id: "r1", ok: true, data: { results: [{ id: "c1", output: "ok" }, { id: "c2", output: "bad", isError: true }] } });
+    const a = relayAnswer("r1", [
+      { id: "c1", output: "ok" },
+      { id: "c2", output: "bad", isError: true },
+    ]);
+    expect(a).toEqual({
+      id: "r1",
+      ok: true,
+      data: {
+        results: [
+          { id: "c1", output: "ok" },
+          { id: "c2", output: "bad", isError: true },
+        ],
+      },
+    });
     expect(parseAnswer(roundTrip(a))).toEqual(a);
   });
   it("refuses a non-string output", () => {
-    expect(() => relayAnswer("r1", [{ id: "c1", output: 1 as unknown as string }])).toThrow("toolnexus: Answer output must be a string, got number");
+    expect(() => relayAnswer("r1", [{ id: "c1", output: 1 as unknown as string }])).toThrow(
+      "toolnexus: Answer output must be a string, got number",
+    );
   });
 });
 
 describe("pending / authRequired / pendingOf", () => {
   it("suspends with the Request in metadata.pending", () => {
     const r = pending({ kind: "input", prompt: "Which city?", id: "q1" });
-    expect(r).toEqual({ output: "Which city?", isError: true, metadata: { pending: { id: "q1", kind: "input", prompt: "Which city?" } } });
+    expect(r).toEqual({
+      output: "Which city?",
+      isError: true,
+      metadata: { pending: { id: "q1", kind: "input", prompt: "Which city?" } },
+    });
     expect(pendingOf(r)).toEqual({ id: "q1", kind: "input", prompt: "Which city?" });
   });
   it("appends the url to the output", () => {
     const r = authRequired("https://auth.example/authorize");
     expect(r.output).toBe("Authorization required to continue\nhttps://auth.example/authorize");
-    expect(pendingOf(r)).toMatchObject({ kind: "authorization", url: "https://auth.example/authorize", prompt: "Authorization required to continue" });
+    expect(pendingOf(r)).toMatchObject({
+      kind: "authorization",
+      url: "https://auth.example/authorize",
+      prompt: "Authorization required to continue",
+    });
   });
   it("gives every Request a fresh unique id", () => {
     const ids = new Set(Array.from({ length: 50 }, () => pendingOf(pending({ kind: "input", prompt: "?" }))!.id));
@@ -136,7 +162,11 @@ describe("parseAnswer", () => {
   }
 
   it("keeps __proto__ out of every prototype", () => {
-    const a = parseAnswer(JSON.parse('{"id":"a","ok":true,"data":{"__proto__":{"polluted":1},"nested":{"__proto__":{"x":1}},"output":"ok"}}'));
+    const a = parseAnswer(
+      JSON.parse(
+        '{"id":"a","ok":true,"data":{"__proto__":{"polluted":1},"nested":{"__proto__":{"x":1}},"output":"ok"}}',
+      ),
+    );
     expect(a.data).toEqual({ nested: {}, output: "ok" });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(a.data)).toBe(Object.prototype);
@@ -150,7 +180,14 @@ describe("parseAnswer", () => {
 
 describe("parseRequest", () => {
   it("accepts a full Request", () => {
-    const req = { id: "q1", kind: "question", prompt: "Pick?", url: "https://x", data: { a: 1 }, expiresAt: "2030-01-01T00:00:00Z" };
+    const req = {
+      id: "q1",
+      kind: "question",
+      prompt: "Pick?",
+      url: "https://x",
+      data: { a: 1 },
+      expiresAt: "2030-01-01T00:00:00Z",
+    };
     expect(parseRequest(roundTrip(req))).toEqual(req);
   });
   it("names the bad field", () => {

@@ -1,6 +1,16 @@
 // The agent loop against scripted OpenAI and Anthropic endpoints, run and streamed.
 import { describe, expect, it } from "vitest";
-import { AnswerMismatchError, answerDeclined, answerOutput, createClient, createToolkit, defineTool, pending, type Answer, type ToolContext } from "toolnexus";
+import {
+  AnswerMismatchError,
+  answerDeclined,
+  answerOutput,
+  createClient,
+  createToolkit,
+  defineTool,
+  pending,
+  type Answer,
+  type ToolContext,
+} from "toolnexus";
 import { MODES, runIn, STYLES, types } from "./support/drive";
 import { scripted, toolResultsIn } from "./support/scripted";
 
@@ -27,34 +37,64 @@ for (const style of STYLES) {
         const s = scripted(style, [{ text: "Hello there" }], { chunkSize: 1 });
         const client = createClient({ ...base, fetch: s.fetch });
         const { result, events } = await runIn(client, mode, "hi");
-        expect(result).toMatchObject({ status: "done", text: "Hello there", turns: 1, model: "model-x", toolCallCount: 0 });
+        expect(result).toMatchObject({
+          status: "done",
+          text: "Hello there",
+          turns: 1,
+          model: "model-x",
+          toolCallCount: 0,
+        });
         expect(result.usage).toEqual({ promptTokens: 10, completionTokens: 5, totalTokens: 15 });
         expect(s.bodies[0]!.tools).toBeUndefined();
         expect(s.bodies[0]!.tool_choice).toBeUndefined();
         expect(s.bodies[0]!.model).toBe("model-x");
         if (mode === "stream") {
-          expect(events.filter((e) => e.type === "text").map((e) => (e as { delta: string }).delta).join("")).toBe("Hello there");
+          expect(
+            events
+              .filter((e) => e.type === "text")
+              .map((e) => (e as { delta: string }).delta)
+              .join(""),
+          ).toBe("Hello there");
           expect(types(events).slice(-2)).toEqual(["usage", "done"]);
         }
       });
 
       it("the Clojure ask_city flow: waitFor answers Chennai, the tool re-runs with ctx.answer", async () => {
         const { tool, seen } = weather();
-        const s = scripted(style, [{ calls: [{ name: "ask_city", args: {} }] }, (body) => ({ text: `It is ${toolResultsIn(body)[0]}` })]);
+        const s = scripted(style, [
+          { calls: [{ name: "ask_city", args: {} }] },
+          (body) => ({ text: `It is ${toolResultsIn(body)[0]}` }),
+        ]);
         const asked: string[] = [];
-        const client = createClient({ ...base, fetch: s.fetch, waitFor: async (req) => (asked.push(req.prompt), answerOutput(req.id, "Chennai")) });
+        const client = createClient({
+          ...base,
+          fetch: s.fetch,
+          waitFor: async (req) => (asked.push(req.prompt), answerOutput(req.id, "Chennai")),
+        });
         const { result, events } = await runIn(client, mode, "weather?", { toolkit: [tool] });
         expect(asked).toEqual(["Which city?"]);
         expect(result.status).toBe("done");
         expect(result.text).toBe("It is Weather in Chennai: 31°C, sunny");
         expect(result.toolCalls).toHaveLength(1);
-        expect(result.toolCalls[0]).toMatchObject({ name: "ask_city", output: "Weather in Chennai: 31°C, sunny", isError: false });
+        expect(result.toolCalls[0]).toMatchObject({
+          name: "ask_city",
+          output: "Weather in Chennai: 31°C, sunny",
+          isError: false,
+        });
         expect(seen).toHaveLength(2);
         expect(seen[0]!.answer).toBeUndefined();
         expect(seen[1]!.answer).toEqual(answerOutput("city-1", "Chennai"));
         expect(s.bodies).toHaveLength(2);
         expect(result.usage.totalTokens).toBe(30);
-        if (mode === "stream") expect(types(events)).toEqual(["tool_call", "pending", "tool_result", ...types(events).slice(3, -2), "usage", "done"]);
+        if (mode === "stream")
+          expect(types(events)).toEqual([
+            "tool_call",
+            "pending",
+            "tool_result",
+            ...types(events).slice(3, -2),
+            "usage",
+            "done",
+          ]);
       });
 
       it("the Elixir flow: a JSON round-tripped answerOutput('q1', 'Ada')", async () => {
@@ -62,10 +102,17 @@ for (const style of STYLES) {
           name: "ask_human",
           description: "asks the human a question",
           inputSchema: { type: "object", properties: {} },
-          execute: (_a, ctx) => (ctx?.answer ? `got: ${ctx.answer.data?.output}` : pending({ id: "q1", kind: "input", prompt: "your name?" })),
+          execute: (_a, ctx) =>
+            ctx?.answer
+              ? `got: ${ctx.answer.data?.output}`
+              : pending({ id: "q1", kind: "input", prompt: "your name?" }),
         });
         const s = scripted(style, [{ calls: [{ name: "ask_human" }] }, (b) => ({ text: toolResultsIn(b).join("|") })]);
-        const client = createClient({ ...base, fetch: s.fetch, waitFor: async () => JSON.parse(JSON.stringify(answerOutput("q1", "Ada"))) as Answer });
+        const client = createClient({
+          ...base,
+          fetch: s.fetch,
+          waitFor: async () => JSON.parse(JSON.stringify(answerOutput("q1", "Ada"))) as Answer,
+        });
         const { result } = await runIn(client, mode, "name?", { toolkit: [askHuman] });
         expect(result.text).toBe("got: Ada");
       });
@@ -74,15 +121,25 @@ for (const style of STYLES) {
         const deploy = defineTool({
           name: "deploy",
           description: "Deploys to an environment",
-          execute: (_a, ctx) => (ctx?.answer ? `deployed to ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "which environment?" })),
+          execute: (_a, ctx) =>
+            ctx?.answer
+              ? `deployed to ${ctx.answer.data?.output}`
+              : pending({ kind: "input", prompt: "which environment?" }),
         });
         const toolkit = await createToolkit({ builtins: false, tools: [deploy] });
         expect(toolkit.tools().map((t) => t.name)).toEqual(["deploy"]);
         const s = scripted(style, [{ calls: [{ name: "deploy" }] }, (b) => ({ text: toolResultsIn(b)[0]! })]);
-        const client = createClient({ ...base, fetch: s.fetch, waitFor: async (req) => answerOutput(req.id, "staging") });
+        const client = createClient({
+          ...base,
+          fetch: s.fetch,
+          waitFor: async (req) => answerOutput(req.id, "staging"),
+        });
         const { result } = await runIn(client, mode, "ship it", { toolkit });
         expect(result.text).toBe("deployed to staging");
-        const declared = style === "openai" ? s.bodies[0]!.tools.map((t: any) => t.function.name) : s.bodies[0]!.tools.map((t: any) => t.name);
+        const declared =
+          style === "openai"
+            ? s.bodies[0]!.tools.map((t: any) => t.function.name)
+            : s.bodies[0]!.tools.map((t: any) => t.name);
         expect(declared).toEqual(["deploy"]);
       });
 
@@ -97,7 +154,11 @@ for (const style of STYLES) {
 
       it("a second suspension of the re-run tool is unresolved, never a loop", async () => {
         let runs = 0;
-        const stubborn = defineTool({ name: "stubborn", description: "always asks", execute: () => (runs++, pending({ kind: "approval", prompt: "Approve?" })) });
+        const stubborn = defineTool({
+          name: "stubborn",
+          description: "always asks",
+          execute: () => (runs++, pending({ kind: "approval", prompt: "Approve?" })),
+        });
         const s = scripted(style, [{ calls: [{ name: "stubborn" }] }, (b) => ({ text: toolResultsIn(b)[0]! })]);
         const client = createClient({ ...base, fetch: s.fetch, waitFor: async (req) => ({ id: req.id, ok: true }) });
         const { result } = await runIn(client, mode, "go", { toolkit: [stubborn] });
@@ -108,13 +169,24 @@ for (const style of STYLES) {
       it("an answer for another id rejects the run with AnswerMismatchError", async () => {
         const { tool } = weather();
         const s = scripted(style, [{ calls: [{ name: "ask_city" }] }]);
-        const client = createClient({ ...base, fetch: s.fetch, waitFor: async () => answerOutput("someone-else", "Paris") });
+        const client = createClient({
+          ...base,
+          fetch: s.fetch,
+          waitFor: async () => answerOutput("someone-else", "Paris"),
+        });
         await expect(runIn(client, mode, "weather?", { toolkit: [tool] })).rejects.toThrow(AnswerMismatchError);
       });
 
       it("past expiresAt an ok answer counts as expired", async () => {
         let ran = 0;
-        const late = defineTool({ name: "late", description: "expired ask", execute: (_a, ctx) => (ctx?.answer ? (ran++, "used") : pending({ kind: "input", prompt: "Too late?", expiresAt: "2001-01-01T00:00:00Z" })) });
+        const late = defineTool({
+          name: "late",
+          description: "expired ask",
+          execute: (_a, ctx) =>
+            ctx?.answer
+              ? (ran++, "used")
+              : pending({ kind: "input", prompt: "Too late?", expiresAt: "2001-01-01T00:00:00Z" }),
+        });
         const s = scripted(style, [{ calls: [{ name: "late" }] }, (b) => ({ text: toolResultsIn(b)[0]! })]);
         const client = createClient({ ...base, fetch: s.fetch, waitFor: async (req) => answerOutput(req.id, "yes") });
         const { result } = await runIn(client, mode, "x", { toolkit: [late] });
@@ -145,9 +217,22 @@ for (const style of STYLES) {
           inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
           execute: () => "ran",
         });
-        const boom = defineTool({ name: "boom", description: "throws", execute: () => { throw new Error("kaput"); } });
+        const boom = defineTool({
+          name: "boom",
+          description: "throws",
+          execute: () => {
+            throw new Error("kaput");
+          },
+        });
         const s = scripted(style, [
-          { calls: [{ name: "nope" }, { name: "strict", raw: "{not json" }, { name: "strict", args: { n: "x" } }, { name: "boom" }] },
+          {
+            calls: [
+              { name: "nope" },
+              { name: "strict", raw: "{not json" },
+              { name: "strict", args: { n: "x" } },
+              { name: "boom" },
+            ],
+          },
           (b) => ({ text: JSON.stringify(toolResultsIn(b)) }),
         ]);
         const client = createClient({ ...base, fetch: s.fetch });
@@ -176,7 +261,12 @@ for (const style of STYLES) {
           },
         });
         const s = scripted(style, [
-          { calls: [{ id: "c1", name: "slow", args: { label: "first", wait: 30 } }, { id: "c2", name: "slow", args: { label: "second", wait: 0 } }] },
+          {
+            calls: [
+              { id: "c1", name: "slow", args: { label: "first", wait: 30 } },
+              { id: "c2", name: "slow", args: { label: "second", wait: 0 } },
+            ],
+          },
           (b) => ({ text: toolResultsIn(b).join(",") }),
         ]);
         const client = createClient({ ...base, fetch: s.fetch });

@@ -49,7 +49,10 @@ describe("webStorage when localStorage is full", () => {
     let error: unknown;
     try {
       expect(filler.length).toBeGreaterThan(0);
-      error = await client.run("x", { toolkit: [tool] }).then(() => undefined, (e: unknown) => e);
+      error = await client.run("x", { toolkit: [tool] }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     } finally {
       filler.forEach((k) => localStorage.removeItem(k));
     }
@@ -78,7 +81,9 @@ describe("one run resumed from two same-origin frames, each with its own copy of
       await loaded;
       frames.push(frame);
       // evaluated in the frame's realm, so the module instance (and its globalThis) is the frame's own
-      const load = (frame.contentWindow as unknown as { eval(code: string): Promise<Toolnexus> }).eval(`import(${JSON.stringify(url)})`);
+      const load = (frame.contentWindow as unknown as { eval(code: string): Promise<Toolnexus> }).eval(
+        `import(${JSON.stringify(url)})`,
+      );
       sdks.push(await load);
     }
   });
@@ -90,16 +95,23 @@ describe("one run resumed from two same-origin frames, each with its own copy of
     expect(a.createClient).not.toBe(createClient);
     const prefix = `tn-tabs-${crypto.randomUUID()}:`;
     const runs = { n: 0 };
-    const s = scripted("openai", Array.from({ length: 101 }, (_, i) => (i === 0 ? { calls: [{ name: "book" }] } : { text: "done" })));
+    const s = scripted(
+      "openai",
+      Array.from({ length: 101 }, (_, i) => (i === 0 ? { calls: [{ name: "book" }] } : { text: "done" })),
+    );
     const tabA = { sdk: a, storage: a.webStorage({ prefix }), tool: counting(a, runs) };
     const tabB = { sdk: b, storage: b.webStorage({ prefix }), tool: counting(b, runs) };
     expect(tabA.storage.capabilities.atomic).toBe(true); // each frame's own navigator.locks
-    const halted = await tabA.sdk.createClient({ ...base, fetch: s.fetch, storage: tabA.storage }).run("x", { toolkit: [tabA.tool] });
+    const halted = await tabA.sdk
+      .createClient({ ...base, fetch: s.fetch, storage: tabA.storage })
+      .run("x", { toolkit: [tabA.tool] });
     const tabs = [tabA, tabB];
     const settled = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) => {
         const tab = tabs[i % 2]!;
-        return tab.sdk.createClient({ ...base, fetch: s.fetch, storage: tab.storage }).resume(halted.runId!, tab.sdk.answerOutput("q-book", `guest ${i}`), { toolkit: [tab.tool] });
+        return tab.sdk
+          .createClient({ ...base, fetch: s.fetch, storage: tab.storage })
+          .resume(halted.runId!, tab.sdk.answerOutput("q-book", `guest ${i}`), { toolkit: [tab.tool] });
       }),
     );
     expect(runs.n).toBe(1);

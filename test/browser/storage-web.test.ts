@@ -5,7 +5,11 @@ import { webStorage, type LockManagerLike, type WebStorageLike } from "toolnexus
 import { storageContract } from "../behaviour/support/storage-contract";
 
 storageContract("webStorage(localStorage)", ({ now }) => webStorage({ now }), { atomic: true, ttl: "clock" });
-storageContract("webStorage(sessionStorage)", ({ now }) => webStorage({ storage: sessionStorage, prefix: "tn-session:", now }), { atomic: true, ttl: "clock" });
+storageContract(
+  "webStorage(sessionStorage)",
+  ({ now }) => webStorage({ storage: sessionStorage, prefix: "tn-session:", now }),
+  { atomic: true, ttl: "clock" },
+);
 
 describe("webStorage", () => {
   it("defaults to localStorage under the toolnexus: prefix, and leaves other keys alone", async () => {
@@ -55,7 +59,10 @@ describe("webStorage", () => {
     const storage = webStorage({ storage: sessionStorage, prefix: "tn-quota:" });
     await storage.set("k", "before");
     const huge = "x".repeat(12 * 1024 * 1024);
-    const error = await storage.set("k", huge).then(() => undefined, (e: unknown) => e);
+    const error = await storage.set("k", huge).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DOMException);
     expect((error as DOMException).name).toBe("QuotaExceededError");
     await expect(storage.compareAndSet!("k", "before", huge)).rejects.toBeInstanceOf(DOMException);
@@ -76,8 +83,10 @@ describe("webStorage", () => {
 
 describe("webStorage across two same-origin frames", () => {
   const frames: HTMLIFrameElement[] = [];
-  const realm = (i: number) => frames[i]!.contentWindow as unknown as { localStorage: WebStorageLike; navigator: { locks: LockManagerLike } };
-  const inFrame = (i: number) => webStorage({ storage: realm(i).localStorage, locks: realm(i).navigator.locks, prefix: "tn-frames:" });
+  const realm = (i: number) =>
+    frames[i]!.contentWindow as unknown as { localStorage: WebStorageLike; navigator: { locks: LockManagerLike } };
+  const inFrame = (i: number) =>
+    webStorage({ storage: realm(i).localStorage, locks: realm(i).navigator.locks, prefix: "tn-frames:" });
 
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {

@@ -26,7 +26,9 @@ describe("Chromium imports dist/toolnexus.js by URL", () => {
   it("answerOutput builds the Answer a host sends back", async () => {
     const { answerOutput } = await importBundle();
     expect(answerOutput("sus-1", "Chennai")).toEqual({ id: "sus-1", ok: true, data: { output: "Chennai" } });
-    expect(() => answerOutput("sus-1", 42 as unknown as string)).toThrow("toolnexus: Answer output must be a string, got number");
+    expect(() => answerOutput("sus-1", 42 as unknown as string)).toThrow(
+      "toolnexus: Answer output must be a string, got number",
+    );
   });
 
   it("pending suspends with a fresh Request id that pendingOf reads back", async () => {

@@ -7,7 +7,10 @@ import { bigValue, storageContract } from "../behaviour/support/storage-contract
 const kv = await Deno.openKv(":memory:");
 
 storageContract("denoKvStorage (Deno KV)", ({ now }) => denoKvStorage({ kv, now }), { atomic: true, ttl: "clock" });
-storageContract("denoKvStorage with a custom prefix", ({ now }) => denoKvStorage({ kv, prefix: ["app", 1], now }), { atomic: true, ttl: "clock" });
+storageContract("denoKvStorage with a custom prefix", ({ now }) => denoKvStorage({ kv, prefix: ["app", 1], now }), {
+  atomic: true,
+  ttl: "clock",
+});
 
 async function keysUnder(db: Deno.Kv, prefix: Deno.KvKey): Promise<Deno.KvKey[]> {
   const keys: Deno.KvKey[] = [];

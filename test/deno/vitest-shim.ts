@@ -1,7 +1,14 @@
 // The subset of vitest's API the behavioural suite uses, on top of Deno.test, so the same test files
 // run unchanged under Deno (against the built single-file bundle). Keep the suite to these matchers.
 type Fn = () => unknown | Promise<unknown>;
-interface Scope { name: string; before: Fn[]; after: Fn[]; beforeAll: Fn[]; afterAll: Fn[]; parent?: Scope }
+interface Scope {
+  name: string;
+  before: Fn[];
+  after: Fn[];
+  beforeAll: Fn[];
+  afterAll: Fn[];
+  parent?: Scope;
+}
 
 let scope: Scope = { name: "", before: [], after: [], beforeAll: [], afterAll: [] };
 const ran = new WeakSet<Scope>();
@@ -14,7 +21,14 @@ function chain(s: Scope | undefined): Scope[] {
 
 export function describe(name: string, fn: () => void): void {
   const parent = scope;
-  scope = { name: parent.name ? `${parent.name} > ${name}` : name, before: [], after: [], beforeAll: [], afterAll: [], parent };
+  scope = {
+    name: parent.name ? `${parent.name} > ${name}` : name,
+    before: [],
+    after: [],
+    beforeAll: [],
+    afterAll: [],
+    parent,
+  };
   try {
     fn();
   } finally {
@@ -54,8 +68,16 @@ export const afterAll = (_fn: Fn) => {}; // Deno tears down the process; nothing
 // ---- matching ----
 
 const ASYM = Symbol("asymmetric");
-interface Asymmetric { [ASYM]: true; match(v: unknown): boolean; toString(): string }
-const asym = (desc: string, match: (v: unknown) => boolean): Asymmetric => ({ [ASYM]: true, match, toString: () => desc });
+interface Asymmetric {
+  [ASYM]: true;
+  match(v: unknown): boolean;
+  toString(): string;
+}
+const asym = (desc: string, match: (v: unknown) => boolean): Asymmetric => ({
+  [ASYM]: true,
+  match,
+  toString: () => desc,
+});
 const isAsym = (v: unknown): v is Asymmetric => typeof v === "object" && v !== null && ASYM in v;
 
 function equals(a: unknown, b: unknown, partial = false): boolean {
@@ -76,7 +98,7 @@ function equals(a: unknown, b: unknown, partial = false): boolean {
     const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
     if (ka.length !== kb.length) return false;
   }
-  return kb.every((k) => Object.prototype.hasOwnProperty.call(ra, k) && equals(ra[k], rb[k], partial));
+  return kb.every((k) => Object.hasOwn(ra, k) && equals(ra[k], rb[k], partial));
 }
 
 const show = (v: unknown): string => {
@@ -120,10 +142,20 @@ function matchers(actual: unknown, negate: boolean): Matchers {
     toStrictEqual: (e: unknown) => check(equals(actual, e), `to strictly equal ${show(e)}`),
     toMatchObject: (e: unknown) => check(equals(actual, e, true), `to match object ${show(e)}`),
     toContain: (e: unknown) =>
-      check(typeof actual === "string" ? actual.includes(e as string) : Array.isArray(actual) && actual.some((x) => Object.is(x, e)), `to contain ${show(e)}`),
-    toContainEqual: (e: unknown) => check(Array.isArray(actual) && actual.some((x) => equals(x, e)), `to contain equal ${show(e)}`),
+      check(
+        typeof actual === "string"
+          ? actual.includes(e as string)
+          : Array.isArray(actual) && actual.some((x) => Object.is(x, e)),
+        `to contain ${show(e)}`,
+      ),
+    toContainEqual: (e: unknown) =>
+      check(Array.isArray(actual) && actual.some((x) => equals(x, e)), `to contain equal ${show(e)}`),
     toHaveLength: (n: number) => check((actual as { length?: number })?.length === n, `to have length ${n}`),
-    toMatch: (e: string | RegExp) => check(typeof actual === "string" && (typeof e === "string" ? actual.includes(e) : e.test(actual)), `to match ${show(e)}`),
+    toMatch: (e: string | RegExp) =>
+      check(
+        typeof actual === "string" && (typeof e === "string" ? actual.includes(e) : e.test(actual)),
+        `to match ${show(e)}`,
+      ),
     toBeInstanceOf: (c: new (...a: never[]) => unknown) => check(actual instanceof c, `to be an instance of ${c.name}`),
     toBeUndefined: () => check(actual === undefined, "to be undefined"),
     toBeDefined: () => check(actual !== undefined, "to be defined"),
@@ -137,7 +169,10 @@ function matchers(actual: unknown, negate: boolean): Matchers {
     toBeLessThanOrEqual: (n: number) => check((actual as number) <= n, `to be <= ${n}`),
     toHaveProperty: (path: string | string[], ...value: unknown[]) => {
       const r = getPath(actual, path);
-      check(r.found && (value.length === 0 || equals(r.value, value[0])), `to have property ${show(path)}${value.length ? ` = ${show(value[0])}` : ""}`);
+      check(
+        r.found && (value.length === 0 || equals(r.value, value[0])),
+        `to have property ${show(path)}${value.length ? ` = ${show(value[0])}` : ""}`,
+      );
     },
     toThrow: (e?: unknown) => {
       let threw = false;
@@ -170,9 +205,16 @@ function settle(promise: unknown, wantReject: boolean, negate: boolean): Matcher
         value = e;
       }
       if (rejected !== wantReject) {
-        throw new Error(wantReject ? `expected promise to reject, it resolved to ${show(value)}` : `expected promise to resolve, it rejected with ${show(value)}`);
+        throw new Error(
+          wantReject
+            ? `expected promise to reject, it resolved to ${show(value)}`
+            : `expected promise to resolve, it rejected with ${show(value)}`,
+        );
       }
-      if (name === "toThrow") return matchers(() => { throw value; }, negate).toThrow!(...args);
+      if (name === "toThrow")
+        return matchers(() => {
+          throw value;
+        }, negate).toThrow!(...args);
       return matchers(value, negate)[name]!(...args);
     };
   }
@@ -180,7 +222,11 @@ function settle(promise: unknown, wantReject: boolean, negate: boolean): Matcher
 }
 
 export function expect(actual: unknown) {
-  const m = matchers(actual, false) as Matchers & { not: Matchers; rejects: Matchers & { not: Matchers }; resolves: Matchers & { not: Matchers } };
+  const m = matchers(actual, false) as Matchers & {
+    not: Matchers;
+    rejects: Matchers & { not: Matchers };
+    resolves: Matchers & { not: Matchers };
+  };
   m.not = matchers(actual, true);
   m.rejects = Object.assign(settle(actual, true, false), { not: settle(actual, true, true) });
   m.resolves = Object.assign(settle(actual, false, false), { not: settle(actual, false, true) });
@@ -188,9 +234,25 @@ export function expect(actual: unknown) {
 }
 expect.any = (c: unknown) =>
   asym(`Any<${(c as { name?: string }).name}>`, (v) =>
-    c === String ? typeof v === "string" : c === Number ? typeof v === "number" : c === Boolean ? typeof v === "boolean" : c === Function ? typeof v === "function" : v instanceof (c as new () => unknown));
+    c === String
+      ? typeof v === "string"
+      : c === Number
+        ? typeof v === "number"
+        : c === Boolean
+          ? typeof v === "boolean"
+          : c === Function
+            ? typeof v === "function"
+            : v instanceof (c as new () => unknown),
+  );
 expect.anything = () => asym("Anything", (v) => v !== null && v !== undefined);
-expect.objectContaining = (o: Record<string, unknown>) => asym(`ObjectContaining ${show(o)}`, (v) => equals(v, o, true));
-expect.arrayContaining = (a: unknown[]) => asym(`ArrayContaining ${show(a)}`, (v) => Array.isArray(v) && a.every((x) => v.some((y) => equals(y, x))));
-expect.stringContaining = (s: string) => asym(`StringContaining ${show(s)}`, (v) => typeof v === "string" && v.includes(s));
-expect.stringMatching = (r: RegExp | string) => asym(`StringMatching ${show(r)}`, (v) => typeof v === "string" && (typeof r === "string" ? v.includes(r) : r.test(v)));
+expect.objectContaining = (o: Record<string, unknown>) =>
+  asym(`ObjectContaining ${show(o)}`, (v) => equals(v, o, true));
+expect.arrayContaining = (a: unknown[]) =>
+  asym(`ArrayContaining ${show(a)}`, (v) => Array.isArray(v) && a.every((x) => v.some((y) => equals(y, x))));
+expect.stringContaining = (s: string) =>
+  asym(`StringContaining ${show(s)}`, (v) => typeof v === "string" && v.includes(s));
+expect.stringMatching = (r: RegExp | string) =>
+  asym(
+    `StringMatching ${show(r)}`,
+    (v) => typeof v === "string" && (typeof r === "string" ? v.includes(r) : r.test(v)),
+  );

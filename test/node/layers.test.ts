@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
 
 /** The layer of a file (path relative to src/, with "/" separators); a file may import only from its own or lower layers. */
-export function layerOf(file: string): number {
+function layerOf(file: string): number {
   const top = file.split("/")[0]!;
   if (top === "_internal") return 0;
   if (file === "types.ts" || file === "errors.ts" || file === "answer.ts") return 1;
@@ -27,8 +27,11 @@ export function layerOf(file: string): number {
 }
 
 /** Why `from` may not import `to`, or undefined when it may. */
-export function violation(from: string, to: string): string | undefined {
-  if (from.startsWith("storage/") && !(to.startsWith("storage/") || to.startsWith("_internal/") || to === "types.ts" || to === "errors.ts")) {
+function violation(from: string, to: string): string | undefined {
+  if (
+    from.startsWith("storage/") &&
+    !(to.startsWith("storage/") || to.startsWith("_internal/") || to === "types.ts" || to === "errors.ts")
+  ) {
     return "storage may import only _internal, types and errors";
   }
   if (layerOf(to) > layerOf(from)) return "it points up the layers";
@@ -36,16 +39,30 @@ export function violation(from: string, to: string): string | undefined {
 }
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every module specifier a file names: import/export declarations, `import("…")`, `typeof import("…")`. */
-export function specifiers(code: string): string[] {
+function specifiers(code: string): string[] {
   const out: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) out.push(node.moduleSpecifier.text);
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) out.push(node.arguments[0].text);
-    if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) out.push(node.argument.literal.text);
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      out.push(node.moduleSpecifier.text);
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    )
+      out.push(node.arguments[0].text);
+    if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal))
+      out.push(node.argument.literal.text);
     ts.forEachChild(node, visit);
   };
   visit(ts.createSourceFile("x.ts", code, ts.ScriptTarget.ES2022, true));
@@ -91,12 +108,16 @@ describe("the layers of src/", () => {
   const edges = graph();
 
   it("every import resolves to a file in src/ or a package", () => {
-    const unresolved = [...edges].flatMap(([from, tos]) => tos.filter((t) => t.startsWith("unresolved:")).map((t) => `${from} → ${t}`));
+    const unresolved = [...edges].flatMap(([from, tos]) =>
+      tos.filter((t) => t.startsWith("unresolved:")).map((t) => `${from} → ${t}`),
+    );
     expect(unresolved).toEqual([]);
   });
 
   it("no import points up the layers", () => {
-    const bad = [...edges].flatMap(([from, tos]) => tos.flatMap((to) => (violation(from, to) ? [`${from} → ${to}: ${violation(from, to)}`] : [])));
+    const bad = [...edges].flatMap(([from, tos]) =>
+      tos.flatMap((to) => (violation(from, to) ? [`${from} → ${to}: ${violation(from, to)}`] : [])),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -110,7 +131,18 @@ describe("the layers of src/", () => {
     expect(violation("storage/kv.ts", "answer.ts")).toBeDefined();
     expect(violation("client.ts", "mcp/index.ts")).toBeDefined();
     expect(violation("loop/halt.ts", "run-state/record.ts")).toBeUndefined();
-    expect(cycles(new Map([["a.ts", ["b.ts"]], ["b.ts", ["a.ts"]]]))).toHaveLength(1);
-    expect(specifiers('import type { X } from "./a"; export * from "./b"; const m = () => import("./c"); type T = typeof import("./d");')).toEqual(["./a", "./b", "./c", "./d"]);
+    expect(
+      cycles(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", ["a.ts"]],
+        ]),
+      ),
+    ).toHaveLength(1);
+    expect(
+      specifiers(
+        'import type { X } from "./a"; export * from "./b"; const m = () => import("./c"); type T = typeof import("./d");',
+      ),
+    ).toEqual(["./a", "./b", "./c", "./d"]);
   });
 });

@@ -66,7 +66,9 @@ describe("npm pack", () => {
   }, 60_000);
 
   it("ships the ESM entry, its types and the single-file bundle", () => {
-    expect(files).toEqual(expect.arrayContaining(["package.json", "dist/index.js", "dist/index.d.ts", "dist/toolnexus.js"]));
+    expect(files).toEqual(
+      expect.arrayContaining(["package.json", "dist/index.js", "dist/index.d.ts", "dist/toolnexus.js"]),
+    );
   });
 
   it("ships nothing but dist/ and the package's documents", () => {
@@ -128,7 +130,13 @@ describe("scripts/check-dist.mjs", () => {
     const entry = 'export * from "valibot"; export * from "@valibot/to-json-schema"; export * from "ofetch";';
     const result = await build({
       stdin: { contents: entry, resolveDir: root, loader: "js" },
-      bundle: true, minify: true, format: "esm", platform: "neutral", target: "es2022", write: false, treeShaking: false,
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "neutral",
+      target: "es2022",
+      write: false,
+      treeShaking: false,
     });
     const text = result.outputFiles[0]!.text;
     expect(text.length).toBeGreaterThan(50_000); // really the whole of them
@@ -143,7 +151,7 @@ describe("scripts/check-dist.mjs", () => {
       'import { readFile } from "node:fs";',
       'import left from "left-pad";',
       "export const a = process.env.KEY;",
-      'export const b = globalThis.process ? 1 : 2;',
+      "export const b = globalThis.process ? 1 : 2;",
       'export const c = Buffer.from("x");',
       'export const d = typeof require < "u" ? require : void 0;',
       "global.x = 1;",
@@ -152,7 +160,7 @@ describe("scripts/check-dist.mjs", () => {
       'export const e = await import("node:crypto");',
     ];
     const fine = [
-      'export const f = { process: 1, requirement: 2 }.process;',
+      "export const f = { process: 1, requirement: 2 }.process;",
       'export const g = "process.env.X, require(\\"y\\"), Buffer.from";',
       'export function h(require) { return require("local"); }',
       'export const i = typeof process < "u" && typeof Buffer < "u";',
@@ -165,7 +173,11 @@ describe("scripts/check-dist.mjs", () => {
     });
     const out = await checkDist(dir);
     expect(out.code).toBe(1);
-    const lines = (file: string) => out.stderr.split("\n").filter((l) => l.includes(`${file}:`)).map((l) => Number(l.split(":")[1]));
+    const lines = (file: string) =>
+      out.stderr
+        .split("\n")
+        .filter((l) => l.includes(`${file}:`))
+        .map((l) => Number(l.split(":")[1]));
     expect(lines("/index.js")).toEqual(bad.map((_, i) => i + 1));
     expect(out.stderr).toContain('toolnexus.js:1:8: contains a bare import "valibot"');
     expect(out.stderr).toContain('/// <reference types="node" />');

@@ -30,12 +30,24 @@ interface Outcome {
 }
 
 function runDeno(args: string[], denoDir: string): Promise<Outcome> {
-  const env = { PATH: process.env.PATH ?? "", HOME: tmp, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", DENO_DIR: denoDir };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: tmp,
+    NO_COLOR: "1",
+    DENO_NO_UPDATE_CHECK: "1",
+    DENO_NO_PROMPT: "1",
+    DENO_DIR: denoDir,
+  };
   return new Promise((resolve) => {
-    execFile(deno, ["run", "--no-lock", ...args, `--import-map=${importMap}`, example], { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      deno,
+      ["run", "--no-lock", ...args, `--import-map=${importMap}`, example],
+      { cwd: root, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

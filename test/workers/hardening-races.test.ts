@@ -11,7 +11,9 @@ const stubFor = (name: string) => env.RUN_STORE.get(env.RUN_STORE.idFromName(nam
 describe("exactly once on Durable Objects", () => {
   it("durableObjectStorage({ namespace }) from 100 clients: the tool runs once, 99 RunConflictErrors", async () => {
     const name = `race-${crypto.randomUUID()}`;
-    const outcome = await raceResumes(durableObjectStorage({ namespace: env.RUN_STORE, name }), 100, () => durableObjectStorage({ namespace: env.RUN_STORE, name }));
+    const outcome = await raceResumes(durableObjectStorage({ namespace: env.RUN_STORE, name }), 100, () =>
+      durableObjectStorage({ namespace: env.RUN_STORE, name }),
+    );
     expect({ executions: outcome.executions, fulfilled: outcome.fulfilled }).toEqual({ executions: 1, fulfilled: 1 });
     expect(outcome.rejected.filter((c) => c === "run_conflict")).toHaveLength(99);
     expect(JSON.parse(outcome.stored!)).toMatchObject({ status: "done" });
@@ -21,7 +23,11 @@ describe("exactly once on Durable Objects", () => {
     const outcome = await runInDurableObject(stubFor(`inside-${crypto.randomUUID()}`), (_object, state) =>
       raceResumes(durableObjectStorage({ storage: state.storage, prefix: "race/" }), 100),
     );
-    expect({ executions: outcome.executions, fulfilled: outcome.fulfilled, conflicts: outcome.rejected.filter((c) => c === "run_conflict").length }).toEqual({ executions: 1, fulfilled: 1, conflicts: 99 });
+    expect({
+      executions: outcome.executions,
+      fulfilled: outcome.fulfilled,
+      conflicts: outcome.rejected.filter((c) => c === "run_conflict").length,
+    }).toEqual({ executions: 1, fulfilled: 1, conflicts: 99 });
   }, 60_000);
 });
 
@@ -39,7 +45,9 @@ describe("best effort on Workers KV (documented: not atomic)", () => {
       put: (key, value, opts) => env.RUNS.put(key, value, opts),
       delete: (key) => env.RUNS.delete(key),
     };
-    const outcome = await raceResumes(kvStorage({ binding: env.RUNS, prefix }), 2, () => kvStorage({ binding, prefix }));
+    const outcome = await raceResumes(kvStorage({ binding: env.RUNS, prefix }), 2, () =>
+      kvStorage({ binding, prefix }),
+    );
     expect(outcome.executions).toBe(2);
     expect(outcome.fulfilled).toBeGreaterThanOrEqual(1);
     expect(outcome.rejected.every((c) => c === "storage" || c === "run_conflict")).toBe(true);

@@ -12,7 +12,9 @@ const stubFor = (name: string) => env.RUN_STORE.get(env.RUN_STORE.idFromName(nam
 async function insideObject(name: string, now?: () => number): Promise<RunStorage> {
   const stub = stubFor(name);
   const run = <T>(fn: (s: RunStorage) => Promise<T>): Promise<T> =>
-    runInDurableObject(stub, (_object, state) => fn(durableObjectStorage({ storage: state.storage, prefix: "mine/", now })));
+    runInDurableObject(stub, (_object, state) =>
+      fn(durableObjectStorage({ storage: state.storage, prefix: "mine/", now })),
+    );
   return {
     capabilities: await run(async (s) => s.capabilities),
     get: (key) => run((s) => s.get(key)),
@@ -26,8 +28,16 @@ async function entries(name: string): Promise<Map<string, unknown>> {
   return runInDurableObject(stubFor(name), (_object, state) => state.storage.list());
 }
 
-storageContract("durableObjectStorage({ storage }) inside a Durable Object", ({ now }) => insideObject(`local-${crypto.randomUUID()}`, now), { atomic: true, ttl: "clock" });
-storageContract("durableObjectStorage({ namespace }) through RunStoreObject", () => durableObjectStorage({ namespace: env.RUN_STORE, name: `remote-${crypto.randomUUID()}` }), { atomic: true, ttl: "wait" });
+storageContract(
+  "durableObjectStorage({ storage }) inside a Durable Object",
+  ({ now }) => insideObject(`local-${crypto.randomUUID()}`, now),
+  { atomic: true, ttl: "clock" },
+);
+storageContract(
+  "durableObjectStorage({ namespace }) through RunStoreObject",
+  () => durableObjectStorage({ namespace: env.RUN_STORE, name: `remote-${crypto.randomUUID()}` }),
+  { atomic: true, ttl: "wait" },
+);
 
 describe("durableObjectStorage", () => {
   it("splits a 1 MiB value into entries under 128 KiB and leaves no chunk behind when it shrinks", async () => {

@@ -6,7 +6,10 @@ import { storageContract } from "../behaviour/support/storage-contract";
 
 // KV has no conditional write: compareAndSet is best effort, and the contract checks only that much
 storageContract("kvStorage (Workers KV)", () => kvStorage({ binding: env.RUNS }), { atomic: false, ttl: "accept" });
-storageContract("kvStorage with a prefix", () => kvStorage({ binding: env.RUNS, prefix: "tn/" }), { atomic: false, ttl: "accept" });
+storageContract("kvStorage with a prefix", () => kvStorage({ binding: env.RUNS, prefix: "tn/" }), {
+  atomic: false,
+  ttl: "accept",
+});
 
 async function expirations(prefix: string): Promise<Record<string, number | undefined>> {
   const { keys } = await env.RUNS.list({ prefix });
@@ -24,8 +27,16 @@ describe("kvStorage", () => {
     await storage.set("forever", "v");
     const after = Math.ceil(Date.now() / 1000);
     const exp = await expirations(prefix);
-    for (const [key, ttl] of [["short", 60], ["claimed", 60], ["long", 3601]] as const) {
-      expect({ key, atLeast: exp[key]! >= before + ttl, atMost: exp[key]! <= after + ttl }).toEqual({ key, atLeast: true, atMost: true });
+    for (const [key, ttl] of [
+      ["short", 60],
+      ["claimed", 60],
+      ["long", 3601],
+    ] as const) {
+      expect({ key, atLeast: exp[key]! >= before + ttl, atMost: exp[key]! <= after + ttl }).toEqual({
+        key,
+        atLeast: true,
+        atMost: true,
+      });
     }
     expect(exp.forever).toBeUndefined();
   });

@@ -14,12 +14,15 @@ export type BuiltinName = (typeof BUILTIN_NAMES)[number];
 /** `false` turns every builtin off; an object turns single ones off (`{ question: false }`). Default: all on. */
 export type BuiltinsOption = boolean | Partial<Record<BuiltinName, boolean>>;
 
-
 const webfetchSchema = (): JSONSchema => ({
   type: "object",
   properties: {
     url: { type: "string", description: "The http(s) URL to fetch" },
-    format: { type: "string", enum: [...WEBFETCH_FORMATS], description: "How to return the page: text, markdown (default) or html" },
+    format: {
+      type: "string",
+      enum: [...WEBFETCH_FORMATS],
+      description: "How to return the page: text, markdown (default) or html",
+    },
     timeout: { type: "number", description: "Seconds to wait for the page (default 30)" },
   },
   required: ["url"],
@@ -27,7 +30,12 @@ const webfetchSchema = (): JSONSchema => ({
 });
 
 /** Arguments that are one required list, `key`, of objects with `properties` (of which `required` must be set). */
-const listOf = (key: string, description: string, properties: Record<string, unknown>, required: string[]): JSONSchema => ({
+const listOf = (
+  key: string,
+  description: string,
+  properties: Record<string, unknown>,
+  required: string[],
+): JSONSchema => ({
   type: "object",
   properties: { [key]: { type: "array", description, items: { type: "object", properties, required } } },
   required: [key],

@@ -12,7 +12,9 @@ interface Question {
 
 /** Each question on its own line, `" (options: a, b)"` appended when it has options; headers are not shown. */
 export function renderQuestions(questions: readonly Question[]): string {
-  return questions.map((q) => (q.options?.length ? `${q.question} (options: ${q.options.join(", ")})` : q.question)).join("\n");
+  return questions
+    .map((q) => (q.options?.length ? `${q.question} (options: ${q.options.join(", ")})` : q.question))
+    .join("\n");
 }
 
 /** Runs with checked arguments. */

@@ -9,7 +9,11 @@ const DEFAULT_TIMEOUT_S = 30;
 export const WEBFETCH_FORMATS = ["text", "markdown", "html"];
 
 /** Runs with the raw arguments (it checks them itself); a throw becomes `webfetch: <message>`. */
-export async function fetchPage(args: Record<string, unknown>, ctx: ToolContext | undefined, fetchFn?: FetchFn): Promise<ToolResult> {
+export async function fetchPage(
+  args: Record<string, unknown>,
+  ctx: ToolContext | undefined,
+  fetchFn?: FetchFn,
+): Promise<ToolResult> {
   const { url, format, seconds } = readArgs(args);
   const limit = deadline(seconds * 1000, ctx?.signal);
   try {
@@ -19,7 +23,11 @@ export async function fetchPage(args: Record<string, unknown>, ctx: ToolContext 
     if (!response.ok) return { output: `HTTP ${status}`, isError: true, metadata: { status } };
     const type = response.headers.get("content-type") ?? "";
     const markup = type === "" || /html|xml/i.test(type);
-    return { output: format === "html" || !markup ? body : htmlToText(body), isError: false, metadata: { status, format } };
+    return {
+      output: format === "html" || !markup ? body : htmlToText(body),
+      isError: false,
+      metadata: { status, format },
+    };
   } catch (error) {
     if (limit.timedOut()) throw new Error(`timed out after ${seconds}s`);
     throw error;
@@ -32,8 +40,10 @@ function readArgs(args: Record<string, unknown>): { url: string; format: string;
   const { url, format = "markdown", timeout = DEFAULT_TIMEOUT_S } = args;
   if (typeof url !== "string" || url === "") throw new Error("url is required");
   if (!/^https?:\/\//i.test(url)) throw new Error("url must start with http:// or https://");
-  if (typeof format !== "string" || !WEBFETCH_FORMATS.includes(format)) throw new Error(`format must be one of ${WEBFETCH_FORMATS.join(", ")}`);
-  if (typeof timeout !== "number" || !(timeout > 0) || !Number.isFinite(timeout)) throw new Error("timeout must be a positive number of seconds");
+  if (typeof format !== "string" || !WEBFETCH_FORMATS.includes(format))
+    throw new Error(`format must be one of ${WEBFETCH_FORMATS.join(", ")}`);
+  if (typeof timeout !== "number" || !(timeout > 0) || !Number.isFinite(timeout))
+    throw new Error("timeout must be a positive number of seconds");
   return { url, format, seconds: timeout };
 }
 

@@ -7,7 +7,6 @@ import type { JSONSchema } from "../../types";
 import { formatPath, validateJsonSchema } from "./json-schema";
 import { valibotToJsonSchema } from "./valibot";
 
-
 /** The Standard Schema v1 interface (standardschema.dev), as much of it as a tool needs. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly "~standard": {
@@ -20,7 +19,12 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 type StandardPathSegment = PropertyKey | { readonly key: PropertyKey };
 type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: readonly { readonly message: string; readonly path?: readonly StandardPathSegment[] | undefined }[] };
+  | {
+      readonly issues: readonly {
+        readonly message: string;
+        readonly path?: readonly StandardPathSegment[] | undefined;
+      }[];
+    };
 
 export type ToolInputSchema = JSONSchema | StandardSchemaV1;
 
@@ -40,7 +44,9 @@ export function toolSchema(input: unknown, owner: string, fallback: () => JSONSc
   if (input === undefined) input = fallback();
   if (isStandardSchema(input)) return standardSchema(input, owner);
   if (!isPlainObject(input) || input.type !== "object") {
-    throw new TypeError(`toolnexus: tool "${owner}": inputSchema must be a JSON Schema object with type "object", or a valibot / Standard Schema; got ${describe(input)}`);
+    throw new TypeError(
+      `toolnexus: tool "${owner}": inputSchema must be a JSON Schema object with type "object", or a valibot / Standard Schema; got ${describe(input)}`,
+    );
   }
   const json = input as JSONSchema;
   return {
@@ -76,7 +82,9 @@ function standardSchema(schema: StandardSchemaV1, owner: string): ToolSchema {
 
 /** The JSON Schema a Standard Schema declares its input as. */
 function declaredSchema(schema: StandardSchemaV1, owner: string): JSONSchema {
-  const std = schema["~standard"] as StandardSchemaV1["~standard"] & { jsonSchema?: { input?: (o: { target: string }) => unknown } };
+  const std = schema["~standard"] as StandardSchemaV1["~standard"] & {
+    jsonSchema?: { input?: (o: { target: string }) => unknown };
+  };
   const methods = schema as { toJSONSchema?: () => unknown; toJsonSchema?: () => unknown };
   let converted: unknown;
   try {
@@ -91,10 +99,15 @@ function declaredSchema(schema: StandardSchemaV1, owner: string): JSONSchema {
     }
   } catch (error) {
     if (error instanceof TypeError && error.message.startsWith("toolnexus:")) throw error;
-    throw new TypeError(`toolnexus: tool "${owner}": cannot convert the ${std.vendor} inputSchema to JSON Schema: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new TypeError(
+      `toolnexus: tool "${owner}": cannot convert the ${std.vendor} inputSchema to JSON Schema: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
+    );
   }
   if (!isPlainObject(converted) || converted.type !== "object") {
-    throw new TypeError(`toolnexus: tool "${owner}": inputSchema must describe an object (tool arguments are a JSON object); its JSON Schema is ${describe(converted)}`);
+    throw new TypeError(
+      `toolnexus: tool "${owner}": inputSchema must describe an object (tool arguments are a JSON object); its JSON Schema is ${describe(converted)}`,
+    );
   }
   const { $schema: _, ...json } = converted;
   return json as JSONSchema;

@@ -38,7 +38,8 @@ function check(schema: unknown, value: unknown, path: Path, out: string[]): void
   }
   if (typeof value === "string") {
     checkSize(schema.minLength, schema.maxLength, [...value].length, "character", fail);
-    if (typeof schema.pattern === "string" && !matches(schema.pattern, value)) fail(`must match the pattern ${schema.pattern}`);
+    if (typeof schema.pattern === "string" && !matches(schema.pattern, value))
+      fail(`must match the pattern ${schema.pattern}`);
   }
   if (Array.isArray(value)) {
     checkSize(schema.minItems, schema.maxItems, value.length, "item", fail);
@@ -48,7 +49,9 @@ function check(schema: unknown, value: unknown, path: Path, out: string[]): void
   if (isPlainObject(value)) {
     const properties = isPlainObject(schema.properties) ? schema.properties : {};
     if (Array.isArray(schema.required)) {
-      for (const key of schema.required) if (typeof key === "string" && (!Object.hasOwn(value, key) || value[key] === undefined)) fail("is required", [...path, key]);
+      for (const key of schema.required)
+        if (typeof key === "string" && (!Object.hasOwn(value, key) || value[key] === undefined))
+          fail("is required", [...path, key]);
     }
     for (const [key, child] of Object.entries(value)) {
       if (child === undefined) continue;
@@ -70,7 +73,9 @@ const TYPE_CHECKS: Record<string, (v: unknown) => boolean> = {
 };
 
 function checkType(type: unknown, value: unknown): string | undefined {
-  const types = (Array.isArray(type) ? type : [type]).filter((t): t is string => typeof t === "string" && t in TYPE_CHECKS);
+  const types = (Array.isArray(type) ? type : [type]).filter(
+    (t): t is string => typeof t === "string" && t in TYPE_CHECKS,
+  );
   if (types.length === 0 || types.some((t) => TYPE_CHECKS[t]!(value))) return undefined;
   return `expected ${types.join(" or ")}, got ${typeName(value)}`;
 }

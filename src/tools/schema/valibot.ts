@@ -13,7 +13,10 @@ const NULLABLE = new Set(["nullable", "nullish"]);
 const ACTIONS: Record<string, (json: Json, requirement: unknown) => void> = {
   min_length: (j, r) => (j[j.type === "array" ? "minItems" : "minLength"] = r),
   max_length: (j, r) => (j[j.type === "array" ? "maxItems" : "maxLength"] = r),
-  length: (j, r) => ((j[j.type === "array" ? "minItems" : "minLength"] = r), (j[j.type === "array" ? "maxItems" : "maxLength"] = r)),
+  length: (j, r) => {
+    j[j.type === "array" ? "minItems" : "minLength"] = r;
+    j[j.type === "array" ? "maxItems" : "maxLength"] = r;
+  },
   min_value: (j, r) => (j.minimum = r),
   max_value: (j, r) => (j.maximum = r),
   integer: (j) => (j.type = "integer"),

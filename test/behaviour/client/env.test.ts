@@ -45,10 +45,12 @@ describe("envApiKey: the host environment", () => {
   });
 
   it("finds nothing where there is no environment (browsers; Deno without --allow-env), else what the environment holds", () => {
-    const denoDenied = host.Deno !== undefined && host.Deno.permissions?.querySync?.({ name: "env" }).state !== "granted";
+    const denoDenied =
+      host.Deno !== undefined && host.Deno.permissions?.querySync?.({ name: "env" }).state !== "granted";
     const env = host.Deno === undefined ? host.process?.env : undefined;
     const direct = (name: string) => (typeof env === "object" ? env[name] : undefined);
-    const expected = denoDenied || (host.Deno === undefined && typeof env !== "object") ? undefined : envApiKey("openai", direct);
+    const expected =
+      denoDenied || (host.Deno === undefined && typeof env !== "object") ? undefined : envApiKey("openai", direct);
     if (host.Deno === undefined || denoDenied) expect(envApiKey("openai")).toBe(expected);
     else expect(typeof envApiKey("openai")).toMatch(/^(string|undefined)$/); // Deno with env granted
   });

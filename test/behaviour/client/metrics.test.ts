@@ -4,11 +4,20 @@ import type { MetricEvent } from "toolnexus";
 import { createMetrics } from "../support/internals";
 
 const HEAD = {
-  llmRequests: ["# HELP toolnexus_llm_requests_total Total LLM requests.", "# TYPE toolnexus_llm_requests_total counter"],
+  llmRequests: [
+    "# HELP toolnexus_llm_requests_total Total LLM requests.",
+    "# TYPE toolnexus_llm_requests_total counter",
+  ],
   llmTokens: ["# HELP toolnexus_llm_tokens_total Total tokens, by type.", "# TYPE toolnexus_llm_tokens_total counter"],
-  llmDuration: ["# HELP toolnexus_llm_request_duration_seconds LLM request duration in seconds.", "# TYPE toolnexus_llm_request_duration_seconds histogram"],
+  llmDuration: [
+    "# HELP toolnexus_llm_request_duration_seconds LLM request duration in seconds.",
+    "# TYPE toolnexus_llm_request_duration_seconds histogram",
+  ],
   toolCalls: ["# HELP toolnexus_tool_calls_total Total tool calls.", "# TYPE toolnexus_tool_calls_total counter"],
-  toolDuration: ["# HELP toolnexus_tool_duration_seconds Tool execution duration in seconds.", "# TYPE toolnexus_tool_duration_seconds histogram"],
+  toolDuration: [
+    "# HELP toolnexus_tool_duration_seconds Tool execution duration in seconds.",
+    "# TYPE toolnexus_tool_duration_seconds histogram",
+  ],
   runErrors: ["# HELP toolnexus_run_errors_total Total run errors.", "# TYPE toolnexus_run_errors_total counter"],
 };
 
@@ -27,7 +36,16 @@ const PROM_LINE = /^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{([a-z_]+="([^"\\]|\\.)*"
 describe("createMetrics().render()", () => {
   it("renders only the 12 HELP/TYPE lines before any activity", () => {
     const out = createMetrics().render();
-    expect(out).toBe(text([...HEAD.llmRequests, ...HEAD.llmTokens, ...HEAD.llmDuration, ...HEAD.toolCalls, ...HEAD.toolDuration, ...HEAD.runErrors]));
+    expect(out).toBe(
+      text([
+        ...HEAD.llmRequests,
+        ...HEAD.llmTokens,
+        ...HEAD.llmDuration,
+        ...HEAD.toolCalls,
+        ...HEAD.toolDuration,
+        ...HEAD.runErrors,
+      ]),
+    );
     expect(out.split("\n")).toHaveLength(13); // 12 lines + the trailing newline
   });
 
@@ -103,7 +121,13 @@ describe("createMetrics().render()", () => {
         'toolnexus_tool_calls_total{tool="search",source="native",is_error="true",pending="false"} 1',
         ...HEAD.toolDuration,
         ...series("toolnexus_tool_duration_seconds", 'tool="ask"', [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "70", 1),
-        ...series("toolnexus_tool_duration_seconds", 'tool="say \\"hi\\"\\\\path\\nline"', [1, 1, 1, 1, 1, 1, 1, 1, 1, 1], "0", 1),
+        ...series(
+          "toolnexus_tool_duration_seconds",
+          'tool="say \\"hi\\"\\\\path\\nline"',
+          [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+          "0",
+          1,
+        ),
         ...series("toolnexus_tool_duration_seconds", 'tool="search"', [0, 1, 2, 2, 2, 2, 2, 2, 2, 2], "0.35", 2),
         ...HEAD.runErrors,
         'toolnexus_run_errors_total{model="a"} 1',

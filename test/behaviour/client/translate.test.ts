@@ -19,20 +19,37 @@ function countingToolkit() {
   const toolkit: Toolkit = {
     tools: () => [tool],
     get: (n) => (n === tool.name ? tool : undefined),
-    execute: (n, a, c) => tool.execute(a, c),
-    toOpenAI: () => [{ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }],
+    execute: (_n, a, c) => tool.execute(a, c),
+    toOpenAI: () => [
+      { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } },
+    ],
     toAnthropic: () => [{ name: tool.name, description: tool.description, input_schema: tool.inputSchema }],
-    toGemini: () => [{ functionDeclarations: [{ name: tool.name, description: tool.description, parameters: tool.inputSchema }] }],
+    toGemini: () => [
+      { functionDeclarations: [{ name: tool.name, description: tool.description, parameters: tool.inputSchema }] },
+    ],
   };
   return { toolkit, tool, state };
 }
 
-const weatherFn = { type: "function", function: { name: "weather", description: "Weather for a city", parameters: { type: "object", properties: { city: { type: "string" } } } } };
+const weatherFn = {
+  type: "function",
+  function: {
+    name: "weather",
+    description: "Weather for a city",
+    parameters: { type: "object", properties: { city: { type: "string" } } },
+  },
+};
 
 /** A multi-turn OpenAI transcript with parallel calls, mixed argument forms and merged tool results. */
 const transcript = [
   { role: "system", content: "Be brief." },
-  { role: "developer", content: [{ type: "text", text: "Use " }, { type: "text", text: "tools." }] },
+  {
+    role: "developer",
+    content: [
+      { type: "text", text: "Use " },
+      { type: "text", text: "tools." },
+    ],
+  },
   { role: "user", content: "Weather in Paris and Rome? Also look up tea." },
   {
     role: "assistant",
@@ -81,7 +98,11 @@ describe("openAIMessagesToAnthropic", () => {
 
   it("accepts non-object argument JSON as {} and keeps tool-only assistant turns", () => {
     const out = openAIMessagesToAnthropic([
-      { role: "assistant", content: null, tool_calls: [{ id: "x", type: "function", function: { name: "f", arguments: "[1,2]" } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "x", type: "function", function: { name: "f", arguments: "[1,2]" } }],
+      },
       { role: "tool", tool_call_id: "x", content: "ok" },
     ]);
     expect(out).toEqual({
@@ -101,7 +122,10 @@ describe("openAIMessagesToAnthropic", () => {
       { role: "tool", tool_call_id: "b", content: "2" },
     ]);
     expect(out.messages).toHaveLength(4);
-    expect(out.messages[3]).toEqual({ role: "user", content: [{ type: "tool_result", tool_use_id: "b", content: "2" }] });
+    expect(out.messages[3]).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "b", content: "2" }],
+    });
   });
 });
 
@@ -116,14 +140,21 @@ describe("translateBody: openai", () => {
   });
 
   it("keeps the conversation's own system message over systemPrompt", () => {
-    const messages = [{ role: "system", content: "Mine." }, { role: "user", content: "hi" }];
+    const messages = [
+      { role: "system", content: "Mine." },
+      { role: "user", content: "hi" },
+    ];
     expect(translateBody("openai", "gpt-x", "Default.", { messages }).messages).toEqual(messages);
   });
 
   it("req.system replaces every system/developer message", () => {
     const body = translateBody("openai", "gpt-x", "Default.", {
       system: "Override.",
-      messages: [{ role: "system", content: "Old." }, { role: "developer", content: "Older." }, { role: "user", content: "hi" }],
+      messages: [
+        { role: "system", content: "Old." },
+        { role: "developer", content: "Older." },
+        { role: "user", content: "hi" },
+      ],
     });
     expect(body.messages).toEqual([
       { role: "system", content: "Override." },
@@ -133,17 +164,27 @@ describe("translateBody: openai", () => {
 
   it("declares toolkit then tools, passes tool_choice verbatim and a positive maxTokens, in key order", () => {
     const { toolkit } = countingToolkit();
-    const body = translateBody("openai", "gpt-x", undefined, { messages: [], toolkit, tools: [weatherFn], toolChoice: { type: "function", function: { name: "weather" } }, maxTokens: 64 });
+    const body = translateBody("openai", "gpt-x", undefined, {
+      messages: [],
+      toolkit,
+      tools: [weatherFn],
+      toolChoice: { type: "function", function: { name: "weather" } },
+      maxTokens: 64,
+    });
     expect(Object.keys(body)).toEqual(["model", "messages", "tools", "tool_choice", "max_tokens"]);
     expect(body.tools).toEqual([...toolkit.toOpenAI(), weatherFn]);
     expect(body.tool_choice).toEqual({ type: "function", function: { name: "weather" } });
     expect(body.max_tokens).toBe(64);
-    expect(translateBody("openai", "gpt-x", undefined, { messages: [], maxTokens: 0 })).not.toHaveProperty("max_tokens");
+    expect(translateBody("openai", "gpt-x", undefined, { messages: [], maxTokens: 0 })).not.toHaveProperty(
+      "max_tokens",
+    );
   });
 
   it("accepts a plain Tool[] as the toolkit", () => {
     const { tool, toolkit } = countingToolkit();
-    expect(translateBody("openai", "m", undefined, { messages: [], toolkit: [tool] }).tools).toEqual(toolkit.toOpenAI());
+    expect(translateBody("openai", "m", undefined, { messages: [], toolkit: [tool] }).tools).toEqual(
+      toolkit.toOpenAI(),
+    );
   });
 
   it("passes string arguments byte for byte and stringifies object arguments", () => {
@@ -155,7 +196,9 @@ describe("translateBody: openai", () => {
   });
 
   it("refuses messages that are not an array", () => {
-    expect(() => translateBody("openai", "m", undefined, { messages: "hi" as unknown as unknown[] })).toThrow(TypeError);
+    expect(() => translateBody("openai", "m", undefined, { messages: "hi" as unknown as unknown[] })).toThrow(
+      TypeError,
+    );
   });
 });
 
@@ -168,7 +211,10 @@ describe("translateBody: anthropic", () => {
   });
 
   it("system precedence: req.system, then the conversation's, then systemPrompt; none ⇒ no key", () => {
-    const withSystem = [{ role: "system", content: "Conv." }, { role: "user", content: "hi" }];
+    const withSystem = [
+      { role: "system", content: "Conv." },
+      { role: "user", content: "hi" },
+    ];
     const plain = [{ role: "user", content: "hi" }];
     expect(translateBody("anthropic", "c", "Default.", { messages: withSystem, system: "Req." }).system).toBe("Req.");
     expect(translateBody("anthropic", "c", "Default.", { messages: withSystem }).system).toBe("Conv.");
@@ -180,7 +226,12 @@ describe("translateBody: anthropic", () => {
     const { toolkit, state } = countingToolkit();
     const native = { name: "calc", description: "math", input_schema: { type: "object", properties: {} } };
     const bare = { type: "function", function: { name: "ping" } };
-    const body = translateBody("anthropic", "c", undefined, { messages: [], toolkit, tools: [weatherFn, native, bare], maxTokens: 100 });
+    const body = translateBody("anthropic", "c", undefined, {
+      messages: [],
+      toolkit,
+      tools: [weatherFn, native, bare],
+      maxTokens: 100,
+    });
     expect(body.max_tokens).toBe(100);
     expect(body.tools).toEqual([
       { name: "lookup", description: "Look something up", input_schema: schema },
@@ -195,8 +246,14 @@ describe("translateBody: anthropic", () => {
     ["required", { type: "any" }],
     ["any", { type: "any" }],
     ["none", { type: "none" }],
-    [{ type: "function", function: { name: "weather" } }, { type: "tool", name: "weather" }],
-    [{ type: "tool", name: "calc" }, { type: "tool", name: "calc" }],
+    [
+      { type: "function", function: { name: "weather" } },
+      { type: "tool", name: "weather" },
+    ],
+    [
+      { type: "tool", name: "calc" },
+      { type: "tool", name: "calc" },
+    ],
     ["auto", undefined],
     [undefined, undefined],
     ["sometimes", undefined],
@@ -210,7 +267,11 @@ describe("translateBody: anthropic", () => {
 });
 
 describe("translateResponse: openai", () => {
-  const response = (message: unknown, finish_reason: unknown = "stop", usage: unknown = { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 }) => ({
+  const response = (
+    message: unknown,
+    finish_reason: unknown = "stop",
+    usage: unknown = { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+  ) => ({
     model: "gpt-x-2025",
     choices: [{ index: 0, message, finish_reason }],
     usage,
@@ -252,18 +313,31 @@ describe("translateResponse: openai", () => {
     ["something_new", "stop"],
   ] as const) {
     it(`maps finish_reason ${JSON.stringify(reason)} without calls to "${mapped}"`, () => {
-      expect(translateResponse("openai", "m", response({ role: "assistant", content: "x" }, reason)).finishReason).toBe(mapped);
+      expect(translateResponse("openai", "m", response({ role: "assistant", content: "x" }, reason)).finishReason).toBe(
+        mapped,
+      );
     });
   }
 
   it("a refusal is content_filter and its text is kept", () => {
-    const out = translateResponse("openai", "m", response({ role: "assistant", content: null, refusal: "I can't help with that." }, "stop"));
+    const out = translateResponse(
+      "openai",
+      "m",
+      response({ role: "assistant", content: null, refusal: "I can't help with that." }, "stop"),
+    );
     expect(out).toMatchObject({ text: "I can't help with that.", finishReason: "content_filter" });
   });
 
   it("derives total tokens when missing and reads no usage as zeros", () => {
-    expect(translateResponse("openai", "m", response({ content: "x" }, "stop", { prompt_tokens: 2, completion_tokens: 4 })).usage).toEqual({ promptTokens: 2, completionTokens: 4, totalTokens: 6 });
-    expect(translateResponse("openai", "m", response({ content: "x" }, "stop", null)).usage).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+    expect(
+      translateResponse("openai", "m", response({ content: "x" }, "stop", { prompt_tokens: 2, completion_tokens: 4 }))
+        .usage,
+    ).toEqual({ promptTokens: 2, completionTokens: 4, totalTokens: 6 });
+    expect(translateResponse("openai", "m", response({ content: "x" }, "stop", null)).usage).toEqual({
+      promptTokens: 0,
+      completionTokens: 0,
+      totalTokens: 0,
+    });
   });
 
   it("an unusable response is a StreamError that carries no credential", () => {
@@ -275,7 +349,13 @@ describe("translateResponse: openai", () => {
 });
 
 describe("translateResponse: anthropic", () => {
-  const message = (content: unknown[], stop_reason: string) => ({ id: "msg_1", model: "claude-x-2025", content, stop_reason, usage: { input_tokens: 11, output_tokens: 7 } });
+  const message = (content: unknown[], stop_reason: string) => ({
+    id: "msg_1",
+    model: "claude-x-2025",
+    content,
+    stop_reason,
+    usage: { input_tokens: 11, output_tokens: 7 },
+  });
 
   it("turns tool_use into OpenAI tool calls, joins text, sums usage", () => {
     const json = message(
@@ -308,34 +388,45 @@ describe("translateResponse: anthropic", () => {
     ["tool_use", "stop"], // claimed but no tool_use block
   ] as const) {
     it(`maps stop_reason "${reason}" without calls to "${mapped}"`, () => {
-      expect(translateResponse("anthropic", "c", message([{ type: "text", text: "x" }], reason)).finishReason).toBe(mapped);
+      expect(translateResponse("anthropic", "c", message([{ type: "text", text: "x" }], reason)).finishReason).toBe(
+        mapped,
+      );
     });
   }
 
   it("an unusable response is a StreamError", () => {
-    expect(() => translateResponse("anthropic", "c", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } })).toThrow(StreamError);
+    expect(() =>
+      translateResponse("anthropic", "c", {
+        type: "error",
+        error: { type: "overloaded_error", message: "Overloaded" },
+      }),
+    ).toThrow(StreamError);
   });
 });
 
 describe("translate round trip", () => {
   it("a multi-turn exchange survives Anthropic → OpenAI result → Anthropic body, and nothing is executed", () => {
     const { toolkit, state } = countingToolkit();
-    const first = translateResponse(
-      "anthropic",
-      "c",
-      {
-        content: [
-          { type: "text", text: "Both." },
-          { type: "tool_use", id: "t1", name: "lookup", input: { q: "tea" } },
-          { type: "tool_use", id: "t2", name: "lookup", input: { q: "coffee" } },
-        ],
-        stop_reason: "tool_use",
-        usage: { input_tokens: 1, output_tokens: 1 },
-      },
-    );
+    const first = translateResponse("anthropic", "c", {
+      content: [
+        { type: "text", text: "Both." },
+        { type: "tool_use", id: "t1", name: "lookup", input: { q: "tea" } },
+        { type: "tool_use", id: "t2", name: "lookup", input: { q: "coffee" } },
+      ],
+      stop_reason: "tool_use",
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
     const history = [
       { role: "user", content: "tea and coffee?" },
-      { role: "assistant", content: first.text, tool_calls: first.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) },
+      {
+        role: "assistant",
+        content: first.text,
+        tool_calls: first.toolCalls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: c.arguments },
+        })),
+      },
       { role: "tool", tool_call_id: "t1", content: "leaves" },
       { role: "tool", tool_call_id: "t2", content: "beans" },
     ];

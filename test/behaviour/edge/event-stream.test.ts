@@ -1,7 +1,14 @@
 // Run events over text/event-stream: out of an edge function (eventStreamResponse) and back in a page
 // (readEventStream), exactly; errors and cancellation included.
 import { describe, expect, it } from "vitest";
-import { eventStreamResponse, readEventStream, RunNotFoundError, StreamError, type RunResult, type StreamEvent } from "toolnexus";
+import {
+  eventStreamResponse,
+  readEventStream,
+  RunNotFoundError,
+  StreamError,
+  type RunResult,
+  type StreamEvent,
+} from "toolnexus";
 import { cancellable, collect, streamOf } from "../support/wire-streams";
 
 const result: RunResult = {
@@ -53,7 +60,9 @@ describe("eventStreamResponse", () => {
     const res = eventStreamResponse(play(EVENTS.slice(0, 1), new RunNotFoundError("run-9")));
     const text = await res.text();
     const frames = text.split("\n\n");
-    expect(frames[1]).toBe(`event: error\ndata: ${JSON.stringify({ code: "run_not_found", message: new RunNotFoundError("run-9").message })}`);
+    expect(frames[1]).toBe(
+      `event: error\ndata: ${JSON.stringify({ code: "run_not_found", message: new RunNotFoundError("run-9").message })}`,
+    );
     expect(frames[2]).toBe("");
     expect(frames).toHaveLength(3);
   });
@@ -114,19 +123,29 @@ describe("readEventStream", () => {
     const got: StreamEvent[] = [];
     let caught: unknown;
     try {
-      for await (const event of readEventStream(eventStreamResponse(play(EVENTS.slice(0, 2), new RunNotFoundError("run-9"))))) got.push(event);
+      for await (const event of readEventStream(
+        eventStreamResponse(play(EVENTS.slice(0, 2), new RunNotFoundError("run-9"))),
+      ))
+        got.push(event);
     } catch (error) {
       caught = error;
     }
     expect(got).toEqual(EVENTS.slice(0, 2));
     expect(caught).toBeInstanceOf(StreamError);
-    expect(caught).toMatchObject({ code: "stream", cause: { code: "run_not_found", message: new RunNotFoundError("run-9").message } });
+    expect(caught).toMatchObject({
+      code: "stream",
+      cause: { code: "run_not_found", message: new RunNotFoundError("run-9").message },
+    });
     expect((caught as Error).message).toContain("run_not_found");
   });
 
   it("throws StreamError when the stream ends before its done event", async () => {
-    await expect(collect(readEventStream(eventStreamResponse(play(EVENTS.slice(0, 3)))))).rejects.toThrow("ended before its done event");
-    await expect(collect(readEventStream(streamOf("event: text\ndata: {\"type\":\"text\",\"delta\":\"a\"}\n\nevent: done\ndata: {\"ty")))).rejects.toBeInstanceOf(StreamError);
+    await expect(collect(readEventStream(eventStreamResponse(play(EVENTS.slice(0, 3)))))).rejects.toThrow(
+      "ended before its done event",
+    );
+    await expect(
+      collect(readEventStream(streamOf('event: text\ndata: {"type":"text","delta":"a"}\n\nevent: done\ndata: {"ty'))),
+    ).rejects.toBeInstanceOf(StreamError);
   });
 
   it("throws StreamError naming the status of a non-2xx response", async () => {
@@ -137,7 +156,9 @@ describe("readEventStream", () => {
 
   it("throws StreamError for a response that is not an event stream", async () => {
     const html = new Response("<html></html>", { headers: { "content-type": "text/html" } });
-    await expect(collect(readEventStream(html))).rejects.toThrow("expected a text/event-stream response, got text/html");
+    await expect(collect(readEventStream(html))).rejects.toThrow(
+      "expected a text/event-stream response, got text/html",
+    );
     await expect(collect(readEventStream(streamOf("event: text\ndata: {not json\n\n")))).rejects.toThrow("not JSON");
   });
 

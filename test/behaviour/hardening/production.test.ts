@@ -77,7 +77,8 @@ for (const style of STYLES) {
       it(`timeoutMs ends a hanging call as incomplete/timeout with the transcript so far (${mode})`, async () => {
         const s = scripted(style, [{ calls: [{ name: "clock" }] }]);
         let calls = 0;
-        const fetch = (async (i: RequestInfo | URL, init?: RequestInit) => (calls++ === 0 ? s.fetch(i, init) : faulty([{ hang: true }]).fetch(i, init))) as typeof globalThis.fetch;
+        const fetch = (async (i: RequestInfo | URL, init?: RequestInit) =>
+          calls++ === 0 ? s.fetch(i, init) : faulty([{ hang: true }]).fetch(i, init)) as typeof globalThis.fetch;
         const clock = defineTool({ name: "clock", description: "time", execute: () => "12:00" });
         // generous: the first turn must finish well inside the deadline even on a loaded machine; the hang never ends
         const client = createClient({ ...base, fetch, timeoutMs: 400 });
@@ -111,7 +112,10 @@ for (const style of STYLES) {
 
     it("reaching maxTurns is incomplete/maxTurns", async () => {
       const loop = defineTool({ name: "again", description: "again", execute: () => "more" });
-      const s = scripted(style, [{ text: "step", calls: [{ name: "again" }] }, { text: "step", calls: [{ name: "again" }] }]);
+      const s = scripted(style, [
+        { text: "step", calls: [{ name: "again" }] },
+        { text: "step", calls: [{ name: "again" }] },
+      ]);
       const result = await createClient({ ...base, fetch: s.fetch, maxTurns: 2 }).run("x", { toolkit: [loop] });
       expect(result).toMatchObject({ status: "incomplete", limit: "maxTurns", turns: 2, text: "step" });
     });
@@ -127,13 +131,22 @@ for (const style of STYLES) {
   describe(`hooks (${style})`, () => {
     it("beforeLLM replaces messages, beforeTool rewrites args, afterTool replaces the result", async () => {
       const seen: unknown[] = [];
-      const echo = defineTool({ name: "echo", description: "echo", inputSchema: { type: "object", properties: { v: { type: "string" } } }, execute: (a) => String(a.v) });
-      const s = scripted(style, [{ calls: [{ name: "echo", args: { v: "raw" } }] }, (b) => ({ text: toolResultsIn(b)[0]! })]);
+      const echo = defineTool({
+        name: "echo",
+        description: "echo",
+        inputSchema: { type: "object", properties: { v: { type: "string" } } },
+        execute: (a) => String(a.v),
+      });
+      const s = scripted(style, [
+        { calls: [{ name: "echo", args: { v: "raw" } }] },
+        (b) => ({ text: toolResultsIn(b)[0]! }),
+      ]);
       const client = createClient({
         ...base,
         fetch: s.fetch,
         hooks: {
-          beforeLLM: ({ messages, turn }) => (turn === 0 ? { messages: [...messages.slice(0, -1), { role: "user", content: "rewritten" }] } : undefined),
+          beforeLLM: ({ messages, turn }) =>
+            turn === 0 ? { messages: [...messages.slice(0, -1), { role: "user", content: "rewritten" }] } : undefined,
           afterLLM: ({ response }) => void seen.push(response),
           beforeTool: ({ args }) => ({ args: { ...args, v: `${args.v}+hooked` } }),
           afterTool: ({ result }) => ({ result: { ...result, output: `${result.output}!` } }),
@@ -148,9 +161,17 @@ for (const style of STYLES) {
 
     it("path B: beforeTool suspends until approved; waitFor approves and the real tool runs; afterTool never sees the suspension", async () => {
       const after: string[] = [];
-      const add = defineTool({ name: "add", description: "adds", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } }, execute: (a) => String((a.a as number) + (a.b as number)) });
+      const add = defineTool({
+        name: "add",
+        description: "adds",
+        inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
+        execute: (a) => String((a.a as number) + (a.b as number)),
+      });
       const events: MetricEvent[] = [];
-      const s = scripted(style, [{ calls: [{ name: "add", args: { a: 1, b: 2 } }] }, (b) => ({ text: toolResultsIn(b)[0]! })]);
+      const s = scripted(style, [
+        { calls: [{ name: "add", args: { a: 1, b: 2 } }] },
+        (b) => ({ text: toolResultsIn(b)[0]! }),
+      ]);
       const client = createClient({
         ...base,
         fetch: s.fetch,
@@ -167,12 +188,18 @@ for (const style of STYLES) {
       const tools = events.filter((e) => e.event === "tool");
       expect(tools[0]).toMatchObject({ tool: "add", isError: false, pending: true });
       expect(tools[1]).toMatchObject({ tool: "add", isError: false });
-      expect(client.metrics()).toContain('toolnexus_tool_calls_total{tool="add",source="native",is_error="false",pending="true"} 1');
+      expect(client.metrics()).toContain(
+        'toolnexus_tool_calls_total{tool="add",source="native",is_error="false",pending="true"} 1',
+      );
     });
 
     it("path B without waitFor halts with the hook's Request", async () => {
       const add = defineTool({ name: "add", description: "adds", execute: () => "3" });
-      const client = createClient({ ...base, fetch: scripted(style, [{ calls: [{ name: "add" }] }]).fetch, hooks: { beforeTool: () => ({ result: pending({ kind: "approval", prompt: "Approve add?", id: "ap-1" }) }) } });
+      const client = createClient({
+        ...base,
+        fetch: scripted(style, [{ calls: [{ name: "add" }] }]).fetch,
+        hooks: { beforeTool: () => ({ result: pending({ kind: "approval", prompt: "Approve add?", id: "ap-1" }) }) },
+      });
       const result = await client.run("x", { toolkit: [add] });
       expect(result.pending).toEqual({ id: "ap-1", kind: "approval", prompt: "Approve add?" });
     });
@@ -182,7 +209,10 @@ for (const style of STYLES) {
     it("emits llm, tool and run events and renders them", async () => {
       const events: MetricEvent[] = [];
       const clock = defineTool({ name: "clock", description: "time", execute: () => "12:00" });
-      const s = scripted(style, [{ calls: [{ name: "clock" }], usage: { prompt: 3, completion: 2 } }, { text: "noon", usage: { prompt: 7, completion: 4 } }]);
+      const s = scripted(style, [
+        { calls: [{ name: "clock" }], usage: { prompt: 3, completion: 2 } },
+        { text: "noon", usage: { prompt: 7, completion: 4 } },
+      ]);
       const client = createClient({ ...base, fetch: s.fetch, onMetric: (e) => void events.push(e) });
       await client.run("time?", { toolkit: [clock] });
       expect(events.map((e) => e.event)).toEqual(["llm", "tool", "llm", "run"]);
@@ -218,8 +248,20 @@ for (const style of STYLES) {
     it("ask keeps the transcript in storage; a suspended one is resumed, then continues balanced; forget deletes", async () => {
       const storage = memoryStorage();
       let asked = 0;
-      const city = defineTool({ name: "city", description: "asks", execute: (_a, ctx: ToolContext | undefined) => (ctx?.answer ? `city ${ctx.answer.data?.output}` : (asked++, pending({ kind: "input", prompt: "Which?", id: `c${asked}` }))) });
-      const s = scripted(style, [{ text: "hello" }, { calls: [{ name: "city" }] }, (b) => ({ text: toolResultsIn(b).at(-1)! }), (b) => ({ text: `users=${userTurnsIn(b)}` })]);
+      const city = defineTool({
+        name: "city",
+        description: "asks",
+        execute: (_a, ctx: ToolContext | undefined) =>
+          ctx?.answer
+            ? `city ${ctx.answer.data?.output}`
+            : (asked++, pending({ kind: "input", prompt: "Which?", id: `c${asked}` })),
+      });
+      const s = scripted(style, [
+        { text: "hello" },
+        { calls: [{ name: "city" }] },
+        (b) => ({ text: toolResultsIn(b).at(-1)! }),
+        (b) => ({ text: `users=${userTurnsIn(b)}` }),
+      ]);
       const client = createClient({ ...base, fetch: s.fetch, storage });
       const convo = client.conversation({ id: "chat-1", toolkit: [city] });
       expect((await convo.send("hi")).text).toBe("hello");
@@ -240,8 +282,20 @@ for (const style of STYLES) {
     it("makes one provider call, executes nothing, fires beforeLLM/afterLLM once", async () => {
       let hooks = 0;
       const s = scripted(style, [{ text: "calling", calls: [{ id: "t1", name: "lookup", args: { q: "x" } }] }]);
-      const client = createClient({ ...base, fetch: s.fetch, hooks: { beforeLLM: () => void hooks++, afterLLM: () => void hooks++, beforeTool: () => void hooks++ } });
-      const out = await client.translate({ messages: [{ role: "user", content: "find x" }], tools: [{ type: "function", function: { name: "lookup", description: "l", parameters: { type: "object", properties: {} } } }] });
+      const client = createClient({
+        ...base,
+        fetch: s.fetch,
+        hooks: { beforeLLM: () => void hooks++, afterLLM: () => void hooks++, beforeTool: () => void hooks++ },
+      });
+      const out = await client.translate({
+        messages: [{ role: "user", content: "find x" }],
+        tools: [
+          {
+            type: "function",
+            function: { name: "lookup", description: "l", parameters: { type: "object", properties: {} } },
+          },
+        ],
+      });
       expect(out.toolCalls).toEqual([{ id: "t1", name: "lookup", arguments: JSON.stringify({ q: "x" }) }]);
       expect(out.finishReason).toBe("tool_calls");
       expect(s.bodies).toHaveLength(1);

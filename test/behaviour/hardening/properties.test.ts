@@ -69,13 +69,21 @@ const unit = fc.constantFrom("a", "b", "d", "t", "i", ":", " ", "é", "日", "�
 const value = fc.string({ unit, maxLength: 10 });
 const eol = fc.constantFrom("\n", "\r\n", "\r");
 const sseLine = fc.oneof(
-  fc.tuple(fc.constantFrom("data:", "data: ", "data", "event:", "event: ", "id:", "id: ", "retry:", ":", "x:", "dat"), value).map(([f, v]) => f + v),
+  fc
+    .tuple(
+      fc.constantFrom("data:", "data: ", "data", "event:", "event: ", "id:", "id: ", "retry:", ":", "x:", "dat"),
+      value,
+    )
+    .map(([f, v]) => f + v),
   fc.constant(""),
   value,
 );
 const sseText = fc.array(fc.tuple(sseLine, eol), { maxLength: 30 }).map((ls) => ls.map(([l, e]) => l + e).join(""));
 const sseBytes = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.boolean(), sseText).map(([bom, t]) => new TextEncoder().encode((bom ? "\uFEFF" : "") + t)) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(fc.boolean(), sseText).map(([bom, t]) => new TextEncoder().encode((bom ? "\uFEFF" : "") + t)),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }) },
 );
 
@@ -86,7 +94,14 @@ describe("property: parseSSE", () => {
         const expected = referenceSSE(bytes);
         expect(await parsed(streamIn(bytes, []))).toEqual(expected);
         expect(await parsed(streamIn(bytes, cuts))).toEqual(expected);
-        expect(await parsed(streamIn(bytes, Array.from({ length: bytes.length }, (_, i) => i)))).toEqual(expected);
+        expect(
+          await parsed(
+            streamIn(
+              bytes,
+              Array.from({ length: bytes.length }, (_, i) => i),
+            ),
+          ),
+        ).toEqual(expected);
       }),
       RUNS,
     );
@@ -127,7 +142,12 @@ const nearRequest = fc.record(
     prompt: maybe(fc.string({ maxLength: 6 })),
     url: maybe(fc.webUrl()),
     data: maybe(fc.dictionary(fc.oneof(fc.string({ maxLength: 4 }), hostileKey), fc.jsonValue({ maxDepth: 3 }))),
-    expiresAt: maybe(fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.string({ maxLength: 8 }))),
+    expiresAt: maybe(
+      fc.oneof(
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        fc.string({ maxLength: 8 }),
+      ),
+    ),
   },
   { requiredKeys: [] },
 );
@@ -170,7 +190,13 @@ describe("property: parseAnswer and parseRequest", () => {
       fc.property(untrusted(nearRequest), (input) => {
         const r = outcome(parseRequest, input) as ReturnType<typeof parseRequest> | undefined;
         if (r === undefined) return;
-        expect(typeof r.id === "string" && r.id !== "" && typeof r.kind === "string" && r.kind !== "" && typeof r.prompt === "string").toBe(true);
+        expect(
+          typeof r.id === "string" &&
+            r.id !== "" &&
+            typeof r.kind === "string" &&
+            r.kind !== "" &&
+            typeof r.prompt === "string",
+        ).toBe(true);
         if (r.expiresAt !== undefined) expect(Number.isNaN(Date.parse(r.expiresAt))).toBe(false);
         checkParsed(parseRequest, r);
       }),
@@ -200,16 +226,33 @@ const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiK
 function provider(calls: string[]): typeof fetch {
   let n = 0;
   return (async () => {
-    const message = n++ === 0
-      ? { role: "assistant", content: null, tool_calls: calls.map((name, i) => ({ id: `c${i}`, type: "function", function: { name, arguments: '{"q":1}' } })) }
-      : { role: "assistant", content: "ok" };
-    return Response.json({ choices: [{ index: 0, message, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+    const message =
+      n++ === 0
+        ? {
+            role: "assistant",
+            content: null,
+            tool_calls: calls.map((name, i) => ({
+              id: `c${i}`,
+              type: "function",
+              function: { name, arguments: '{"q":1}' },
+            })),
+          }
+        : { role: "assistant", content: "ok" };
+    return Response.json({
+      choices: [{ index: 0, message, finish_reason: "stop" }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    });
   }) as typeof fetch;
 }
 
 function tools() {
   return [
-    defineTool({ name: "ask", description: "", inputSchema: { type: "object" }, execute: (_a, ctx) => (ctx?.answer ? "answered" : pending({ kind: "input", prompt: "?", id: "q-ask" })) }),
+    defineTool({
+      name: "ask",
+      description: "",
+      inputSchema: { type: "object" },
+      execute: (_a, ctx) => (ctx?.answer ? "answered" : pending({ kind: "input", prompt: "?", id: "q-ask" })),
+    }),
     defineTool({ name: "clock", description: "", inputSchema: { type: "object" }, execute: () => "12:00" }),
     relayTool("lookup", "host side"),
   ];
@@ -234,23 +277,48 @@ async function realRecords(): Promise<{ raw: string; answer: unknown }[]> {
 type Json = unknown;
 const mutation = fc.oneof(
   // same JSON type, other value: the record still validates, but ids, statuses, counts and texts disagree
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("tweak" as const), path: fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), seed: fc.string({ maxLength: 8 }), n: fc.integer({ min: -2, max: 5 }) }) },
-  fc.record({ op: fc.constant("set" as const), path: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom({}, [], null, "", -1, 1e308, "done", "claimed", "ready", "suspended")) }),
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("tweak" as const),
+      path: fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
+      seed: fc.string({ maxLength: 8 }),
+      n: fc.integer({ min: -2, max: 5 }),
+    }),
+  },
+  fc.record({
+    op: fc.constant("set" as const),
+    path: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+    value: fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom({}, [], null, "", -1, 1e308, "done", "claimed", "ready", "suspended"),
+    ),
+  }),
   fc.record({ op: fc.constant("delete" as const), path: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }) }),
 );
 const textMutation = fc.oneof(
   fc.record({ op: fc.constant("truncate" as const), at: fc.nat() }),
-  fc.record({ op: fc.constant("splice" as const), at: fc.nat(), text: fc.string({ unit: fc.constantFrom("{", "}", "[", "]", '"', ",", ":", "1", "a", "\\", "null") as fc.Arbitrary<string>, maxLength: 3 }) }),
+  fc.record({
+    op: fc.constant("splice" as const),
+    at: fc.nat(),
+    text: fc.string({
+      unit: fc.constantFrom("{", "}", "[", "]", '"', ",", ":", "1", "a", "\\", "null") as fc.Arbitrary<string>,
+      maxLength: 3,
+    }),
+  }),
 );
 
 /** Walks `path` (each step picks a key/index modulo the size), then sets or deletes the last step. */
-type Mutation = { op: "set" | "delete"; path: number[]; value?: Json } | { op: "tweak"; path: number[]; seed: string; n: number };
+type Mutation =
+  | { op: "set" | "delete"; path: number[]; value?: Json }
+  | { op: "tweak"; path: number[]; seed: string; n: number };
 
 const statuses = ["suspended", "claimed", "ready", "done"];
 function tweak(old: Json, m: { seed: string; n: number }): Json {
   if (typeof old === "number") return m.n;
   if (typeof old === "boolean") return !old;
-  if (typeof old === "string") return statuses.includes(old) ? statuses[Math.abs(m.n) % 4]! : m.n % 2 ? m.seed : `${old}${m.seed}`;
+  if (typeof old === "string")
+    return statuses.includes(old) ? statuses[Math.abs(m.n) % 4]! : m.n % 2 ? m.seed : `${old}${m.seed}`;
   return old;
 }
 
@@ -287,7 +355,8 @@ describe("property: mutated stored run records", () => {
           for (const m of mutations) mutate(value, m);
           let stored = JSON.stringify(value);
           if (text?.op === "truncate") stored = stored.slice(0, text.at % (stored.length + 1));
-          if (text?.op === "splice") stored = stored.slice(0, text.at % stored.length) + text.text + stored.slice(text.at % stored.length);
+          if (text?.op === "splice")
+            stored = stored.slice(0, text.at % stored.length) + text.text + stored.slice(text.at % stored.length);
           const runId = (JSON.parse(raw) as { runId: string }).runId;
           const storage = memoryStorage();
           await storage.set(`run:${runId}`, stored);
@@ -298,7 +367,9 @@ describe("property: mutated stored run records", () => {
             expect(["done", "pending", "incomplete"]).toContain(result.status);
             seen.resumed++;
           } catch (error) {
-            expect(isToolnexusError(error) ? "typed" : `${String(error)} — stored: ${stored.slice(0, 400)}`).toBe("typed");
+            expect(isToolnexusError(error) ? "typed" : `${String(error)} — stored: ${stored.slice(0, 400)}`).toBe(
+              "typed",
+            );
             seen.refused++;
           }
         },
@@ -317,12 +388,33 @@ const callId = fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom("call_1", "
 const toolCall = fc.record({
   id: callId,
   type: fc.constant("function"),
-  function: fc.record({ name: fc.string({ maxLength: 5 }), arguments: fc.oneof(fc.json({ maxDepth: 2 }), fc.string({ maxLength: 6 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 2 }))) }),
+  function: fc.record({
+    name: fc.string({ maxLength: 5 }),
+    arguments: fc.oneof(
+      fc.json({ maxDepth: 2 }),
+      fc.string({ maxLength: 6 }),
+      fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 2 })),
+    ),
+  }),
 });
-const content = fc.oneof(fc.string({ maxLength: 6 }), fc.constant(null), fc.array(fc.oneof(fc.record({ type: fc.constant("text"), text: fc.string({ maxLength: 4 }) }), fc.string({ maxLength: 3 })), { maxLength: 2 }));
+const content = fc.oneof(
+  fc.string({ maxLength: 6 }),
+  fc.constant(null),
+  fc.array(
+    fc.oneof(fc.record({ type: fc.constant("text"), text: fc.string({ maxLength: 4 }) }), fc.string({ maxLength: 3 })),
+    { maxLength: 2 },
+  ),
+);
 const message = fc.oneof(
   fc.record({ role: fc.constantFrom("system", "developer", "user"), content }),
-  fc.record({ role: fc.constant("assistant"), content, tool_calls: fc.option(fc.array(toolCall, { maxLength: 3 }), { nil: undefined }) }, { requiredKeys: ["role"] }),
+  fc.record(
+    {
+      role: fc.constant("assistant"),
+      content,
+      tool_calls: fc.option(fc.array(toolCall, { maxLength: 3 }), { nil: undefined }),
+    },
+    { requiredKeys: ["role"] },
+  ),
   fc.record({ role: fc.constant("tool"), tool_call_id: callId, content }),
   fc.anything({ maxDepth: 2 }),
 );
@@ -334,15 +426,23 @@ describe("property: openAIMessagesToAnthropic", () => {
         const wantCalls: [string, string][] = [];
         const wantResults: string[] = [];
         for (const m of messages as Record<string, any>[]) {
-          if (typeof m !== "object" || m === null || Array.isArray(m) || ![Object.prototype, null].includes(Object.getPrototypeOf(m))) continue;
-          if (m.role === "assistant" && Array.isArray(m.tool_calls)) for (const c of m.tool_calls) wantCalls.push([c.id, c.function.name]);
+          if (
+            typeof m !== "object" ||
+            m === null ||
+            Array.isArray(m) ||
+            ![Object.prototype, null].includes(Object.getPrototypeOf(m))
+          )
+            continue;
+          if (m.role === "assistant" && Array.isArray(m.tool_calls))
+            for (const c of m.tool_calls) wantCalls.push([c.id, c.function.name]);
           if (m.role === "tool") wantResults.push(m.tool_call_id);
         }
         const out = openAIMessagesToAnthropic(messages).messages as { role: string; content: unknown }[];
         const blocks = out.flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, any>[]) : []));
         expect(blocks.filter((b) => b.type === "tool_use").map((b) => [b.id, b.name])).toEqual(wantCalls);
         expect(blocks.filter((b) => b.type === "tool_result").map((b) => b.tool_use_id)).toEqual(wantResults);
-        for (const b of blocks.filter((x) => x.type === "tool_use")) expect(typeof b.input === "object" && b.input !== null && !Array.isArray(b.input)).toBe(true);
+        for (const b of blocks.filter((x) => x.type === "tool_use"))
+          expect(typeof b.input === "object" && b.input !== null && !Array.isArray(b.input)).toBe(true);
       }),
       { numRuns: 300 },
     );

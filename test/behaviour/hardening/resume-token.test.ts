@@ -26,12 +26,19 @@ function kit() {
     defineTool({
       name: "ask_city",
       description: "asks for a city",
-      execute: (_a, ctx) => (runs.city++, ctx?.answer ? `city=${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?", id: "q-city" })),
+      execute: (_a, ctx) => (
+        runs.city++,
+        ctx?.answer
+          ? `city=${ctx.answer.data?.output}`
+          : pending({ kind: "input", prompt: "Which city?", id: "q-city" })
+      ),
     }),
     defineTool({
       name: "approve",
       description: "asks for approval",
-      execute: (_a, ctx) => (runs.book++, ctx?.answer ? "booked" : pending({ kind: "approval", prompt: "Book it?", id: "q-book" })),
+      execute: (_a, ctx) => (
+        runs.book++, ctx?.answer ? "booked" : pending({ kind: "approval", prompt: "Book it?", id: "q-book" })
+      ),
     }),
   ];
   return { tools, runs };
@@ -40,7 +47,10 @@ function kit() {
 async function halted(opts: { two?: boolean; fetch?: typeof fetch } = {}) {
   const storage = memoryStorage();
   const k = kit();
-  const s = scripted("openai", [{ calls: opts.two ? [{ name: "ask_city" }, { name: "approve" }] : [{ name: "ask_city" }] }, (b) => ({ text: toolResultsIn(b).join("|") })]);
+  const s = scripted("openai", [
+    { calls: opts.two ? [{ name: "ask_city" }, { name: "approve" }] : [{ name: "ask_city" }] },
+    (b) => ({ text: toolResultsIn(b).join("|") }),
+  ]);
   const client = createClient({ ...base, fetch: opts.fetch ?? s.fetch, storage, resumeSecret: SECRET });
   const result = await createClient({ ...base, fetch: s.fetch, storage }).run("trip", { toolkit: k.tools });
   const key = `run:${result.runId}`;
@@ -48,7 +58,10 @@ async function halted(opts: { two?: boolean; fetch?: typeof fetch } = {}) {
 }
 
 async function refused(promise: Promise<unknown>): Promise<ResumeTokenProblem> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ResumeTokenError);
   expect((error as ResumeTokenError).code).toBe("resume_token");
   return (error as ResumeTokenError).problem;
@@ -59,7 +72,10 @@ describe("resume tokens", () => {
     it(`a token for the open request lets its answer through (${mode})`, async () => {
       const h = await halted();
       const token = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET);
-      const { result } = await resumeIn(h.client, mode, h.runId, answerOutput("q-city", "Chennai"), { toolkit: h.k.tools, token } as never);
+      const { result } = await resumeIn(h.client, mode, h.runId, answerOutput("q-city", "Chennai"), {
+        toolkit: h.k.tools,
+        token,
+      } as never);
       expect(result.text).toBe("city=Chennai");
       expect(h.k.runs.city).toBe(2);
     });
@@ -70,17 +86,37 @@ describe("resume tokens", () => {
       const a = answerOutput("q-city", "Pune");
       const tries: [string, ResumeTokenProblem][] = [
         [await createResumeToken({ runId: other.runId, pending: other.result.pending! }, SECRET), "run"],
-        [await createResumeToken({ runId: h.runId, pending: { id: "q-book", kind: "approval", prompt: "Book it?" } }, SECRET), "request"],
-        [await createResumeToken({ runId: h.runId, pending: h.result.pending! }, "another-secret-0123456789"), "signature"],
+        [
+          await createResumeToken(
+            { runId: h.runId, pending: { id: "q-book", kind: "approval", prompt: "Book it?" } },
+            SECRET,
+          ),
+          "request",
+        ],
+        [
+          await createResumeToken({ runId: h.runId, pending: h.result.pending! }, "another-secret-0123456789"),
+          "signature",
+        ],
       ];
       const good = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET);
       const [v, payload, sig] = good.split(".") as [string, string, string];
-      const forged = btoa(JSON.stringify({ r: h.runId, q: "q-city", e: Date.now() + 1e12 })).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      const forged = btoa(JSON.stringify({ r: h.runId, q: "q-city", e: Date.now() + 1e12 }))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "");
       tries.push([`${v}.${forged}.${sig}`, "signature"]); // a longer expiry under the old signature
       tries.push([`${v}.${payload}.${sig.startsWith("A") ? "B" : "A"}${sig.slice(1)}`, "signature"]);
-      tries.push([`${v}.${payload}`, "malformed"], ["not a token", "malformed"], ["tn1.%%%.%%%", "malformed"], ["", "malformed"]);
+      tries.push(
+        [`${v}.${payload}`, "malformed"],
+        ["not a token", "malformed"],
+        ["tn1.%%%.%%%", "malformed"],
+        ["", "malformed"],
+      );
       for (const [token, problem] of tries) {
-        expect({ token, problem: await refused(resumeIn(h.client, mode, h.runId, a, { toolkit: h.k.tools, token } as never)) }).toEqual({ token, problem });
+        expect({
+          token,
+          problem: await refused(resumeIn(h.client, mode, h.runId, a, { toolkit: h.k.tools, token } as never)),
+        }).toEqual({ token, problem });
       }
       expect(await refused(h.client.resume(h.runId, a, { toolkit: h.k.tools, token: 42 as never }))).toBe("malformed");
       expect(await h.storage.get(h.key)).toBe(h.stored);
@@ -91,7 +127,10 @@ describe("resume tokens", () => {
 
   it("an expired token is refused; a fresh one works", async () => {
     const h = await halted();
-    const old = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET, { ttlSeconds: 60, now: Date.now() - 61_000 });
+    const old = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET, {
+      ttlSeconds: 60,
+      now: Date.now() - 61_000,
+    });
     const a = answerOutput("q-city", "Agra");
     expect(await refused(h.client.resume(h.runId, a, { toolkit: h.k.tools, token: old }))).toBe("expired");
     expect(await h.storage.get(h.key)).toBe(h.stored);
@@ -112,16 +151,24 @@ describe("resume tokens", () => {
     const done = await h.client.resume(h.runId, { id: "q-book", ok: true }, { toolkit: h.k.tools, token: bookToken });
     expect(done.text).toBe("city=Goa|booked");
     // the same answer without a token would get the stored outcome back; with the used token it is a replay
-    expect(await refused(h.client.resume(h.runId, { id: "q-book", ok: true }, { toolkit: h.k.tools, token: bookToken }))).toBe("replayed");
+    expect(
+      await refused(h.client.resume(h.runId, { id: "q-book", ok: true }, { toolkit: h.k.tools, token: bookToken })),
+    ).toBe("replayed");
     expect(h.k.runs).toEqual({ city: 2, book: 2 });
   });
 
   it("20 racing resumes with one valid token: one answer gets through, the rest are typed errors", async () => {
     const h = await halted();
     const token = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET);
-    const settled = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => h.client.resume(h.runId, answerOutput("q-city", `C${i}`), { toolkit: h.k.tools, token })));
+    const settled = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        h.client.resume(h.runId, answerOutput("q-city", `C${i}`), { toolkit: h.k.tools, token }),
+      ),
+    );
     expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    for (const r of settled) if (r.status === "rejected") expect(r.reason instanceof RunConflictError || r.reason instanceof ResumeTokenError).toBe(true);
+    for (const r of settled)
+      if (r.status === "rejected")
+        expect(r.reason instanceof RunConflictError || r.reason instanceof ResumeTokenError).toBe(true);
     expect(h.k.runs.city).toBe(2);
   });
 
@@ -129,20 +176,42 @@ describe("resume tokens", () => {
     let calls = 0;
     const h0 = await halted();
     const s = scripted("openai", [{ text: "after retry" }]);
-    const flaky = (async (input: RequestInfo | URL, init?: RequestInit) => (calls++ === 0 ? new Response('{"error":{"message":"bad"}}', { status: 400 }) : s.fetch(input, init))) as typeof fetch;
+    const flaky = (async (input: RequestInfo | URL, init?: RequestInit) =>
+      calls++ === 0
+        ? new Response('{"error":{"message":"bad"}}', { status: 400 })
+        : s.fetch(input, init)) as typeof fetch;
     const client = createClient({ ...base, fetch: flaky, storage: h0.storage, resumeSecret: SECRET, retries: 0 });
     const token = await createResumeToken({ runId: h0.runId, pending: h0.result.pending! }, SECRET);
     const a = answerOutput("q-city", "Kochi");
-    const first = await client.resume(h0.runId, a, { toolkit: h0.k.tools, token }).then(() => undefined, (e: unknown) => e);
+    const first = await client.resume(h0.runId, a, { toolkit: h0.k.tools, token }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isToolnexusError(first) && first.code).toBe("llm_http");
-    expect(await refused(client.resume(h0.runId, answerOutput("q-city", "Other"), { toolkit: h0.k.tools, token: await createResumeToken({ runId: h0.runId, pending: { id: "q-x", kind: "input", prompt: "?" } }, SECRET) }))).toBe("request");
+    expect(
+      await refused(
+        client.resume(h0.runId, answerOutput("q-city", "Other"), {
+          toolkit: h0.k.tools,
+          token: await createResumeToken(
+            { runId: h0.runId, pending: { id: "q-x", kind: "input", prompt: "?" } },
+            SECRET,
+          ),
+        }),
+      ),
+    ).toBe("request");
     expect((await client.resume(h0.runId, a, { toolkit: h0.k.tools, token })).text).toBe("after retry");
     expect(h0.k.runs.city).toBe(2);
   });
 
   it("requireResumeToken refuses a resume without one; a token without resumeSecret is a config error", async () => {
     const h = await halted();
-    const strict = createClient({ ...base, fetch: h.s.fetch, storage: h.storage, resumeSecret: SECRET, requireResumeToken: true });
+    const strict = createClient({
+      ...base,
+      fetch: h.s.fetch,
+      storage: h.storage,
+      resumeSecret: SECRET,
+      requireResumeToken: true,
+    });
     const a = answerOutput("q-city", "Delhi");
     expect(await refused(strict.resume(h.runId, a, { toolkit: h.k.tools }))).toBe("missing");
     const token = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET);
@@ -154,11 +223,19 @@ describe("resume tokens", () => {
   });
 
   it("tokens carry the run, the request and the expiry — never the secret; bad inputs are TypeErrors", async () => {
-    const token = await createResumeToken({ runId: "run-1", pending: { id: "q-1", kind: "input", prompt: "?" } }, SECRET, { ttlSeconds: 10, now: 1_000 });
+    const token = await createResumeToken(
+      { runId: "run-1", pending: { id: "q-1", kind: "input", prompt: "?" } },
+      SECRET,
+      { ttlSeconds: 10, now: 1_000 },
+    );
     expect(token).toMatch(/^tn1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
     expect(token).not.toContain(SECRET);
     const payload = token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/");
-    expect(JSON.parse(atob(payload + "=".repeat((4 - (payload.length % 4)) % 4)))).toEqual({ r: "run-1", q: "q-1", e: 11_000 });
+    expect(JSON.parse(atob(payload + "=".repeat((4 - (payload.length % 4)) % 4)))).toEqual({
+      r: "run-1",
+      q: "q-1",
+      e: 11_000,
+    });
     const run = { runId: "run-1", pending: { id: "q-1", kind: "input", prompt: "?" } };
     await expect(createResumeToken(run, "short")).rejects.toThrow(TypeError);
     await expect(createResumeToken({ runId: "", pending: run.pending }, SECRET)).rejects.toThrow("runId");

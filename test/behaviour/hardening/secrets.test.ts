@@ -29,14 +29,18 @@ function describeError(error: unknown, depth = 0): string {
   if (typeof error !== "object") return String(error);
   const e = error as Record<string, unknown>;
   const own = Object.getOwnPropertyNames(e).map((k) => `${k}=${typeof e[k] === "string" ? e[k] : ""}`);
-  return [String(e.name), String(e.message), String(e.stack ?? ""), ...own, describeError(e.cause, depth + 1)].join("\n");
+  return [String(e.name), String(e.message), String(e.stack ?? ""), ...own, describeError(e.cause, depth + 1)].join(
+    "\n",
+  );
 }
 
 class Witness {
   readonly seen: string[] = [];
   readonly metrics: MetricEvent[] = [];
   add(label: string, value: unknown): void {
-    this.seen.push(`${label}: ${typeof value === "string" ? value : JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? String(v) : v))}`);
+    this.seen.push(
+      `${label}: ${typeof value === "string" ? value : JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? String(v) : v))}`,
+    );
   }
   async error(label: string, promise: Promise<unknown>): Promise<void> {
     try {
@@ -60,11 +64,15 @@ class Witness {
   /** `"<where>: <secret>"` for every secret found anywhere. */
   leaks(): string[] {
     const places = [...this.seen, `metric events: ${JSON.stringify(this.metrics)}`];
-    return places.flatMap((text) => FRAGMENTS.filter((f) => text.includes(f)).map((f) => `${text.slice(0, 60).split("\n")[0]}: ${f}`));
+    return places.flatMap((text) =>
+      FRAGMENTS.filter((f) => text.includes(f)).map((f) => `${text.slice(0, 60).split("\n")[0]}: ${f}`),
+    );
   }
 }
 
-const echoBody = JSON.stringify({ error: { message: `bad key ${KEY} with header ${HEADER}`, api_key: KEY, echo: `Bearer ${KEY}` } });
+const echoBody = JSON.stringify({
+  error: { message: `bad key ${KEY} with header ${HEADER}`, api_key: KEY, echo: `Bearer ${KEY}` },
+});
 
 for (const style of STYLES) {
   describe(`secrets (${style})`, () => {
@@ -84,12 +92,21 @@ for (const style of STYLES) {
         onMetric: (e: MetricEvent) => void w.metrics.push(e),
       } as const;
       const { tool } = countingTool();
-      const echo = defineTool({ name: "echo", description: "", execute: (_a, ctx) => (ctx?.answer ? "echoed" : pending({ kind: "input", prompt: "?", id: "q-echo" })) });
+      const echo = defineTool({
+        name: "echo",
+        description: "",
+        execute: (_a, ctx) => (ctx?.answer ? "echoed" : pending({ kind: "input", prompt: "?", id: "q-echo" })),
+      });
       const toolkit = [tool, echo];
       const keys: string[] = [];
       const { warnings } = await captureWarnings(async () => {
         // halt, then resume (run and stream), with a resume token, then a replay of it
-        const s = scripted(style, [{ calls: [{ name: "book" }] }, (b) => ({ text: toolResultsIn(b).join("|") }), { calls: [{ name: "echo" }] }, { text: "fin" }]);
+        const s = scripted(style, [
+          { calls: [{ name: "book" }] },
+          (b) => ({ text: toolResultsIn(b).join("|") }),
+          { calls: [{ name: "echo" }] },
+          { text: "fin" },
+        ]);
         const client = createClient({ ...base, fetch: s.fetch, requestParams: { temperature: 0, messages: [] } });
         const halted = await client.run("book", { toolkit });
         w.add("halted", halted);
@@ -98,31 +115,62 @@ for (const style of STYLES) {
         const token = await createResumeToken({ runId: halted.runId!, pending: halted.pending! }, TOKEN_SECRET);
         await w.error("resumed", client.resume(halted.runId!, answerOutput("q-book", "Ann"), { toolkit, token }));
         await w.storage("after resume", storage, keys);
-        await w.error("replayed token", client.resume(halted.runId!, answerOutput("q-book", "Ann"), { toolkit, token }));
-        await w.error("forged token", client.resume(halted.runId!, answerOutput("q-book", "Ann"), { toolkit, token: `${token}x` }));
+        await w.error(
+          "replayed token",
+          client.resume(halted.runId!, answerOutput("q-book", "Ann"), { toolkit, token }),
+        );
+        await w.error(
+          "forged token",
+          client.resume(halted.runId!, answerOutput("q-book", "Ann"), { toolkit, token: `${token}x` }),
+        );
         await w.events("streamed halt", client.stream("echo", { toolkit }));
         // a conversation that suspends, is resumed, and continues
         const c = scripted(style, [{ calls: [{ name: "echo" }] }, { text: "conv" }]);
         const conv = createClient({ ...base, fetch: c.fetch }).conversation({ id: "conv-1", toolkit });
         const pendingConv = await conv.send("hi");
         keys.push("conversation:conv-1", `run:${pendingConv.runId}`);
-        await w.error("conversation resume", createClient({ ...base, fetch: c.fetch }).resume(pendingConv.runId!, answerOutput("q-echo", "x"), { toolkit }));
+        await w.error(
+          "conversation resume",
+          createClient({ ...base, fetch: c.fetch }).resume(pendingConv.runId!, answerOutput("q-echo", "x"), {
+            toolkit,
+          }),
+        );
         await w.storage("conversation", storage, keys);
         // provider errors: 401, 403, 429 (retried, then long Retry-After), 500, a 200 carrying an error object
-        for (const fault of [{ status: 401, body: echoBody }, { status: 403, body: echoBody }, { status: 429, body: echoBody, retryAfter: "999" }, { status: 500, body: echoBody }, { status: 400, body: `Bearer ${KEY} x-secret: ${HEADER}` }]) {
+        for (const fault of [
+          { status: 401, body: echoBody },
+          { status: 403, body: echoBody },
+          { status: 429, body: echoBody, retryAfter: "999" },
+          { status: 500, body: echoBody },
+          { status: 400, body: `Bearer ${KEY} x-secret: ${HEADER}` },
+        ]) {
           const f = faulty([fault, fault]);
           await w.error(`status ${fault.status}`, createClient({ ...base, fetch: f.fetch }).run("x", { toolkit }));
-          await w.events(`streamed ${fault.status}`, createClient({ ...base, fetch: faulty([fault, fault]).fetch }).stream("x", { toolkit }));
+          await w.events(
+            `streamed ${fault.status}`,
+            createClient({ ...base, fetch: faulty([fault, fault]).fetch }).stream("x", { toolkit }),
+          );
         }
-        const errorReply = (async () => Response.json(style === "openai" ? JSON.parse(echoBody) : { type: "error", error: JSON.parse(echoBody).error })) as typeof fetch;
+        const errorReply = (async () =>
+          Response.json(
+            style === "openai" ? JSON.parse(echoBody) : { type: "error", error: JSON.parse(echoBody).error },
+          )) as typeof fetch;
         await w.error("200 with an error object", createClient({ ...base, fetch: errorReply }).run("x"));
         // storage failures while halting and while resuming
         const broken = faultyStorage(memoryStorage());
         const b = scripted(style, [{ calls: [{ name: "book" }] }, { text: "x" }]);
         broken.fail("set", new Error("disk full"));
-        await w.error("StorageError on halt", createClient({ ...base, fetch: b.fetch, storage: broken }).run("x", { toolkit }));
+        await w.error(
+          "StorageError on halt",
+          createClient({ ...base, fetch: b.fetch, storage: broken }).run("x", { toolkit }),
+        );
         broken.fail("get", new Error("partition"));
-        await w.error("StorageError on resume", createClient({ ...base, fetch: b.fetch, storage: broken }).resume("run-x", answerOutput("q", "y"), { toolkit }));
+        await w.error(
+          "StorageError on resume",
+          createClient({ ...base, fetch: b.fetch, storage: broken }).resume("run-x", answerOutput("q", "y"), {
+            toolkit,
+          }),
+        );
         // the run timed out; an aborted run
         const hang = faulty([{ hang: true }]);
         await w.error("timeout", createClient({ ...base, fetch: hang.fetch, timeoutMs: 20 }).run("x"));

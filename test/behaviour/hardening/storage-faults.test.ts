@@ -17,7 +17,8 @@ import { MODES, resumeIn, runIn } from "../support/drive";
 import { scripted, toolResultsIn } from "../support/scripted";
 
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
-const script = () => scripted("openai", [{ calls: [{ name: "book" }, { name: "rent" }] }, (b) => ({ text: toolResultsIn(b).join("|") })]);
+const script = () =>
+  scripted("openai", [{ calls: [{ name: "book" }, { name: "rent" }] }, (b) => ({ text: toolResultsIn(b).join("|") })]);
 const single = () => scripted("openai", [{ calls: [{ name: "book" }] }, (b) => ({ text: toolResultsIn(b).join("|") })]);
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -36,7 +37,9 @@ describe("storage faults", () => {
       const { tool, executions } = countingTool();
       const s = single();
       storage.fail("set", new Error("disk full"));
-      const error = await rejection(runIn(createClient({ ...base, fetch: s.fetch, storage }), mode, "x", { toolkit: [tool] }));
+      const error = await rejection(
+        runIn(createClient({ ...base, fetch: s.fetch, storage }), mode, "x", { toolkit: [tool] }),
+      );
       expect(error).toBeInstanceOf(StorageError);
       const e = error as StorageError;
       expect({ operation: e.operation, key: e.key.startsWith("run:") }).toEqual({ operation: "set", key: true });
@@ -46,7 +49,13 @@ describe("storage faults", () => {
       expect(await storage.inner.get(e.key)).toBeUndefined();
       const elsewhere = memoryStorage();
       await elsewhere.set(e.key, e.record!);
-      const { result } = await resumeIn(createClient({ ...base, fetch: s.fetch, storage: elsewhere }), mode, record.runId, answerOutput("q-book", "Ana"), { toolkit: [tool] });
+      const { result } = await resumeIn(
+        createClient({ ...base, fetch: s.fetch, storage: elsewhere }),
+        mode,
+        record.runId,
+        answerOutput("q-book", "Ana"),
+        { toolkit: [tool] },
+      );
       expect(result.text).toBe("booked for Ana");
       expect(executions()).toBe(1);
     });
@@ -64,7 +73,9 @@ describe("storage faults", () => {
     expect((error as StorageError).operation).toBe("get");
     expect(await storage.inner.get(`run:${halted.runId}`)).toBe(before);
     expect(executions()).toBe(0);
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Bo"), { toolkit: [tool] })).text).toBe("booked for Bo");
+    expect((await client.resume(halted.runId!, answerOutput("q-book", "Bo"), { toolkit: [tool] })).text).toBe(
+      "booked for Bo",
+    );
   });
 
   it("a failing compare-and-set while claiming is a StorageError; nothing ran and the run stays resumable", async () => {
@@ -73,9 +84,13 @@ describe("storage faults", () => {
     const client = createClient({ ...base, fetch: single().fetch, storage });
     const halted = await client.run("x", { toolkit: [tool] });
     storage.fail("compareAndSet", new Error("timeout"));
-    expect(await rejection(client.resume(halted.runId!, answerOutput("q-book", "Cy"), { toolkit: [tool] }))).toBeInstanceOf(StorageError);
+    expect(
+      await rejection(client.resume(halted.runId!, answerOutput("q-book", "Cy"), { toolkit: [tool] })),
+    ).toBeInstanceOf(StorageError);
     expect(executions()).toBe(0);
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Cy"), { toolkit: [tool] })).text).toBe("booked for Cy");
+    expect((await client.resume(halted.runId!, answerOutput("q-book", "Cy"), { toolkit: [tool] })).text).toBe(
+      "booked for Cy",
+    );
   });
 
   it("a delete failure after completion still returns the result; a different answer later conflicts and runs nothing", async () => {
@@ -84,9 +99,13 @@ describe("storage faults", () => {
     const client = createClient({ ...base, fetch: single().fetch, storage });
     const halted = await client.run("x", { toolkit: [tool] });
     storage.fail("delete", new Error("read-only replica"));
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Di"), { toolkit: [tool] })).text).toBe("booked for Di");
+    expect((await client.resume(halted.runId!, answerOutput("q-book", "Di"), { toolkit: [tool] })).text).toBe(
+      "booked for Di",
+    );
     expect(storage.log.filter((l) => l.op === "delete")).toHaveLength(1);
-    expect(await rejection(client.resume(halted.runId!, answerOutput("q-book", "Eve"), { toolkit: [tool] }))).toBeInstanceOf(RunConflictError);
+    expect(
+      await rejection(client.resume(halted.runId!, answerOutput("q-book", "Eve"), { toolkit: [tool] })),
+    ).toBeInstanceOf(RunConflictError);
     expect(executions()).toBe(1);
   });
 
@@ -98,9 +117,14 @@ describe("storage faults", () => {
     storage.beforeCompareAndSet = (_key, expected) => {
       if (expected?.includes('"status":"claimed"')) storage.fail("compareAndSet", new Error("quota"));
     };
-    const error = (await rejection(client.resume(halted.runId!, answerOutput("q-book", "Fay"), { toolkit: [tool] }))) as StorageError;
+    const error = (await rejection(
+      client.resume(halted.runId!, answerOutput("q-book", "Fay"), { toolkit: [tool] }),
+    )) as StorageError;
     expect(error).toBeInstanceOf(StorageError);
-    expect(JSON.parse(error.record!)).toMatchObject({ status: "done", result: { status: "done", text: "booked for Fay" } });
+    expect(JSON.parse(error.record!)).toMatchObject({
+      status: "done",
+      result: { status: "done", text: "booked for Fay" },
+    });
     expect(executions()).toBe(1);
   });
 
@@ -116,9 +140,14 @@ describe("storage faults", () => {
     storage.beforeCompareAndSet = (_k, expected) => {
       if (expected?.includes('"status":"claimed"')) storage.fail("compareAndSet", new Error("flaky disk"));
     };
-    const error = (await rejection(client.resume(halted.runId!, answerOutput("q-book", "Gus"), { toolkit }))) as StorageError;
+    const error = (await rejection(
+      client.resume(halted.runId!, answerOutput("q-book", "Gus"), { toolkit }),
+    )) as StorageError;
     expect(error).toBeInstanceOf(StorageError);
-    expect(JSON.parse(error.record!)).toMatchObject({ status: "suspended", calls: [{ result: { output: "booked for Gus" } }, { request: { id: "q-rent" } }] });
+    expect(JSON.parse(error.record!)).toMatchObject({
+      status: "suspended",
+      calls: [{ result: { output: "booked for Gus" } }, { request: { id: "q-rent" } }],
+    });
     storage.beforeCompareAndSet = undefined;
     // the host saves what the error carried, over the claim this resume left behind
     await storage.inner.set(key, error.record!);
@@ -154,13 +183,17 @@ describe("storage faults", () => {
     const suspended = (await storage.get(key))!;
     const claimed = suspended.replace('"status":"suspended"', '"status":"claimed"');
     await storage.set(key, claimed); // what a resume that died right after its claim leaves behind
-    expect(await rejection(client.resume(halted.runId!, answerOutput("q-book", "Jo"), { toolkit: [tool] }))).toBeInstanceOf(RunConflictError);
+    expect(
+      await rejection(client.resume(halted.runId!, answerOutput("q-book", "Jo"), { toolkit: [tool] })),
+    ).toBeInstanceOf(RunConflictError);
     // the documented recovery: after the claim's age passes the host's deadline, compare-and-set it back
     const record = JSON.parse(claimed) as { status: string; answered?: unknown; updatedAt: string };
     expect(Date.parse(record.updatedAt)).toBeGreaterThan(0);
     record.status = record.answered ? "ready" : "suspended";
     expect(await storage.compareAndSet!(key, claimed, JSON.stringify(record))).toBe(true);
-    expect((await client.resume(halted.runId!, answerOutput("q-book", "Jo"), { toolkit: [tool] })).text).toBe("booked for Jo");
+    expect((await client.resume(halted.runId!, answerOutput("q-book", "Jo"), { toolkit: [tool] })).text).toBe(
+      "booked for Jo",
+    );
     expect(executions()).toBe(1);
   });
 
@@ -171,14 +204,23 @@ describe("storage faults", () => {
     const s = scripted("openai", [{ calls: [{ name: "book" }] }, { text: "one" }, { text: "two" }]);
     const halted = await createClient({ ...base, fetch: s.fetch, storage }).run("x", { toolkit: [tool] });
     storage.beforeGet = barrier(2); // each get waits for the other resume's matching get
-    const both = await Promise.all(["Ann", "Bea"].map((who) => createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId!, answerOutput("q-book", who), { toolkit: [tool] })));
+    const both = await Promise.all(
+      ["Ann", "Bea"].map((who) =>
+        createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId!, answerOutput("q-book", who), {
+          toolkit: [tool],
+        }),
+      ),
+    );
     expect(both.map((r) => r.status)).toEqual(["done", "done"]);
     expect(executions()).toBe(2); // what "best effort" means — use an atomic adapter for exactly once
   });
 });
 
 describe("damaged records", () => {
-  async function stored(calls: 1 | 2, finish = false): Promise<{ storage: RunStorage; key: string; runId: string; raw: string }> {
+  async function stored(
+    calls: 1 | 2,
+    finish = false,
+  ): Promise<{ storage: RunStorage; key: string; runId: string; raw: string }> {
     const storage = memoryStorage();
     const client = createClient({ ...base, fetch: (calls === 1 ? single() : script()).fetch, storage });
     const toolkit = [countingTool("book").tool, countingTool("rent").tool];
@@ -194,7 +236,11 @@ describe("damaged records", () => {
     delete record.calls[1].request; // neither finished nor waiting: the turn can never be balanced
     await storage.set(key, JSON.stringify(record));
     const book = countingTool("book");
-    const error = await rejection(createClient({ ...base, fetch: single().fetch, storage }).resume(runId, answerOutput("q-book", "L"), { toolkit: [book.tool, countingTool("rent").tool] }));
+    const error = await rejection(
+      createClient({ ...base, fetch: single().fetch, storage }).resume(runId, answerOutput("q-book", "L"), {
+        toolkit: [book.tool, countingTool("rent").tool],
+      }),
+    );
     expect(error instanceof RunStateError ? "RunStateError" : String(error)).toBe("RunStateError");
     expect(book.executions()).toBe(0);
   });
@@ -207,8 +253,15 @@ describe("damaged records", () => {
       if (Object.keys(damage).length === 0) record.result = {};
       await storage.set(key, JSON.stringify(record));
       const { tool } = countingTool();
-      const error = await rejection(createClient({ ...base, fetch: single().fetch, storage }).resume(runId, answerOutput("q-book", "K"), { toolkit: [tool] }));
-      expect({ damage, error: error instanceof RunStateError ? "RunStateError" : String(error) }).toEqual({ damage, error: "RunStateError" });
+      const error = await rejection(
+        createClient({ ...base, fetch: single().fetch, storage }).resume(runId, answerOutput("q-book", "K"), {
+          toolkit: [tool],
+        }),
+      );
+      expect({ damage, error: error instanceof RunStateError ? "RunStateError" : String(error) }).toEqual({
+        damage,
+        error: "RunStateError",
+      });
     }
   });
 });
@@ -226,6 +279,10 @@ describe(`100 concurrent resumes of one suspension (${natural.name} and memory)`
 
   it("on memoryStorage shared by 100 clients: the tool runs once", async () => {
     const outcome = await raceResumes(memoryStorage(), 100);
-    expect({ executions: outcome.executions, fulfilled: outcome.fulfilled, conflicts: outcome.rejected.filter((c) => c === "run_conflict").length }).toEqual({ executions: 1, fulfilled: 1, conflicts: 99 });
+    expect({
+      executions: outcome.executions,
+      fulfilled: outcome.fulfilled,
+      conflicts: outcome.rejected.filter((c) => c === "run_conflict").length,
+    }).toEqual({ executions: 1, fulfilled: 1, conflicts: 99 });
   });
 });

@@ -58,7 +58,10 @@ for (const style of STYLES) {
 
       it("halts into storage and resumes in a new client with a fresh toolkit: the tool re-runs with ctx.answer", async () => {
         const storage = memoryStorage();
-        const s = scripted(style, [{ calls: [{ name: "ask_city" }] }, (b) => ({ text: `final: ${toolResultsIn(b).join("|")}` })]);
+        const s = scripted(style, [
+          { calls: [{ name: "ask_city" }] },
+          (b) => ({ text: `final: ${toolResultsIn(b).join("|")}` }),
+        ]);
         const first = createClient({ ...base, fetch: s.fetch, storage });
         const halted = (await runIn(first, mode, "weather?", { toolkit: kit().tools })).result;
         expect(halted.status).toBe("pending");
@@ -68,7 +71,9 @@ for (const style of STYLES) {
 
         const k = kit(); // a freshly built toolkit: tools are found by name
         const second = createClient({ ...base, fetch: s.fetch, storage });
-        const { result, events } = await resumeIn(second, mode, halted.runId!, answerOutput("q-city", "Chennai"), { toolkit: k.tools });
+        const { result, events } = await resumeIn(second, mode, halted.runId!, answerOutput("q-city", "Chennai"), {
+          toolkit: k.tools,
+        });
         expect(result.status).toBe("done");
         expect(result.text).toBe("final: city=Chennai");
         expect(k.answers).toEqual([answerOutput("q-city", "Chennai")]);
@@ -92,13 +97,15 @@ for (const style of STYLES) {
         expect(halted.pending?.id).toBe("q-city");
         expect(k.runs).toEqual({ ask_city: 1, clock: 1, approve: 1 });
 
-        const again = (await resumeIn(client, mode, halted.runId!, answerOutput("q-city", "Goa"), { toolkit: k.tools })).result;
+        const again = (await resumeIn(client, mode, halted.runId!, answerOutput("q-city", "Goa"), { toolkit: k.tools }))
+          .result;
         expect(again.status).toBe("pending");
         expect(again.runId).toBe(halted.runId);
         expect(again.pending?.id).toBe("q-book");
         expect(s.bodies).toHaveLength(1); // the model waits for the whole turn
 
-        const done = (await resumeIn(client, mode, halted.runId!, { id: "q-book", ok: true }, { toolkit: k.tools })).result;
+        const done = (await resumeIn(client, mode, halted.runId!, { id: "q-book", ok: true }, { toolkit: k.tools }))
+          .result;
         expect(done.status).toBe("done");
         expect(done.text).toBe("city=Goa|12:00|booked");
         expect(k.runs).toEqual({ ask_city: 2, clock: 1, approve: 2 });
@@ -112,10 +119,15 @@ for (const style of STYLES) {
         const client = createClient({ ...base, fetch: s.fetch, storage });
         const halted = (await runIn(client, mode, "x", { toolkit: k.tools })).result;
         const before = await storage.get(`run:${halted.runId}`);
-        await expect(resumeIn(client, mode, halted.runId!, answerOutput("q-other", "Pune"), { toolkit: k.tools })).rejects.toThrow(AnswerMismatchError);
+        await expect(
+          resumeIn(client, mode, halted.runId!, answerOutput("q-other", "Pune"), { toolkit: k.tools }),
+        ).rejects.toThrow(AnswerMismatchError);
         expect(await storage.get(`run:${halted.runId}`)).toBe(before);
         expect(k.runs.ask_city).toBe(1);
-        expect((await resumeIn(client, mode, halted.runId!, answerOutput("q-city", "Pune"), { toolkit: k.tools })).result.status).toBe("done");
+        expect(
+          (await resumeIn(client, mode, halted.runId!, answerOutput("q-city", "Pune"), { toolkit: k.tools })).result
+            .status,
+        ).toBe("done");
       });
 
       it("declined answers become declined/expired results", async () => {
@@ -139,12 +151,21 @@ for (const style of STYLES) {
         await storage.set("run:run-shape", JSON.stringify({ v: 1, runId: "run-shape", status: "suspended" }));
         await expect(client.resume("run-shape", answerOutput("a", "b"))).rejects.toThrow(RunStateError);
         // a problem deep in the record is named by its path
-        const halted = (await runIn(createClient({ ...base, fetch: scripted(style, [{ calls: [{ name: "ask_city" }] }]).fetch, storage }), mode, "x", { toolkit: kit().tools })).result;
+        const halted = (
+          await runIn(
+            createClient({ ...base, fetch: scripted(style, [{ calls: [{ name: "ask_city" }] }]).fetch, storage }),
+            mode,
+            "x",
+            { toolkit: kit().tools },
+          )
+        ).result;
         const stored = JSON.parse((await storage.get(`run:${halted.runId}`))!);
         stored.calls[0].args = "not an object";
         const damaged = JSON.stringify(stored);
         await storage.set(`run:${halted.runId}`, damaged);
-        await expect(client.resume(halted.runId!, answerOutput("q-city", "Delhi"))).rejects.toThrow('"calls.0.args" must be an object, got string');
+        await expect(client.resume(halted.runId!, answerOutput("q-city", "Delhi"))).rejects.toThrow(
+          '"calls.0.args" must be an object, got string',
+        );
         expect(await storage.get(`run:${halted.runId}`)).toBe(damaged);
         expect(await storage.get("run:run-bad")).toBe("{not json");
       });
@@ -157,9 +178,13 @@ for (const style of STYLES) {
         const halted = (await runIn(client, mode, "x", { toolkit: k.tools })).result;
         const a = answerOutput("q-city", "Delhi");
         const first = (await resumeIn(client, mode, halted.runId!, a, { toolkit: k.tools })).result;
-        const second = (await resumeIn(client, mode, halted.runId!, JSON.parse(JSON.stringify(a)), { toolkit: k.tools })).result;
+        const second = (
+          await resumeIn(client, mode, halted.runId!, JSON.parse(JSON.stringify(a)), { toolkit: k.tools })
+        ).result;
         expect(second).toEqual(first);
-        await expect(client.resume(halted.runId!, answerOutput("q-city", "Agra"), { toolkit: k.tools })).rejects.toThrow(RunConflictError);
+        await expect(
+          client.resume(halted.runId!, answerOutput("q-city", "Agra"), { toolkit: k.tools }),
+        ).rejects.toThrow(RunConflictError);
         expect(k.runs.ask_city).toBe(2);
         expect(s.bodies).toHaveLength(2);
       });
@@ -189,7 +214,10 @@ for (const style of STYLES) {
         expect(claimed).toMatchObject({ status: "claimed", messages: before.messages, calls: before.calls });
         expect(Date.parse(claimed.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.updatedAt));
         expect(during!.second).toBeInstanceOf(RunConflictError);
-        expect(JSON.parse((await storage.get(`run:${runId}`))!)).toMatchObject({ status: "ready", answered: { requestId: "q-city" } });
+        expect(JSON.parse((await storage.get(`run:${runId}`))!)).toMatchObject({
+          status: "ready",
+          answered: { requestId: "q-city" },
+        });
         const done = (await resumeIn(client, mode, runId, a, { toolkit: k.tools })).result;
         expect(done.text).toBe("after retry");
         expect(k.runs.ask_city).toBe(2); // halted once, re-ran once with the answer; the retry ran no tool
@@ -202,36 +230,82 @@ for (const style of STYLES) {
         const client = createClient({ ...base, fetch: s.fetch, storage });
         const halted = (await runIn(client, mode, "x", { toolkit: k.tools })).result;
         const settled = await Promise.allSettled(
-          Array.from({ length: 100 }, (_, i) => client.resume(halted.runId!, answerOutput("q-city", `City ${i}`), { toolkit: k.tools })),
+          Array.from({ length: 100 }, (_, i) =>
+            client.resume(halted.runId!, answerOutput("q-city", `City ${i}`), { toolkit: k.tools }),
+          ),
         );
         const ok = settled.filter((r) => r.status === "fulfilled");
         expect(ok).toHaveLength(1);
-        expect(settled.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof RunConflictError)).toBe(true);
+        expect(
+          settled
+            .filter((r) => r.status === "rejected")
+            .every((r) => (r as PromiseRejectedResult).reason instanceof RunConflictError),
+        ).toBe(true);
         expect(k.runs.ask_city).toBe(2);
         expect(s.bodies).toHaveLength(2);
       });
 
       it("relay calls: one Request for all of a turn's relay calls, answered with relayAnswer", async () => {
-        const lookup = relayTool("lookup", "host-side lookup", { type: "object", properties: { q: { type: "string" } } });
+        const lookup = relayTool("lookup", "host-side lookup", {
+          type: "object",
+          properties: { q: { type: "string" } },
+        });
         const s = scripted(style, [
-          { calls: [{ id: "r1", name: "lookup", args: { q: "a" } }, { id: "r2", name: "lookup", args: { q: "b" } }] },
+          {
+            calls: [
+              { id: "r1", name: "lookup", args: { q: "a" } },
+              { id: "r2", name: "lookup", args: { q: "b" } },
+            ],
+          },
           (b) => ({ text: toolResultsIn(b).join("|") }),
         ]);
         const client = createClient({ ...base, fetch: s.fetch });
         const halted = (await runIn(client, mode, "x", { toolkit: [lookup] })).result;
         expect(halted.pending?.kind).toBe("tool_call");
         const calls = halted.pending!.data!.calls as { id: string; name: string; input: unknown }[];
-        expect(calls.map((c) => [c.id, c.input])).toEqual([["r1", { q: "a" }], ["r2", { q: "b" }]]);
-        await expect(client.resume(halted.runId!, { id: halted.pending!.id, ok: true, data: { value: "x" } }, { toolkit: [lookup] })).rejects.toThrow(InvalidAnswerError);
-        await expect(client.resume(halted.runId!, { id: halted.pending!.id, ok: true, data: { value: "x" } }, { toolkit: [lookup] })).rejects.toThrow("answerOutput");
-        const { result } = await resumeIn(client, mode, halted.runId!, relayAnswer(halted.pending!.id, [{ id: "r1", output: "A" }, { id: "r2", output: "B", isError: true }]), { toolkit: [lookup] });
+        expect(calls.map((c) => [c.id, c.input])).toEqual([
+          ["r1", { q: "a" }],
+          ["r2", { q: "b" }],
+        ]);
+        await expect(
+          client.resume(
+            halted.runId!,
+            { id: halted.pending!.id, ok: true, data: { value: "x" } },
+            { toolkit: [lookup] },
+          ),
+        ).rejects.toThrow(InvalidAnswerError);
+        await expect(
+          client.resume(
+            halted.runId!,
+            { id: halted.pending!.id, ok: true, data: { value: "x" } },
+            { toolkit: [lookup] },
+          ),
+        ).rejects.toThrow("answerOutput");
+        const { result } = await resumeIn(
+          client,
+          mode,
+          halted.runId!,
+          relayAnswer(halted.pending!.id, [
+            { id: "r1", output: "A" },
+            { id: "r2", output: "B", isError: true },
+          ]),
+          { toolkit: [lookup] },
+        );
         expect(result.text).toBe("A|B");
         expect(result.toolCalls.map((c) => c.isError)).toEqual([false, true]);
       });
 
       it("a failing storage write while halting rejects with StorageError carrying the record, which resumes elsewhere", async () => {
         const good = memoryStorage();
-        const broken: RunStorage = { ...good, capabilities: good.capabilities, get: (k) => good.get(k), delete: (k) => good.delete(k), set: async () => { throw new Error("disk full"); } };
+        const broken: RunStorage = {
+          ...good,
+          capabilities: good.capabilities,
+          get: (k) => good.get(k),
+          delete: (k) => good.delete(k),
+          set: async () => {
+            throw new Error("disk full");
+          },
+        };
         const k = kit();
         const s = scripted(style, [{ calls: [{ name: "ask_city" }] }, { text: "recovered" }]);
         const client = createClient({ ...base, fetch: s.fetch, storage: broken });
@@ -247,7 +321,9 @@ for (const style of STYLES) {
         const runId = JSON.parse(record).runId as string;
         await good.set(`run:${runId}`, record);
         const rescued = createClient({ ...base, fetch: s.fetch, storage: good });
-        expect((await resumeIn(rescued, mode, runId, answerOutput("q-city", "Kochi"), { toolkit: k.tools })).result.text).toBe("recovered");
+        expect(
+          (await resumeIn(rescued, mode, runId, answerOutput("q-city", "Kochi"), { toolkit: k.tools })).result.text,
+        ).toBe("recovered");
       });
     });
   }
@@ -261,12 +337,23 @@ describe(`resume on this runtime's natural storage (${natural.name})`, () => {
 
     it(`halts, resumes one of two suspensions, then the other, in fresh clients (${style})`, async () => {
       const storage = await natural.make();
-      const s = scripted(style, [{ calls: [{ name: "ask_city" }, { name: "clock" }, { name: "approve" }] }, (b) => ({ text: toolResultsIn(b).join("|") })]);
+      const s = scripted(style, [
+        { calls: [{ name: "ask_city" }, { name: "clock" }, { name: "approve" }] },
+        (b) => ({ text: toolResultsIn(b).join("|") }),
+      ]);
       const k = kit();
       const halted = await createClient({ ...base, fetch: s.fetch, storage }).run("trip", { toolkit: k.tools });
-      const mid = await createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId!, answerOutput("q-city", "Madurai"), { toolkit: kit().tools });
+      const mid = await createClient({ ...base, fetch: s.fetch, storage }).resume(
+        halted.runId!,
+        answerOutput("q-city", "Madurai"),
+        { toolkit: kit().tools },
+      );
       expect(mid).toMatchObject({ status: "pending", runId: halted.runId, pending: { id: "q-book" } });
-      const done = await createClient({ ...base, fetch: s.fetch, storage }).resume(halted.runId!, { id: "q-book", ok: true }, { toolkit: kit().tools });
+      const done = await createClient({ ...base, fetch: s.fetch, storage }).resume(
+        halted.runId!,
+        { id: "q-book", ok: true },
+        { toolkit: kit().tools },
+      );
       expect(done.text).toBe("city=Madurai|12:00|booked");
       expect(k.runs.clock).toBe(1);
     });
@@ -277,10 +364,20 @@ describe(`resume on this runtime's natural storage (${natural.name})`, () => {
       const k = kit();
       const client = createClient({ ...base, fetch: s.fetch, storage });
       const halted = await client.run("x", { toolkit: k.tools });
-      await expect(client.resume(halted.runId!, answerOutput("nope", "x"), { toolkit: k.tools })).rejects.toThrow(AnswerMismatchError);
-      const settled = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => client.resume(halted.runId!, answerOutput("q-city", `C${i}`), { toolkit: k.tools })));
+      await expect(client.resume(halted.runId!, answerOutput("nope", "x"), { toolkit: k.tools })).rejects.toThrow(
+        AnswerMismatchError,
+      );
+      const settled = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          client.resume(halted.runId!, answerOutput("q-city", `C${i}`), { toolkit: k.tools }),
+        ),
+      );
       expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-      expect(settled.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof RunConflictError)).toBe(true);
+      expect(
+        settled
+          .filter((r) => r.status === "rejected")
+          .every((r) => (r as PromiseRejectedResult).reason instanceof RunConflictError),
+      ).toBe(true);
       expect(k.runs.ask_city).toBe(2);
     });
   }

@@ -1,6 +1,16 @@
 // The frozen v1 run records (test/fixtures/run-state) must load and resume in every release.
 import { describe, expect, it } from "vitest";
-import { answerOutput, createClient, defineTool, memoryStorage, pending, relayAnswer, relayTool, RunConflictError, RunStateError } from "toolnexus";
+import {
+  answerOutput,
+  createClient,
+  defineTool,
+  memoryStorage,
+  pending,
+  relayAnswer,
+  relayTool,
+  RunConflictError,
+  RunStateError,
+} from "toolnexus";
 import * as openaiFixture from "../../fixtures/run-state/v1-openai-two-suspensions";
 import * as relayFixture from "../../fixtures/run-state/v1-anthropic-relay";
 import * as doneFixture from "../../fixtures/run-state/v1-openai-done";
@@ -9,9 +19,26 @@ import { scripted, toolResultsIn } from "../support/scripted";
 
 const counts: Record<string, number> = {};
 const tools = [
-  defineTool({ name: "ask_city", description: "asks", execute: (_a, ctx) => ((counts.ask_city = (counts.ask_city ?? 0) + 1), ctx?.answer ? `city=${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?", id: "q-city" })) }),
-  defineTool({ name: "clock", description: "time", execute: () => ((counts.clock = (counts.clock ?? 0) + 1), "12:00") }),
-  defineTool({ name: "approve", description: "approval", inputSchema: { type: "object", properties: { when: { type: "string" } } }, execute: (a, ctx) => (ctx?.answer ? `booked ${a.when}` : pending({ kind: "approval", prompt: "Book it?", id: "q-book" })) }),
+  defineTool({
+    name: "ask_city",
+    description: "asks",
+    execute: (_a, ctx) => (
+      (counts.ask_city = (counts.ask_city ?? 0) + 1),
+      ctx?.answer ? `city=${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?", id: "q-city" })
+    ),
+  }),
+  defineTool({
+    name: "clock",
+    description: "time",
+    execute: () => ((counts.clock = (counts.clock ?? 0) + 1), "12:00"),
+  }),
+  defineTool({
+    name: "approve",
+    description: "approval",
+    inputSchema: { type: "object", properties: { when: { type: "string" } } },
+    execute: (a, ctx) =>
+      ctx?.answer ? `booked ${a.when}` : pending({ kind: "approval", prompt: "Book it?", id: "q-book" }),
+  }),
   relayTool("lookup", "host lookup", { type: "object", properties: { q: { type: "string" } } }),
 ];
 
@@ -20,7 +47,13 @@ describe("run-state v1 fixtures", () => {
     const storage = memoryStorage();
     await storage.set(`run:${openaiFixture.runId}`, openaiFixture.record);
     const s = scripted("openai", [(b) => ({ text: toolResultsIn(b).join("|") })]);
-    const client = createClient({ baseUrl: "https://llm.test/v1", style: "openai", model: "fixture-model", fetch: s.fetch, storage });
+    const client = createClient({
+      baseUrl: "https://llm.test/v1",
+      style: "openai",
+      model: "fixture-model",
+      fetch: s.fetch,
+      storage,
+    });
     const mid = await client.resume(openaiFixture.runId, answerOutput("q-city", "Ooty"), { toolkit: tools });
     expect(mid.pending?.id).toBe("q-book");
     const done = await client.resume(openaiFixture.runId, { id: "q-book", ok: true }, { toolkit: tools });
@@ -34,8 +67,21 @@ describe("run-state v1 fixtures", () => {
     await storage.set(`run:${relayFixture.runId}`, relayFixture.record);
     const requestId = JSON.parse(relayFixture.record).calls[0].request.id as string;
     const s = scripted("anthropic", [(b) => ({ text: toolResultsIn(b).join("|") })]);
-    const client = createClient({ baseUrl: "https://llm.test", style: "anthropic", model: "fixture-model", fetch: s.fetch, storage });
-    const done = await client.resume(relayFixture.runId, relayAnswer(requestId, [{ id: "toolu_1", output: "A" }, { id: "toolu_2", output: "B" }]), { toolkit: tools });
+    const client = createClient({
+      baseUrl: "https://llm.test",
+      style: "anthropic",
+      model: "fixture-model",
+      fetch: s.fetch,
+      storage,
+    });
+    const done = await client.resume(
+      relayFixture.runId,
+      relayAnswer(requestId, [
+        { id: "toolu_1", output: "A" },
+        { id: "toolu_2", output: "B" },
+      ]),
+      { toolkit: tools },
+    );
     expect(done.text).toBe("A|B");
     expect(s.bodies[0]!.system).toBe("You plan trips.");
   });
@@ -43,7 +89,13 @@ describe("run-state v1 fixtures", () => {
   it("a record from a client of the other style is refused without changes", async () => {
     const storage = memoryStorage();
     await storage.set(`run:${relayFixture.runId}`, relayFixture.record);
-    const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: scripted("openai", []).fetch, storage });
+    const client = createClient({
+      baseUrl: "https://llm.test",
+      style: "openai",
+      model: "m",
+      fetch: scripted("openai", []).fetch,
+      storage,
+    });
     await expect(client.resume(relayFixture.runId, answerOutput("x", "y"))).rejects.toThrow(RunStateError);
     expect(await storage.get(`run:${relayFixture.runId}`)).toBe(relayFixture.record);
   });
@@ -51,16 +103,27 @@ describe("run-state v1 fixtures", () => {
   it("a finished record in 0.1.0's layout gives its kept outcome back for the same answer, and refuses another", async () => {
     const storage = memoryStorage();
     await storage.set(`run:${doneFixture.runId}`, doneFixture.record);
-    const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: scripted("openai", []).fetch, storage });
+    const client = createClient({
+      baseUrl: "https://llm.test",
+      style: "openai",
+      model: "m",
+      fetch: scripted("openai", []).fetch,
+      storage,
+    });
     const again = await client.resume(doneFixture.runId, answerOutput("q-city", "Oslo"), { toolkit: tools });
     expect(again).toEqual(JSON.parse(doneFixture.record).result);
-    await expect(client.resume(doneFixture.runId, answerOutput("q-city", "Rome"), { toolkit: tools })).rejects.toThrow(RunConflictError);
+    await expect(client.resume(doneFixture.runId, answerOutput("q-city", "Rome"), { toolkit: tools })).rejects.toThrow(
+      RunConflictError,
+    );
     expect(await storage.get(`run:${doneFixture.runId}`)).toBe(doneFixture.record);
   });
 
   it("a finished run keeps its outcome without storing the transcript twice, and gives it back whole", async () => {
     const storage = memoryStorage();
-    const history = [{ role: "user", content: "marker-3f9c: an earlier question" }, { role: "assistant", content: "an earlier answer" }];
+    const history = [
+      { role: "user", content: "marker-3f9c: an earlier question" },
+      { role: "assistant", content: "an earlier answer" },
+    ];
     const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Lima it is." }]);
     const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: s.fetch, storage });
     const halted = await client.run("Plan a trip", { toolkit: tools, history });
@@ -72,7 +135,9 @@ describe("run-state v1 fixtures", () => {
     const kept = JSON.parse(stored);
     expect(kept.messages.length).toBeGreaterThan(2);
     expect([...kept.messages, ...kept.result.messages]).toEqual(first.messages);
-    expect(first.messages.map((m) => (m as { content?: unknown }).content)).toContain("marker-3f9c: an earlier question");
+    expect(first.messages.map((m) => (m as { content?: unknown }).content)).toContain(
+      "marker-3f9c: an earlier question",
+    );
     const again = await client.resume(halted.runId!, answerOutput("q-city", "Lima"), { toolkit: tools });
     expect(again).toEqual(first);
     expect(s.bodies).toHaveLength(2);
@@ -80,7 +145,10 @@ describe("run-state v1 fixtures", () => {
 
   it("a long record is edited like a short one: the kept outcome lists only the messages after the stored ones", async () => {
     const storage = memoryStorage();
-    const history = [{ role: "user", content: `long-1b7e ${"x".repeat(140_000)}` }, { role: "assistant", content: "noted" }];
+    const history = [
+      { role: "user", content: `long-1b7e ${"x".repeat(140_000)}` },
+      { role: "assistant", content: "noted" },
+    ];
     const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Kyiv it is." }]);
     const client = createClient({ baseUrl: "https://llm.test", style: "openai", model: "m", fetch: s.fetch, storage });
     const halted = await client.run("Plan a trip", { toolkit: tools, history });
@@ -116,19 +184,31 @@ describe("run-state v1 fixtures", () => {
 });
 
 describe("answer digests (synchronous SHA-256)", () => {
-  const subtleHex = async (text: string) => Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) => b.toString(16).padStart(2, "0")).join("");
+  const subtleHex = async (text: string) =>
+    Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
+      b.toString(16).padStart(2, "0"),
+    ).join("");
 
   it("matches the FIPS 180-4 test vectors", () => {
     expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    expect(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")).toBe("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    expect(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")).toBe(
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+    );
   });
 
   it("equals crypto.subtle's digest at every padding boundary, for multi-byte text and lone surrogates", async () => {
     const texts = Array.from({ length: 140 }, (_, n) => "é".repeat(n % 3) + "x".repeat(n));
     texts.push("日本語のテキスト 🎉".repeat(40), '{"data":{"output":"Chennai"},"id":"q-city","ok":true}');
     // the UTF-8 encoding is hand-written: every width, and lone surrogates (U+FFFD, as TextEncoder)
-    texts.push("\u007f\u0080\u07ff\u0800\uffff\u{10000}\u{10ffff}", "a\ud800b", "\udc00x", "end\ud83d", "\ud83d\ud83d\ude00", "🎉".repeat(16) + "é");
+    texts.push(
+      "\u007f\u0080\u07ff\u0800\uffff\u{10000}\u{10ffff}",
+      "a\ud800b",
+      "\udc00x",
+      "end\ud83d",
+      "\ud83d\ud83d\ude00",
+      `${"🎉".repeat(16)}é`,
+    );
     for (const text of texts) expect(sha256Hex(text)).toBe(await subtleHex(text));
   });
 });

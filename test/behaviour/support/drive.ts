@@ -15,7 +15,8 @@ async function drain(events: AsyncIterable<StreamEvent>): Promise<Driven> {
   const seen: StreamEvent[] = [];
   for await (const e of events) seen.push(e);
   const done = seen.at(-1);
-  if (done?.type !== "done") throw new Error(`stream did not end with a done event: ${JSON.stringify(seen.map((e) => e.type))}`);
+  if (done?.type !== "done")
+    throw new Error(`stream did not end with a done event: ${JSON.stringify(seen.map((e) => e.type))}`);
   return { result: done.result, events: seen };
 }
 
@@ -24,7 +25,13 @@ export async function runIn(client: Client, mode: Mode, prompt: string, opts?: R
   return drain(client.stream(prompt, opts));
 }
 
-export async function resumeIn(client: Client, mode: Mode, runId: string, answer: Answer, opts?: RunOptions): Promise<Driven> {
+export async function resumeIn(
+  client: Client,
+  mode: Mode,
+  runId: string,
+  answer: Answer,
+  opts?: RunOptions,
+): Promise<Driven> {
   if (mode === "run") return { result: await client.resume(runId, answer, opts), events: [] };
   return drain(client.resumeStream(runId, answer, opts));
 }

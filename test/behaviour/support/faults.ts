@@ -8,7 +8,10 @@ export type Fault =
   | { hang: true }
   | { cut: string };
 
-export function faulty(faults: Fault[], then?: Scripted): { fetch: typeof fetch; hits: () => number; aborted: () => number } {
+export function faulty(
+  faults: Fault[],
+  then?: Scripted,
+): { fetch: typeof fetch; hits: () => number; aborted: () => number } {
   let hits = 0;
   let aborted = 0;
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -27,11 +30,16 @@ export function faulty(faults: Fault[], then?: Scripted): { fetch: typeof fetch;
     }
     if ("cut" in fault) {
       const bytes = new TextEncoder().encode(fault.cut);
-      return new Response(new ReadableStream({ start: (c) => (c.enqueue(bytes), c.close()) }), { headers: { "content-type": "text/event-stream" } });
+      return new Response(new ReadableStream({ start: (c) => (c.enqueue(bytes), c.close()) }), {
+        headers: { "content-type": "text/event-stream" },
+      });
     }
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (fault.retryAfter !== undefined) headers["retry-after"] = fault.retryAfter;
-    return new Response(fault.body ?? JSON.stringify({ error: { message: `status ${fault.status}` } }), { status: fault.status, headers });
+    return new Response(fault.body ?? JSON.stringify({ error: { message: `status ${fault.status}` } }), {
+      status: fault.status,
+      headers,
+    });
   }) as typeof globalThis.fetch;
   return { fetch, hits: () => hits, aborted: () => aborted };
 }

@@ -97,17 +97,43 @@ export function countingTool(name = "book"): { tool: Tool; executions: () => num
  * Halts one run into `storage`, then resumes it `n` times at once (each from its own client, as separate
  * requests would), and reports how often the tool ran and how each resume ended.
  */
-export async function raceResumes(storage: RunStorage, n = 100, make: () => RunStorage = () => storage): Promise<RaceOutcome> {
+export async function raceResumes(
+  storage: RunStorage,
+  n = 100,
+  make: () => RunStorage = () => storage,
+): Promise<RaceOutcome> {
   const { tool, executions } = countingTool();
-  const reply = scripted("openai", Array.from({ length: n + 1 }, (_, i) => (i === 0 ? { calls: [{ name: "book" }] } : { text: "done" })));
-  const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-race", fetch: reply.fetch } as const;
+  const reply = scripted(
+    "openai",
+    Array.from({ length: n + 1 }, (_, i) => (i === 0 ? { calls: [{ name: "book" }] } : { text: "done" })),
+  );
+  const base = {
+    baseUrl: "https://llm.test/v1",
+    style: "openai",
+    model: "m",
+    apiKey: "sk-race",
+    fetch: reply.fetch,
+  } as const;
   const halted = await createClient({ ...base, storage }).run("book a table", { toolkit: [tool] });
   if (halted.status !== "pending") throw new Error(`the race needs a halted run, got ${halted.status}`);
   const settled = await Promise.allSettled(
-    Array.from({ length: n }, (_, i) => createClient({ ...base, storage: make() }).resume(halted.runId!, answerOutput("q-book", `guest ${i}`), { toolkit: [tool] })),
+    Array.from({ length: n }, (_, i) =>
+      createClient({ ...base, storage: make() }).resume(halted.runId!, answerOutput("q-book", `guest ${i}`), {
+        toolkit: [tool],
+      }),
+    ),
   );
-  const rejected = settled.flatMap((r) => (r.status === "rejected" ? [String((r.reason as { code?: string; name?: string })?.code ?? (r.reason as Error)?.name ?? r.reason)] : []));
-  return { executions: executions(), fulfilled: settled.length - rejected.length, rejected, stored: await storage.get(`run:${halted.runId}`) };
+  const rejected = settled.flatMap((r) =>
+    r.status === "rejected"
+      ? [String((r.reason as { code?: string; name?: string })?.code ?? (r.reason as Error)?.name ?? r.reason)]
+      : [],
+  );
+  return {
+    executions: executions(),
+    fulfilled: settled.length - rejected.length,
+    rejected,
+    stored: await storage.get(`run:${halted.runId}`),
+  };
 }
 
 /** Holds callers until `size` of them are waiting, then lets that whole group through (and starts the next). */

@@ -11,7 +11,8 @@ export interface Natural {
 const g = globalThis as Record<string, any>;
 
 export function naturalStorage(): Natural {
-  if (g.Deno?.openKv) return { name: "Deno KV", make: async () => denoKvStorage({ kv: await g.Deno.openKv(":memory:") }) };
+  if (g.Deno?.openKv)
+    return { name: "Deno KV", make: async () => denoKvStorage({ kv: await g.Deno.openKv(":memory:") }) };
   if (g.navigator?.userAgent === "Cloudflare-Workers") {
     return {
       name: "Durable Object",
@@ -23,7 +24,10 @@ export function naturalStorage(): Natural {
     };
   }
   if (g.localStorage && g.document) {
-    return { name: "localStorage", make: async () => webStorage({ storage: g.localStorage, prefix: `suite-${crypto.randomUUID()}:` }) };
+    return {
+      name: "localStorage",
+      make: async () => webStorage({ storage: g.localStorage, prefix: `suite-${crypto.randomUUID()}:` }),
+    };
   }
   return { name: "memory", make: async () => memoryStorage() };
 }

@@ -40,50 +40,101 @@ const argsOf = (c: ScriptCall) => c.raw ?? JSON.stringify(c.args ?? {});
 const usageOf = (t: ScriptTurn) => t.usage ?? { prompt: 10, completion: 5 };
 
 function openaiJson(t: ScriptTurn, i: number) {
-  const calls = (t.calls ?? []).map((c, k) => ({ id: c.id ?? `call_${i}_${k}`, type: "function", function: { name: c.name, arguments: argsOf(c) } }));
+  const calls = (t.calls ?? []).map((c, k) => ({
+    id: c.id ?? `call_${i}_${k}`,
+    type: "function",
+    function: { name: c.name, arguments: argsOf(c) },
+  }));
   const u = usageOf(t);
   return {
-    choices: [{ index: 0, message: { role: "assistant", content: t.text ?? null, ...(calls.length ? { tool_calls: calls } : {}) }, finish_reason: calls.length ? "tool_calls" : "stop" }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: t.text ?? null, ...(calls.length ? { tool_calls: calls } : {}) },
+        finish_reason: calls.length ? "tool_calls" : "stop",
+      },
+    ],
     usage: { prompt_tokens: u.prompt, completion_tokens: u.completion, total_tokens: u.prompt + u.completion },
   };
 }
 
 function openaiSse(t: ScriptTurn, i: number): string {
   const json = openaiJson(t, i);
-  const msg = json.choices[0]!.message as { content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] };
+  const msg = json.choices[0]!.message as {
+    content: string | null;
+    tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  };
   const lines: unknown[] = [];
   const text = msg.content ?? "";
-  for (let k = 0; k < text.length; k += 3) lines.push({ choices: [{ index: 0, delta: { content: text.slice(k, k + 3) } }] });
+  for (let k = 0; k < text.length; k += 3)
+    lines.push({ choices: [{ index: 0, delta: { content: text.slice(k, k + 3) } }] });
   (msg.tool_calls ?? []).forEach((c, index) => {
     const a = c.function.arguments;
     const half = Math.floor(a.length / 2);
-    lines.push({ choices: [{ index: 0, delta: { tool_calls: [{ index, id: c.id, type: "function", function: { name: c.function.name, arguments: a.slice(0, half) } }] } }] });
+    lines.push({
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              { index, id: c.id, type: "function", function: { name: c.function.name, arguments: a.slice(0, half) } },
+            ],
+          },
+        },
+      ],
+    });
     lines.push({ choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: a.slice(half) } }] } }] });
   });
   lines.push({ choices: [{ index: 0, delta: {}, finish_reason: json.choices[0]!.finish_reason }] });
   lines.push({ choices: [], usage: json.usage });
-  return lines.map((l) => `data: ${JSON.stringify(l)}\r\n\r\n`).join("") + ": keep-alive\n\ndata: [DONE]\n\n";
+  return `${lines.map((l) => `data: ${JSON.stringify(l)}\r\n\r\n`).join("")}: keep-alive\n\ndata: [DONE]\n\n`;
 }
 
 function anthropicJson(t: ScriptTurn, i: number) {
   const content: unknown[] = [];
   if (t.text) content.push({ type: "text", text: t.text });
-  (t.calls ?? []).forEach((c, k) => content.push({ type: "tool_use", id: c.id ?? `toolu_${i}_${k}`, name: c.name, input: c.raw !== undefined ? c.raw : (c.args ?? {}) }));
+  (t.calls ?? []).forEach((c, k) =>
+    content.push({
+      type: "tool_use",
+      id: c.id ?? `toolu_${i}_${k}`,
+      name: c.name,
+      input: c.raw !== undefined ? c.raw : (c.args ?? {}),
+    }),
+  );
   const u = usageOf(t);
-  return { id: `msg_${i}`, type: "message", role: "assistant", content, stop_reason: t.calls?.length ? "tool_use" : "end_turn", usage: { input_tokens: u.prompt, output_tokens: u.completion } };
+  return {
+    id: `msg_${i}`,
+    type: "message",
+    role: "assistant",
+    content,
+    stop_reason: t.calls?.length ? "tool_use" : "end_turn",
+    usage: { input_tokens: u.prompt, output_tokens: u.completion },
+  };
 }
 
 function anthropicSse(t: ScriptTurn, i: number): string {
   const json = anthropicJson(t, i);
-  const ev = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-  let out = ev("message_start", { message: { ...json, content: [], stop_reason: null, usage: { input_tokens: json.usage.input_tokens, output_tokens: 1 } } });
+  const ev = (type: string, data: Record<string, unknown>) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  let out = ev("message_start", {
+    message: {
+      ...json,
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: json.usage.input_tokens, output_tokens: 1 },
+    },
+  });
   out += ev("ping", {});
   json.content.forEach((block: any, index) => {
     if (block.type === "text") {
       out += ev("content_block_start", { index, content_block: { type: "text", text: "" } });
-      for (let k = 0; k < block.text.length; k += 4) out += ev("content_block_delta", { index, delta: { type: "text_delta", text: block.text.slice(k, k + 4) } });
+      for (let k = 0; k < block.text.length; k += 4)
+        out += ev("content_block_delta", { index, delta: { type: "text_delta", text: block.text.slice(k, k + 4) } });
     } else {
-      out += ev("content_block_start", { index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } });
+      out += ev("content_block_start", {
+        index,
+        content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+      });
       const a = typeof block.input === "string" ? block.input : JSON.stringify(block.input);
       const half = Math.floor(a.length / 2);
       out += ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: a.slice(0, half) } });
@@ -91,7 +142,10 @@ function anthropicSse(t: ScriptTurn, i: number): string {
     }
     out += ev("content_block_stop", { index });
   });
-  out += ev("message_delta", { delta: { stop_reason: json.stop_reason }, usage: { output_tokens: json.usage.output_tokens } });
+  out += ev("message_delta", {
+    delta: { stop_reason: json.stop_reason },
+    usage: { output_tokens: json.usage.output_tokens },
+  });
   return out + ev("message_stop", {});
 }
 
@@ -126,12 +180,16 @@ export function toolResultsIn(body: Record<string, any>): string[] {
   const out: string[] = [];
   for (const m of body.messages ?? []) {
     if (m.role === "tool") out.push(m.content);
-    if (m.role === "user" && Array.isArray(m.content)) for (const b of m.content) if (b.type === "tool_result") out.push(b.content);
+    if (m.role === "user" && Array.isArray(m.content))
+      for (const b of m.content) if (b.type === "tool_result") out.push(b.content);
   }
   return out;
 }
 
 /** How many user turns (not tool-result carriers) a request body holds. */
 export function userTurnsIn(body: Record<string, any>): number {
-  return (body.messages ?? []).filter((m: any) => m.role === "user" && (typeof m.content === "string" || !m.content.some?.((b: any) => b.type === "tool_result"))).length;
+  return (body.messages ?? []).filter(
+    (m: any) =>
+      m.role === "user" && (typeof m.content === "string" || !m.content.some?.((b: any) => b.type === "tool_result")),
+  ).length;
 }

@@ -27,11 +27,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** ~1 MiB of mixed text whose surrogate pairs straddle the usual chunk boundaries (30000, 2^15, 2^16). */
 export function bigValue(size = MiB, salt = ""): string {
   const pattern = `toolnexus ✓ 日本語 🚀 {"k":[1,2,"\\u0000"]} \\ \n${salt}`;
-  let text = "a".repeat(29_999) + "🚀" + "b".repeat(32_767 - 30_001) + "🌍" + "c".repeat(65_535 - 32_769) + "👩‍👧";
+  let text = `${"a".repeat(29_999)}🚀${"b".repeat(32_767 - 30_001)}🌍${"c".repeat(65_535 - 32_769)}👩‍👧`;
   text += pattern.repeat(Math.ceil((size - text.length) / pattern.length));
   text = text.slice(0, size);
   const last = text.charCodeAt(text.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) + "!" : text;
+  return last >= 0xd800 && last <= 0xdbff ? `${text.slice(0, -1)}!` : text;
 }
 
 export const ODD_KEYS: readonly string[] = [
@@ -211,7 +211,8 @@ export function storageContract(
     it("keeps odd keys (empty, dots, slashes, unicode, NUL, very long) apart", async () => {
       for (const key of ODD_KEYS) await storage.delete(key); // keys are literal here: clear earlier runs
       for (const [i, key] of ODD_KEYS.entries()) await storage.set(key, `value ${i}`);
-      for (const [i, key] of ODD_KEYS.entries()) expect({ i, value: await storage.get(key) }).toEqual({ i, value: `value ${i}` });
+      for (const [i, key] of ODD_KEYS.entries())
+        expect({ i, value: await storage.get(key) }).toEqual({ i, value: `value ${i}` });
       const long = ODD_KEYS[15]!;
       expect(await cas(long, "value 15", "swapped")).toBe(true);
       expect(await storage.get(long)).toBe("swapped");
@@ -233,7 +234,9 @@ export function storageContract(
         return;
       }
       const clock = opts.ttl === "clock";
-      it(clock ? "expires values when the clock passes their TTL" : "expires values after their TTL (waits 1.3 s)", async () => {
+      it(clock
+        ? "expires values when the clock passes their TTL"
+        : "expires values after their TTL (waits 1.3 s)", async () => {
         const ttl = clock ? 10 : 1;
         await storage.set(k("t-set"), "a", { ttlSeconds: ttl });
         expect(await cas(k("t-cas"), undefined, "b", ttl)).toBe(true);

@@ -12,7 +12,9 @@ export interface FakeFetch {
   seen: SeenRequest[];
 }
 
-export function fakeFetch(respond: (req: SeenRequest) => Response | Promise<Response> = () => new Response("ok")): FakeFetch {
+export function fakeFetch(
+  respond: (req: SeenRequest) => Response | Promise<Response> = () => new Response("ok"),
+): FakeFetch {
   const seen: SeenRequest[] = [];
   return {
     seen,

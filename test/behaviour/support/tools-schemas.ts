@@ -13,19 +13,30 @@ export const valibotString = v.string();
 
 type Result = { value: unknown } | { issues: { message: string; path?: (PropertyKey | { key: PropertyKey })[] }[] };
 
-function standard(vendor: string, validate: (value: unknown) => Result | Promise<Result>, extra: Record<string, unknown> = {}) {
+function standard(
+  vendor: string,
+  validate: (value: unknown) => Result | Promise<Result>,
+  extra: Record<string, unknown> = {},
+) {
   return { "~standard": { version: 1 as const, vendor, validate, ...extra } };
 }
 
 const needsQ = (value: unknown): Result => {
   const q = (value as { q?: unknown }).q;
-  return typeof q === "string" ? { value: { q } } : { issues: [{ message: "q must be a string", path: [{ key: "q" }] }] };
+  return typeof q === "string"
+    ? { value: { q } }
+    : { issues: [{ message: "q must be a string", path: [{ key: "q" }] }] };
 };
 
 /** Standard JSON Schema (`~standard.jsonSchema.input`), with an async validate. */
 export const withStandardJsonSchema = standard("acme", async (value) => needsQ(value), {
   jsonSchema: {
-    input: () => ({ $schema: "https://json-schema.org/draft-07/schema", type: "object", properties: { q: { type: "string" } }, required: ["q"] }),
+    input: () => ({
+      $schema: "https://json-schema.org/draft-07/schema",
+      type: "object",
+      properties: { q: { type: "string" } },
+      required: ["q"],
+    }),
     output: () => ({ type: "object" }),
   },
 });

@@ -6,7 +6,10 @@ import { fakeFetch, hangingFetch, type FakeFetch } from "../support/tools-fetch"
 const kitWith = (f?: FakeFetch): Promise<Toolkit> => createToolkit(f ? { fetch: f.fetch } : {});
 
 describe("question", () => {
-  const questions = [{ question: "Pick a color?", header: "Color", options: ["red", "green"] }, { question: "Confirm?", options: [] }];
+  const questions = [
+    { question: "Pick a color?", header: "Color", options: ["red", "green"] },
+    { question: "Confirm?", options: [] },
+  ];
 
   it("suspends with kind question and the rendered prompt (options shown, headers not)", async () => {
     const kit = await kitWith();
@@ -15,21 +18,36 @@ describe("question", () => {
     expect(result.isError).toBe(true);
     expect(result.output).toBe("Pick a color? (options: red, green)\nConfirm?");
     const request = pendingOf(result);
-    expect(request).toMatchObject({ kind: "question", prompt: "Pick a color? (options: red, green)\nConfirm?", data: { questions } });
+    expect(request).toMatchObject({
+      kind: "question",
+      prompt: "Pick a color? (options: red, green)\nConfirm?",
+      data: { questions },
+    });
     expect(request?.id).toMatch(/.+/);
   });
 
   it("re-executed with the answer, returns the answer's data verbatim as JSON ({} without data)", async () => {
     const kit = await kitWith();
     const data = { answers: [["red"], ["yes"]] };
-    expect(await kit.execute("question", { questions }, { answer: { id: "q1", ok: true, data } })).toEqual({ output: JSON.stringify(data), isError: false });
-    expect(await kit.execute("question", { questions }, { answer: { id: "q1", ok: true } })).toEqual({ output: "{}", isError: false });
-    expect((await kit.execute("question", { questions }, { answer: answerOutput("q1", "red") })).output).toBe('{"output":"red"}');
+    expect(await kit.execute("question", { questions }, { answer: { id: "q1", ok: true, data } })).toEqual({
+      output: JSON.stringify(data),
+      isError: false,
+    });
+    expect(await kit.execute("question", { questions }, { answer: { id: "q1", ok: true } })).toEqual({
+      output: "{}",
+      isError: false,
+    });
+    expect((await kit.execute("question", { questions }, { answer: answerOutput("q1", "red") })).output).toBe(
+      '{"output":"red"}',
+    );
   });
 
   it("checks its arguments", async () => {
     const kit = await kitWith();
-    expect(await kit.execute("question", {})).toEqual({ output: "Invalid arguments for question: questions: is required", isError: true });
+    expect(await kit.execute("question", {})).toEqual({
+      output: "Invalid arguments for question: questions: is required",
+      isError: true,
+    });
     expect((await kit.execute("question", { questions: [{ header: "no question" }] })).output).toBe(
       "Invalid arguments for question: questions[0].question: is required",
     );
@@ -37,7 +55,11 @@ describe("question", () => {
 
   it("a throw inside a builtin becomes '<name>: <message>'", async () => {
     const kit = await kitWith();
-    const result = await kit.execute("question", { questions }, { answer: { id: "q1", ok: true, data: { n: BigInt(1) } } });
+    const result = await kit.execute(
+      "question",
+      { questions },
+      { answer: { id: "q1", ok: true, data: { n: BigInt(1) } } },
+    );
     expect(result.isError).toBe(true);
     expect(result.output).toMatch(/^question: ./);
   });
@@ -53,25 +75,43 @@ describe("webfetch", () => {
     const f = html();
     const kit = await kitWith(f);
     const expected = "T Hello Fish & chips <3 © ☺";
-    expect(await kit.execute("webfetch", { url: "https://example.test/a" })).toEqual({ output: expected, isError: false, metadata: { status: 200, format: "markdown" } });
-    expect(await kit.execute("webfetch", { url: "https://example.test/a", format: "text" })).toEqual({ output: expected, isError: false, metadata: { status: 200, format: "text" } });
+    expect(await kit.execute("webfetch", { url: "https://example.test/a" })).toEqual({
+      output: expected,
+      isError: false,
+      metadata: { status: 200, format: "markdown" },
+    });
+    expect(await kit.execute("webfetch", { url: "https://example.test/a", format: "text" })).toEqual({
+      output: expected,
+      isError: false,
+      metadata: { status: 200, format: "text" },
+    });
     expect(f.seen.map((r) => r.method)).toEqual(["GET", "GET"]);
   });
 
   it("html returns the raw body", async () => {
     const kit = await kitWith(html());
-    expect(await kit.execute("webfetch", { url: "https://example.test/a", format: "html" })).toEqual({ output: page, isError: false, metadata: { status: 200, format: "html" } });
+    expect(await kit.execute("webfetch", { url: "https://example.test/a", format: "html" })).toEqual({
+      output: page,
+      isError: false,
+      metadata: { status: 200, format: "html" },
+    });
   });
 
   it("a body that is not markup is returned as it is", async () => {
     const json = '{"a": "<b>", "n": 1}';
     const kit = await kitWith(fakeFetch(() => new Response(json, { headers: { "content-type": "application/json" } })));
-    expect((await kit.execute("webfetch", { url: "https://example.test/data.json", format: "text" })).output).toBe(json);
+    expect((await kit.execute("webfetch", { url: "https://example.test/data.json", format: "text" })).output).toBe(
+      json,
+    );
   });
 
   it("a non-2xx status is 'HTTP <status>' with metadata.status", async () => {
     const kit = await kitWith(fakeFetch(() => new Response("missing", { status: 404 })));
-    expect(await kit.execute("webfetch", { url: "https://example.test/gone" })).toEqual({ output: "HTTP 404", isError: true, metadata: { status: 404 } });
+    expect(await kit.execute("webfetch", { url: "https://example.test/gone" })).toEqual({
+      output: "HTTP 404",
+      isError: true,
+      metadata: { status: 404 },
+    });
   });
 
   it("checks its own arguments, with 'webfetch: …' messages, before any request", async () => {
@@ -79,21 +119,33 @@ describe("webfetch", () => {
     const kit = await kitWith(f);
     expect(await kit.execute("webfetch", {})).toEqual({ output: "webfetch: url is required", isError: true });
     expect(await kit.execute("webfetch", { url: "" })).toEqual({ output: "webfetch: url is required", isError: true });
-    expect((await kit.execute("webfetch", { url: "file:///etc/passwd" })).output).toBe("webfetch: url must start with http:// or https://");
-    expect((await kit.execute("webfetch", { url: "https://example.test", format: "pdf" })).output).toBe("webfetch: format must be one of text, markdown, html");
-    expect((await kit.execute("webfetch", { url: "https://example.test", timeout: -1 })).output).toBe("webfetch: timeout must be a positive number of seconds");
+    expect((await kit.execute("webfetch", { url: "file:///etc/passwd" })).output).toBe(
+      "webfetch: url must start with http:// or https://",
+    );
+    expect((await kit.execute("webfetch", { url: "https://example.test", format: "pdf" })).output).toBe(
+      "webfetch: format must be one of text, markdown, html",
+    );
+    expect((await kit.execute("webfetch", { url: "https://example.test", timeout: -1 })).output).toBe(
+      "webfetch: timeout must be a positive number of seconds",
+    );
     expect(f.seen).toHaveLength(0);
     expect(kit.get("webfetch")?.inputSchema.required).toEqual(["url"]);
   });
 
   it("a fetch failure becomes 'webfetch: <message>'", async () => {
     const kit = await kitWith(fakeFetch(() => Promise.reject(new TypeError("network down"))));
-    expect(await kit.execute("webfetch", { url: "https://example.test" })).toEqual({ output: "webfetch: network down", isError: true });
+    expect(await kit.execute("webfetch", { url: "https://example.test" })).toEqual({
+      output: "webfetch: network down",
+      isError: true,
+    });
   });
 
   it("gives up after `timeout` seconds", async () => {
     const kit = await kitWith(hangingFetch());
-    expect(await kit.execute("webfetch", { url: "https://example.test", timeout: 0.005 })).toEqual({ output: "webfetch: timed out after 0.005s", isError: true });
+    expect(await kit.execute("webfetch", { url: "https://example.test", timeout: 0.005 })).toEqual({
+      output: "webfetch: timed out after 0.005s",
+      isError: true,
+    });
   });
 
   it("stops when ctx.signal aborts", async () => {
@@ -112,12 +164,20 @@ describe("todowrite", () => {
       { id: "1", text: "write tests", completed: true },
       { id: "2", text: "ship", completed: false },
     ];
-    expect(await kit.execute("todowrite", { todos })).toEqual({ output: "[x] write tests\n[ ] ship", isError: false, metadata: { todos } });
+    expect(await kit.execute("todowrite", { todos })).toEqual({
+      output: "[x] write tests\n[ ] ship",
+      isError: false,
+      metadata: { todos },
+    });
   });
 
   it("an empty list is '(no todos)'; a malformed one is refused", async () => {
     const kit = await kitWith();
-    expect(await kit.execute("todowrite", { todos: [] })).toEqual({ output: "(no todos)", isError: false, metadata: { todos: [] } });
+    expect(await kit.execute("todowrite", { todos: [] })).toEqual({
+      output: "(no todos)",
+      isError: false,
+      metadata: { todos: [] },
+    });
     expect(await kit.execute("todowrite", { todos: [{ id: "1", text: "x" }] })).toEqual({
       output: "Invalid arguments for todowrite: todos[0].completed: is required",
       isError: true,

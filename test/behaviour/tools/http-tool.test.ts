@@ -9,8 +9,15 @@ describe("httpTool: the declaration", () => {
   it("is an http tool whose default schema asks for each URL placeholder as a string", () => {
     const tool = httpTool({ ...base, method: "GET", url: "https://api.test/users/{id}/posts/{postId}" });
     expect(tool.source).toBe("http");
-    expect(tool.inputSchema).toMatchObject({ type: "object", properties: { id: { type: "string" }, postId: { type: "string" } }, required: ["id", "postId"] });
-    expect(httpTool({ ...base, method: "GET", url: "https://api.test/" }).inputSchema).toEqual({ type: "object", properties: {} });
+    expect(tool.inputSchema).toMatchObject({
+      type: "object",
+      properties: { id: { type: "string" }, postId: { type: "string" } },
+      required: ["id", "postId"],
+    });
+    expect(httpTool({ ...base, method: "GET", url: "https://api.test/" }).inputSchema).toEqual({
+      type: "object",
+      properties: {},
+    });
   });
 
   it("refuses bad options with a TypeError naming the option", () => {
@@ -44,15 +51,33 @@ describe("httpTool: building the request", () => {
 
   it("POST: remaining args as a JSON body with Content-Type set; names in `query` go to the query string", async () => {
     const f = fakeFetch();
-    const tool = httpTool({ ...base, method: "POST", url: "https://api.test/items/{id}", query: ["dryRun"], fetch: f.fetch, inputSchema: { type: "object" } });
+    const tool = httpTool({
+      ...base,
+      method: "POST",
+      url: "https://api.test/items/{id}",
+      query: ["dryRun"],
+      fetch: f.fetch,
+      inputSchema: { type: "object" },
+    });
     await tool.execute({ id: 7, dryRun: true, title: "Tea", tags: ["a"] });
-    expect(f.seen[0]).toMatchObject({ method: "POST", url: "https://api.test/items/7?dryRun=true", body: '{"title":"Tea","tags":["a"]}' });
+    expect(f.seen[0]).toMatchObject({
+      method: "POST",
+      url: "https://api.test/items/7?dryRun=true",
+      body: '{"title":"Tea","tags":["a"]}',
+    });
     expect(f.seen[0]!.headers["content-type"]).toBe("application/json");
   });
 
   it("keeps a Content-Type the options set (any case); sends no body when nothing is left", async () => {
     const f = fakeFetch();
-    const typed = httpTool({ ...base, method: "PUT", url: "https://api.test/x", headers: { "content-TYPE": "application/vnd.api+json" }, inputSchema: { type: "object" }, fetch: f.fetch });
+    const typed = httpTool({
+      ...base,
+      method: "PUT",
+      url: "https://api.test/x",
+      headers: { "content-TYPE": "application/vnd.api+json" },
+      inputSchema: { type: "object" },
+      fetch: f.fetch,
+    });
     await typed.execute({ a: 1 });
     expect(f.seen[0]!.headers["content-type"]).toBe("application/vnd.api+json");
     const empty = httpTool({ ...base, method: "DELETE", url: "https://api.test/items/{id}", fetch: f.fetch });
@@ -64,16 +89,36 @@ describe("httpTool: building the request", () => {
   it("form and raw bodies", async () => {
     const f = fakeFetch();
     const open = { type: "object" as const };
-    await httpTool({ ...base, method: "POST", url: "https://api.test/f", body: "form", inputSchema: open, fetch: f.fetch }).execute({ a: "1 2", b: true });
+    await httpTool({
+      ...base,
+      method: "POST",
+      url: "https://api.test/f",
+      body: "form",
+      inputSchema: open,
+      fetch: f.fetch,
+    }).execute({ a: "1 2", b: true });
     expect(f.seen[0]!.body).toBe("a=1+2&b=true");
     expect(f.seen[0]!.headers["content-type"]).toBe("application/x-www-form-urlencoded");
-    await httpTool({ ...base, method: "POST", url: "https://api.test/r", body: "raw", inputSchema: open, fetch: f.fetch }).execute({ body: "plain text" });
+    await httpTool({
+      ...base,
+      method: "POST",
+      url: "https://api.test/r",
+      body: "raw",
+      inputSchema: open,
+      fetch: f.fetch,
+    }).execute({ body: "plain text" });
     expect(f.seen[1]!.body).toBe("plain text");
   });
 
   it("HEAD sends its args in the query string, never a body", async () => {
     const f = fakeFetch(() => new Response(null, { status: 200 }));
-    await httpTool({ ...base, method: "HEAD", url: "https://api.test/h", inputSchema: { type: "object" }, fetch: f.fetch }).execute({ a: 1 });
+    await httpTool({
+      ...base,
+      method: "HEAD",
+      url: "https://api.test/h",
+      inputSchema: { type: "object" },
+      fetch: f.fetch,
+    }).execute({ a: 1 });
     expect(f.seen[0]).toMatchObject({ method: "HEAD", url: "https://api.test/h?a=1", body: undefined });
   });
 
@@ -107,14 +152,28 @@ describe("httpTool: building the request", () => {
 
 describe("httpTool: the result", () => {
   const answering = (body: string, status = 200, extra: Partial<HttpToolOptions> = {}) =>
-    httpTool({ ...base, method: "GET", url: "https://api.test/", fetch: fakeFetch(() => new Response(body, { status })).fetch, ...extra });
+    httpTool({
+      ...base,
+      method: "GET",
+      url: "https://api.test/",
+      fetch: fakeFetch(() => new Response(body, { status })).fetch,
+      ...extra,
+    });
 
   it("2xx: the body as text, metadata.status", async () => {
-    expect(await answering("hello", 201).execute({})).toEqual({ output: "hello", isError: false, metadata: { status: 201 } });
+    expect(await answering("hello", 201).execute({})).toEqual({
+      output: "hello",
+      isError: false,
+      metadata: { status: 201 },
+    });
   });
 
   it("non-2xx: 'HTTP <status>: <body>' as an error with metadata.status", async () => {
-    expect(await answering("no such user", 404).execute({})).toEqual({ output: "HTTP 404: no such user", isError: true, metadata: { status: 404 } });
+    expect(await answering("no such user", 404).execute({})).toEqual({
+      output: "HTTP 404: no such user",
+      isError: true,
+      metadata: { status: 404 },
+    });
   });
 
   it("resultMode json re-serialises JSON (raw text JSON-quoted when it is not JSON); status+text prefixes the status", async () => {
@@ -124,25 +183,62 @@ describe("httpTool: the result", () => {
   });
 
   it("a fetch that throws: its message as an error, no metadata", async () => {
-    const tool = httpTool({ ...base, method: "GET", url: "https://api.test/", fetch: () => Promise.reject(new TypeError("fetch failed")) });
+    const tool = httpTool({
+      ...base,
+      method: "GET",
+      url: "https://api.test/",
+      fetch: () => Promise.reject(new TypeError("fetch failed")),
+    });
     expect(await tool.execute({})).toEqual({ output: "fetch failed", isError: true });
   });
 
   it("header values never reach an output or an error, even when echoed", async () => {
-    const secretHeaders = { headers: { Authorization: "Bearer ${TOKEN}", "X-Api-Key": "key-literal-999" }, env: { TOKEN: "sk-live-abcdef" } };
-    const echo = fakeFetch((req) => new Response(`you sent ${req.headers.authorization} and ${req.headers["x-api-key"]}; token sk-live-abcdef`, { status: 401 }));
-    const denied = await httpTool({ ...base, method: "GET", url: "https://api.test/", fetch: echo.fetch, ...secretHeaders }).execute({});
+    const secretHeaders = {
+      headers: { Authorization: "Bearer ${TOKEN}", "X-Api-Key": "key-literal-999" },
+      env: { TOKEN: "sk-live-abcdef" },
+    };
+    const echo = fakeFetch(
+      (req) =>
+        new Response(`you sent ${req.headers.authorization} and ${req.headers["x-api-key"]}; token sk-live-abcdef`, {
+          status: 401,
+        }),
+    );
+    const denied = await httpTool({
+      ...base,
+      method: "GET",
+      url: "https://api.test/",
+      fetch: echo.fetch,
+      ...secretHeaders,
+    }).execute({});
     expect(denied.output).toBe("HTTP 401: you sent «redacted» and «redacted»; token «redacted»");
     const ok = fakeFetch((req) => new Response(`ok ${req.headers.authorization}`));
-    expect((await httpTool({ ...base, method: "GET", url: "https://api.test/", fetch: ok.fetch, ...secretHeaders }).execute({})).output).toBe("ok «redacted»");
-    const leaky = httpTool({ ...base, method: "GET", url: "https://api.test/", fetch: () => Promise.reject(new Error("bad header value: sk-live-abcdef")), ...secretHeaders });
+    expect(
+      (
+        await httpTool({ ...base, method: "GET", url: "https://api.test/", fetch: ok.fetch, ...secretHeaders }).execute(
+          {},
+        )
+      ).output,
+    ).toBe("ok «redacted»");
+    const leaky = httpTool({
+      ...base,
+      method: "GET",
+      url: "https://api.test/",
+      fetch: () => Promise.reject(new Error("bad header value: sk-live-abcdef")),
+      ...secretHeaders,
+    });
     expect(await leaky.execute({})).toEqual({ output: "bad header value: «redacted»", isError: true });
   });
 });
 
 describe("httpTool: time limits and cancellation", () => {
   it("gives up after timeoutMs", async () => {
-    const tool = httpTool({ ...base, method: "GET", url: "https://api.test/", timeoutMs: 5, fetch: hangingFetch().fetch });
+    const tool = httpTool({
+      ...base,
+      method: "GET",
+      url: "https://api.test/",
+      timeoutMs: 5,
+      fetch: hangingFetch().fetch,
+    });
     expect(await tool.execute({})).toEqual({ output: "api: request timed out after 5ms", isError: true });
   });
 
@@ -159,8 +255,17 @@ describe("httpTool: time limits and cancellation", () => {
     Object.defineProperty(AbortSignal, "any", { value: undefined, configurable: true, writable: true });
     try {
       const outer = new AbortController();
-      const timed = httpTool({ ...base, method: "GET", url: "https://api.test/", timeoutMs: 5, fetch: hangingFetch().fetch });
-      expect(await timed.execute({}, { signal: outer.signal })).toEqual({ output: "api: request timed out after 5ms", isError: true });
+      const timed = httpTool({
+        ...base,
+        method: "GET",
+        url: "https://api.test/",
+        timeoutMs: 5,
+        fetch: hangingFetch().fetch,
+      });
+      expect(await timed.execute({}, { signal: outer.signal })).toEqual({
+        output: "api: request timed out after 5ms",
+        isError: true,
+      });
       const cancelled = httpTool({ ...base, method: "GET", url: "https://api.test/", fetch: hangingFetch().fetch });
       const running = cancelled.execute({}, { signal: outer.signal });
       outer.abort(new Error("stop"));

@@ -1,9 +1,21 @@
 // relayTool and readRelayAnswer (upstream §2.6 / ADR 0010 and ADR 0026, with this port's constructor names).
 import { describe, expect, it } from "vitest";
-import { answerDeclined, answerOutput, InvalidAnswerError, pendingOf, relayAnswer, relayTool, type Answer } from "toolnexus";
+import {
+  answerDeclined,
+  answerOutput,
+  InvalidAnswerError,
+  pendingOf,
+  relayAnswer,
+  relayTool,
+  type Answer,
+} from "toolnexus";
 import { readRelayAnswer } from "../support/internals";
 
-const lookup = relayTool("lookup", "host-side lookup", { type: "object", properties: { q: { type: "string" } }, required: ["q"] });
+const lookup = relayTool("lookup", "host-side lookup", {
+  type: "object",
+  properties: { q: { type: "string" } },
+  required: ["q"],
+});
 const calls = [
   { id: "r1", name: "lookup" },
   { id: "r2", name: "fetch_user" },
@@ -50,42 +62,75 @@ describe("relayTool: declaration and first execution", () => {
   });
 
   it("checks the arguments before suspending", async () => {
-    expect(await lookup.execute({ q: 3 }, { callId: "c" })).toEqual({ output: "Invalid arguments for lookup: q: expected string, got number", isError: true });
+    expect(await lookup.execute({ q: 3 }, { callId: "c" })).toEqual({
+      output: "Invalid arguments for lookup: q: expected string, got number",
+      isError: true,
+    });
   });
 });
 
 describe("relayTool: re-executed with the answer", () => {
   it("a declined answer is an error result naming the reason", async () => {
-    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerDeclined("req-1") })).toEqual({ output: "relay declined for lookup: declined", isError: true });
-    expect((await lookup.execute({ q: "x" }, { callId: "c", answer: answerDeclined("req-1", "expired") })).output).toBe("relay declined for lookup: expired");
-    expect((await lookup.execute({ q: "x" }, { callId: "c", answer: { id: "req-1", ok: false } })).output).toBe("relay declined for lookup: declined");
+    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerDeclined("req-1") })).toEqual({
+      output: "relay declined for lookup: declined",
+      isError: true,
+    });
+    expect((await lookup.execute({ q: "x" }, { callId: "c", answer: answerDeclined("req-1", "expired") })).output).toBe(
+      "relay declined for lookup: expired",
+    );
+    expect((await lookup.execute({ q: "x" }, { callId: "c", answer: { id: "req-1", ok: false } })).output).toBe(
+      "relay declined for lookup: declined",
+    );
   });
 
   it("answerOutput and relayAnswer supply the result", async () => {
-    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerOutput("req-1", "found") })).toEqual({ output: "found", isError: false });
-    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerOutput("req-1", "boom", true) })).toEqual({ output: "boom", isError: true });
-    const answer = relayAnswer("req-1", [{ id: "other", output: "no" }, { id: "c", output: "yes", isError: false }]);
+    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerOutput("req-1", "found") })).toEqual({
+      output: "found",
+      isError: false,
+    });
+    expect(await lookup.execute({ q: "x" }, { callId: "c", answer: answerOutput("req-1", "boom", true) })).toEqual({
+      output: "boom",
+      isError: true,
+    });
+    const answer = relayAnswer("req-1", [
+      { id: "other", output: "no" },
+      { id: "c", output: "yes", isError: false },
+    ]);
     expect(await lookup.execute({ q: "x" }, { callId: "c", answer })).toEqual({ output: "yes", isError: false });
   });
 
   it("a relayAnswer without this call's result gives the filler", async () => {
     const answer = relayAnswer("req-1", [{ id: "other", output: "no" }]);
-    expect(await lookup.execute({ q: "x" }, { callId: "c", answer })).toEqual({ output: "no result supplied on resume for lookup", isError: true });
+    expect(await lookup.execute({ q: "x" }, { callId: "c", answer })).toEqual({
+      output: "no result supplied on resume for lookup",
+      isError: true,
+    });
   });
 
   it("an unreadable answer rejects with InvalidAnswerError — it is never turned into a result for the model", async () => {
-    await expect(lookup.execute({ q: "x" }, { callId: "c", answer: ok({ value: "x" }) })).rejects.toThrow(InvalidAnswerError);
+    await expect(lookup.execute({ q: "x" }, { callId: "c", answer: ok({ value: "x" }) })).rejects.toThrow(
+      InvalidAnswerError,
+    );
   });
 });
 
 describe("readRelayAnswer", () => {
   it("data.results, keyed by id; a call with no result gets the filler", () => {
-    const results = readRelayAnswer(relayAnswer("req-1", [{ id: "r2", output: "B", isError: true }, { id: "r1", output: "A" }]), calls);
+    const results = readRelayAnswer(
+      relayAnswer("req-1", [
+        { id: "r2", output: "B", isError: true },
+        { id: "r1", output: "A" },
+      ]),
+      calls,
+    );
     expect([...results]).toEqual([
       ["r1", { output: "A", isError: false }],
       ["r2", { output: "B", isError: true }],
     ]);
-    expect(readRelayAnswer(relayAnswer("req-1", [{ id: "r1", output: "A" }]), calls).get("r2")).toEqual({ output: "no result supplied on resume for fetch_user", isError: true });
+    expect(readRelayAnswer(relayAnswer("req-1", [{ id: "r1", output: "A" }]), calls).get("r2")).toEqual({
+      output: "no result supplied on resume for fetch_user",
+      isError: true,
+    });
   });
 
   it("data.output answers the first call (data.isError optional); results take precedence", () => {
@@ -93,12 +138,24 @@ describe("readRelayAnswer", () => {
       ["r1", { output: "only", isError: false }],
       ["r2", { output: "no result supplied on resume for fetch_user", isError: true }],
     ]);
-    expect(readRelayAnswer(answerOutput("req-1", "bad", true), calls).get("r1")).toEqual({ output: "bad", isError: true });
-    expect(readRelayAnswer(ok({ output: "ignored", results: [{ id: "r1", output: "wins" }] }), calls).get("r1")).toEqual({ output: "wins", isError: false });
+    expect(readRelayAnswer(answerOutput("req-1", "bad", true), calls).get("r1")).toEqual({
+      output: "bad",
+      isError: true,
+    });
+    expect(
+      readRelayAnswer(ok({ output: "ignored", results: [{ id: "r1", output: "wins" }] }), calls).get("r1"),
+    ).toEqual({ output: "wins", isError: false });
   });
 
   it("reads an answer that went through JSON", () => {
-    const answer = JSON.parse(JSON.stringify(relayAnswer("req-1", [{ id: "r1", output: "A" }, { id: "r2", output: "B" }]))) as Answer;
+    const answer = JSON.parse(
+      JSON.stringify(
+        relayAnswer("req-1", [
+          { id: "r1", output: "A" },
+          { id: "r2", output: "B" },
+        ]),
+      ),
+    ) as Answer;
     expect([...readRelayAnswer(answer, calls).values()].map((r) => r.output)).toEqual(["A", "B"]);
   });
 
@@ -121,11 +178,32 @@ describe("readRelayAnswer", () => {
   });
 
   for (const [data, field, message] of [
-    [{ results: "A" }, "data.results", "data.results is string, want an array of {id, output, isError} (build it with relayAnswer(id, results))"],
-    [{ results: [{ id: "r1", output: "A" }, null] }, "data.results[1]", "data.results[1] is null, want an object {id, output, isError}"],
-    [{ results: [{ id: "r1", output: "A" }, { id: "r2", output: 42 }] }, "data.results[1].output", "data.results[1].output is number, want a string"],
+    [
+      { results: "A" },
+      "data.results",
+      "data.results is string, want an array of {id, output, isError} (build it with relayAnswer(id, results))",
+    ],
+    [
+      { results: [{ id: "r1", output: "A" }, null] },
+      "data.results[1]",
+      "data.results[1] is null, want an object {id, output, isError}",
+    ],
+    [
+      {
+        results: [
+          { id: "r1", output: "A" },
+          { id: "r2", output: 42 },
+        ],
+      },
+      "data.results[1].output",
+      "data.results[1].output is number, want a string",
+    ],
     [{ results: [{ output: "A" }] }, "data.results[0].id", "data.results[0].id is undefined, want a string"],
-    [{ results: [{ id: "r1", output: "A", isError: "yes" }] }, "data.results[0].isError", "data.results[0].isError is string, want a boolean"],
+    [
+      { results: [{ id: "r1", output: "A", isError: "yes" }] },
+      "data.results[0].isError",
+      "data.results[0].isError is string, want a boolean",
+    ],
     [{ output: ["A"] }, "data.output", "data.output is array, want a string (build it with answerOutput(id, output))"],
     [{ output: null }, "data.output", "data.output is null, want a string (build it with answerOutput(id, output))"],
     [{ output: "A", isError: 1 }, "data.isError", "data.isError is number, want a boolean"],

@@ -1,9 +1,19 @@
 // defineTool (DESIGN "Tools and toolkits", contract §1.3): schema checks before execute, result mapping, throws as data.
 import { describe, expect, it } from "vitest";
 import { defineTool, pending, pendingOf, type JSONSchema, type Tool, type ToolContext } from "toolnexus";
-import { brokenConversion, toStandardJsonSchema, valibotCity, valibotString, valibotTrimmed, withoutConversion, withStandardJsonSchema, withToJSONSchema } from "../support/tools-schemas";
+import {
+  brokenConversion,
+  toStandardJsonSchema,
+  valibotCity,
+  valibotString,
+  valibotTrimmed,
+  withoutConversion,
+  withStandardJsonSchema,
+  withToJSONSchema,
+} from "../support/tools-schemas";
 
-const returning = (value: unknown): Tool => defineTool({ name: "t", description: "returns a value", execute: () => value });
+const returning = (value: unknown): Tool =>
+  defineTool({ name: "t", description: "returns a value", execute: () => value });
 const throwing = (value: unknown): Tool =>
   defineTool({
     name: "t",
@@ -26,15 +36,23 @@ describe("defineTool: the Tool it builds", () => {
 
   it("declares a JSON Schema as given", () => {
     const schema: JSONSchema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
-    expect(defineTool({ name: "s", description: "d", inputSchema: schema, execute: () => "" }).inputSchema).toEqual(schema);
+    expect(defineTool({ name: "s", description: "d", inputSchema: schema, execute: () => "" }).inputSchema).toEqual(
+      schema,
+    );
   });
 
   it("refuses bad definitions with a TypeError", () => {
     const ok = { name: "t", description: "d", execute: () => "" };
     expect(() => defineTool({ ...ok, name: "" })).toThrow(TypeError);
-    expect(() => defineTool({ ...ok, description: undefined as unknown as string })).toThrow("description must be a string");
-    expect(() => defineTool({ ...ok, execute: "nope" as unknown as () => string })).toThrow("execute must be a function");
-    expect(() => defineTool({ ...ok, inputSchema: { properties: {} } as unknown as JSONSchema })).toThrow('inputSchema must be a JSON Schema object with type "object"');
+    expect(() => defineTool({ ...ok, description: undefined as unknown as string })).toThrow(
+      "description must be a string",
+    );
+    expect(() => defineTool({ ...ok, execute: "nope" as unknown as () => string })).toThrow(
+      "execute must be a function",
+    );
+    expect(() => defineTool({ ...ok, inputSchema: { properties: {} } as unknown as JSONSchema })).toThrow(
+      'inputSchema must be a JSON Schema object with type "object"',
+    );
     expect(() => defineTool({ ...ok, inputSchema: { type: "string" } as unknown as JSONSchema })).toThrow(TypeError);
   });
 });
@@ -53,7 +71,10 @@ describe("defineTool: what execute returns", () => {
 
   it("undefined becomes an empty output", async () => {
     expect(await returning(undefined).execute({})).toEqual({ output: "", isError: false });
-    expect(await defineTool({ name: "t", description: "d", execute: async () => {} }).execute({})).toEqual({ output: "", isError: false });
+    expect(await defineTool({ name: "t", description: "d", execute: async () => {} }).execute({})).toEqual({
+      output: "",
+      isError: false,
+    });
   });
 
   for (const [value, output] of [
@@ -83,7 +104,11 @@ describe("defineTool: what execute returns", () => {
 describe("defineTool: a throw is an error result", () => {
   it("an Error gives its message, sync or async", async () => {
     expect(await throwing(new Error("kaput")).execute({})).toEqual({ output: "kaput", isError: true });
-    const rejects = defineTool({ name: "r", description: "d", execute: async () => Promise.reject(new RangeError("out of range")) });
+    const rejects = defineTool({
+      name: "r",
+      description: "d",
+      execute: async () => Promise.reject(new RangeError("out of range")),
+    });
     expect(await rejects.execute({})).toEqual({ output: "out of range", isError: true });
   });
 
@@ -103,7 +128,10 @@ describe("defineTool: a throw is an error result", () => {
     const result = await throwing(hostile).execute({});
     expect(result.isError).toBe(true);
     expect(result.output).toBeTypeOf("string");
-    expect(await throwing({ message: "shaped like an error" }).execute({})).toEqual({ output: "shaped like an error", isError: true });
+    expect(await throwing({ message: "shaped like an error" }).execute({})).toEqual({
+      output: "shaped like an error",
+      isError: true,
+    });
   });
 });
 
@@ -111,7 +139,13 @@ describe("defineTool: ctx", () => {
   it("passes ctx through to execute unchanged", async () => {
     let seen: ToolContext | undefined;
     const tool = defineTool({ name: "c", description: "d", execute: (_args, ctx) => void (seen = ctx) });
-    const ctx: ToolContext = { answer: { id: "q1", ok: true, data: { output: "yes" } }, signal: new AbortController().signal, runId: "run-1", callId: "c1", idempotencyKey: "run-1:c1" };
+    const ctx: ToolContext = {
+      answer: { id: "q1", ok: true, data: { output: "yes" } },
+      signal: new AbortController().signal,
+      runId: "run-1",
+      callId: "c1",
+      idempotencyKey: "run-1:c1",
+    };
     await tool.execute({}, ctx);
     expect(seen).toBe(ctx);
     await tool.execute({});
@@ -130,14 +164,24 @@ describe("defineTool: JSON Schema arguments are checked before execute", () => {
       kind: { const: "forecast" },
       note: { type: ["string", "null"] },
       tags: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 2 },
-      where: { type: "object", properties: { lat: { type: "number" } }, required: ["lat"], additionalProperties: false },
+      where: {
+        type: "object",
+        properties: { lat: { type: "number" } },
+        required: ["lat"],
+        additionalProperties: false,
+      },
       extra: { type: "string", format: "email", "x-vendor": true },
     },
     required: ["city"],
     additionalProperties: false,
   };
   const runs: Record<string, unknown>[] = [];
-  const tool = defineTool({ name: "weather", description: "d", inputSchema: schema, execute: (args) => (runs.push(args), "ran") });
+  const tool = defineTool({
+    name: "weather",
+    description: "d",
+    inputSchema: schema,
+    execute: (args) => (runs.push(args), "ran"),
+  });
 
   for (const [args, problem] of [
     [{}, "city: is required"],
@@ -163,30 +207,56 @@ describe("defineTool: JSON Schema arguments are checked before execute", () => {
   ] as const) {
     it(`refuses ${JSON.stringify(args)} with "${problem}" and never runs the tool`, async () => {
       runs.length = 0;
-      expect(await tool.execute(args as Record<string, unknown>)).toEqual({ output: `Invalid arguments for weather: ${problem}`, isError: true });
+      expect(await tool.execute(args as Record<string, unknown>)).toEqual({
+        output: `Invalid arguments for weather: ${problem}`,
+        isError: true,
+      });
       expect(runs).toHaveLength(0);
     });
   }
 
   it("reports every problem, separated by '; '", async () => {
-    expect((await tool.execute({ city: 1, days: "x" })).output).toBe("Invalid arguments for weather: city: expected string, got number; days: expected integer, got string");
+    expect((await tool.execute({ city: 1, days: "x" })).output).toBe(
+      "Invalid arguments for weather: city: expected string, got number; days: expected integer, got string",
+    );
   });
 
   it("accepts valid arguments (nullable by type array, unknown keywords ignored, code points counted)", async () => {
     runs.length = 0;
-    const args = { city: "Oslo", days: 3, ratio: 0.5, unit: "c", kind: "forecast", note: null, tags: ["x"], where: { lat: 59.9 }, extra: "not-an-email" };
+    const args = {
+      city: "Oslo",
+      days: 3,
+      ratio: 0.5,
+      unit: "c",
+      kind: "forecast",
+      note: null,
+      tags: ["x"],
+      where: { lat: 59.9 },
+      extra: "not-an-email",
+    };
     expect(await tool.execute(args)).toEqual({ output: "ran", isError: false });
     expect(runs).toEqual([args]);
     expect((await tool.execute({ city: "Oslo🙂" })).isError).toBe(false);
   });
 
   it("the default schema refuses any argument, and a non-object is refused at the root", async () => {
-    expect(await returning("x").execute({ surprise: 1 })).toEqual({ output: "Invalid arguments for t: surprise: is not an allowed property", isError: true });
-    expect(await tool.execute([] as unknown as Record<string, unknown>)).toEqual({ output: "Invalid arguments for weather: (root): expected object, got array", isError: true });
+    expect(await returning("x").execute({ surprise: 1 })).toEqual({
+      output: "Invalid arguments for t: surprise: is not an allowed property",
+      isError: true,
+    });
+    expect(await tool.execute([] as unknown as Record<string, unknown>)).toEqual({
+      output: "Invalid arguments for weather: (root): expected object, got array",
+      isError: true,
+    });
   });
 
   it("an unparsable pattern constrains nothing", async () => {
-    const loose = defineTool({ name: "p", description: "d", inputSchema: { type: "object", properties: { s: { type: "string", pattern: "(" } } }, execute: () => "ok" });
+    const loose = defineTool({
+      name: "p",
+      description: "d",
+      inputSchema: { type: "object", properties: { s: { type: "string", pattern: "(" } } },
+      execute: () => "ok",
+    });
     expect(await loose.execute({ s: "anything" })).toEqual({ output: "ok", isError: false });
   });
 });
@@ -194,54 +264,97 @@ describe("defineTool: JSON Schema arguments are checked before execute", () => {
 describe("defineTool: valibot and Standard Schema", () => {
   it("declares a valibot schema as JSON Schema and validates through valibot", async () => {
     let seen: unknown;
-    const tool = defineTool({ name: "weather", description: "d", inputSchema: valibotCity, execute: (args) => ((seen = args), `${args.city} for ${args.days} days`) });
-    expect(tool.inputSchema).toMatchObject({ type: "object", properties: { city: { type: "string", minLength: 2 }, days: { type: "integer", minimum: 1 } }, required: ["city"] });
+    const tool = defineTool({
+      name: "weather",
+      description: "d",
+      inputSchema: valibotCity,
+      execute: (args) => ((seen = args), `${args.city} for ${args.days} days`),
+    });
+    expect(tool.inputSchema).toMatchObject({
+      type: "object",
+      properties: { city: { type: "string", minLength: 2 }, days: { type: "integer", minimum: 1 } },
+      required: ["city"],
+    });
     expect(tool.inputSchema).not.toHaveProperty("$schema");
     expect(await tool.execute({ city: "Oslo" })).toEqual({ output: "Oslo for 1 days", isError: false });
     expect(seen).toEqual({ city: "Oslo", days: 1 });
-    expect(await tool.execute({ city: "O" })).toEqual({ output: "Invalid arguments for weather: city: too short", isError: true });
+    expect(await tool.execute({ city: "O" })).toEqual({
+      output: "Invalid arguments for weather: city: too short",
+      isError: true,
+    });
     const missing = await tool.execute({});
     expect(missing.isError).toBe(true);
     expect(missing.output).toMatch(/^Invalid arguments for weather: city: /);
   });
 
   it("takes the exact @valibot/to-json-schema conversion through Standard JSON Schema (toStandardJsonSchema)", async () => {
-    const tool = defineTool({ name: "weather", description: "d", inputSchema: toStandardJsonSchema(valibotCity), execute: (args) => `${args.city}/${args.days}` });
-    expect(tool.inputSchema).toMatchObject({ type: "object", properties: { city: { type: "string", minLength: 2 }, days: { type: "integer", minimum: 1, default: 1 } }, required: ["city"] });
+    const tool = defineTool({
+      name: "weather",
+      description: "d",
+      inputSchema: toStandardJsonSchema(valibotCity),
+      execute: (args) => `${args.city}/${args.days}`,
+    });
+    expect(tool.inputSchema).toMatchObject({
+      type: "object",
+      properties: { city: { type: "string", minLength: 2 }, days: { type: "integer", minimum: 1, default: 1 } },
+      required: ["city"],
+    });
     expect(await tool.execute({ city: "Oslo" })).toEqual({ output: "Oslo/1", isError: false });
     expect((await tool.execute({ city: "O" })).output).toBe("Invalid arguments for weather: city: too short");
   });
 
   it("execute gets valibot's output (transforms applied); the declaration describes the input", async () => {
-    const tool = defineTool({ name: "shout", description: "d", inputSchema: valibotTrimmed, execute: (args) => args.name });
+    const tool = defineTool({
+      name: "shout",
+      description: "d",
+      inputSchema: valibotTrimmed,
+      execute: (args) => args.name,
+    });
     expect(tool.inputSchema).toMatchObject({ type: "object", properties: { name: { type: "string" } } });
     expect(await tool.execute({ name: "  ada " })).toEqual({ output: "ADA", isError: false });
   });
 
   it("refuses a valibot schema that is not an object", () => {
-    expect(() => defineTool({ name: "s", description: "d", inputSchema: valibotString as never, execute: () => "" })).toThrow("inputSchema must describe an object");
+    expect(() =>
+      defineTool({ name: "s", description: "d", inputSchema: valibotString as never, execute: () => "" }),
+    ).toThrow("inputSchema must describe an object");
   });
 
   it("uses a vendor's Standard JSON Schema conversion (~standard.jsonSchema) and its async validate", async () => {
-    const tool = defineTool({ name: "find", description: "d", inputSchema: withStandardJsonSchema as never, execute: (args: Record<string, unknown>) => `found ${args.q}` });
+    const tool = defineTool({
+      name: "find",
+      description: "d",
+      inputSchema: withStandardJsonSchema as never,
+      execute: (args: Record<string, unknown>) => `found ${args.q}`,
+    });
     expect(tool.inputSchema).toEqual({ type: "object", properties: { q: { type: "string" } }, required: ["q"] });
     expect(await tool.execute({ q: "tea" })).toEqual({ output: "found tea", isError: false });
-    expect(await tool.execute({ q: 1 })).toEqual({ output: "Invalid arguments for find: q: q must be a string", isError: true });
+    expect(await tool.execute({ q: 1 })).toEqual({
+      output: "Invalid arguments for find: q: q must be a string",
+      isError: true,
+    });
   });
 
   it("uses a vendor's toJSONSchema() method", async () => {
-    const tool = defineTool({ name: "find", description: "d", inputSchema: withToJSONSchema as never, execute: () => "ok" });
+    const tool = defineTool({
+      name: "find",
+      description: "d",
+      inputSchema: withToJSONSchema as never,
+      execute: () => "ok",
+    });
     expect(tool.inputSchema).toEqual({ type: "object", properties: { q: { type: "string" } } });
     expect((await tool.execute({})).output).toBe("Invalid arguments for find: q: q must be a string");
   });
 
   it("throws a clear TypeError at definition time when a schema cannot be declared", () => {
-    expect(() => defineTool({ name: "find", description: "d", inputSchema: withoutConversion as never, execute: () => "" })).toThrow(TypeError);
-    expect(() => defineTool({ name: "find", description: "d", inputSchema: withoutConversion as never, execute: () => "" })).toThrow(
-      'tool "find": the opaque schema offers no JSON Schema conversion',
-    );
-    expect(() => defineTool({ name: "find", description: "d", inputSchema: brokenConversion as never, execute: () => "" })).toThrow(
-      "cannot convert the fragile inputSchema to JSON Schema: recursive types are not supported",
-    );
+    expect(() =>
+      defineTool({ name: "find", description: "d", inputSchema: withoutConversion as never, execute: () => "" }),
+    ).toThrow(TypeError);
+    expect(() =>
+      defineTool({ name: "find", description: "d", inputSchema: withoutConversion as never, execute: () => "" }),
+    ).toThrow('tool "find": the opaque schema offers no JSON Schema conversion');
+    expect(() =>
+      defineTool({ name: "find", description: "d", inputSchema: brokenConversion as never, execute: () => "" }),
+    ).toThrow("cannot convert the fragile inputSchema to JSON Schema: recursive types are not supported");
   });
 });

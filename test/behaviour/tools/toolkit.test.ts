@@ -1,9 +1,19 @@
 // createToolkit and the adapters (DESIGN "Tools and toolkits", contract §1.5).
 import { describe, expect, it } from "vitest";
-import { createToolkit, defineTool, relayTool, toAnthropic, toGemini, toOpenAI, type Tool, type ToolContext } from "toolnexus";
+import {
+  createToolkit,
+  defineTool,
+  relayTool,
+  toAnthropic,
+  toGemini,
+  toOpenAI,
+  type Tool,
+  type ToolContext,
+} from "toolnexus";
 import { captureWarnings, fakeFetch } from "../support/tools-fetch";
 
-const echo = (name: string, output = name): Tool => defineTool({ name, description: `the ${name} tool`, execute: () => output });
+const echo = (name: string, output = name): Tool =>
+  defineTool({ name, description: `the ${name} tool`, execute: () => output });
 const names = (tools: Tool[]) => tools.map((t) => t.name);
 
 describe("createToolkit: assembly", () => {
@@ -19,13 +29,17 @@ describe("createToolkit: assembly", () => {
   it("builtins: false turns them all off; an object turns single ones off; true keeps them", async () => {
     expect(names((await createToolkit({ builtins: false, tools: [echo("alpha")] })).tools())).toEqual(["alpha"]);
     expect(names((await createToolkit({ builtins: { question: false } })).tools())).toEqual(["webfetch", "todowrite"]);
-    expect(names((await createToolkit({ builtins: { webfetch: false, todowrite: false, question: true } })).tools())).toEqual(["question"]);
+    expect(
+      names((await createToolkit({ builtins: { webfetch: false, todowrite: false, question: true } })).tools()),
+    ).toEqual(["question"]);
     expect(names((await createToolkit({ builtins: true })).tools())).toEqual(["webfetch", "question", "todowrite"]);
   });
 
   it("warns about a builtin name it does not know", async () => {
     const warnings = await captureWarnings(() => createToolkit({ builtins: { bash: false } as never }));
-    expect(warnings).toEqual(['[toolnexus] unknown builtin "bash" in the builtins option — known: webfetch, question, todowrite']);
+    expect(warnings).toEqual([
+      '[toolnexus] unknown builtin "bash" in the builtins option — known: webfetch, question, todowrite',
+    ]);
   });
 
   it("a host tool named like a builtin replaces that builtin", async () => {
@@ -49,7 +63,9 @@ describe("createToolkit: assembly", () => {
 
   it("refuses options it cannot use with a TypeError", async () => {
     await expect(createToolkit({ tools: "alpha" as never })).rejects.toThrow("tools must be an array");
-    await expect(createToolkit({ tools: [echo("a"), { name: "b" } as never] })).rejects.toThrow("tools[1] is not a tool");
+    await expect(createToolkit({ tools: [echo("a"), { name: "b" } as never] })).rejects.toThrow(
+      "tools[1] is not a tool",
+    );
     await expect(createToolkit({ builtins: "yes" as never })).rejects.toThrow(TypeError);
     await expect(createToolkit({ fetch: 42 as never })).rejects.toThrow("fetch must be a function");
   });
@@ -62,14 +78,16 @@ describe("createToolkit: relay tools may not take a builtin's name", () => {
   for (const builtins of [undefined, false, { question: false }] as const) {
     it(`rejects a relay "question" with builtins ${JSON.stringify(builtins)}`, async () => {
       await expect(createToolkit({ builtins, tools: [relayTool("question", "host-side")] })).rejects.toThrow(TypeError);
-      await expect(createToolkit({ builtins, tools: [relayTool("question", "host-side")] })).rejects.toThrow(message("question"));
+      await expect(createToolkit({ builtins, tools: [relayTool("question", "host-side")] })).rejects.toThrow(
+        message("question"),
+      );
     });
   }
 
   it("names every colliding relay tool, sorted", async () => {
-    await expect(createToolkit({ tools: [relayTool("webfetch", "x"), relayTool("todowrite", "y"), relayTool("fine", "z")] })).rejects.toThrow(
-      message("todowrite, webfetch"),
-    );
+    await expect(
+      createToolkit({ tools: [relayTool("webfetch", "x"), relayTool("todowrite", "y"), relayTool("fine", "z")] }),
+    ).rejects.toThrow(message("todowrite, webfetch"));
   });
 
   it("a relay tool with its own name is fine", async () => {
@@ -123,7 +141,9 @@ describe("toolkit methods", () => {
   });
 
   it("the fetch option is what webfetch uses", async () => {
-    const f = fakeFetch(() => new Response("<p>from the injected fetch</p>", { headers: { "content-type": "text/html" } }));
+    const f = fakeFetch(
+      () => new Response("<p>from the injected fetch</p>", { headers: { "content-type": "text/html" } }),
+    );
     const kit = await createToolkit({ fetch: f.fetch });
     expect(await kit.execute("webfetch", { url: "https://example.test/page" })).toEqual({
       output: "from the injected fetch",
@@ -155,7 +175,14 @@ describe("adapters", () => {
   it("toOpenAI: function declarations", () => {
     expect(toOpenAI([find, clock])).toEqual([
       { type: "function", function: { name: "find", description: "finds things", parameters: schema } },
-      { type: "function", function: { name: "clock", description: "the clock tool", parameters: { type: "object", properties: {}, additionalProperties: false } } },
+      {
+        type: "function",
+        function: {
+          name: "clock",
+          description: "the clock tool",
+          parameters: { type: "object", properties: {}, additionalProperties: false },
+        },
+      },
     ]);
   });
 
@@ -164,7 +191,9 @@ describe("adapters", () => {
   });
 
   it("toGemini: always one element holding every declaration, even for no tools", () => {
-    expect(toGemini([find])).toEqual([{ functionDeclarations: [{ name: "find", description: "finds things", parameters: schema }] }]);
+    expect(toGemini([find])).toEqual([
+      { functionDeclarations: [{ name: "find", description: "finds things", parameters: schema }] },
+    ]);
     expect(toGemini([])).toEqual([{ functionDeclarations: [] }]);
   });
 

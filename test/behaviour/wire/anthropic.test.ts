@@ -23,12 +23,19 @@ describe("anthropicWire requests", () => {
   });
 
   it("sends x-api-key only when there is a key, and always the API version", () => {
-    expect(wire.headers("k-1")).toEqual({ "x-api-key": "k-1", "anthropic-version": "2023-06-01", "Content-Type": "application/json" });
+    expect(wire.headers("k-1")).toEqual({
+      "x-api-key": "k-1",
+      "anthropic-version": "2023-06-01",
+      "Content-Type": "application/json",
+    });
     expect(wire.headers(undefined)).toEqual({ "anthropic-version": "2023-06-01", "Content-Type": "application/json" });
   });
 
   it("appends the user turn to the history and keeps the system prompt out of the messages", () => {
-    const history = [{ role: "user", content: "a" }, { role: "assistant", content: [{ type: "text", text: "b" }] }];
+    const history = [
+      { role: "user", content: "a" },
+      { role: "assistant", content: [{ type: "text", text: "b" }] },
+    ];
     expect(wire.start("Be brief.", history, "c")).toEqual([...history, { role: "user", content: "c" }]);
     expect(wire.start("Be brief.", [], "Hi")).toEqual([{ role: "user", content: "Hi" }]);
     expect(history).toHaveLength(2);
@@ -38,7 +45,14 @@ describe("anthropicWire requests", () => {
     const messages = [{ role: "user", content: "Hi" }];
     const full = wire.body({ model: "claude", system: "Be brief.", messages, tools: [weather], stream: true });
     expect(Object.keys(full)).toEqual(["model", "max_tokens", "system", "messages", "tools", "stream"]);
-    expect(full).toEqual({ model: "claude", max_tokens: 4096, system: "Be brief.", messages, tools: [weather], stream: true });
+    expect(full).toEqual({
+      model: "claude",
+      max_tokens: 4096,
+      system: "Be brief.",
+      messages,
+      tools: [weather],
+      stream: true,
+    });
     const bare = wire.body({ model: "claude", system: "", messages, tools: [], stream: false });
     expect(bare).toEqual({ model: "claude", max_tokens: 4096, messages });
     expect(Object.keys(bare)).toEqual(["model", "max_tokens", "messages"]);
@@ -76,7 +90,14 @@ describe("anthropicWire.parse", () => {
       { type: "tool_use", id: "tu_1", name: "weather", input: { city: "Paris" } },
       { type: "text", text: "now." },
     ];
-    const turn = wire.parse({ id: "msg_1", type: "message", role: "assistant", content, stop_reason: "tool_use", usage: { input_tokens: 20, output_tokens: 9 } });
+    const turn = wire.parse({
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      content,
+      stop_reason: "tool_use",
+      usage: { input_tokens: 20, output_tokens: 9 },
+    });
     expect(turn.message).toEqual({ role: "assistant", content });
     expect(turn.text).toBe("Checking now.");
     expect(turn.calls).toEqual([{ id: "tu_1", name: "weather", args: { city: "Paris" }, raw: '{"city":"Paris"}' }]);
@@ -92,7 +113,10 @@ describe("anthropicWire.parse", () => {
       ],
     });
     expect(turn.calls[0]).toEqual({ id: "a", name: "t", args: {}, raw: "{}" });
-    expect(turn.calls[1]).toMatchObject({ args: {}, argsError: "Invalid arguments for t: not a JSON object: got array" });
+    expect(turn.calls[1]).toMatchObject({
+      args: {},
+      argsError: "Invalid arguments for t: not a JSON object: got array",
+    });
     expect(turn.usage).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
   });
 
@@ -106,13 +130,26 @@ describe("anthropicWire.parse", () => {
 
 // A realistic stream: text, then a tool_use whose input arrives in JSON pieces, then the stop.
 const EVENTS = [
-  { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [], usage: { input_tokens: 25, output_tokens: 1 } } },
+  {
+    type: "message_start",
+    message: {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      content: [],
+      usage: { input_tokens: 25, output_tokens: 1 },
+    },
+  },
   { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
   { type: "ping" },
   { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Let me " } },
   { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "check é🙂." } },
   { type: "content_block_stop", index: 0 },
-  { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "tu_1", name: "weather", input: {} } },
+  {
+    type: "content_block_start",
+    index: 1,
+    content_block: { type: "tool_use", id: "tu_1", name: "weather", input: {} },
+  },
   { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: "" } },
   { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"city": "Pa' } },
   { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: 'ris"}' } },
@@ -142,8 +179,14 @@ describe("anthropicWire.readStream", () => {
   it("takes input tokens from message_start and the cumulative output count from message_delta", async () => {
     const { turn } = await read(anthropicSSE(EVENTS));
     expect(turn.usage).toEqual({ promptTokens: 25, completionTokens: 42, totalTokens: 67 });
-    const withInput = EVENTS.map((e) => (e.type === "message_delta" ? { ...e, usage: { input_tokens: 25, output_tokens: 42 } } : e));
-    expect((await read(anthropicSSE(withInput))).turn.usage).toEqual({ promptTokens: 25, completionTokens: 42, totalTokens: 67 });
+    const withInput = EVENTS.map((e) =>
+      e.type === "message_delta" ? { ...e, usage: { input_tokens: 25, output_tokens: 42 } } : e,
+    );
+    expect((await read(anthropicSSE(withInput))).turn.usage).toEqual({
+      promptTokens: 25,
+      completionTokens: 42,
+      totalTokens: 67,
+    });
   });
 
   it("rebuilds the same turn at every split point of the byte stream", async () => {
@@ -151,19 +194,30 @@ describe("anthropicWire.readStream", () => {
     for (const { at, stream } of everySplit(text)) {
       const deltas: string[] = [];
       const turn = await wire.readStream(stream(), (d) => deltas.push(d));
-      expect({ at, text: turn.text, deltas: deltas.join("") }).toEqual({ at, text: "Let me check é🙂.", deltas: "Let me check é🙂." });
+      expect({ at, text: turn.text, deltas: deltas.join("") }).toEqual({
+        at,
+        text: "Let me check é🙂.",
+        deltas: "Let me check é🙂.",
+      });
     }
   });
 
   it("keeps a tool_use with no input deltas as its start input", async () => {
     const events = [
-      { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "tu_0", name: "now", input: {} } },
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: "tu_0", name: "now", input: {} },
+      },
       { type: "content_block_stop", index: 0 },
       { type: "message_stop" },
     ];
     const { turn } = await read(anthropicSSE(events));
     expect(turn.calls).toEqual([{ id: "tu_0", name: "now", args: {}, raw: "{}" }]);
-    expect(turn.message).toEqual({ role: "assistant", content: [{ type: "tool_use", id: "tu_0", name: "now", input: {} }] });
+    expect(turn.message).toEqual({
+      role: "assistant",
+      content: [{ type: "tool_use", id: "tu_0", name: "now", input: {} }],
+    });
   });
 
   it("keeps thinking blocks with their signature, as the API needs them back", async () => {
@@ -189,7 +243,11 @@ describe("anthropicWire.readStream", () => {
 
   it("marks tool input JSON that does not parse with argsError and sends {} back", async () => {
     const events = [
-      { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "tu_1", name: "weather", input: {} } },
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: "tu_1", name: "weather", input: {} },
+      },
       { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"city": "Pa' } },
       { type: "message_delta", delta: { stop_reason: "max_tokens" }, usage: { output_tokens: 5 } },
       { type: "message_stop" },
@@ -197,7 +255,10 @@ describe("anthropicWire.readStream", () => {
     const { turn } = await read(anthropicSSE(events));
     expect(turn.calls[0]).toMatchObject({ id: "tu_1", args: {}, raw: '{"city": "Pa' });
     expect(turn.calls[0]?.argsError).toMatch(/^Invalid arguments for weather: not a JSON object: /);
-    expect(turn.message).toEqual({ role: "assistant", content: [{ type: "tool_use", id: "tu_1", name: "weather", input: {} }] });
+    expect(turn.message).toEqual({
+      role: "assistant",
+      content: [{ type: "tool_use", id: "tu_1", name: "weather", input: {} }],
+    });
     expect(turn.finishReason).toBe("max_tokens");
   });
 
@@ -208,12 +269,15 @@ describe("anthropicWire.readStream", () => {
   });
 
   it("counts a message_stop whose closing blank line never came", async () => {
-    const text = anthropicSSE(EVENTS.slice(0, -1)) + 'event: message_stop\ndata: {"type":"message_stop"}';
+    const text = `${anthropicSSE(EVENTS.slice(0, -1))}event: message_stop\ndata: {"type":"message_stop"}`;
     expect((await read(text)).turn.message).toEqual(EXPECTED_MESSAGE);
   });
 
   it("throws StreamError with the provider's message for an error event", async () => {
-    const text = anthropicSSE([EVENTS[0]!, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } as (typeof EVENTS)[number]]);
+    const text = anthropicSSE([
+      EVENTS[0]!,
+      { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } as (typeof EVENTS)[number],
+    ]);
     await expect(read(text)).rejects.toMatchObject(STREAM_ERROR);
     await expect(read(text)).rejects.toThrow("Overloaded");
   });

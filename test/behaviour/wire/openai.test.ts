@@ -5,7 +5,10 @@ import { openaiWire as wire, type ToolCall } from "../support/wire-internals";
 import { everySplit, openaiSSE, streamOf } from "../support/wire-streams";
 
 const STREAM_ERROR = { name: "StreamError", code: "stream" };
-const weather = { type: "function", function: { name: "weather", description: "Weather", parameters: { type: "object" } } };
+const weather = {
+  type: "function",
+  function: { name: "weather", description: "Weather", parameters: { type: "object" } },
+};
 const toolkit = { toOpenAI: () => [weather], toAnthropic: () => [] } as unknown as Toolkit;
 
 async function read(text: string, size?: number) {
@@ -31,7 +34,11 @@ describe("openaiWire requests", () => {
       { role: "user", content: "Hi" },
     ]);
     expect(wire.start("", [], "Hi")).toEqual([{ role: "user", content: "Hi" }]);
-    const history = [{ role: "system", content: "old" }, { role: "user", content: "a" }, { role: "assistant", content: "b" }];
+    const history = [
+      { role: "system", content: "old" },
+      { role: "user", content: "a" },
+      { role: "assistant", content: "b" },
+    ];
     const messages = wire.start("Be brief.", history, "c");
     expect(messages).toEqual([...history, { role: "user", content: "c" }]);
     expect(history).toHaveLength(3); // the caller's array is untouched
@@ -41,7 +48,14 @@ describe("openaiWire requests", () => {
     const messages = [{ role: "user", content: "Hi" }];
     const full = wire.body({ model: "m", system: "s", messages, tools: [weather], stream: true });
     expect(Object.keys(full)).toEqual(["model", "messages", "tools", "tool_choice", "stream", "stream_options"]);
-    expect(full).toEqual({ model: "m", messages, tools: [weather], tool_choice: "auto", stream: true, stream_options: { include_usage: true } });
+    expect(full).toEqual({
+      model: "m",
+      messages,
+      tools: [weather],
+      tool_choice: "auto",
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const bare = wire.body({ model: "m", system: "s", messages, tools: [], stream: false });
     expect(bare).toEqual({ model: "m", messages });
     expect(Object.keys(bare)).toEqual(["model", "messages"]);
@@ -73,7 +87,10 @@ describe("openaiWire.parse", () => {
       tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }],
       refusal: null,
     };
-    const turn = wire.parse({ choices: [{ index: 0, message, finish_reason: "tool_calls" }], usage: { prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 } });
+    const turn = wire.parse({
+      choices: [{ index: 0, message, finish_reason: "tool_calls" }],
+      usage: { prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 },
+    });
     expect(turn.message).toBe(message);
     expect(turn.text).toBe("Checking.");
     expect(turn.calls).toEqual([{ id: "call_1", name: "weather", args: { city: "Paris" }, raw: '{"city":"Paris"}' }]);
@@ -82,8 +99,13 @@ describe("openaiWire.parse", () => {
   });
 
   it("falls back to the sum for a missing total and to 0 for missing counts", () => {
-    const reply = (usage: unknown) => wire.parse({ choices: [{ message: { role: "assistant", content: "x" } }], usage }).usage;
-    expect(reply({ prompt_tokens: 3, completion_tokens: 2 })).toEqual({ promptTokens: 3, completionTokens: 2, totalTokens: 5 });
+    const reply = (usage: unknown) =>
+      wire.parse({ choices: [{ message: { role: "assistant", content: "x" } }], usage }).usage;
+    expect(reply({ prompt_tokens: 3, completion_tokens: 2 })).toEqual({
+      promptTokens: 3,
+      completionTokens: 2,
+      totalTokens: 5,
+    });
     expect(reply(undefined)).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
   });
 
@@ -111,13 +133,19 @@ describe("openaiWire.parse", () => {
     const [bad, array, empty, text] = turn.calls;
     expect(bad).toMatchObject({ id: "a", args: {}, raw: '{"x":' });
     expect(bad?.argsError).toMatch(/^Invalid arguments for t: not a JSON object: ./);
-    expect(array).toMatchObject({ args: {}, raw: "[1,2]", argsError: "Invalid arguments for t: not a JSON object: got array" });
+    expect(array).toMatchObject({
+      args: {},
+      raw: "[1,2]",
+      argsError: "Invalid arguments for t: not a JSON object: got array",
+    });
     expect(empty).toEqual({ id: "c", name: "t", args: {}, raw: "" });
     expect(text?.argsError).toBe("Invalid arguments for t: not a JSON object: got string");
   });
 
   it("throws StreamError for an error object or a reply without choices[0].message", () => {
-    expect(() => wire.parse({ error: { message: "model not found", type: "invalid_request_error" } })).toThrow("model not found");
+    expect(() => wire.parse({ error: { message: "model not found", type: "invalid_request_error" } })).toThrow(
+      "model not found",
+    );
     expect(() => wire.parse({ error: { message: "x" } })).toThrow(expect.objectContaining(STREAM_ERROR));
     expect(() => wire.parse({ choices: [] })).toThrow(expect.objectContaining(STREAM_ERROR));
     expect(() => wire.parse("<html>")).toThrow("choices[0].message");
@@ -129,9 +157,25 @@ const CHUNKS = [
   { choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }], usage: null },
   { choices: [{ index: 0, delta: { content: "Let me " }, finish_reason: null }], usage: null },
   { choices: [{ index: 0, delta: { content: "check é🙂." }, finish_reason: null }], usage: null },
-  { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "wea", arguments: "" } }] } }] },
+  {
+    choices: [
+      {
+        index: 0,
+        delta: { tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "wea", arguments: "" } }] },
+      },
+    ],
+  },
   { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { name: "ther", arguments: '{"ci' } }] } }] },
-  { choices: [{ index: 0, delta: { tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "time", arguments: '{"tz":' } }] } }] },
+  {
+    choices: [
+      {
+        index: 0,
+        delta: {
+          tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "time", arguments: '{"tz":' } }],
+        },
+      },
+    ],
+  },
   { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: 'ty":"Paris"}' } }] } }] },
   { choices: [{ index: 0, delta: { tool_calls: [{ index: 1, function: { arguments: '"CET"}' } }] } }] },
   { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
@@ -162,12 +206,18 @@ describe("openaiWire.readStream", () => {
   });
 
   it("assembles the same turn at every split point of the byte stream", async () => {
-    const text = openaiSSE(CHUNKS.slice(1, 5).concat([{ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] }]));
+    const text = openaiSSE(
+      CHUNKS.slice(1, 5).concat([{ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] }]),
+    );
     const whole = await read(text);
     for (const { at, stream } of everySplit(text)) {
       const deltas: string[] = [];
       const turn = await wire.readStream(stream(), (d) => deltas.push(d));
-      expect({ at, message: turn.message, text: deltas.join("") }).toEqual({ at, message: whole.turn.message, text: whole.turn.text });
+      expect({ at, message: turn.message, text: deltas.join("") }).toEqual({
+        at,
+        message: whole.turn.message,
+        text: whole.turn.text,
+      });
     }
   });
 
@@ -183,7 +233,10 @@ describe("openaiWire.readStream", () => {
     const { turn } = await read(
       openaiSSE([
         { choices: [{ index: 0, delta: { content: "a" } }], usage: { prompt_tokens: 2, completion_tokens: 1 } },
-        { choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage: { prompt_tokens: 0, completion_tokens: 4, total_tokens: 4 } },
+        {
+          choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+          usage: { prompt_tokens: 0, completion_tokens: 4, total_tokens: 4 },
+        },
       ]),
     );
     expect(turn.usage).toEqual({ promptTokens: 2, completionTokens: 5, totalTokens: 7 });
@@ -196,7 +249,9 @@ describe("openaiWire.readStream", () => {
   });
 
   it("accepts a finish_reason without [DONE], and [DONE] without a finish_reason", async () => {
-    const finished = await read(openaiSSE([{ choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] }], false));
+    const finished = await read(
+      openaiSSE([{ choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] }], false),
+    );
     expect(finished.turn.text).toBe("ok");
     const done = await read(openaiSSE([{ choices: [{ index: 0, delta: { content: "ok" } }] }]));
     expect(done.turn.text).toBe("ok");
@@ -208,18 +263,21 @@ describe("openaiWire.readStream", () => {
   });
 
   it("reads a server that ends events with a single newline", async () => {
-    const text = CHUNKS.map((c) => `data: ${JSON.stringify(c)}\n`).join("") + "data: [DONE]\n";
+    const text = `${CHUNKS.map((c) => `data: ${JSON.stringify(c)}\n`).join("")}data: [DONE]\n`;
     const { turn } = await read(text);
     expect(turn.message).toEqual(EXPECTED_MESSAGE);
   });
 
   it("skips comments and data that is not JSON", async () => {
-    const text = ": OPENROUTER PROCESSING\n\ndata: keep-alive\n\n" + openaiSSE(CHUNKS);
+    const text = `: OPENROUTER PROCESSING\n\ndata: keep-alive\n\n${openaiSSE(CHUNKS)}`;
     expect((await read(text)).turn.message).toEqual(EXPECTED_MESSAGE);
   });
 
   it("throws StreamError with the provider's message for an error chunk", async () => {
-    const text = openaiSSE([{ choices: [{ index: 0, delta: { content: "a" } }] }, { error: { message: "Rate limit reached", type: "tokens" } }]);
+    const text = openaiSSE([
+      { choices: [{ index: 0, delta: { content: "a" } }] },
+      { error: { message: "Rate limit reached", type: "tokens" } },
+    ]);
     await expect(read(text)).rejects.toMatchObject(STREAM_ERROR);
     await expect(read(text)).rejects.toThrow("Rate limit reached");
   });
@@ -233,7 +291,11 @@ describe("openaiWire.readStream", () => {
   it("marks streamed arguments that are not a JSON object with argsError", async () => {
     const { turn } = await read(
       openaiSSE([
-        { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "c", function: { name: "t", arguments: '{"a":1' } }] } }] },
+        {
+          choices: [
+            { index: 0, delta: { tool_calls: [{ index: 0, id: "c", function: { name: "t", arguments: '{"a":1' } }] } },
+          ],
+        },
         { choices: [{ index: 0, delta: {}, finish_reason: "length" }] },
       ]),
     );

@@ -13,10 +13,15 @@ import {
 } from "../support/internals";
 
 type Step = () => Response;
-const reply = (status: number, body = "", headers: Record<string, string> = {}): Step => () => new Response(status === 204 ? null : body, { status, headers });
-const fail = (error: unknown): Step => () => {
-  throw error;
-};
+const reply =
+  (status: number, body = "", headers: Record<string, string> = {}): Step =>
+  () =>
+    new Response(status === 204 ? null : body, { status, headers });
+const fail =
+  (error: unknown): Step =>
+  () => {
+    throw error;
+  };
 
 /** A fetch that plays `steps` in order (the last one repeats) and counts hits. */
 function scripted(steps: Step[]) {
@@ -152,7 +157,9 @@ describe("postWithRetry: onError", () => {
   });
 
   it("an onError that returns nothing keeps the default decision", async () => {
-    const r = post([reply(503), reply(400), reply(200)], { onError: (() => undefined) as unknown as RetryOptions["onError"] });
+    const r = post([reply(503), reply(400), reply(200)], {
+      onError: (() => undefined) as unknown as RetryOptions["onError"],
+    });
     await expect(r.promise).rejects.toThrow(/LLM 400/);
     expect(r.hits()).toBe(2);
   });
@@ -228,9 +235,23 @@ describe("postWithRetry: Retry-After", () => {
     });
   }
 
-  for (const header of ["0.5", "-5", "+1", "1e3", "", "Wed, 21 Oct 2015 07:28:00 GMT", "2147483648", "99999999999999999999", "soon"]) {
+  for (const header of [
+    "0.5",
+    "-5",
+    "+1",
+    "1e3",
+    "",
+    "Wed, 21 Oct 2015 07:28:00 GMT",
+    "2147483648",
+    "99999999999999999999",
+    "soon",
+  ]) {
     it(`falls back to backoff for Retry-After ${JSON.stringify(header)}`, async () => {
-      const r = post([reply(503, "", { "retry-after": header }), reply(503, "", { "retry-after": header }), reply(200)]);
+      const r = post([
+        reply(503, "", { "retry-after": header }),
+        reply(503, "", { "retry-after": header }),
+        reply(200),
+      ]);
       expect((await r.promise).status).toBe(200);
       expect(r.delays).toHaveLength(2);
       // retryBaseMs 1: attempt 0 ⇒ 1 + jitter, attempt 1 ⇒ 2 + jitter (jitter < 100)
@@ -272,7 +293,13 @@ describe("postWithRetry: Retry-After", () => {
     const ctl = new AbortController();
     const signals: (AbortSignal | undefined)[] = [];
     const f = scripted([reply(503), reply(200)]);
-    await postWithRetry(URL_, init, { fetch: f.fetch, retries: 1, retryBaseMs: 1, signal: ctl.signal, sleep: async (_ms, s) => void signals.push(s) });
+    await postWithRetry(URL_, init, {
+      fetch: f.fetch,
+      retries: 1,
+      retryBaseMs: 1,
+      signal: ctl.signal,
+      sleep: async (_ms, s) => void signals.push(s),
+    });
     expect(signals).toEqual([ctl.signal]);
   });
 });
@@ -280,10 +307,16 @@ describe("postWithRetry: Retry-After", () => {
 describe("postWithRetry: credentials never reach an error", () => {
   it("redacts the request's key when the provider echoes it", async () => {
     const key = "sk-test-0123456789abcdef";
-    const headers = { Authorization: `Bearer ${key}`, "x-api-key": "custom-key-value-42", "Content-Type": "application/json" };
+    const headers = {
+      Authorization: `Bearer ${key}`,
+      "x-api-key": "custom-key-value-42",
+      "Content-Type": "application/json",
+    };
     const body = `{"error":{"message":"Incorrect API key provided: ${key}; x-api-key custom-key-value-42 rejected"}}`;
     const f = scripted([reply(400, body)]);
-    const error = (await rejection(postWithRetry(URL_, { headers, body: "{}" }, { fetch: f.fetch, retries: 0, retryBaseMs: 1 }))) as LlmHttpError;
+    const error = (await rejection(
+      postWithRetry(URL_, { headers, body: "{}" }, { fetch: f.fetch, retries: 0, retryBaseMs: 1 }),
+    )) as LlmHttpError;
     const everything = `${error.message} ${error.body} ${JSON.stringify(error)} ${String(error.stack)}`;
     expect(everything).not.toContain(key);
     expect(everything).not.toContain("custom-key-value-42");
@@ -293,7 +326,13 @@ describe("postWithRetry: credentials never reach an error", () => {
   it("a 401 keeps neither body nor credential", async () => {
     const key = "sk-live-abcdefabcdef1234";
     const f = scripted([reply(401, `{"error":"bad key ${key}"}`)]);
-    const error = (await rejection(postWithRetry(URL_, { headers: { Authorization: `Bearer ${key}` }, body: "{}" }, { fetch: f.fetch, retries: 2, retryBaseMs: 1 }))) as LlmHttpError;
+    const error = (await rejection(
+      postWithRetry(
+        URL_,
+        { headers: { Authorization: `Bearer ${key}` }, body: "{}" },
+        { fetch: f.fetch, retries: 2, retryBaseMs: 1 },
+      ),
+    )) as LlmHttpError;
     expect(error).toMatchObject({ status: 401, body: "", message: "LLM 401" });
     expect(f.hits()).toBe(1);
   });
@@ -306,7 +345,8 @@ describe("redactErrorBody", () => {
   });
 
   it("replaces JSON values of every redacted key, keeping the shape", () => {
-    const body = '{"error":{"message":"quota","user_id":"u-123","account_id":42,"org_id":null,"organization":true,"code":"x"}}';
+    const body =
+      '{"error":{"message":"quota","user_id":"u-123","account_id":42,"org_id":null,"organization":true,"code":"x"}}';
     expect(redactErrorBody(body)).toBe(
       '{"error":{"message":"quota","user_id":"«redacted»","account_id":"«redacted»","org_id":"«redacted»","organization":"«redacted»","code":"x"}}',
     );
@@ -324,13 +364,19 @@ describe("redactErrorBody", () => {
 
   it("redacts form and query forms, then trims", () => {
     expect(redactErrorBody("  user_id=abc&x=1&org_id=o-7 \n")).toBe("user_id=«redacted»&x=1&org_id=«redacted»");
-    expect(redactErrorBody("see https://x.test/?organization=acme&page=2")).toBe("see https://x.test/?organization=«redacted»&page=2");
+    expect(redactErrorBody("see https://x.test/?organization=acme&page=2")).toBe(
+      "see https://x.test/?organization=«redacted»&page=2",
+    );
     expect(redactErrorBody("my_user_id=keep")).toBe("my_user_id=keep");
   });
 
   it("removes echoed credentials: bearer tokens, sk- keys, api_key values and given secrets", () => {
-    const out = redactErrorBody('Bearer abc.def-123 rejected; key sk-ant-api03-XYZ_789 invalid; {"api_key":"k-1"} tok-555-secret', ["tok-555-secret"]);
-    for (const secret of ["abc.def-123", "sk-ant-api03-XYZ_789", "k-1", "tok-555-secret"]) expect(out).not.toContain(secret);
+    const out = redactErrorBody(
+      'Bearer abc.def-123 rejected; key sk-ant-api03-XYZ_789 invalid; {"api_key":"k-1"} tok-555-secret',
+      ["tok-555-secret"],
+    );
+    for (const secret of ["abc.def-123", "sk-ant-api03-XYZ_789", "k-1", "tok-555-secret"])
+      expect(out).not.toContain(secret);
     expect(out).toBe('Bearer «redacted» rejected; key «redacted» invalid; {"api_key":"«redacted»"} «redacted»');
   });
 
@@ -359,11 +405,13 @@ describe("llmHttpError", () => {
     });
   }
 
-  it("429 with retry-after: 3 ⇒ retryAfter === \"3\" (raw header)", async () => {
+  it('429 with retry-after: 3 ⇒ retryAfter === "3" (raw header)', async () => {
     const error = await llmHttpError(new Response("", { status: 429, headers: { "retry-after": "3" } }));
     expect(error.retryAfter).toBe("3");
     expect(error.message).toBe("LLM 429");
-    const raw = await llmHttpError(new Response("", { status: 429, headers: { "Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT" } }));
+    const raw = await llmHttpError(
+      new Response("", { status: 429, headers: { "Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT" } }),
+    );
     expect(raw.retryAfter).toBe("Wed, 21 Oct 2015 07:28:00 GMT");
   });
 
@@ -375,7 +423,9 @@ describe("llmHttpError", () => {
   });
 
   it("redacts given secrets", async () => {
-    const error = await llmHttpError(new Response("echo my-very-private-token", { status: 422 }), ["my-very-private-token"]);
+    const error = await llmHttpError(new Response("echo my-very-private-token", { status: 422 }), [
+      "my-very-private-token",
+    ]);
     expect(error.body).toBe("echo «redacted»");
   });
 });

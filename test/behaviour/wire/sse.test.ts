@@ -19,7 +19,7 @@ const SAMPLE =
   "data\n\n" +
   "data:x\nevent:\n\n" +
   ":keep-alive\n\n" +
-  "retry: 1500\nunknown: field\nid: 8\ndata: {\"a\":\"ü\"}\n\n" +
+  'retry: 1500\nunknown: field\nid: 8\ndata: {"a":"ü"}\n\n' +
   "event: last\ndata: cut off before its blank line";
 
 const EXPECTED: SSEEvent[] = [
@@ -57,7 +57,9 @@ describe("parseSSE", () => {
   });
 
   it("joins data lines with \\n and follows the spec's examples", async () => {
-    expect(await events(streamOf("data: YHOO\ndata: +2\ndata: 10\n\n"))).toEqual([{ event: "message", data: "YHOO\n+2\n10" }]);
+    expect(await events(streamOf("data: YHOO\ndata: +2\ndata: 10\n\n"))).toEqual([
+      { event: "message", data: "YHOO\n+2\n10" },
+    ]);
     expect(await events(streamOf("data:test\n\ndata: test\n\n"))).toEqual([
       { event: "message", data: "test" },
       { event: "message", data: "test" },
@@ -75,17 +77,23 @@ describe("parseSSE", () => {
       { event: "message", data: "c" },
     ]);
     // a CR that ends one chunk and an LF that starts the next are one line end, not two
-    expect(await events(streamOfPieces(cutAt(bytesOf("data: a\r\ndata: b\r\n\r\n"), [8])))).toEqual([{ event: "message", data: "a\nb" }]);
+    expect(await events(streamOfPieces(cutAt(bytesOf("data: a\r\ndata: b\r\n\r\n"), [8])))).toEqual([
+      { event: "message", data: "a\nb" },
+    ]);
   });
 
   it("does not dispatch an event whose blank line never came", async () => {
-    expect(await events(streamOf("data: complete\n\ndata: partial\n"))).toEqual([{ event: "message", data: "complete" }]);
+    expect(await events(streamOf("data: complete\n\ndata: partial\n"))).toEqual([
+      { event: "message", data: "complete" },
+    ]);
     expect(await events(streamOf("data: partial"))).toEqual([]);
   });
 
   it("drops a leading byte-order mark and only that", async () => {
     expect(await events(streamOf("\uFEFFdata: x\n\n"))).toEqual([{ event: "message", data: "x" }]);
-    expect(await events(streamOfPieces(cutAt(bytesOf("\uFEFFdata: x\n\n"), [1, 2])))).toEqual([{ event: "message", data: "x" }]);
+    expect(await events(streamOfPieces(cutAt(bytesOf("\uFEFFdata: x\n\n"), [1, 2])))).toEqual([
+      { event: "message", data: "x" },
+    ]);
   });
 
   it("keeps the last event id until an empty id resets it, and ignores ids with NUL", async () => {
@@ -103,11 +111,13 @@ describe("parseSSE", () => {
   });
 
   it("ignores fields it does not know and compares field names literally", async () => {
-    expect(await events(streamOf("Data: no\nDATA: no\nfoo: bar\ndata : no\ndata: yes\n\n"))).toEqual([{ event: "message", data: "yes" }]);
+    expect(await events(streamOf("Data: no\nDATA: no\nfoo: bar\ndata : no\ndata: yes\n\n"))).toEqual([
+      { event: "message", data: "yes" },
+    ]);
   });
 
   it("reads a long line delivered in many small pieces", async () => {
-    const payload = "x".repeat(50_000) + "é";
+    const payload = `${"x".repeat(50_000)}é`;
     expect(await events(streamOf(`data: ${payload}\n\n`, 7))).toEqual([{ event: "message", data: payload }]);
   });
 
@@ -151,7 +161,10 @@ describe("createSSEParser (internal push parser)", () => {
 
   it("reports valid retry values only", () => {
     const retries: number[] = [];
-    const parser = createSSEParser(() => {}, (ms) => retries.push(ms));
+    const parser = createSSEParser(
+      () => {},
+      (ms) => retries.push(ms),
+    );
     parser.feed("retry: 250\nretry: 1.5\nretry: x\nretry:3000\n\n");
     expect(retries).toEqual([250, 3000]);
   });
