@@ -13,7 +13,14 @@ import { elicitationOf, requestFor, responseFor, type ElicitParams, type Request
 import { isPageMainThread, paramHeaders } from "./headers";
 import type { Link, Settled } from "./link";
 import { failure, toToolResult, type McpCallResult } from "./result";
-import { readState, STATE_VERSION, type InputRequiredState, type McpState, type Unsaved, type UrlRequiredState } from "./state";
+import {
+  readState,
+  STATE_VERSION,
+  type InputRequiredState,
+  type McpState,
+  type Unsaved,
+  type UrlRequiredState,
+} from "./state";
 
 export interface McpToolDef {
   name: string;
@@ -28,11 +35,15 @@ const INVALID_PARAMS = -32602;
 type Args = Record<string, unknown>;
 type Ctx = (ToolContext & { state?: unknown }) | undefined;
 
+const newId = (): string => `mcp-${crypto.randomUUID()}`;
+
 /** Suspends with `request`, keeping `state` for the re-execution (never shown to a page or a stream). */
-function suspend(spec: RequestSpec, state: Unsaved): ToolResult {
-  const id = `mcp-${crypto.randomUUID()}`;
+function suspend(spec: RequestSpec, state: Unsaved, id = newId()): ToolResult {
   const full = { ...state, request: id } as McpState;
-  return (pending as (r: RequestSpec & { id: string }, o: { state: unknown }) => ToolResult)({ ...spec, id }, { state: full });
+  return (pending as (r: RequestSpec & { id: string }, o: { state: unknown }) => ToolResult)(
+    { ...spec, id },
+    { state: full },
+  );
 }
 
 const common = (link: Link, def: McpToolDef, args: Args) => ({
@@ -55,9 +66,11 @@ function callOptions(link: Link, def: McpToolDef, args: Args, ctx: Ctx) {
 
 /** Runs the tool: a first call, or the continuation of a suspended one. */
 export async function executeMcp(link: Link, def: McpToolDef, args: Args, ctx: Ctx): Promise<ToolResult> {
-  if (link.closed) return failure(link.name, `${link.name}: the MCP connection is closed — connect again with connectMcp`);
+  if (link.closed)
+    return failure(link.name, `${link.name}: the MCP connection is closed — connect again with connectMcp`);
   const answer = ctx?.answer;
-  if (ctx?.state === undefined || !answer) return link.era === "legacy" ? openCall(link, def, args, ctx) : roundTrip(link, def, args, ctx, {}, 0);
+  if (ctx?.state === undefined || !answer)
+    return link.era === "legacy" ? openCall(link, def, args, ctx) : roundTrip(link, def, args, ctx, {}, 0);
   const read = readState(ctx.state);
   if (!read.ok) return refused(link, def, `its saved state is not valid (${read.problem})`);
   const problem = mismatch(link, def, args, read.state, answer);
@@ -69,27 +82,45 @@ export async function executeMcp(link: Link, def: McpToolDef, args: Args, ctx: C
 }
 
 const refused = (link: Link, def: McpToolDef, why: string): ToolResult =>
-  failure(link.name, `${link.name}: the suspended call of ${def.name} cannot go on: ${why} — nothing was sent to the server; call the tool again to start over`);
+  failure(
+    link.name,
+    `${link.name}: the suspended call of ${def.name} cannot go on: ${why} — nothing was sent to the server; call the tool again to start over`,
+  );
 
 function mismatch(link: Link, def: McpToolDef, args: Args, state: McpState, answer: Answer): string | undefined {
   if (state.request !== answer.id) return `the answer is for request "${answer.id}", the state for "${state.request}"`;
   if (state.call.name !== def.name) return `the state is for the tool "${state.call.name}"`;
-  if (state.server.endpoint !== link.endpoint) return `the state was made by the server at ${state.server.endpoint}, this connection is to ${link.endpoint}`;
-  if (state.server.era !== link.era) return `the state was made in the ${state.server.era} protocol era, this connection speaks the ${link.era} one`;
-  if (canonical(state.call.arguments) !== canonical(args)) return "the arguments differ from those of the suspended call";
+  if (state.server.endpoint !== link.endpoint)
+    return `the state was made by the server at ${state.server.endpoint}, this connection is to ${link.endpoint}`;
+  if (state.server.era !== link.era)
+    return `the state was made in the ${state.server.era} protocol era, this connection speaks the ${link.era} one`;
+  if (canonical(state.call.arguments) !== canonical(args))
+    return "the arguments differ from those of the suspended call";
   return undefined;
 }
 
 const canonical = (value: unknown): string =>
   JSON.stringify(value, (_k, v: unknown) =>
-    typeof v === "object" && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    typeof v === "object" && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 
 /** One `tools/call` on a 2026-07-28 (or plain session-era) server; `input_required` becomes a suspension. */
-async function roundTrip(link: Link, def: McpToolDef, args: Args, ctx: Ctx, extra: { inputResponses?: Args; requestState?: string }, empty: number): Promise<ToolResult> {
+async function roundTrip(
+  link: Link,
+  def: McpToolDef,
+  args: Args,
+  ctx: Ctx,
+  extra: { inputResponses?: Args; requestState?: string },
+  empty: number,
+): Promise<ToolResult> {
   let result: unknown;
   try {
-    result = await link.client.callTool({ name: def.name, arguments: args, ...extra }, callOptions(link, def, args, ctx));
+    result = await link.client.callTool(
+      { name: def.name, arguments: args, ...extra },
+      callOptions(link, def, args, ctx),
+    );
   } catch (error) {
     return thrown(link, def, args, error, extra.requestState !== undefined);
   }
@@ -98,8 +129,16 @@ async function roundTrip(link: Link, def: McpToolDef, args: Args, ctx: Ctx, extr
   const inputRequests = r.inputRequests ?? {};
   const keys = Object.keys(inputRequests);
   if (keys.length === 0) {
-    if (empty >= MAX_EMPTY_ROUNDS) return failure(link.name, `${link.name}: ${def.name} kept answering input_required with nothing to ask`);
-    return roundTrip(link, def, args, ctx, r.requestState === undefined ? {} : { requestState: r.requestState }, empty + 1);
+    if (empty >= MAX_EMPTY_ROUNDS)
+      return failure(link.name, `${link.name}: ${def.name} kept answering input_required with nothing to ask`);
+    return roundTrip(
+      link,
+      def,
+      args,
+      ctx,
+      r.requestState === undefined ? {} : { requestState: r.requestState },
+      empty + 1,
+    );
   }
   const state: Unsaved<InputRequiredState> = {
     ...common(link, def, args),
@@ -118,12 +157,21 @@ function askInput(link: Link, def: McpToolDef, state: Unsaved<InputRequiredState
   const params = elicitationOf(state.inputRequests[state.keys[state.index]!]);
   if (!params) {
     const method = (state.inputRequests[state.keys[state.index]!] as { method?: unknown } | null)?.method;
-    return failure(link.name, `${link.name}: ${def.name} asks the client for ${String(method)}, which toolnexus/mcp does not provide (only elicitation)`);
+    return failure(
+      link.name,
+      `${link.name}: ${def.name} asks the client for ${String(method)}, which toolnexus/mcp does not provide (only elicitation)`,
+    );
   }
   return suspend(requestFor(params), { ...state, idFloor: Math.max(state.idFloor, link.idFloor()) });
 }
 
-async function afterInput(link: Link, def: McpToolDef, state: InputRequiredState, answer: Answer, ctx: Ctx): Promise<ToolResult> {
+async function afterInput(
+  link: Link,
+  def: McpToolDef,
+  state: InputRequiredState,
+  answer: Answer,
+  ctx: Ctx,
+): Promise<ToolResult> {
   const key = state.keys[state.index];
   if (key === undefined) return refused(link, def, "its saved state points past its inputRequests");
   const params = elicitationOf(state.inputRequests[key]);
@@ -133,33 +181,68 @@ async function afterInput(link: Link, def: McpToolDef, state: InputRequiredState
     return askInput(link, def, { ...rest, index: state.index + 1, responses });
   }
   link.raiseIds(state.idFloor);
-  const extra = { inputResponses: responses, ...(state.requestState !== undefined && { requestState: state.requestState }) };
+  const extra = {
+    inputResponses: responses,
+    ...(state.requestState !== undefined && { requestState: state.requestState }),
+  };
   return roundTrip(link, def, state.call.arguments, ctx, extra, 0);
 }
 
-async function afterUrl(link: Link, def: McpToolDef, state: UrlRequiredState, answer: Answer, ctx: Ctx): Promise<ToolResult> {
-  if (!answer.ok) return failure(link.name, `${link.name}: ${def.name} needs the authorization at ${state.urls[state.index]?.url ?? "its URL"}, which was ${answer.reason ?? "declined"}`);
+async function afterUrl(
+  link: Link,
+  def: McpToolDef,
+  state: UrlRequiredState,
+  answer: Answer,
+  ctx: Ctx,
+): Promise<ToolResult> {
+  if (!answer.ok)
+    return failure(
+      link.name,
+      `${link.name}: ${def.name} needs the authorization at ${state.urls[state.index]?.url ?? "its URL"}, which was ${answer.reason ?? "declined"}`,
+    );
   if (state.index + 1 < state.urls.length) {
     const { request: _, ...rest } = state;
     const next = state.urls[state.index + 1]!;
     return suspend({ kind: "authorization", prompt: next.message, url: next.url }, { ...rest, index: state.index + 1 });
   }
   link.raiseIds(state.idFloor);
-  return link.era === "legacy" ? openCall(link, def, state.call.arguments, ctx) : roundTrip(link, def, state.call.arguments, ctx, {}, 0);
+  return link.era === "legacy"
+    ? openCall(link, def, state.call.arguments, ctx)
+    : roundTrip(link, def, state.call.arguments, ctx, {}, 0);
 }
 
 /** A throw from the client: -32042 suspends for its URLs; a refused requestState says so; the rest is data. */
 function thrown(link: Link, def: McpToolDef, args: Args, error: unknown, withState: boolean): ToolResult {
-  const e = error as { code?: unknown; message?: unknown; data?: { elicitations?: unknown }; elicitations?: unknown } | null;
+  const e = error as {
+    code?: unknown;
+    message?: unknown;
+    data?: { elicitations?: unknown };
+    elicitations?: unknown;
+  } | null;
   const code = typeof e?.code === "number" ? e.code : undefined;
   const message = typeof e?.message === "string" && e.message ? e.message : String(error);
   if (code === URL_REQUIRED) {
-    const list = (Array.isArray(e?.elicitations) ? e.elicitations : Array.isArray(e?.data?.elicitations) ? e.data.elicitations : []) as ElicitParams[];
-    const urls = list.filter((u) => typeof u?.url === "string").map((u) => ({ url: u.url as string, message: typeof u.message === "string" ? u.message : "Authorization required to continue" }));
-    if (urls.length > 0) return suspend({ kind: "authorization", prompt: urls[0]!.message, url: urls[0]!.url }, { ...common(link, def, args), mode: "url_required", urls, index: 0 });
+    const list = (
+      Array.isArray(e?.elicitations) ? e.elicitations : Array.isArray(e?.data?.elicitations) ? e.data.elicitations : []
+    ) as ElicitParams[];
+    const urls = list
+      .filter((u) => typeof u?.url === "string")
+      .map((u) => ({
+        url: u.url as string,
+        message: typeof u.message === "string" ? u.message : "Authorization required to continue",
+      }));
+    if (urls.length > 0)
+      return suspend(
+        { kind: "authorization", prompt: urls[0]!.message, url: urls[0]!.url },
+        { ...common(link, def, args), mode: "url_required", urls, index: 0 },
+      );
   }
   if (withState && code === INVALID_PARAMS) {
-    return failure(link.name, `${link.name}: the server refused the saved state of ${def.name} (${message}) — it expired or was altered; call the tool again to start over`, code);
+    return failure(
+      link.name,
+      `${link.name}: the server refused the saved state of ${def.name} (${message}) — it expired or was altered; call the tool again to start over`,
+      code,
+    );
   }
   return failure(link.name, `${link.name}: ${def.name} failed: ${message}`, code);
 }
@@ -167,10 +250,12 @@ function thrown(link: Link, def: McpToolDef, args: Args, error: unknown, withSta
 // --- session-era servers: elicitations pushed into the open call --------------------------------------------
 
 function openCall(link: Link, def: McpToolDef, args: Args, ctx: Ctx): Promise<ToolResult> {
-  const done: Promise<Settled> = link.client.callTool({ name: def.name, arguments: args }, callOptions(link, def, args, ctx)).then(
-    (result) => ({ result }),
-    (error: unknown) => ({ error }),
-  );
+  const done: Promise<Settled> = link.client
+    .callTool({ name: def.name, arguments: args }, callOptions(link, def, args, ctx))
+    .then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
   return awaitPush(link, def, args, done);
 }
 
@@ -180,12 +265,13 @@ async function awaitPush(link: Link, def: McpToolDef, args: Args, done: Promise<
   const first = await Promise.race([done, next.push.then((push) => ({ push }))]);
   if (!("push" in first)) {
     next.cancel();
-    return "error" in first ? thrown(link, def, args, first.error, false) : toToolResult(link.name, first.result as McpCallResult);
+    return "error" in first
+      ? thrown(link, def, args, first.error, false)
+      : toToolResult(link.name, first.result as McpCallResult);
   }
-  const result = suspend(requestFor(first.push.params), { ...common(link, def, args), mode: "pushed" });
-  const request = (result.metadata?.pending as { id: string }).id;
-  link.open.set(request, { done, push: first.push });
-  return result;
+  const id = newId();
+  link.open.set(id, { done, push: first.push });
+  return suspend(requestFor(first.push.params), { ...common(link, def, args), mode: "pushed" }, id);
 }
 
 function answerPush(link: Link, def: McpToolDef, state: McpState, answer: Answer): Promise<ToolResult> | ToolResult {

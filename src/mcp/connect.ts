@@ -4,7 +4,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { JSONSchema, Tool, ToolContext } from "../index";
 import { executeMcp, type McpToolDef } from "./call";
-import { type ElicitParams, type ElicitResponse } from "./elicitation";
+import type { ElicitParams, ElicitResponse } from "./elicitation";
 import { pushQueue, type Link } from "./link";
 import { toolName } from "./names";
 import { endpointOf } from "./state";
@@ -39,14 +39,16 @@ export interface McpConnection {
 const CLIENT_INFO = { name: "toolnexus", version: "0.1.0" };
 
 function checkOptions(options: ConnectMcpOptions): URL {
-  if (typeof options?.name !== "string" || options.name === "") throw new TypeError("toolnexus/mcp: connectMcp: name must be a non-empty string");
+  if (typeof options?.name !== "string" || options.name === "")
+    throw new TypeError("toolnexus/mcp: connectMcp: name must be a non-empty string");
   let url: URL;
   try {
     url = new URL(options.url);
   } catch {
     throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": url must be an absolute http(s) URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": url must be http(s), got ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": url must be http(s), got ${url.protocol}`);
   if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
     throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": timeoutMs must be a positive number`);
   }
@@ -64,7 +66,9 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnect
   const pushes = pushQueue();
   // a session-era server pushes its elicitations into the open call; the call that is waiting takes them
   client.setRequestHandler("elicitation/create", (request) => {
-    const response = new Promise<ElicitResponse>((respond) => pushes.deliver({ params: request.params as ElicitParams, respond }));
+    const response = new Promise<ElicitResponse>((respond) =>
+      pushes.deliver({ params: request.params as ElicitParams, respond }),
+    );
     return response as Promise<{ action: ElicitResponse["action"] }>;
   });
   const transport = new StreamableHTTPClientTransport(url, {
@@ -93,7 +97,11 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnect
       open: new Map(),
       closed: false,
     };
-    return connection(link, listed.tools.map((t) => mcpTool(link, t)), () => pushes.drain());
+    return connection(
+      link,
+      listed.tools.map((t) => mcpTool(link, t)),
+      () => pushes.drain(),
+    );
   } catch (error) {
     await client.close().catch(() => {});
     return failed(options.name, error);
@@ -137,7 +145,8 @@ function failed(name: string, error: unknown): McpConnection {
  */
 function raiseIds(client: Client, floor: number): void {
   const counter = client as unknown as { _requestMessageId?: unknown };
-  if (typeof counter._requestMessageId === "number" && counter._requestMessageId <= floor) counter._requestMessageId = floor + 1;
+  if (typeof counter._requestMessageId === "number" && counter._requestMessageId <= floor)
+    counter._requestMessageId = floor + 1;
 }
 
 interface ListedTool {
@@ -162,4 +171,3 @@ function mcpTool(link: Link, listed: ListedTool): Tool {
     execute: (args: Record<string, unknown>, ctx?: ToolContext) => executeMcp(link, def, args ?? {}, ctx),
   };
 }
-

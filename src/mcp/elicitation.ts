@@ -24,12 +24,19 @@ export const isUrlMode = (params: ElicitParams | undefined): boolean => params?.
 
 export function requestFor(params: ElicitParams | undefined): RequestSpec {
   const prompt = typeof params?.message === "string" ? params.message : "The MCP server asks for input";
-  if (isUrlMode(params)) return { kind: "authorization", prompt, url: typeof params?.url === "string" ? params.url : "" };
-  const schema = typeof params?.requestedSchema === "object" && params.requestedSchema !== null ? params.requestedSchema : { type: "object", properties: {} };
+  if (isUrlMode(params))
+    return { kind: "authorization", prompt, url: typeof params?.url === "string" ? params.url : "" };
+  const schema =
+    typeof params?.requestedSchema === "object" && params.requestedSchema !== null
+      ? params.requestedSchema
+      : { type: "object", properties: {} };
   return { kind: "input", prompt, data: { schema } };
 }
 
-export type ElicitResponse = { action: "accept"; content?: Record<string, unknown> } | { action: "decline" } | { action: "cancel" };
+export type ElicitResponse =
+  | { action: "accept"; content?: Record<string, unknown> }
+  | { action: "decline" }
+  | { action: "cancel" };
 
 export function responseFor(params: ElicitParams | undefined, answer: Answer): ElicitResponse {
   if (!answer.ok) return answer.reason === "declined" ? { action: "decline" } : { action: "cancel" };

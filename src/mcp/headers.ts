@@ -33,12 +33,17 @@ function declarations(schema: unknown, path: string[] = [], out: Declaration[] =
 function primitive(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number" && Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value))) return String(value);
+  if (typeof value === "number" && Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value)))
+    return String(value);
   return undefined;
 }
 
 function encode(value: string): string {
-  const plain = value.length > 0 && value === value.trim() && /^[\t\x20-\x7e]*$/.test(value) && !(value.startsWith("=?base64?") && value.endsWith("?="));
+  const plain =
+    value.length > 0 &&
+    value === value.trim() &&
+    /^[\t\x20-\x7e]*$/.test(value) &&
+    !(value.startsWith("=?base64?") && value.endsWith("?="));
   if (plain) return value;
   let bin = "";
   for (const b of new TextEncoder().encode(value)) bin += String.fromCharCode(b);
@@ -50,7 +55,8 @@ export function paramHeaders(inputSchema: unknown, args: Record<string, unknown>
   const headers: Record<string, string> = {};
   for (const { path, header } of declarations(inputSchema)) {
     let value: unknown = args;
-    for (const key of path) value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of path)
+      value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
     const text = primitive(value);
     if (text !== undefined) headers[PREFIX + header] = encode(text);
   }

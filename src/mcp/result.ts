@@ -15,7 +15,9 @@ export interface McpCallResult {
 
 const texts = (content: unknown): string[] =>
   Array.isArray(content)
-    ? content.filter((c: McpContent) => c?.type === "text" && typeof c.text === "string").map((c: McpContent) => c.text as string)
+    ? content
+        .filter((c: McpContent) => c?.type === "text" && typeof c.text === "string")
+        .map((c: McpContent) => c.text as string)
     : [];
 
 export function toToolResult(server: string, result: McpCallResult): ToolResult {
@@ -24,7 +26,8 @@ export function toToolResult(server: string, result: McpCallResult): ToolResult 
     const parts = texts(result.content).filter((t) => t.trim() !== "");
     return { output: parts.length ? parts.join("\n\n") : "MCP tool returned an error", isError: true, metadata };
   }
-  if (result.structuredContent !== undefined) return { output: JSON.stringify(result.structuredContent), isError: false, metadata };
+  if (result.structuredContent !== undefined)
+    return { output: JSON.stringify(result.structuredContent), isError: false, metadata };
   return { output: texts(result.content).join("\n"), isError: false, metadata };
 }
 

@@ -31,7 +31,8 @@ function sampleObject(schema) {
 
 function plannedCalls(tools) {
   const name = (mcpName) => `${NAME}_${mcpName.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
-  if (Array.isArray(context.toolCalls)) return context.toolCalls.map((c) => ({ name: name(c.name), args: c.arguments ?? {} }));
+  if (Array.isArray(context.toolCalls))
+    return context.toolCalls.map((c) => ({ name: name(c.name), args: c.arguments ?? {} }));
   const echo = tools.find((t) => t.name === name("json_schema_echo"));
   if (echo) {
     const focal = tools.find((t) => t !== echo);
@@ -63,5 +64,10 @@ for (let round = 0; result.status === "pending" && round < 10; round++) {
   result = await client.resume(result.runId, result.requests.map(answerFor), { toolkit: again.tools });
   await again.close();
 }
-console.log(JSON.stringify({ status: result.status, calls: result.toolCalls.map((c) => [c.name, c.isError, c.output.slice(0, 120)]) }));
+console.log(
+  JSON.stringify({
+    status: result.status,
+    calls: result.toolCalls.map((c) => [c.name, c.isError, c.output.slice(0, 120)]),
+  }),
+);
 process.exit(result.status === "done" ? 0 : 1);

@@ -20,6 +20,10 @@ export async function serveTestServer(options = {}) {
     url: `${base}/mcp`,
     stats: () => fetch(`${base}/stats`).then((r) => r.json()),
     expire: () => fetch(`${base}/control/expire`, { method: "POST" }),
-    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }

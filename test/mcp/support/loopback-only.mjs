@@ -11,7 +11,14 @@ net.Server.prototype.listen = function (...args) {
     else args.splice(1, 0, LOOPBACK);
   } else if (first === undefined || typeof first === "function") {
     args.unshift(0, LOOPBACK);
-  } else if (typeof first === "object" && first !== null && first.path === undefined && first.fd === undefined && !(first instanceof net.Server) && !("_handle" in first)) {
+  } else if (
+    typeof first === "object" &&
+    first !== null &&
+    first.path === undefined &&
+    first.fd === undefined &&
+    !(first instanceof net.Server) &&
+    !("_handle" in first)
+  ) {
     args[0] = { ...first, host: LOOPBACK };
   }
   return listen.apply(this, args);
