@@ -32,6 +32,8 @@ const CONFORMANCE_SCENARIOS = [
   "http-invalid-tool-headers",
   "json-schema-ref-no-deref",
   "json-schema-2020-12-preservation",
+  // again as a page's main thread, where the Mcp-Param-* headers are toolnexus/mcp's own (src/mcp/headers.ts)
+  "http-custom-headers as a page",
 ];
 
 if (!existsSync(join(root, "dist/mcp.js")) || !existsSync(join(root, "dist/index.js"))) {

@@ -8,6 +8,12 @@ import { memoryStorage } from "../../dist/index.js";
 import { scriptedClient } from "./support/scripted.mjs";
 
 const url = process.argv.at(-1);
+// TOOLNEXUS_AS_PAGE=1: act as a page's main thread (window and document exist), where the MCP client sends
+// no Mcp-Param-* headers and toolnexus/mcp computes them itself
+if (process.env.TOOLNEXUS_AS_PAGE === "1") {
+  globalThis.window = globalThis;
+  globalThis.document = {};
+}
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
 const NAME = "conformance";
 
