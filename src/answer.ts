@@ -89,21 +89,43 @@ export function newRequestId(): string {
   return `pnd-${crypto.randomUUID()}`;
 }
 
-/** What a tool returns to suspend: the Request rides in `metadata.pending`. */
+export interface PendingOptions {
+  /**
+   * JSON the tool gets back as `ctx.state` when it is re-executed with the answer (an MCP `requestState`, a
+   * cursor). Kept in the stored run only: never sent to a page, a stream or `result.pending`.
+   */
+  state?: unknown;
+}
+
+/**
+ * What a tool returns to suspend: the Request rides in `metadata.pending` (and the tool's private state in
+ * `metadata.pendingState`). Everything is checked here, so a halted run can always be loaded and resumed:
+ * a bad field throws TypeError, which the loop hands to the model as the tool's error result.
+ */
 /* @__NO_SIDE_EFFECTS__ */
-export function pending(request: PendingInput): ToolResult {
-  if (typeof request?.kind !== "string" || request.kind === "")
-    throw new TypeError("toolnexus: pending: kind is required");
-  if (typeof request.prompt !== "string") throw new TypeError("toolnexus: pending: prompt must be a string");
+export function pending(request: PendingInput, options: PendingOptions = {}): ToolResult {
+  const fields: Record<string, unknown> = isPlainObject(request) ? request : {};
+  for (const key of ["kind", "prompt", "id", "url", "expiresAt"] as const) {
+    const value = fields[key];
+    if (value === undefined && key !== "kind" && key !== "prompt") continue;
+    if (typeof value !== "string" || (value === "" && key !== "prompt")) {
+      throw new TypeError(`toolnexus: pending: ${key} must be a non-empty string, got ${typeName(value)}`);
+    }
+  }
+  if (request.data !== undefined && !isPlainObject(request.data))
+    throw new TypeError(`toolnexus: pending: data must be a plain object, got ${typeName(request.data)}`);
+  if (request.expiresAt !== undefined && Number.isNaN(Date.parse(request.expiresAt)))
+    throw new TypeError(`toolnexus: pending: expiresAt must be an RFC 3339 timestamp, got "${request.expiresAt}"`);
   const req: PendingRequest = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
   if (request.url !== undefined) req.url = request.url;
   if (request.data !== undefined) req.data = request.data;
   if (request.expiresAt !== undefined) req.expiresAt = request.expiresAt;
-  return {
-    output: req.url ? `${req.prompt}\n${req.url}` : req.prompt,
-    isError: true,
-    metadata: { pending: req },
-  };
+  const metadata: Record<string, unknown> = { pending: req };
+  if (options.state !== undefined) {
+    if (JSON.stringify(options.state) === undefined) throw new TypeError("toolnexus: pending: state must be JSON");
+    metadata.pendingState = options.state;
+  }
+  return { output: req.url ? `${req.prompt}\n${req.url}` : req.prompt, isError: true, metadata };
 }
 
 /** Suspends until the user has authorized at `url` (kind `authorization`). */

@@ -1,22 +1,24 @@
-// createClient: options resolved once; run, stream, resume, conversations, translate and metrics on top
-// of one generator (loop.ts). Everything per run lives in a RunContext, nothing in module state.
-import { envApiKey } from "./client/env";
-import { RunConflictError } from "./errors";
+// createClient: the parts assembled — options checked once, one storage, one metrics registry, the
+// provider wire loaded on first use — with run, stream, resume, inspect, conversations, translate and
+// metrics on top of one generator (loop.ts). Everything per run lives in a RunContext, nothing in module state.
+import { InvalidAnswerError } from "./errors";
 import { drive } from "./loop";
-import { newRunId, resultOf, zeroUsage, type LoopState, type RunContext } from "./loop/context";
-import { anySignal } from "./_internal/signals";
-import type { Resumption } from "./loop/resume";
+import { newRunId, zeroUsage, type LoopState, type RunContext } from "./loop/context";
+import type { RunInspection } from "./loop/resume";
+import { envApiKey } from "./client/env";
 import { createMetrics } from "./client/metrics";
-import type { ClientOptions, ResumeOptions, RunOptions } from "./types";
-import { checkResumeConfig } from "./client/resume-token/secret";
+import { resolveOptions } from "./client/options";
+import { createResumeToken } from "./client/resume-token/create";
+import { collect, session, type Plan, type SessionEnv } from "./client/session";
+import type { TranslateRequest, TranslateResult } from "./client/translate";
 import { memoryStorage } from "./storage/memory";
 import { toToolkit } from "./tools/toolkit";
-import type { TranslateRequest, TranslateResult } from "./client/translate";
-import type { Answer, RunResult, StreamEvent } from "./types";
+import type { Answer, ClientOptions, ResumeOptions, RunOptions, RunResult, StreamEvent } from "./types";
 import { loadWire } from "./wire/load";
 import type { Wire } from "./wire/types";
 
-export type { ClientOptions, ResumeOptions, RunOptions, Hooks } from "./types";
+export type { ClientOptions, Hooks, ResumeOptions, RunOptions } from "./types";
+export type { RunInspection } from "./loop/resume";
 
 export interface AskOptions extends RunOptions {
   /** A conversation id: its transcript is loaded from and saved to the client's storage. */
@@ -30,11 +32,22 @@ export interface Conversation {
   reset(): Promise<void>;
 }
 
+/** What `inspect` answers: where the run stands, its open requests, and (with a resumeSecret) their tokens. */
+export interface Inspection extends RunInspection {
+  /** The token for the first open request. */
+  token?: string;
+  /** A token per open request, by request id. */
+  tokens?: Record<string, string>;
+}
+
 export interface Client {
   run(prompt: string, opts?: RunOptions): Promise<RunResult>;
   stream(prompt: string, opts?: RunOptions): AsyncIterable<StreamEvent>;
-  resume(runId: string, answer: Answer, opts?: ResumeOptions): Promise<RunResult>;
-  resumeStream(runId: string, answer: Answer, opts?: ResumeOptions): AsyncIterable<StreamEvent>;
+  /** Answers one or several open requests of a halted run, in any order. */
+  resume(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): Promise<RunResult>;
+  resumeStream(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): AsyncIterable<StreamEvent>;
+  /** Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined: unknown run. */
+  inspect(runId: string): Promise<Inspection | undefined>;
   ask(prompt: string, opts?: AskOptions): Promise<RunResult>;
   forget(id: string): Promise<void>;
   conversation(opts?: { id?: string; toolkit?: RunOptions["toolkit"] }): Conversation;
@@ -42,126 +55,55 @@ export interface Client {
   metrics(): string;
 }
 
-type Plan = (ctx: RunContext) => Promise<Resumption>;
-
-async function collect(events: AsyncGenerator<StreamEvent, RunResult>): Promise<RunResult> {
-  for (;;) {
-    const step = await events.next();
-    if (step.done) return step.value;
-  }
+/** `answer | answers` as a list; a missing answer is refused before anything is read. */
+function answerList(answer: Answer | readonly Answer[]): readonly Answer[] {
+  const list = Array.isArray(answer) ? answer : [answer];
+  list.forEach((a, i) => {
+    if (a === null || a === undefined)
+      throw new InvalidAnswerError(
+        Array.isArray(answer) ? `answers[${i}]` : "answer",
+        `toolnexus: resume needs an Answer, got ${a} — build it with answerOutput(id, output) or answerDeclined(id)`,
+      );
+  });
+  return list as readonly Answer[];
 }
 
 /* @__NO_SIDE_EFFECTS__ */
 export function createClient(options: ClientOptions): Client {
-  for (const key of ["baseUrl", "model"] as const) {
-    if (typeof options?.[key] !== "string" || !options[key])
-      throw new TypeError(`toolnexus: createClient needs a ${key} string`);
-  }
-  if (options.style !== "openai" && options.style !== "anthropic")
-    throw new TypeError('toolnexus: createClient style must be "openai" or "anthropic"');
-  const opts = { ...options };
-  // the provider wire, translate and resume load on first use, so a page only downloads what it runs
-  // kept once loaded, so later runs need no `await import`; concurrent first runs share the module system's cache
-  let wire: Wire | undefined;
+  const opts = resolveOptions(options);
   const storage = opts.storage ?? memoryStorage();
-  checkResumeConfig(opts.resumeSecret, opts.requireResumeToken === true);
-  let checkToken: ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck> | undefined;
-  const resumePlan =
-    (runId: string, answer: Answer, ro: ResumeOptions): Plan =>
-    async (ctx) => {
-      const { prepareResume } = await import("./loop/resume");
-      let guard: Awaited<ReturnType<NonNullable<typeof checkToken>>>;
-      if (ro.token !== undefined || opts.requireResumeToken) {
-        const { resumeTokenCheck } = await import("./client/resume-token/verify");
-        guard = await (checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true))(
-          runId,
-          ro.token,
-        );
-      }
-      return prepareResume(ctx, runId, answer, guard);
-    };
   const registry = createMetrics();
-  const metrics = {
-    record: (event: Parameters<typeof registry.record>[0]) => {
-      registry.record(event);
-      opts.onMetric?.(event);
-    },
-    render: () => registry.render(),
-  };
+  let wire: Wire | undefined; // kept once loaded, so later runs need no `await import`
   // an explicit `apiKey` (even undefined) turns the environment lookup off
   const apiKey = (): string | undefined => ("apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style));
+  const secret = opts.resumeSecret;
+  const conversations = () =>
+    import("./client/conversations").then((m) => m.conversationStore(storage, opts.claimLeaseMs));
 
-  async function context(
-    toolkit: RunOptions["toolkit"],
-    signal: AbortSignal | undefined,
-    stream: boolean,
-  ): Promise<RunContext> {
-    return {
+  const env: SessionEnv = {
+    opts,
+    context: async (toolkit, signal, stream): Promise<RunContext> => ({
       opts,
       wire: wire ?? (wire = await loadWire(opts.style)),
       apiKey: apiKey(),
       toolkit: toToolkit(toolkit),
       storage,
-      metrics,
+      metrics: env,
       stream,
       signal,
-      maxTurns: opts.maxTurns ?? 10,
+      maxTurns: opts.maxTurns,
       warn: (m) => console.warn(m),
-    };
-  }
-
-  async function* session(ro: RunOptions, stream: boolean, plan: Plan): AsyncGenerator<StreamEvent, RunResult> {
-    // a controller only for the timeout (the caller's signal is used as it is); with neither, no signal at
-    // all — nothing could abort the run, and in Node an AbortController costs microseconds
-    const deadline = opts.timeoutMs !== undefined ? new AbortController() : undefined;
-    let timeout: Error | undefined; // made when it fires: an Error costs microseconds
-    const timer = deadline
-      ? setTimeout(() => deadline.abort((timeout = new Error(`run timeout after ${opts.timeoutMs}ms`))), opts.timeoutMs)
-      : undefined;
-    const signal = deadline && ro.signal ? anySignal([deadline.signal, ro.signal]) : (deadline?.signal ?? ro.signal);
-    const started = Date.now();
-    let state: LoopState | undefined;
-    let result: RunResult;
-    try {
-      const planned = await plan(await context(ro.toolkit, signal, stream));
-      state = planned.state;
-      result = planned.finished ?? (yield* planned.events!);
-    } catch (error) {
-      const runMetric = {
-        event: "run" as const,
-        model: opts.model,
-        turns: state?.turns ?? 0,
-        toolCalls: state?.toolCalls.length ?? 0,
-        totalTokens: state?.usage.totalTokens ?? 0,
-        ms: Date.now() - started,
-      };
-      if (!signal?.aborted || !state) {
-        metrics.record({ ...runMetric, error: error instanceof Error ? error.message : String(error) });
-        throw error;
-      }
-      result = resultOf(state, "incomplete", {
-        limit: timeout !== undefined && signal!.reason === timeout ? "timeout" : "aborted",
-      });
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-    }
-    metrics.record({
-      event: "run",
-      model: opts.model,
-      turns: result.turns,
-      toolCalls: result.toolCallCount,
-      totalTokens: result.usage.totalTokens,
-      ms: Date.now() - started,
-    });
-    if (state?.conversationId !== undefined && result.status !== "pending")
-      await (await conversations()).save(state.conversationId, { messages: result.messages });
-    if (stream) {
-      // run() and resume() collect the result alone: only a stream has someone reading events
-      yield { type: "usage", usage: result.usage };
-      yield { type: "done", result };
-    }
-    return result;
-  }
+    }),
+    record(event) {
+      registry.record(event);
+      opts.onMetric?.(event);
+    },
+    ...(secret === undefined ? {} : { token: (runId, pending) => createResumeToken({ runId, pending }, secret) }),
+    async finished(state, result) {
+      if (state.conversationId !== undefined)
+        await (await conversations()).settle(state.conversationId, state.runId, result.messages);
+    },
+  };
 
   function fresh(prompt: string, ro: RunOptions, conversationId?: string): Plan {
     return async (ctx) => {
@@ -183,28 +125,47 @@ export function createClient(options: ClientOptions): Client {
     };
   }
 
-  const conversations = () => import("./client/conversations").then((m) => m.conversationStore(storage));
+  const resumed = (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan => {
+    const answers = answerList(answer);
+    return async (ctx) => {
+      const [{ prepareResume }, guard] = await Promise.all([import("./loop/resume"), tokenGuard(runId, ro)]);
+      return prepareResume(ctx, runId, answers, guard);
+    };
+  };
+
+  let checkToken: Promise<ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck>> | undefined;
+  async function tokenGuard(runId: string, ro: ResumeOptions) {
+    if (ro.token === undefined && !opts.requireResumeToken) return undefined;
+    checkToken ??= import("./client/resume-token/verify").then((m) =>
+      m.resumeTokenCheck(secret, opts.requireResumeToken === true),
+    );
+    return (await checkToken)(runId, ro.token);
+  }
 
   const client: Client = {
-    run: (prompt, ro = {}) => collect(session(ro, false, fresh(prompt, ro))),
-    stream: (prompt, ro = {}) => session(ro, true, fresh(prompt, ro)),
-    resume: (runId, answer, ro = {}) => collect(session(ro, false, resumePlan(runId, answer, ro))),
-    resumeStream: (runId, answer, ro = {}) => session(ro, true, resumePlan(runId, answer, ro)),
+    run: (prompt, ro = {}) => collect(session(env, ro, false, fresh(prompt, ro))),
+    stream: (prompt, ro = {}) => session(env, ro, true, fresh(prompt, ro)),
+    resume: (runId, answer, ro = {}) => collect(session(env, ro, false, resumed(runId, answer, ro))),
+    resumeStream: (runId, answer, ro = {}) => session(env, ro, true, resumed(runId, answer, ro)),
+
+    async inspect(runId) {
+      const [{ inspectRun }, ctx] = await Promise.all([
+        import("./loop/resume"),
+        env.context(undefined, undefined, false),
+      ]);
+      const found = await inspectRun(ctx, runId);
+      if (!found || !env.token || found.requests.length === 0) return found;
+      const signed = await Promise.all(found.requests.map((r) => env.token!(runId, r)));
+      const tokens = Object.fromEntries(found.requests.map((r, i) => [r.id, signed[i]!]));
+      return { ...found, token: signed[0]!, tokens };
+    },
 
     async ask(prompt, ao = {}) {
-      if (ao.id === undefined) return client.run(prompt, ao);
       const id = ao.id;
-      const store = await conversations();
-      const conv = await store.load(id);
-      if (conv.pendingRunId) {
-        throw new RunConflictError(
-          conv.pendingRunId,
-          `toolnexus: conversation "${id}" waits on run "${conv.pendingRunId}" — resume it with client.resume(runId, answer), or discard it with client.forget(id)`,
-        );
-      }
-      const result = await collect(session(ao, false, fresh(prompt, { ...ao, history: conv.messages }, id)));
-      if (result.status === "pending") await store.save(id, { messages: conv.messages, pendingRunId: result.runId! });
-      return result;
+      if (id === undefined) return client.run(prompt, ao);
+      return (await conversations()).exchange(id, (history) =>
+        collect(session(env, ao, false, fresh(prompt, { ...ao, history }, id))),
+      );
     },
 
     forget: async (id) => (await conversations()).forget(id),
@@ -214,7 +175,7 @@ export function createClient(options: ClientOptions): Client {
       return {
         id,
         send: (prompt, so = {}) => client.ask(prompt, { ...so, id, ...(co.toolkit ? { toolkit: co.toolkit } : {}) }),
-        messages: async () => (await (await conversations()).load(id)).messages,
+        messages: async () => (await (await conversations()).load(id)).record.messages,
         reset: () => client.forget(id),
       };
     },
@@ -222,12 +183,12 @@ export function createClient(options: ClientOptions): Client {
     async translate(req) {
       const [{ translateCall }, ctx] = await Promise.all([
         import("./client/translate-call"),
-        context(req.toolkit, req.signal, false),
+        env.context(req.toolkit, req.signal, false),
       ]);
       return translateCall(ctx, req);
     },
 
-    metrics: () => metrics.render(),
+    metrics: () => registry.render(),
   };
   return client;
 }

@@ -134,6 +134,16 @@ export class StreamError extends ToolnexusError {
   }
 }
 
+/** A `createClient` option that cannot work, named in `option`; thrown by `createClient` itself, never at a later call. */
+export class ConfigError extends ToolnexusError {
+  declare readonly option: string;
+  constructor(option: string, message: string) {
+    super("config", message);
+    this.name = "ConfigError";
+    this.option = option;
+  }
+}
+
 /** Why a token was refused. */
 export type ResumeTokenProblem = "missing" | "malformed" | "signature" | "expired" | "run" | "request" | "replayed";
 

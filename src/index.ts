@@ -14,6 +14,7 @@ export {
   LlmHttpError,
   StreamError,
   ResumeTokenError,
+  ConfigError,
 } from "./errors";
 export type { ToolnexusErrorCode, ResumeTokenProblem } from "./errors";
 export type { TranslateRequest, TranslateResult } from "./client/translate";

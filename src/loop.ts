@@ -1,19 +1,19 @@
 // The tool-calling loop: one async generator serves run, stream and resume. Concerns live in loop/.
+import { callModel } from "./loop/call-model";
 import type { LoopState, RunContext } from "./loop/context";
 import { resultOf } from "./loop/context";
-import { callModel } from "./loop/call-model";
-import { runTurn } from "./loop/execute-tools";
-import { haltRecord, pendingResult, writeRecord, type TurnCall } from "./loop/halt";
-import { appendTurn, mergeRelays, resolveInline, waiting } from "./loop/suspension";
-import { openGroups } from "./run-state/record";
+import { runTurn, type CallOutcome } from "./loop/execute-tools";
+import { haltRecord, pendingResult, writeRecord } from "./loop/halt";
+import { appendTurn, mergeRelays, resolveInline } from "./loop/suspension";
 import type { RunResult, StreamEvent } from "./types";
+import type { ToolCall, Turn } from "./wire/types";
 
 /** Turns until the model stops calling tools, a suspension halts the run, or `maxTurns` is reached. */
 export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<StreamEvent, RunResult> {
   while (state.turns < ctx.maxTurns) {
     ctx.signal?.throwIfAborted();
     state.turns++;
-    const turn = yield* callModel(ctx, state);
+    const turn = uniqueIds(ctx, state, yield* callModel(ctx, state));
     state.text = turn.text;
     if (turn.calls.length === 0) {
       state.messages.push(turn.message);
@@ -21,6 +21,8 @@ export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<
     }
     if (ctx.stream)
       for (const call of turn.calls) yield { type: "tool_call", id: call.id, name: call.name, args: call.args };
+    // a resumed run marks the calls as started before any runs: after a crash they are never run twice
+    await ctx.checkpoint?.(state, turn.message, turn.calls.map(started));
     const outcomes = await runTurn(ctx, state, turn.calls);
     ctx.signal?.throwIfAborted();
     mergeRelays(outcomes);
@@ -28,44 +30,67 @@ export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<
       yield* resolveInline(ctx, state, outcomes);
     } else if (outcomes.some((o) => o.request)) {
       return yield* halt(ctx, state, turn.message, outcomes);
-    } else {
-      if (ctx.stream)
-        for (const o of outcomes)
-          yield {
-            type: "tool_result",
-            id: o.call.id,
-            name: o.call.name,
-            output: o.result.output,
-            isError: o.result.isError,
-          };
     }
+    await ctx.checkpoint?.(state, turn.message, outcomes);
+    if (ctx.stream && !ctx.opts.waitFor) for (const o of outcomes) yield toolResult(o);
     appendTurn(ctx, state, turn, outcomes);
   }
   return resultOf(state, "incomplete", { limit: "maxTurns" });
 }
 
+const started = (call: ToolCall): CallOutcome => ({
+  call,
+  args: call.args,
+  result: { output: "", isError: true },
+  started: true,
+});
+
+const toolResult = ({ call, result }: CallOutcome): StreamEvent => ({
+  type: "tool_result",
+  id: call.id,
+  name: call.name,
+  output: result.output,
+  isError: result.isError,
+});
+
+/**
+ * Every call of a run gets an id of its own, so `idempotencyKey` (`runId:callId`) never repeats within it:
+ * a call that came without an id, or with one an earlier call of the run already has, is given a fresh one
+ * (in the transcript too).
+ */
+function uniqueIds(ctx: RunContext, state: LoopState, turn: Turn): Turn {
+  const seen = new Set(state.toolCalls.map((c) => c.id));
+  let renamed = false;
+  const ids = turn.calls.map((call, i) => {
+    let id = call.id;
+    for (let n = 0; !id || seen.has(id); n++) id = `${call.id || "call"}_t${state.turns}_${i}${n ? `_${n}` : ""}`;
+    seen.add(id);
+    if (id !== call.id) renamed = true;
+    return id;
+  });
+  if (!renamed) return turn;
+  return {
+    ...turn,
+    message: ctx.wire.withCallIds(turn.message, ids),
+    calls: turn.calls.map((call, i) => ({ ...call, id: ids[i]! })),
+  };
+}
+
 /**
  * Durable halt: the finished calls' results are reported, the run is written under its runId with every
- * suspended call of the turn, and the first open Request (in tool-call order) is surfaced.
+ * suspended call of the turn, and every open request (in tool-call order) is surfaced.
  */
 export async function* halt(
   ctx: RunContext,
   state: LoopState,
   assistant: unknown,
-  calls: TurnCall[],
+  calls: CallOutcome[],
 ): AsyncGenerator<StreamEvent, RunResult> {
-  for (const c of calls) {
-    if (!c.request && ctx.stream)
-      yield {
-        type: "tool_result",
-        id: c.call.id,
-        name: c.call.name,
-        output: c.result.output,
-        isError: c.result.isError,
-      };
-  }
-  const request = openGroups(calls, waiting)[0]!.request;
-  await writeRecord(ctx, haltRecord(ctx, state, assistant, calls));
-  if (ctx.stream) yield { type: "pending", request, runId: state.runId };
-  return pendingResult(ctx, state, assistant, calls, request);
+  if (ctx.stream) for (const c of calls) if (!c.request) yield toolResult(c);
+  const record = haltRecord(ctx, state, assistant, calls);
+  await writeRecord(ctx, record);
+  ctx.released?.();
+  const result = pendingResult(state, record, ctx);
+  if (ctx.stream) for (const request of result.requests!) yield { type: "pending", request, runId: state.runId };
+  return result;
 }

@@ -107,8 +107,12 @@ export interface RunResult {
   turns: number;
   usage: Usage;
   model: string;
-  /** Present iff `status === "pending"`. */
+  /** Present iff `status === "pending"`: the first open request, in tool-call order. */
   pending?: PendingRequest;
+  /** Present iff `status === "pending"`: every open request of the halted turn; answer them in any order. */
+  requests?: PendingRequest[];
+  /** A signed resume token for `pending`, when the client has a `resumeSecret`. */
+  token?: string;
   /** Present iff `status === "pending"`: the key to resume with. */
   runId?: string;
   /** Present iff `status === "incomplete"`: `"maxTurns"`, `"timeout"` or `"aborted"`. */
@@ -119,7 +123,7 @@ export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "tool_call"; id: string; name: string; args: unknown }
   | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
-  | { type: "pending"; request: PendingRequest; runId?: string }
+  | { type: "pending"; request: PendingRequest; runId?: string; token?: string }
   | { type: "usage"; usage: Usage }
   | { type: "done"; result: RunResult };
 
@@ -221,6 +225,13 @@ export interface ClientOptions {
   storage?: RunStorage;
   /** How long a finished run's outcome is kept so a repeated identical answer gets it back. Default 86400. */
   completedTtlSeconds?: number;
+  /**
+   * How long a resume owns a claimed run, in ms (default 60000). Its owner renews it at every checkpoint
+   * and gives it back when it goes away; past it, a resume with the same answer takes the run over.
+   */
+  claimLeaseMs?: number;
+  /** Halted runs expire from storage after this many seconds (adapters with TTL); never before a request's `expiresAt`. */
+  pendingTtlSeconds?: number;
   /** Verifies `resume(…, { token })` tokens made by `createResumeToken(run, secret)`. Never stored, logged or put in an error. */
   resumeSecret?: string;
   /** With `resumeSecret`: a resume without a token is refused with ResumeTokenError. Default false. */

@@ -1,39 +1,104 @@
-// Conversations kept in the client's storage: `{ v: 1, messages, pendingRunId? }` under `conversation:<id>`.
-// While a turn is suspended the stored transcript stays as it was before that turn (never unbalanced) and
-// names the run it waits on; the resumed run's balanced transcript replaces it. Loaded on first use.
-import { RunStateError, StorageError } from "../errors";
-import { conversationKey, runKey } from "../loop/context";
+// Conversations kept in the client's storage: `{ v: 1, messages, pendingRunId?, busy? }` under
+// `conversation:<id>`. While a turn is suspended the stored transcript stays as it was before that turn
+// (never unbalanced) and names the run it waits on; the resumed run's balanced transcript replaces it.
+// Every write is a compare-and-set against what was read, so no exchange is ever lost to a racer: an `ask`
+// marks the conversation busy (a lease) before its run starts, and a second `ask` meanwhile is refused.
+import { RunConflictError, RunStateError, StorageError } from "../errors";
+import { conversationKey, runKey } from "../run-state/keys";
+import { swap } from "../run-state/swap";
 import type { RunStorage } from "../types";
 
 export interface ConversationRecord {
   v: 1;
   messages: unknown[];
   pendingRunId?: string;
+  /** Set while an `ask` runs: until when (ms since the epoch) it owns the conversation. */
+  busy?: number;
 }
 
-export function conversationStore(storage: RunStorage) {
-  async function load(id: string): Promise<ConversationRecord> {
+interface Loaded {
+  record: ConversationRecord;
+  raw: string | undefined;
+}
+
+export function conversationStore(storage: RunStorage, leaseMs: number) {
+  async function load(id: string): Promise<Loaded> {
     const key = conversationKey(id);
     const raw = await storage.get(key).catch((cause) => Promise.reject(new StorageError("get", key, cause)));
-    if (raw === undefined) return { v: 1, messages: [] };
+    if (raw === undefined) return { record: { v: 1, messages: [] }, raw };
     try {
-      const value = JSON.parse(raw) as ConversationRecord;
-      if (value?.v === 1 && Array.isArray(value.messages)) return value;
+      const record = JSON.parse(raw) as ConversationRecord;
+      if (record?.v === 1 && Array.isArray(record.messages)) return { record, raw };
     } catch {}
     throw new RunStateError(`toolnexus: stored conversation "${id}" is corrupt — forget(id) discards it`);
   }
 
-  async function save(id: string, value: Omit<ConversationRecord, "v">): Promise<void> {
+  /** Writes `record` over `expected`; resolves the text written, or undefined when someone else wrote first. */
+  async function write(
+    id: string,
+    expected: string | undefined,
+    record: ConversationRecord,
+  ): Promise<string | undefined> {
     const key = conversationKey(id);
-    const raw = JSON.stringify({ v: 1, ...value });
-    await storage.set(key, raw).catch((cause) => Promise.reject(new StorageError("set", key, cause, raw)));
+    const raw = JSON.stringify(record);
+    const wrote = await swap(storage, key, expected, raw).catch((cause) =>
+      Promise.reject(new StorageError("compareAndSet", key, cause, raw)),
+    );
+    return wrote ? raw : undefined;
+  }
+
+  const conflict = (id: string, what: string, runId = id) =>
+    new RunConflictError(runId, `toolnexus: conversation "${id}" ${what}`);
+
+  /**
+   * Runs one exchange on the conversation: refused while it waits on a run or another `ask` owns it; the
+   * outcome is written with a compare-and-set against the conversation as this exchange found it.
+   */
+  async function exchange<R extends { status: string; messages: unknown[]; runId?: string }>(
+    id: string,
+    run: (history: unknown[]) => Promise<R>,
+  ): Promise<R> {
+    const { record, raw } = await load(id);
+    if (record.pendingRunId) {
+      throw conflict(
+        id,
+        `waits on run "${record.pendingRunId}" — resume it with client.resume(runId, answer), or discard it with client.forget(id)`,
+        record.pendingRunId,
+      );
+    }
+    if (record.busy !== undefined && record.busy > Date.now())
+      throw conflict(id, "is busy with another ask — try again when it has answered");
+    const { busy: _, ...idle } = record;
+    const claimed = await write(id, raw, { ...idle, busy: Date.now() + leaseMs });
+    if (claimed === undefined) throw conflict(id, "was changed by another ask first — nothing ran for this one");
+    let result: R;
+    try {
+      result = await run(record.messages);
+    } catch (error) {
+      await write(id, claimed, idle).catch(() => {}); // free it again; the lease ends it otherwise
+      throw error;
+    }
+    const next: ConversationRecord =
+      result.status === "pending"
+        ? { v: 1, messages: record.messages, pendingRunId: result.runId! }
+        : { v: 1, messages: result.messages };
+    if ((await write(id, claimed, next)) === undefined)
+      throw conflict(id, "was changed while this ask ran (forgotten?) — its exchange was not saved");
+    return result;
+  }
+
+  /** A resumed run finished: its transcript replaces the conversation's — only if the conversation still waits on it. */
+  async function settle(id: string, runId: string, messages: unknown[]): Promise<void> {
+    const { record, raw } = await load(id);
+    if (record.pendingRunId !== runId) return; // a late duplicate, or the conversation moved on: nothing to write
+    await write(id, raw, { v: 1, messages });
   }
 
   async function forget(id: string): Promise<void> {
-    const conv = await load(id).catch(() => undefined);
-    if (conv?.pendingRunId) await storage.delete(runKey(conv.pendingRunId));
+    const found = await load(id).catch(() => undefined);
+    if (found?.record.pendingRunId) await storage.delete(runKey(found.record.pendingRunId));
     await storage.delete(conversationKey(id));
   }
 
-  return { load, save, forget };
+  return { load, exchange, settle, forget };
 }

@@ -27,17 +27,18 @@ const headersOf = (ctx: RunContext): Record<string, string> => ({
 });
 
 /**
- * A provider may echo a credential back inside a reply (an error object in a 200, a stream error event):
- * the values of the key and of credential-looking headers are masked in any SDK error's message.
- * Resolves to the same error.
+ * A provider may echo a credential back inside a reply (an error body, an error object in a 200, a stream
+ * error event): the API key, the value of every header the caller configured (whatever its name — an
+ * `X-Auth-Key` is as secret as an `Authorization`) and credential-looking protocol headers are masked in
+ * any SDK error's message and body. Resolves to the same error.
  */
 export async function scrub(ctx: RunContext, error: unknown): Promise<unknown> {
   if (!isToolnexusError(error)) return error;
-  const secrets = secretsOf(headersOf(ctx));
+  const secrets = [...secretsOf(headersOf(ctx)), ...Object.values(ctx.opts.headers ?? {})];
   if (ctx.apiKey) secrets.push(ctx.apiKey);
   try {
-    for (const key of ["message", "stack"] as const) {
-      const text = error[key];
+    for (const key of ["message", "stack", "body"] as const) {
+      const text = (error as unknown as Record<string, unknown>)[key];
       if (typeof text === "string")
         Object.defineProperty(error, key, {
           value: redactErrorBody(text, secrets),
@@ -100,8 +101,13 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
   try {
     const res = await send(ctx, wire.url(opts.baseUrl), body);
     if (ctx.stream && res.body) {
+      // what has streamed so far is the run's text, so an aborted or timed-out run keeps it
+      let streamed = "";
       turn = yield* pump<StreamEvent, Turn>((emit) =>
-        wire.readStream(res.body!, (delta) => emit({ type: "text", delta })),
+        wire.readStream(res.body!, (delta) => {
+          state.text = streamed += delta;
+          emit({ type: "text", delta });
+        }),
       );
       response = { streamed: true, usage: turn.usage };
     } else {

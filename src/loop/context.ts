@@ -1,14 +1,33 @@
 import type {
+  Answer,
   ClientOptions,
+  PendingRequest,
   MetricEvent,
   RunResult,
   RunStatus,
   RunStorage,
   ToolCallRecord,
+  ToolResult,
   Toolkit,
   Usage,
 } from "../types";
-import type { Wire } from "../wire/types";
+import type { ToolCall, Wire } from "../wire/types";
+
+/** One call of a turn and what it has come to: a result, a suspension, or (in a checkpoint) a start. */
+export interface CallOutcome {
+  call: ToolCall;
+  /** Arguments after `beforeTool`: a re-execution uses exactly these. */
+  args: Record<string, unknown>;
+  result: ToolResult;
+  /** Set when the call suspended. */
+  request?: PendingRequest;
+  /** The tool's private state for its re-execution (`pending(request, { state })`). */
+  state?: unknown;
+  /** A checkpoint's mark: the tool started and its result is not known yet. */
+  started?: true;
+  /** The answer a started call runs with. */
+  answer?: Answer;
+}
 
 /** Everything one run needs that does not change while it runs (resolved client options). */
 export interface RunContext {
@@ -25,6 +44,13 @@ export interface RunContext {
   warn: (message: string) => void;
   /** The stored record this run owns (after a resume claimed it); later writes compare-and-set against it. */
   owned?: string;
+  /**
+   * Set while a resumed run owns its record: saves the turn in progress — the calls marked as started
+   * before any runs, then with their results — and renews the lease.
+   */
+  checkpoint?: (state: LoopState, assistant: unknown, calls: CallOutcome[]) => Promise<void>;
+  /** Called once the run wrote its record as halted (suspended): it no longer owns it. */
+  released?: () => void;
 }
 
 /** What a run has accumulated; serialised into the run record when it halts. */
@@ -69,6 +95,3 @@ export function resultOf(state: LoopState, status: RunStatus, extra: Partial<Run
 export function newRunId(): string {
   return `run-${crypto.randomUUID()}`;
 }
-
-export const runKey = (runId: string): string => `run:${runId}`;
-export const conversationKey = (id: string): string => `conversation:${id}`;

@@ -1,23 +1,15 @@
-import { pendingOf } from "../answer";
+import { parseRequest, pendingOf } from "../answer";
 import { errorMessage } from "../errors";
 import type { Answer, PendingRequest, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
-import type { LoopState, RunContext } from "./context";
+import type { CallOutcome, LoopState, RunContext } from "./context";
 
-/** What one call of a turn produced before any suspension was resolved. */
-export interface CallOutcome {
-  call: ToolCall;
-  /** Arguments after `beforeTool`: a re-execution uses exactly these. */
-  args: Record<string, unknown>;
-  result: ToolResult;
-  /** Set when the call suspended. */
-  request?: PendingRequest;
-}
+export type { CallOutcome } from "./context";
 
 const withoutPending = (result: ToolResult): ToolResult => {
-  if (!result.metadata || !("pending" in result.metadata)) return result;
-  const { pending: _, ...metadata } = result.metadata;
+  if (!result.metadata || !("pending" in result.metadata || "pendingState" in result.metadata)) return result;
+  const { pending: _, pendingState: __, ...metadata } = result.metadata;
   return Object.keys(metadata).length ? { ...result, metadata } : { output: result.output, isError: result.isError };
 };
 
@@ -50,6 +42,7 @@ async function invoke(
   call: ToolCall,
   args: Record<string, unknown>,
   answer?: Answer,
+  toolState?: unknown,
 ): Promise<ToolResult> {
   const toolkit = ctx.toolkit;
   if (!toolkit) return { output: `Unknown tool: ${call.name}`, isError: true };
@@ -66,6 +59,7 @@ async function invoke(
     callId: call.id,
     idempotencyKey: `${state.runId}:${call.id}`,
     ...(answer ? { answer } : {}),
+    ...(toolState === undefined ? {} : { state: toolState }),
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -95,6 +89,21 @@ async function invoke(
   }
 }
 
+/** The Request a result suspends with, checked: one that could not be stored and resumed is refused here. */
+function requestOf(result: ToolResult, name: string): { request?: PendingRequest; problem?: ToolResult } {
+  if (result.metadata?.pending === undefined) return {};
+  try {
+    parseRequest(result.metadata.pending); // checked only: the request itself goes on as the tool made it
+    const request = pendingOf(result);
+    if (request) return { request };
+  } catch (error) {
+    return {
+      problem: { output: `tool ${name} suspended with an unusable request: ${errorMessage(error)}`, isError: true },
+    };
+  }
+  return {};
+}
+
 /** Runs one tool (hooks, metric). `answer` ⇒ a re-execution after a suspension: `beforeTool` is not re-entered. */
 export async function runTool(
   ctx: RunContext,
@@ -102,6 +111,7 @@ export async function runTool(
   call: ToolCall,
   args: Record<string, unknown>,
   answer?: Answer,
+  toolState?: unknown,
 ): Promise<CallOutcome> {
   const hooks = ctx.opts.hooks;
   const turn = state.turns - 1;
@@ -114,8 +124,9 @@ export async function runTool(
     if (hooked?.args) args = hooked.args;
     result = hooked?.result;
   }
-  result ??= await invoke(ctx, state, call, args, answer);
-  const request = pendingOf(result);
+  result ??= await invoke(ctx, state, call, args, answer, toolState);
+  const { request, problem } = requestOf(result, call.name);
+  if (problem) result = problem;
   const source = ctx.toolkit?.get(call.name)?.source ?? "custom";
   ctx.metrics.record({
     event: "tool",
@@ -125,7 +136,10 @@ export async function runTool(
     ms: Date.now() - started,
     ...(request ? { pending: true as const } : {}),
   });
-  if (request) return { call, args, result, request };
+  if (request) {
+    const pendingState = result.metadata?.pendingState;
+    return { call, args, result, request, ...(pendingState === undefined ? {} : { state: pendingState }) };
+  }
   if (hooks?.afterTool) {
     const hooked = await hooks.afterTool({ name: call.name, args, result, id: call.id, turn });
     if (hooked?.result) result = hooked.result;

@@ -1,24 +1,22 @@
+// Writing the run record: when a run halts, and at every checkpoint of a resumed run that owns its record.
 import { StorageError } from "../errors";
-import { saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
-import type { PendingRequest, RunResult, ToolResult } from "../types";
-import type { ToolCall } from "../wire/types";
-import { resultOf, runKey, type LoopState, type RunContext } from "./context";
+import { runKey } from "../run-state/keys";
+import { openGroups, saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
+import type { PendingRequest, RunResult } from "../types";
+import { resultOf, type LoopState, type RunContext } from "./context";
+import type { CallOutcome } from "./execute-tools";
 
-export interface TurnCall {
-  call: ToolCall;
-  args: Record<string, unknown>;
-  result: ToolResult;
-  /** Set while the call waits for an answer. */
-  request?: PendingRequest;
+/** One call of a stored turn as the record keeps it: its result, its open request, or that it started. */
+export function haltedCall(o: CallOutcome): HaltedCall {
+  const { call, args } = o;
+  const base = { id: call.id, name: call.name, args, raw: call.raw };
+  if (o.request) return { ...base, request: o.request, ...(o.state === undefined ? {} : { state: o.state }) };
+  if (o.started) return { ...base, started: true, ...(o.answer ? { answer: o.answer } : {}) };
+  return { ...base, result: o.result };
 }
 
-/** The record of a run halted in the middle of `assistant`'s turn. */
-export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown, calls: TurnCall[]): RunRecord {
-  const halted: HaltedCall[] = calls.map(({ call, args, result, request }) =>
-    request
-      ? { id: call.id, name: call.name, args, raw: call.raw, request }
-      : { id: call.id, name: call.name, args, raw: call.raw, result },
-  );
+/** The record of a run stopped in the middle of `assistant`'s turn: halted (suspended) or a checkpoint. */
+export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown, calls: CallOutcome[]): RunRecord {
   return {
     v: 1,
     runId: state.runId,
@@ -30,7 +28,7 @@ export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown
     updatedAt: "",
     messages: state.messages,
     assistant,
-    calls: halted,
+    calls: calls.map(haltedCall),
     turns: state.turns,
     usage: state.usage,
     toolCalls: state.toolCalls,
@@ -38,23 +36,40 @@ export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown
   };
 }
 
+/** Every open request of a stored turn, in tool-call order (relay calls merged into one request share it). */
+export const openRequests = (calls: readonly HaltedCall[]): PendingRequest[] => openGroups(calls).map((g) => g.request);
+
 /**
  * The caller-facing result of a halt. Its `messages` end with the halted turn balanced by placeholder
- * results (the Request's prompt), so they can be shown or replayed; resuming uses the stored record.
+ * results (each request's prompt), so they can be shown or replayed; resuming uses the stored record.
  */
 export function pendingResult(
-  ctx: RunContext,
   state: LoopState,
-  assistant: unknown,
-  calls: TurnCall[],
-  request: PendingRequest,
+  record: Pick<RunRecord, "assistant" | "calls">,
+  ctx: RunContext,
 ): RunResult {
-  const placeholders = calls.map((c) =>
-    c.request ? { ...c, result: { output: c.request.prompt, isError: true } } : c,
-  );
-  const result = resultOf(state, "pending", { text: request.prompt, pending: request, runId: state.runId });
-  result.messages.push(assistant, ...ctx.wire.results(placeholders));
+  const requests = openRequests(record.calls);
+  const first = requests[0]!;
+  const placeholders = record.calls.map((c) => ({
+    call: { id: c.id, name: c.name, args: c.args, raw: c.raw },
+    result: c.result ?? { output: c.request?.prompt ?? "", isError: true },
+  }));
+  const result = resultOf(state, "pending", { text: first.prompt, pending: first, runId: state.runId });
+  result.requests = requests;
+  result.messages.push(record.assistant, ...ctx.wire.results(placeholders));
   return result;
+}
+
+/**
+ * How long a halted record is kept on adapters with TTLs: `pendingTtlSeconds`, but never less than until
+ * the last open request's `expiresAt`. Undefined: kept until it is resumed.
+ */
+export function pendingTtl(ctx: RunContext, calls: readonly HaltedCall[]): number | undefined {
+  const ttl = ctx.opts.pendingTtlSeconds;
+  if (ttl === undefined || !ctx.storage.capabilities.ttl) return undefined;
+  let until = 0;
+  for (const r of openRequests(calls)) if (r.expiresAt) until = Math.max(until, Date.parse(r.expiresAt) || 0);
+  return Math.max(ttl, Math.ceil((until - Date.now()) / 1000));
 }
 
 /**
@@ -69,8 +84,13 @@ export async function writeRecord(ctx: RunContext, record: RunRecord, opts?: { t
   } catch (cause) {
     throw new StorageError("set", runKey(record.runId), cause); // something in the run cannot be stored as JSON
   }
-  return writeText(ctx, record.runId, value, opts);
+  return writeText(ctx, record.runId, value, opts ?? ttlOf(ctx, record));
 }
+
+const ttlOf = (ctx: RunContext, record: RunRecord): { ttlSeconds?: number } | undefined => {
+  const ttlSeconds = record.status === "done" ? undefined : pendingTtl(ctx, record.calls);
+  return ttlSeconds === undefined ? undefined : { ttlSeconds };
+};
 
 /** Writes a record already serialized, with writeRecord's guarantees. */
 export async function writeText(
@@ -90,7 +110,14 @@ export async function writeText(
     throw new StorageError(op, key, cause, value);
   }
   if (!wrote)
-    throw new StorageError(op, key, new Error("the stored run was changed by someone else during this resume"), value);
+    throw new StorageError(
+      op,
+      key,
+      new Error(
+        "the stored run was changed by someone else during this resume (its lease passed and it was taken over)",
+      ),
+      value,
+    );
   ctx.owned = value;
   return value;
 }

@@ -1,6 +1,19 @@
-// client.resume: continue a durably halted run with the answer to its open Request — exactly once.
-import { RunConflictError, RunNotFoundError, RunStateError, StorageError, isToolnexusError } from "../errors";
+// client.resume: continue a durably halted run with answers to its open requests — exactly once, on every
+// path: everything that can be checked is checked before the record is claimed; the claim is a lease the
+// owner renews at every checkpoint and gives back when it goes away; the calls of a turn are marked as
+// started before they run, so a call whose outcome a crash left unknown is reported, never run twice.
+import {
+  ConfigError,
+  InvalidAnswerError,
+  RunConflictError,
+  RunNotFoundError,
+  RunStateError,
+  StorageError,
+} from "../errors";
 import { drive } from "../loop";
+import { loadRecord } from "../run-state/check";
+import { runKey } from "../run-state/keys";
+import { swap } from "../run-state/swap";
 import {
   answerDigest,
   keptOutcome,
@@ -9,61 +22,85 @@ import {
   saveRecord,
   type HaltedCall,
   type RunRecord,
+  type RunRecordStatus,
 } from "../run-state/record";
-import { loadRecord } from "../run-state/check";
-import type { Answer, RunResult, StreamEvent } from "../types";
+import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
-import { runKey, zeroUsage, type LoopState, type RunContext } from "./context";
-import { pendingResult, writeRecord, writeText, type TurnCall } from "./halt";
+import { zeroUsage, type CallOutcome, type LoopState, type RunContext } from "./context";
+import { runTool } from "./execute-tools";
+import { haltRecord, openRequests, pendingResult, pendingTtl, writeRecord, writeText } from "./halt";
 import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, resolveRequest } from "./suspension";
 
 const asCall = (c: HaltedCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
 
-async function read(ctx: RunContext, runId: string): Promise<{ raw: string; record: RunRecord }> {
+/** What `client.inspect(runId)` tells a page that reloaded: where the run stands and what it waits for. */
+export interface RunInspection {
+  /**
+   * `pending`: waiting for the answers in `requests`; `running`: a resume owns it now; `ready`: its answers
+   * were applied but it stopped before finishing — `resume(runId, [])` continues it; `done`: finished.
+   */
+  status: "pending" | "running" | "ready" | "done";
+  requests: PendingRequest[];
+}
+
+async function read(ctx: RunContext, runId: string): Promise<{ raw: string; record: RunRecord } | undefined> {
   let raw: string | undefined;
   try {
     raw = await ctx.storage.get(runKey(runId));
   } catch (cause) {
     throw new StorageError("get", runKey(runId), cause);
   }
-  if (raw === undefined) throw new RunNotFoundError(runId);
+  if (raw === undefined) return undefined;
   const record = loadRecord(runId, raw);
-  const damage = damaged(record);
+  const damage = damaged(ctx, record);
   if (damage)
     throw new RunStateError(`toolnexus: stored run "${runId}" is corrupt: ${damage} — it was left as it is`, runId);
   return { raw, record };
 }
 
-/** What the shape cannot say: every call of the halted turn is finished or waiting. */
-function damaged(record: RunRecord): string | undefined {
+/**
+ * What the shape cannot say: the stored turn is checked against itself — its calls are exactly the tool
+ * calls of the halted assistant message, in order — and every call is finished, waiting or started.
+ */
+function damaged(ctx: RunContext, record: RunRecord): string | undefined {
   if (record.status === "done") return undefined;
-  const lost = record.calls.find((c) => !c.result && (!c.request || record.status === "ready"));
-  return lost ? `call "${lost.id}" has neither a result nor an open request` : undefined;
+  if (record.style !== ctx.wire.style) return undefined; // refused with its own message by the caller
+  const made = ctx.wire.callsOf(record.assistant);
+  const stored = record.calls;
+  if (made.length !== stored.length || made.some((m, i) => m.id !== stored[i]!.id || m.name !== stored[i]!.name)) {
+    return "its calls are not the tool calls of the halted assistant message";
+  }
+  const lost = stored.find((c) => !c.result && !c.started && (!c.request || record.status === "ready"));
+  if (lost) return `call "${lost.id}" has neither a result nor an open request`;
+  if (record.status === "suspended" && openGroups(stored).length === 0)
+    return "it is suspended but has no open request";
+  return undefined;
 }
 
-/** Takes the record for this resume: compare-and-set where the adapter has it (atomic ones make this exactly-once). */
-async function claim(ctx: RunContext, record: RunRecord, raw: string): Promise<void> {
-  const key = runKey(record.runId);
-  const value = restamp(raw, record.runId, "claimed") ?? saveRecord({ ...record, status: "claimed" });
-  let won: boolean;
-  try {
-    if (ctx.storage.compareAndSet) {
-      won = await ctx.storage.compareAndSet(key, raw, value);
-    } else {
-      // best effort on adapters without a conditional write (documented)
-      won = (await ctx.storage.get(key)) === raw;
-      if (won) await ctx.storage.set(key, value);
-    }
-  } catch (cause) {
-    throw new StorageError("compareAndSet", key, cause);
-  }
-  if (!won)
-    throw new RunConflictError(
-      record.runId,
-      `toolnexus: run "${record.runId}" was claimed by another resume first — nothing ran for this call`,
+async function mustRead(ctx: RunContext, runId: string): Promise<{ raw: string; record: RunRecord }> {
+  const found = await read(ctx, runId);
+  if (!found) throw new RunNotFoundError(runId);
+  if (found.record.style !== ctx.wire.style) {
+    throw new RunStateError(
+      `toolnexus: run "${runId}" was halted by a ${found.record.style}-style client; resume it with one`,
+      runId,
     );
-  ctx.owned = value;
+  }
+  return found;
 }
+
+/** Where a stored run stands, for a page that lost its own copy (undefined: no such run). */
+export async function inspectRun(ctx: RunContext, runId: string): Promise<RunInspection | undefined> {
+  const found = await read(ctx, runId);
+  if (!found) return undefined;
+  const { record } = found;
+  if (record.status === "done") return { status: "done", requests: [] };
+  if (record.status === "claimed" && leaseHeld(record)) return { status: "running", requests: [] };
+  if (record.status === "suspended") return { status: "pending", requests: openRequests(record.calls) };
+  return { status: "ready", requests: [] };
+}
+
+const leaseHeld = (record: RunRecord): boolean => record.lease !== undefined && record.lease.until > Date.now();
 
 function stateOf(ctx: RunContext, record: RunRecord): LoopState {
   return {
@@ -83,164 +120,320 @@ function stateOf(ctx: RunContext, record: RunRecord): LoopState {
 
 export interface Resumption {
   state: LoopState;
-  /** The stored outcome when the same answer was already applied and the run finished. */
+  /** Returned again as it is: the kept outcome of an identical answer, or the run as a replayed answer left it. */
   finished?: RunResult;
   events?: AsyncGenerator<StreamEvent, RunResult>;
 }
 
+/** One answer matched to the open request it answers, with the calls that request covers. */
+interface Applied {
+  request: PendingRequest;
+  calls: HaltedCall[];
+  answer: Answer;
+}
+
+/** The answers, parsed and matched to open requests of the stored turn. Throws; changes nothing. */
+function matchAll(record: RunRecord, answers: readonly (Answer | undefined)[]): Applied[] {
+  const groups = openGroups(record.calls);
+  const seen = new Set<string>();
+  return answers.map((answer, i) => {
+    if (!answer)
+      throw new InvalidAnswerError(
+        `answers[${i}]`,
+        `toolnexus: answers[${i}] is missing — pass an Answer built with answerOutput(id, output) or answerDeclined(id)`,
+      );
+    if (seen.has(answer.id))
+      throw new InvalidAnswerError(
+        `answers[${i}].id`,
+        `toolnexus: request "${answer.id}" is answered twice in one resume`,
+      );
+    seen.add(answer.id);
+    const group = groups.find((g) => g.request.id === answer.id);
+    if (!group) matchAnswer(groups[0]!.request, answer); // throws AnswerMismatchError
+    return { request: group!.request, calls: group!.calls, answer: matchAnswer(group!.request, answer) };
+  });
+}
+
+/** The answered tools must be in this resume's toolkit, or the answer could only be consumed, never used. */
+function checkToolkit(ctx: RunContext, runId: string, applied: Applied[]): void {
+  for (const { request, calls, answer } of applied) {
+    if (isRelay(request) || !answer.ok) continue;
+    const missing = calls.find((c) => !ctx.toolkit?.get(c.name));
+    if (missing) {
+      throw new ConfigError(
+        "toolkit",
+        `toolnexus: run "${runId}" waits on tool "${missing.name}", which this resume's toolkit lacks — pass the toolkit the run was started with; nothing was changed`,
+      );
+    }
+  }
+}
+
 /**
- * Validates everything that can be validated before a tool runs (unknown run, corrupt record, wrong
- * answer id, unusable relay payload, a refused resume token, a racer) — each a typed error that leaves the stored run untouched —
- * then claims the record.
+ * Checks everything that can be checked before anything changes — the run, its record, the answers, the
+ * relay payloads, the toolkit, a resume token, the signal — each a typed error that leaves the stored run
+ * as it was; then claims the record with a lease.
  */
 export async function prepareResume(
   ctx: RunContext,
   runId: string,
-  answer: Answer,
-  guard?: (record: RunRecord) => void,
+  answers: readonly unknown[],
+  guard?: ResumeGuard,
 ): Promise<Resumption> {
-  const { raw, record } = await read(ctx, runId);
-  if (record.style !== ctx.wire.style) {
-    throw new RunStateError(
-      `toolnexus: run "${runId}" was halted by a ${record.style}-style client; resume it with one`,
-      runId,
-    );
-  }
-  guard?.(record); // a resume token's binding to this run's open request (resume-token.ts)
-  // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError, never a stack overflow
-  const parsed = parsedAnswer(answer);
-  const digest = answerDigest(parsed ?? answer);
-  const sameAnswer = record.answered?.requestId === answer?.id && record.answered.digest === digest;
+  const { raw, record } = await mustRead(ctx, runId);
   const state = stateOf(ctx, record);
+  // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError
+  const parsed = answers.map(parsedAnswer);
+  const digest = digestOf(parsed);
+  const replay =
+    (record.status === "done" && (record.answered?.digest === digest || record.applied?.includes(digest))) ||
+    (record.status === "suspended" && record.applied?.includes(digest) === true);
+  // a resume token's binding to this run and to a request it answers (client/resume-token/verify.ts)
+  guard?.(
+    record,
+    parsed.map((a) => a?.id ?? ""),
+    replay,
+  );
+  if (replay)
+    return { state, finished: record.status === "done" ? keptOutcome(record) : pendingResult(state, record, ctx) };
   if (record.status === "done") {
-    if (sameAnswer && record.result) return { state, finished: keptOutcome(record) };
     throw new RunConflictError(
       runId,
       `toolnexus: run "${runId}" has already finished — its suspension was answered once`,
     );
   }
-  if (record.status === "claimed")
+  if (record.status === "claimed" && leaseHeld(record)) {
     throw new RunConflictError(runId, `toolnexus: run "${runId}" is being resumed by another caller`);
-  if (record.status === "ready") {
-    if (!sameAnswer)
-      throw new RunConflictError(
-        runId,
-        `toolnexus: run "${runId}" was already answered; only the same answer can retry it`,
-      );
-    await claim(ctx, record, raw);
-    return { state, events: proceed(ctx, state, record) };
   }
-  const group = openGroups(record.calls)[0];
-  if (!group) throw new RunStateError(`toolnexus: stored run "${runId}" is suspended but has no open request`, runId);
-  const checked = matchAnswer(group.request, parsed);
-  if (isRelay(group.request))
-    await relayResults(
-      checked,
-      group.calls.map((c) => ({ call: asCall(c) })),
+  const same = record.answered?.digest === digest || record.lease?.digest === digest || answers.length === 0;
+  if (record.status !== "suspended" && !same) {
+    throw new RunConflictError(
+      runId,
+      `toolnexus: run "${runId}" was already answered; only the same answer can retry it`,
     );
-  await claim(ctx, record, raw);
-  return { state, events: answerAndProceed(ctx, state, record, raw, checked, digest) };
+  }
+  if (record.status === "suspended" && answers.length === 0) {
+    throw new InvalidAnswerError(
+      "answers",
+      `toolnexus: run "${runId}" waits for an answer — pass one (or several) built with answerOutput(id, output)`,
+    );
+  }
+  const applied = record.status === "suspended" ? matchAll(record, parsed) : [];
+  for (const a of applied)
+    if (isRelay(a.request))
+      await relayResults(
+        a.answer,
+        a.calls.map((c) => ({ call: asCall(c) })),
+      );
+  checkToolkit(ctx, runId, applied);
+  ctx.signal?.throwIfAborted();
+  const claimed = {
+    ...record,
+    calls: record.calls.map((c) => startedFor(c, applied)),
+    answered: answered(applied, digest, record),
+  };
+  await claim(ctx, claimed, raw, digest);
+  const own = { current: claimed, digest };
+  return { state, events: owned(ctx, own, resumeRun(ctx, state, own, applied, { record, raw })) };
 }
 
-async function* answerAndProceed(
-  ctx: RunContext,
-  state: LoopState,
-  record: RunRecord,
-  raw: string,
-  answer: Answer,
-  digest: string,
-): AsyncGenerator<StreamEvent, RunResult> {
-  const group = openGroups(record.calls)[0]!;
-  let results: Awaited<ReturnType<typeof resolveRequest>>;
+/** Checks a resume token against the stored run and the answers' request ids; `replay`: an identical answer, already applied. */
+export type ResumeGuard = (record: RunRecord, answerIds: string[], replay: boolean) => void;
+
+/**
+ * The SHA-256 of what a resume applies, so an identical replay is recognised without storing the answers:
+ * one answer's canonical JSON (as every record since the first release has it), else the list sorted by id.
+ */
+const digestOf = (answers: readonly (Answer | undefined)[]): string =>
+  answerDigest(
+    answers.length === 1 ? answers[0] : [...answers].sort((a, b) => ((a?.id ?? "") < (b?.id ?? "") ? -1 : 1)),
+  );
+
+/** A call being answered (and re-run) is marked as started by the claim itself. */
+function startedFor(call: HaltedCall, applied: Applied[]): HaltedCall {
+  const a = applied.find((x) => x.calls.includes(call));
+  if (!a || isRelay(a.request) || !a.answer.ok) return call;
+  return { ...call, started: true, answer: a.answer };
+}
+
+const answered = (applied: Applied[], digest: string, record: RunRecord): RunRecord["answered"] =>
+  applied[0] ? { requestId: applied[0].answer.id, digest } : record.answered;
+
+const lease = (ctx: RunContext, digest: string) => ({ until: Date.now() + (ctx.opts.claimLeaseMs ?? 60_000), digest });
+
+/** Writes `record` with `status` (and, claimed, a fresh lease): as a text edit of `base` when it can. */
+function encode(ctx: RunContext, record: RunRecord, status: RunRecordStatus, digest: string, base?: string): string {
+  const extra = { calls: record.calls, answered: record.answered, applied: record.applied, lease: lease(ctx, digest) };
+  const edited = base === undefined ? undefined : restamp(base, record.runId, status, extra);
+  return edited ?? saveRecord({ ...record, ...extra, status });
+}
+
+/** Takes the record for this resume: compare-and-set where the adapter has it (atomic ones make this exactly-once). */
+async function claim(ctx: RunContext, record: RunRecord, raw: string, digest: string): Promise<void> {
+  const key = runKey(record.runId);
+  const value = encode(ctx, record, "claimed", digest, raw);
+  const ttl = pendingTtl(ctx, record.calls);
+  const opts = ttl === undefined ? undefined : { ttlSeconds: ttl };
+  let won: boolean;
   try {
-    const members = group.calls.map((c) => ({ call: asCall(c), args: c.args }));
-    results = await resolveRequest(ctx, state, group.request, members, answer);
-  } catch (error) {
-    await release(ctx, record.runId, raw); // nothing was applied: the run stays resumable as it was
-    throw error;
+    won = await swap(ctx.storage, key, raw, value, opts);
+  } catch (cause) {
+    throw new StorageError("compareAndSet", key, cause);
   }
-  const calls = record.calls.map((c) => {
-    const i = group.calls.indexOf(c);
-    return i < 0 ? c : { id: c.id, name: c.name, args: c.args, raw: c.raw, result: results[i]! };
-  });
-  if (ctx.stream)
-    for (const c of calls)
-      if (group.calls.some((g) => g.id === c.id))
-        yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
-  const next: RunRecord = { ...record, calls, answered: { requestId: answer.id, digest } };
-  const open = openGroups(calls)[0];
-  if (open) {
-    // another call of the same turn still waits: surface it under the same runId
-    await writeRecord(ctx, { ...next, status: "suspended" });
-    if (ctx.stream) yield { type: "pending", request: open.request, runId: record.runId };
-    const turnCalls: TurnCall[] = calls.map((c) => ({
-      call: asCall(c),
-      args: c.args,
-      result: c.result ?? { output: "", isError: true },
-      ...(c.result ? {} : { request: c.request! }),
-    }));
-    return pendingResult(ctx, state, record.assistant, turnCalls, open.request);
-  }
-  return yield* proceed(ctx, state, next, record.answered || record.result ? undefined : { record, raw });
+  if (!won)
+    throw new RunConflictError(
+      record.runId,
+      `toolnexus: run "${record.runId}" was claimed by another resume first — nothing ran for this call`,
+    );
+  ctx.owned = value;
 }
 
 /**
- * Every call of the halted turn has its result: append the balanced turn and let the model continue.
- * The record stays claimed while the model is called (a second resume is refused); only when the call
- * fails is it put back as "ready", so the same answer can retry without running the tools again.
+ * Runs `events` as the owner of the claimed record: every checkpoint renews the lease, and when the owner
+ * goes away before the run settles — a stream cancelled, a `break`, a thrown hook, a failed model call —
+ * the last checkpoint is given back (`ready`, or `suspended` while requests are open), so the same answer
+ * retries from there and no finished call runs again.
  */
-async function* proceed(
+async function* owned(
+  ctx: RunContext,
+  own: Owner,
+  events: AsyncGenerator<StreamEvent, RunResult>,
+): AsyncGenerator<StreamEvent, RunResult> {
+  let settled = false;
+  ctx.released = () => {
+    settled = true;
+  };
+  ctx.checkpoint = async (s, assistant, calls) => {
+    own.current = { ...haltRecord(ctx, s, assistant, calls), answered: own.current.answered };
+    await writeRecord(ctx, { ...own.current, status: "claimed", lease: lease(ctx, own.digest) });
+  };
+  try {
+    const result = yield* events;
+    settled = true;
+    return result;
+  } finally {
+    ctx.checkpoint = undefined;
+    if (!settled) await giveBack(ctx, own.current, own.digest);
+  }
+}
+
+/** What the owner of a claimed record last saved, and the digest of the answers its claim applies. */
+interface Owner {
+  current: RunRecord;
+  digest: string;
+}
+
+/** Puts the last checkpoint back unclaimed (best effort: a failure here must not hide the original error). */
+async function giveBack(ctx: RunContext, record: RunRecord, digest: string): Promise<void> {
+  const status = openGroups(record.calls).length ? "suspended" : "ready";
+  try {
+    await writeText(ctx, record.runId, encode(ctx, record, status, digest, ctx.owned));
+  } catch {
+    // the claim stays until its lease passes; then the same answer takes it over
+  }
+}
+
+/**
+ * The resumed run: the answers applied (each answered tool re-run once with `ctx.answer`), then, once every
+ * call of the stored turn has its result, the model continues; while any request is still open the run
+ * halts again under the same runId with the rest.
+ */
+async function* resumeRun(
   ctx: RunContext,
   state: LoopState,
-  record: RunRecord,
-  base?: Loaded,
+  own: Owner,
+  applied: Applied[],
+  base: { record: RunRecord; raw: string },
 ): AsyncGenerator<StreamEvent, RunResult> {
+  const claimed = own.current;
+  let calls = claimed.calls;
+  const finished: HaltedCall[] = [];
+  for (const a of applied) {
+    const members = a.calls.map((c) => ({ call: asCall(c), args: c.args, state: c.state }));
+    const results = await resolveRequest(ctx, state, a.request, members, a.answer);
+    a.calls.forEach((c, i) => finished.push({ id: c.id, name: c.name, args: c.args, raw: c.raw, result: results[i]! }));
+    calls = calls.map((c) => finished.find((f) => f.id === c.id) ?? c);
+  }
+  const settled = await settleUnknown(ctx, state, calls);
+  const changed = applied.length > 0 || settled.some((c, i) => c !== calls[i]);
+  calls = settled;
+  const record: RunRecord = { ...claimed, calls };
+  const open = openGroups(calls).length > 0;
+  if (changed) await checkpoint(ctx, own, record, open ? "suspended" : "claimed");
+  if (ctx.stream)
+    for (const c of finished)
+      yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
+  if (open) {
+    ctx.released?.();
+    const result = pendingResult(state, record, ctx);
+    if (ctx.stream) for (const request of result.requests!) yield { type: "pending", request, runId: record.runId };
+    return result;
+  }
   appendTurn(
     ctx,
     state,
     { message: record.assistant },
-    record.calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })),
+    calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })),
   );
-  let result: RunResult;
-  try {
-    result = yield* drive(ctx, state);
-  } catch (error) {
-    // the answer was applied and its tools ran: keep that, so the same answer can retry the model call
-    if (!isToolnexusError(error) || error.code !== "storage")
-      await release(ctx, record.runId, saveRecord({ ...record, status: "ready" }));
-    throw error;
-  }
+  const result = yield* drive(ctx, state);
   if (result.status !== "pending") await complete(ctx, record, result, base);
   return result;
 }
 
-/** A record as loaded, with its stored text. */
-interface Loaded {
-  record: RunRecord;
-  raw: string;
+/** Writes the stored turn with the answers' results: claimed (lease renewed) or, with requests still open, suspended. */
+async function checkpoint(
+  ctx: RunContext,
+  own: Owner,
+  record: RunRecord,
+  status: "claimed" | "suspended",
+): Promise<void> {
+  const next = status === "suspended" ? { ...record, applied: [...(record.applied ?? []), own.digest] } : record;
+  await writeText(ctx, record.runId, encode(ctx, next, status, own.digest, ctx.owned));
+  own.current = next;
 }
 
 /**
- * Keeps the outcome (for a repeated identical answer) until `completedTtlSeconds`. `base` is the record
- * as loaded, when its text can simply take the answer and the outcome appended: the transcript stored
- * there is not serialized again, and the outcome lists only the messages after it (keptOutcome). The
- * loaded text is edited rather than the claimed one: same body, and it is one flat string already.
+ * A call that started but whose outcome is unknown (the process died, a hook threw after the tool ran) is
+ * never run again: the model is told it was interrupted — unless its tool declares `recovery: "rerun"`, which
+ * runs it again with the same answer and the same `idempotencyKey`.
  */
-async function complete(ctx: RunContext, record: RunRecord, result: RunResult, base?: Loaded): Promise<void> {
+async function settleUnknown(ctx: RunContext, state: LoopState, calls: HaltedCall[]): Promise<HaltedCall[]> {
+  return Promise.all(
+    calls.map(async (c) => {
+      if (!c.started || c.result) return c;
+      const tool = ctx.toolkit?.get(c.name) as { recovery?: string } | undefined;
+      let result: ToolResult = { output: `interrupted: ${c.name} did not finish`, isError: true };
+      if (tool?.recovery === "rerun") {
+        const again: CallOutcome = await runTool(ctx, state, asCall(c), c.args, c.answer, c.state);
+        if (!again.request) result = again.result;
+      }
+      return { id: c.id, name: c.name, args: c.args, raw: c.raw, result };
+    }),
+  );
+}
+
+/**
+ * Keeps the outcome (for a repeated identical answer) until `completedTtlSeconds`. The record as loaded
+ * takes the outcome appended as a text edit when the run's messages still start with its transcript: the
+ * transcript stored there is not serialized again, and the outcome lists only the messages after it.
+ */
+async function complete(
+  ctx: RunContext,
+  record: RunRecord,
+  result: RunResult,
+  base: { record: RunRecord; raw: string },
+): Promise<void> {
   const ttl = ctx.opts.completedTtlSeconds ?? 86_400;
   if (!ctx.storage.capabilities.ttl || ttl <= 0) {
     await ctx.storage.delete(runKey(record.runId)).catch(() => {}); // the result is returned either way
     return;
   }
   const opts = { ttlSeconds: ttl };
-  const before = base?.record.messages ?? [];
+  const before = base.record.messages;
   let appended: string | undefined;
   try {
-    if (base && ctx.owned && before.every((m, i) => result.messages[i] === m)) {
-      appended = restamp(base.raw, record.runId, "done", {
-        answered: record.answered,
-        result: { ...result, messages: result.messages.slice(before.length) },
-      });
+    if (before.every((m, i) => result.messages[i] === m)) {
+      const kept = { ...result, messages: result.messages.slice(before.length) };
+      appended = restamp(base.raw, record.runId, "done", { answered: record.answered, result: kept });
     }
   } catch {
     // not JSON: writeRecord below reports it as a StorageError
@@ -252,16 +445,4 @@ async function complete(ctx: RunContext, record: RunRecord, result: RunResult, b
       { ...record, status: "done", messages: [], assistant: null, calls: [], toolCalls: [], result },
       opts,
     );
-}
-
-/** Puts a claimed record back (best effort: a failure here must not hide the original error). */
-async function release(ctx: RunContext, runId: string, value: string): Promise<void> {
-  const key = runKey(runId);
-  try {
-    if (ctx.owned !== undefined && ctx.storage.compareAndSet) await ctx.storage.compareAndSet(key, ctx.owned, value);
-    else await ctx.storage.set(key, value);
-    ctx.owned = value;
-  } catch {
-    // the claimed record stays; a later resume reports RunConflictError instead of running twice
-  }
 }

@@ -66,7 +66,7 @@ export async function resolveRequest(
   ctx: RunContext,
   state: LoopState,
   request: PendingRequest,
-  members: { call: ToolCall; args: Record<string, unknown> }[],
+  members: { call: ToolCall; args: Record<string, unknown>; state?: unknown }[],
   answer: Answer,
 ): Promise<ToolResult[]> {
   if (answer.ok && isExpired(request)) answer = { id: answer.id, ok: false, reason: "expired" };
@@ -83,7 +83,7 @@ export async function resolveRequest(
   if (!answer.ok) return members.map(() => ({ output: `declined/expired: ${request.prompt}`, isError: true }));
   return Promise.all(
     members.map(async (m) => {
-      const again = await runTool(ctx, state, m.call, m.args, answer);
+      const again = await runTool(ctx, state, m.call, m.args, answer, m.state);
       return again.request ? { output: `unresolved: ${request.prompt}`, isError: true } : again.result;
     }),
   );

@@ -1,4 +1,4 @@
-// Reading a stored run record back: parsed, shape-checked, version-checked. Loaded with resume.
+// Reading a stored run record back: parsed, shape-checked, version-checked.
 import {
   array,
   arrayOf,
@@ -62,6 +62,8 @@ const RECORD = shape({
       raw: string,
       result: optional(toolResult),
       request: optional(request),
+      started: optional(oneOf([true])),
+      answer: optional(shape({ id: string, ok: boolean, data: json })),
     }),
   ),
   turns: count,
@@ -69,6 +71,8 @@ const RECORD = shape({
   toolCalls: arrayOf(shape({ id: string, name: string, output: string, isError: boolean, metadata: json })),
   text: string,
   answered: optional(shape({ requestId: string, digest: string })),
+  applied: optional(arrayOf(string)),
+  lease: optional(shape({ until: count, digest: string })),
   result: optional(outcome),
 });
 

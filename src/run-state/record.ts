@@ -1,9 +1,9 @@
 // The suspended-run record: plain, versioned JSON (`v: 1`), validated on every read.
 // It holds no API key, header or function — only what the model saw and what the tools returned.
-// Reading one back (parsed and shape-checked) lives in run-state-schema.ts, loaded with resume.
+// Reading one back (parsed and shape-checked) lives in check.ts beside this file.
 import { isPlainObject } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
-import type { PendingRequest, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
+import type { Answer, PendingRequest, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
 import type { Style } from "../wire/types";
 
 export const RUN_STATE_VERSION = 1;
@@ -19,6 +19,15 @@ export interface HaltedCall {
   result?: ToolResult;
   /** Set while the call waits for an answer. Calls merged into one relay Request share it. */
   request?: PendingRequest;
+  /** What the tool asked to get back when it is re-executed (`pending(request, { state })`); never sent to a page. */
+  state?: unknown;
+  /**
+   * Set when the call's tool started (again) for an answer: until `result` is set, its outcome is unknown —
+   * after a crash it is reported as interrupted, never run a second time (unless the tool opts into rerun).
+   */
+  started?: true;
+  /** The answer the started call runs with (a tool with `recovery: "rerun"` gets it again). */
+  answer?: Answer;
 }
 
 export type RunRecordStatus = "suspended" | "claimed" | "ready" | "done";
@@ -43,6 +52,10 @@ export interface RunRecord {
   text: string;
   /** The answer that was applied last (request id + SHA-256 of its canonical JSON). */
   answered?: { requestId: string; digest: string };
+  /** Digests of the answer sets applied while other requests of the turn stayed open (replays are recognised). */
+  applied?: string[];
+  /** While `status === "claimed"`: the owner's lease (ms since the epoch) and the digest of the answers it applies. */
+  lease?: { until: number; digest: string };
   /** The outcome, once `status === "done"`. */
   result?: RunResult;
 }

@@ -29,7 +29,15 @@ export function readRelayAnswer(answer: Answer, calls: { id: string; name: strin
   const data: Record<string, unknown> = isRecord(answer.data) ? answer.data : {};
   const supplied = new Map<string, ToolResult>();
   if (data.results !== undefined) {
-    for (const [id, result] of readResults(data.results)) if (!supplied.has(id)) supplied.set(id, result);
+    const results = readResults(data.results);
+    for (const [id, result] of results) if (!supplied.has(id)) supplied.set(id, result);
+    // results that all name calls this request does not hold are a host bug: refused, never silently dropped
+    if (results.length > 0 && !calls.some((c) => supplied.has(c.id))) {
+      throw new InvalidAnswerError(
+        "data.results",
+        `${PREFIX} data.results names only ${results.map(([id]) => `"${id}"`).join(", ")}, none of them a call of this request — answer the relayed calls ${calls.map((c) => `"${c.id}"`).join(", ")} (data.calls[].id) with relayAnswer(id, results)`,
+      );
+    }
   } else if (data.output !== undefined) {
     if (typeof data.output !== "string")
       throw wrong("data.output", data.output, "a string (build it with answerOutput(id, output))");

@@ -193,4 +193,25 @@ export const anthropicWire: Wire = {
   parse,
   readStream,
   results,
+  callsOf: (message) =>
+    toolUses(message).map(({ block }) => ({ id: String(block.id ?? ""), name: String(block.name ?? "") })),
+  withCallIds(message, ids) {
+    const content = contentOf(message).slice();
+    toolUses(message).forEach(({ block, at }, i) => {
+      content[at] = { ...block, id: ids[i] ?? block.id };
+    });
+    return { ...record(message), content };
+  },
 };
+
+function contentOf(message: unknown): unknown[] {
+  const content = record(message)?.content;
+  return Array.isArray(content) ? content : [];
+}
+
+function toolUses(message: unknown): { block: Record<string, unknown>; at: number }[] {
+  return contentOf(message).flatMap((b, at) => {
+    const block = record(b);
+    return block?.type === "tool_use" ? [{ block, at }] : [];
+  });
+}

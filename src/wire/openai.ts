@@ -29,6 +29,11 @@ function callOf(value: unknown): ToolCall {
   return callFromValue(id, name, args); // some compatible servers send the arguments as an object
 }
 
+const toolCallsOf = (message: unknown): (Record<string, unknown> | undefined)[] => {
+  const calls = record(message)?.tool_calls;
+  return Array.isArray(calls) ? calls.map(record) : [];
+};
+
 function parse(json: unknown): Turn {
   const data = record(json);
   if (data?.error !== undefined && data.error !== null) throw providerError(data.error);
@@ -76,6 +81,12 @@ export const openaiWire: Wire = {
   parse,
   // the stream assembler (and the SSE parser) load with the first streamed turn
   readStream,
+  callsOf: (message) =>
+    toolCallsOf(message).map((tc) => ({ id: String(tc?.id ?? ""), name: String(record(tc?.function)?.name ?? "") })),
+  withCallIds: (message, ids) => ({
+    ...record(message),
+    tool_calls: toolCallsOf(message).map((tc, i) => ({ ...tc, id: ids[i] ?? tc?.id })),
+  }),
   results: (outcomes) =>
     outcomes.map(({ call, result }) => ({ role: "tool", tool_call_id: call.id, content: result.output })),
 };

@@ -65,4 +65,8 @@ export interface Wire {
   readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn>;
   /** The transcript messages that carry one assistant turn's tool results, in call order. */
   results(outcomes: readonly ToolOutcome[]): unknown[];
+  /** The tool calls an assistant message (in this provider's shape) makes, in order: what a stored turn is checked against. */
+  callsOf(message: unknown): { id: string; name: string }[];
+  /** A copy of an assistant message whose tool calls carry `ids` (in order), for calls that came without a usable id. */
+  withCallIds(message: unknown, ids: readonly string[]): unknown;
 }

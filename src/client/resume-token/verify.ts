@@ -1,7 +1,7 @@
 // Verifying a resume token on resume (loaded with the first token to check): signature, run, expiry, then
 // the binding to the stored record's open request. Tokens are made by createResumeToken (create.ts).
 import { ResumeTokenError, ToolnexusError, type ResumeTokenProblem } from "../../errors";
-import { openGroups, type RunRecord } from "../../run-state/record";
+import type { ResumeGuard } from "../../loop/resume";
 import { enc, fromBase64Url, hmacKey, MAX_TOKEN_LENGTH, VERSION, type Claims } from "./codec";
 
 function readClaims(json: Uint8Array): Claims | undefined {
@@ -43,8 +43,8 @@ async function verify(key: Promise<CryptoKey>, runId: string, token: unknown, no
  * The request binding: the token's request must be the record's open one (or, for a record whose answer was
  * applied and whose model call failed, the one answered — a retry of the same answer runs no tool again).
  */
-function guardFor(claims: Claims, runId: string): (record: RunRecord) => void {
-  return (record) => {
+function guardFor(claims: Claims, runId: string): ResumeGuard {
+  return (record, answerIds, replay) => {
     const refuse = (problem: ResumeTokenProblem, what: string): never => {
       throw new ResumeTokenError(
         runId,
@@ -52,25 +52,19 @@ function guardFor(claims: Claims, runId: string): (record: RunRecord) => void {
         `toolnexus: resume token for run "${runId}" refused: ${what} — nothing was changed`,
       );
     };
-    const answered = record.answered?.requestId === claims.q;
-    if (record.status === "done")
-      return refuse(
+    if (answerIds.length > 0 && !answerIds.includes(claims.q)) refuse("request", "it was issued for another request");
+    if (replay) return; // the identical answer again: it gets the kept outcome, nothing runs
+    const open = record.status === "suspended" && record.calls.some((c) => c.request?.id === claims.q && !c.result);
+    if (open) return;
+    const answered = record.answered?.requestId === claims.q || record.calls.some((c) => c.request?.id === claims.q);
+    if (record.status === "suspended" || record.status === "done")
+      refuse(
         answered ? "replayed" : "request",
         answered ? "its request was already answered" : "it was issued for another request",
       );
-    if (record.status === "ready") {
-      if (record.answered?.requestId !== claims.q) refuse("request", "it was issued for another request");
-      return;
-    }
-    if (openGroups(record.calls)[0]?.request.id === claims.q) return;
-    refuse(
-      answered ? "replayed" : "request",
-      answered ? "its request was already answered" : "it was issued for another request",
-    );
+    if (!answered && record.answered?.requestId !== claims.q) refuse("request", "it was issued for another request");
   };
 }
-
-export type ResumeGuard = (record: RunRecord) => void;
 
 /**
  * The client's token check, built once per client (the key is imported on first use and never exported).

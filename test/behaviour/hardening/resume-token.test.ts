@@ -13,6 +13,7 @@ import {
   ResumeTokenError,
   RunConflictError,
   type ResumeTokenProblem,
+  ConfigError,
 } from "toolnexus";
 import { MODES, resumeIn } from "../support/drive";
 import { scripted, toolResultsIn } from "../support/scripted";
@@ -138,21 +139,32 @@ describe("resume tokens", () => {
     expect((await h.client.resume(h.runId, a, { toolkit: h.k.tools, token: fresh })).text).toBe("city=Agra");
   });
 
-  it("replaying a used token is refused — after completion, and for an earlier request of the same turn", async () => {
+  it("an identical answer replayed with its used token gets the kept outcome (a safe retry); a different answer is refused", async () => {
     const h = await halted({ two: true });
     const cityToken = await createResumeToken({ runId: h.runId, pending: h.result.pending! }, SECRET);
     const a = answerOutput("q-city", "Goa");
     const mid = await h.client.resume(h.runId, a, { toolkit: h.k.tools, token: cityToken });
     expect(mid.pending?.id).toBe("q-book");
     const midStored = await h.storage.get(h.key);
-    expect(await refused(h.client.resume(h.runId, a, { toolkit: h.k.tools, token: cityToken }))).toBe("replayed");
+    // a double submit of the first card: the run as that answer left it, nothing runs, nothing is written
+    const again = await h.client.resume(h.runId, a, { toolkit: h.k.tools, token: cityToken });
+    expect(again.status).toBe("pending");
+    expect(again.pending?.id).toBe("q-book");
+    expect(
+      await refused(h.client.resume(h.runId, answerOutput("q-city", "Rome"), { toolkit: h.k.tools, token: cityToken })),
+    ).toBe("replayed");
     expect(await h.storage.get(h.key)).toBe(midStored);
     const bookToken = await createResumeToken({ runId: h.runId, pending: mid.pending! }, SECRET);
     const done = await h.client.resume(h.runId, { id: "q-book", ok: true }, { toolkit: h.k.tools, token: bookToken });
     expect(done.text).toBe("city=Goa|booked");
-    // the same answer without a token would get the stored outcome back; with the used token it is a replay
+    const replayed = await h.client.resume(
+      h.runId,
+      { id: "q-book", ok: true },
+      { toolkit: h.k.tools, token: bookToken },
+    );
+    expect(replayed).toEqual(done);
     expect(
-      await refused(h.client.resume(h.runId, { id: "q-book", ok: true }, { toolkit: h.k.tools, token: bookToken })),
+      await refused(h.client.resume(h.runId, { id: "q-book", ok: false }, { toolkit: h.k.tools, token: bookToken })),
     ).toBe("replayed");
     expect(h.k.runs).toEqual({ city: 2, book: 2 });
   });
@@ -242,6 +254,6 @@ describe("resume tokens", () => {
     await expect(createResumeToken({ runId: "r", pending: undefined as never }, SECRET)).rejects.toThrow("pending");
     await expect(createResumeToken(run, SECRET, { ttlSeconds: -1 })).rejects.toThrow("ttlSeconds");
     expect(() => createClient({ ...base, requireResumeToken: true })).toThrow("resumeSecret");
-    expect(() => createClient({ ...base, resumeSecret: "short" })).toThrow(TypeError);
+    expect(() => createClient({ ...base, resumeSecret: "short" })).toThrow(ConfigError);
   });
 });

@@ -114,8 +114,9 @@ describe("storage faults", () => {
     const { tool, executions } = countingTool();
     const client = createClient({ ...base, fetch: single().fetch, storage });
     const halted = await client.run("x", { toolkit: [tool] });
-    storage.beforeCompareAndSet = (_key, expected) => {
-      if (expected?.includes('"status":"claimed"')) storage.fail("compareAndSet", new Error("quota"));
+    storage.beforeCompareAndSet = (_key, _expected, value) => {
+      if (value.startsWith('{"v":1,') && value.includes('"status":"done"'))
+        storage.fail("compareAndSet", new Error("quota"));
     };
     const error = (await rejection(
       client.resume(halted.runId!, answerOutput("q-book", "Fay"), { toolkit: [tool] }),

@@ -210,8 +210,12 @@ for (const style of STYLES) {
         runId = halted.runId!;
         const before = JSON.parse((await storage.get(`run:${runId}`))!);
         await expect(resumeIn(client, mode, runId, a, { toolkit: k.tools })).rejects.toThrow();
+        // the checkpoint: still claimed (under a lease), the answered call's result already kept
         const claimed = JSON.parse(during!.stored);
-        expect(claimed).toMatchObject({ status: "claimed", messages: before.messages, calls: before.calls });
+        expect(claimed).toMatchObject({ status: "claimed", messages: before.messages });
+        expect(claimed.calls.map((c: { id: string }) => c.id)).toEqual(before.calls.map((c: { id: string }) => c.id));
+        expect(claimed.calls[0].result).toMatchObject({ isError: false });
+        expect(claimed.lease.until).toBeGreaterThan(Date.now());
         expect(Date.parse(claimed.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.updatedAt));
         expect(during!.second).toBeInstanceOf(RunConflictError);
         expect(JSON.parse((await storage.get(`run:${runId}`))!)).toMatchObject({

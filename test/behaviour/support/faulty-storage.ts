@@ -14,7 +14,7 @@ export interface FaultyStorage extends RunStorage {
   /** The next `times` (default 1) calls of `op` on a key starting with `prefix` (default "run:") reject with `error`. */
   fail(op: Op, error: unknown, opts?: { times?: number; prefix?: string }): void;
   /** Runs before each compareAndSet reaches the inner store: a racer can change the record here. */
-  beforeCompareAndSet?: (key: string, expected: string | undefined) => Promise<void> | void;
+  beforeCompareAndSet?: (key: string, expected: string | undefined, value: string) => Promise<void> | void;
   /** Runs before each get reaches the inner store (e.g. a barrier that lines racers up). */
   beforeGet?: (key: string) => Promise<void> | void;
 }
@@ -59,7 +59,7 @@ export function faultyStorage(inner: RunStorage, options: FaultyOptions = {}): F
   };
   if (inner.compareAndSet && !options.withoutCompareAndSet) {
     storage.compareAndSet = async (key, expected, value, opts) => {
-      await storage.beforeCompareAndSet?.(key, expected);
+      await storage.beforeCompareAndSet?.(key, expected, value);
       check("compareAndSet", key);
       return inner.compareAndSet!(key, expected, value, opts);
     };

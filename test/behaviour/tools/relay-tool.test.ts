@@ -99,12 +99,12 @@ describe("relayTool: re-executed with the answer", () => {
     expect(await lookup.execute({ q: "x" }, { callId: "c", answer })).toEqual({ output: "yes", isError: false });
   });
 
-  it("a relayAnswer without this call's result gives the filler", async () => {
+  it("a relayAnswer whose results all name other calls is refused — the host's outputs are never dropped silently", async () => {
     const answer = relayAnswer("req-1", [{ id: "other", output: "no" }]);
-    expect(await lookup.execute({ q: "x" }, { callId: "c", answer })).toEqual({
-      output: "no result supplied on resume for lookup",
-      isError: true,
-    });
+    const error = await lookup.execute({ q: "x" }, { callId: "c", answer }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidAnswerError);
+    expect((error as InvalidAnswerError).field).toBe("data.results");
+    expect((error as Error).message).toContain('"c"');
   });
 
   it("an unreadable answer rejects with InvalidAnswerError — it is never turned into a result for the model", async () => {

@@ -1,0 +1,123 @@
+// One run, resume or stream as the caller sees it: the deadline and the caller's signal, the `run`
+// metric, the text a cancelled run had streamed, resume tokens on what a page receives, and the final
+// `usage` and `done` events of a stream.
+import { anySignal } from "../_internal/signals";
+import { resultOf, type LoopState, type RunContext } from "../loop/context";
+import type { Resumption } from "../loop/resume";
+import type { MetricEvent, PendingRequest, RunOptions, RunResult, StreamEvent } from "../types";
+import type { ResolvedOptions } from "./options";
+
+export type Plan = (ctx: RunContext) => Promise<Resumption>;
+
+/** What every session of one client shares. */
+export interface SessionEnv {
+  opts: ResolvedOptions;
+  context(toolkit: RunOptions["toolkit"], signal: AbortSignal | undefined, stream: boolean): Promise<RunContext>;
+  record(event: MetricEvent): void;
+  /** A signed resume token for a request of a run, when the client has a resumeSecret. */
+  token?(runId: string, request: PendingRequest): Promise<string>;
+  /** Called once a resumed run finished (not for a returned kept outcome). */
+  finished?(state: LoopState, result: RunResult): Promise<void>;
+}
+
+/** A controller only for the timeout (the caller's signal is used as it is); with neither, no signal at all. */
+function deadline(opts: ResolvedOptions, signal: AbortSignal | undefined) {
+  if (opts.timeoutMs === undefined) return { signal, timedOut: () => false, clear: () => {} };
+  const controller = new AbortController();
+  let timeout: Error | undefined; // made when it fires: an Error costs microseconds
+  const timer = setTimeout(
+    () => controller.abort((timeout = new Error(`run timeout after ${opts.timeoutMs}ms`))),
+    opts.timeoutMs,
+  );
+  return {
+    signal: signal ? anySignal([controller.signal, signal]) : controller.signal,
+    timedOut: (reason: unknown) => timeout !== undefined && reason === timeout,
+    clear: () => clearTimeout(timer),
+  };
+}
+
+const runMetric = (
+  model: string,
+  r: Pick<RunResult, "turns" | "toolCallCount"> & { usage: { totalTokens: number } },
+  ms: number,
+): Extract<MetricEvent, { event: "run" }> => ({
+  event: "run",
+  model,
+  turns: r.turns,
+  toolCalls: r.toolCallCount,
+  totalTokens: r.usage.totalTokens,
+  ms,
+});
+
+export async function* session(
+  env: SessionEnv,
+  ro: RunOptions,
+  stream: boolean,
+  plan: Plan,
+): AsyncGenerator<StreamEvent, RunResult> {
+  const { opts } = env;
+  const limit = deadline(opts, ro.signal);
+  const started = Date.now();
+  let state: LoopState | undefined;
+  let result: RunResult;
+  let replayed = false;
+  try {
+    const planned = await plan(await env.context(ro.toolkit, limit.signal, stream));
+    state = planned.state;
+    replayed = planned.finished !== undefined;
+    result = planned.finished ?? (yield* withTokens(env, planned.events!));
+  } catch (error) {
+    if (!limit.signal?.aborted || !state) {
+      const counts = {
+        turns: state?.turns ?? 0,
+        toolCallCount: state?.toolCalls.length ?? 0,
+        usage: state?.usage ?? { totalTokens: 0 },
+      };
+      env.record({ ...runMetric(opts.model, counts, Date.now() - started), error: errorText(error) });
+      throw error;
+    }
+    // what had streamed before the abort or the timeout stays in `text`
+    result = resultOf(state, "incomplete", { limit: limit.timedOut(limit.signal.reason) ? "timeout" : "aborted" });
+  } finally {
+    limit.clear();
+  }
+  env.record(runMetric(opts.model, result, Date.now() - started));
+  if (result.status === "pending" && env.token) result.token = await env.token(result.runId!, result.pending!);
+  if (!replayed && state && result.status !== "pending") await env.finished?.(state, result);
+  if (stream) {
+    // run() and resume() collect the result alone: only a stream has someone reading events
+    yield { type: "usage", usage: result.usage };
+    yield { type: "done", result };
+  }
+  return result;
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The `pending` events a page receives carry the token it answers with, when the client signs them. */
+async function* withTokens(
+  env: SessionEnv,
+  events: AsyncGenerator<StreamEvent, RunResult>,
+): AsyncGenerator<StreamEvent, RunResult> {
+  if (!env.token) return yield* events;
+  try {
+    for (;;) {
+      const step = await events.next();
+      if (step.done) return step.value;
+      const event = step.value;
+      yield event.type === "pending" && event.runId
+        ? { ...event, token: await env.token(event.runId, event.request) }
+        : event;
+    }
+  } finally {
+    await events.return(undefined as never); // a reader that went away ends the run it was reading
+  }
+}
+
+/** Drains a session for run() and resume(), which only want the result. */
+export async function collect(events: AsyncGenerator<StreamEvent, RunResult>): Promise<RunResult> {
+  for (;;) {
+    const step = await events.next();
+    if (step.done) return step.value;
+  }
+}
