@@ -123,8 +123,8 @@ async function testServerChecks() {
       assert.deepEqual(echo.inputSchema.properties, { text: { type: "string" } });
       const bad = await echo.execute({ text: 42 }, {});
       assert.equal(bad.isError, true);
-      assert.doesNotMatch(bad.output, /Invalid arguments for/); // not the core's checker
-      assert.match(bad.output, /text/); // the server's own validation message names the field
+      assert.doesNotMatch(bad.output, /^Invalid arguments for test_server_echo/); // not the core's checker …
+      assert.match(bad.output, /^Input validation error: .*tool echo: text/); // … but the server's own
     },
   );
 
@@ -497,14 +497,15 @@ async function conformanceChecks() {
     if (!netns) return [node24, ["--import", LOOPBACK, ...args]];
     return ["unshare", ["-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"', node24, ...args]];
   };
-  for (const scenario of CONFORMANCE_SCENARIOS) {
-    await check(`conformance 2026-07-28 client: ${scenario}`, async () => {
+  for (const name of CONFORMANCE_SCENARIOS) {
+    await check(`conformance 2026-07-28 client: ${name}`, async () => {
+      const [scenario, page] = name.split(" as a ");
       const [cmd, args] = command(scenario);
       const out = spawnSync(cmd, args, {
+        env: { ...process.env, NO_COLOR: "1", TOOLNEXUS_AS_PAGE: page ? "1" : "0" },
         cwd: root,
         encoding: "utf8",
         timeout: 120_000,
-        env: { ...process.env, NO_COLOR: "1" },
       });
       const text = `${out.stdout}\n${out.stderr}`;
       const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(text);

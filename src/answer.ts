@@ -47,6 +47,19 @@ export function answerDeclined(id: string, reason: AnswerReason = "declined"): A
   return { id, ok: false, reason };
 }
 
+/**
+ * The Answer to a form — an MCP elicitation's `requestedSchema`, any Request with `data.schema`:
+ * `{ id, ok: true, data: fields }`. Fields must be a plain object; they are copied, never coerced.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function answerForm(id: string, fields: Record<string, unknown>): Answer {
+  requireId("answerForm", id);
+  if (!isPlainObject(fields)) {
+    throw new TypeError(`toolnexus: answerForm fields must be a plain object, got ${typeName(fields)}`);
+  }
+  return { id, ok: true, data: { ...fields } };
+}
+
 export interface RelayResult {
   id: string;
   output: string;

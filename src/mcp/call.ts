@@ -39,11 +39,7 @@ const newId = (): string => `mcp-${crypto.randomUUID()}`;
 
 /** Suspends with `request`, keeping `state` for the re-execution (never shown to a page or a stream). */
 function suspend(spec: RequestSpec, state: Unsaved, id = newId()): ToolResult {
-  const full = { ...state, request: id } as McpState;
-  return (pending as (r: RequestSpec & { id: string }, o: { state: unknown }) => ToolResult)(
-    { ...spec, id },
-    { state: full },
-  );
+  return pending({ ...spec, id }, { state: { ...state, request: id } });
 }
 
 const common = (link: Link, def: McpToolDef, args: Args) => ({

@@ -8,7 +8,7 @@ import { fileStorage } from "../support/file-storage.mjs";
 import { scriptedClient, summary } from "../support/scripted.mjs";
 
 const config = JSON.parse(process.argv[2]);
-const connection = await connectMcp({ name: "test", url: config.url, headers: config.headers });
+const connection = await connectMcp({ name: "test server", url: config.url, headers: config.headers });
 if (connection.status !== "connected") throw connection.error;
 const client = scriptedClient({ calls: config.calls ?? [], storage: fileStorage(config.dir) });
 let out;
