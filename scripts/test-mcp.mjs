@@ -323,22 +323,44 @@ async function durableChecks(srv) {
     assert.ok(!(await srv.stats()).deployments.includes("expired"));
   });
 
+  /** Halts a transfer of 10 to bob, lets `tamper` rewrite the stored run, resumes; returns the tool's output. */
+  const tamperedTransfer = async (tamper) => {
+    const d = dir();
+    const h = await halt(d, [{ name: "test_server_transfer", args: { amount: 10, to: "bob" } }]);
+    for (const [file, text] of records(d)) writeFileSync(file, tamper(text));
+    const r = await resume(d, h.runId, form(h.pending.id, { approve: true }));
+    assert.equal(r.status, "done", JSON.stringify(r));
+    return r.toolCalls.at(-1).output;
+  };
+
   await check(
-    "durable: arguments altered in the stored run are refused (by us, and by a server that binds them)",
+    "durable: arguments altered in the stored run and in the tool's state are refused by the server",
     async () => {
-      const d = dir();
-      const h = await halt(d, [{ name: "test_server_transfer", args: { amount: 10, to: "bob" } }]);
-      for (const [file, text] of records(d))
-        writeFileSync(
-          file,
-          JSON.stringify(rewrite(JSON.parse(text), "amount", () => 10_000)).replaceAll(
-            '\\"amount\\":10',
-            '\\"amount\\":10000',
+      const everywhere = (text) =>
+        JSON.stringify(rewrite(JSON.parse(text), "amount", () => 10_000)).replaceAll(
+          '\\"amount\\":10',
+          '\\"amount\\":10000',
+        );
+      assert.match(await tamperedTransfer(everywhere), /requestState was minted for other arguments/);
+      assert.deepEqual((await srv.stats()).transfers, []);
+    },
+  );
+
+  await check(
+    "durable: a tool state that disagrees with the stored call is refused before anything is sent",
+    async () => {
+      const before = (await srv.stats()).calls;
+      const stateOnly = (text) =>
+        JSON.stringify(
+          rewrite(JSON.parse(text), "state", (st) =>
+            st?.call ? { ...st, call: { ...st.call, arguments: { amount: 5, to: "eve" } } } : st,
           ),
         );
-      const r = await resume(d, h.runId, form(h.pending.id, { approve: true }));
-      assert.equal(r.status, "done", JSON.stringify(r));
-      assert.match(r.toolCalls.at(-1).output, /refused|cannot go on/);
+      assert.match(
+        await tamperedTransfer(stateOnly),
+        /cannot go on: the arguments differ .* nothing was sent to the server/,
+      );
+      assert.equal((await srv.stats()).calls, before + 1); // the halting call only
       assert.deepEqual((await srv.stats()).transfers, []);
     },
   );
@@ -452,7 +474,12 @@ async function everythingChecks() {
     "server-everything: a pushed elicitation cannot halt durably — the resume elsewhere is refused clearly",
     async () => {
       const d = join(tmp, "everything-runs");
-      const h = await phase({ phase: "halt", url, dir: d, calls: [{ name: "test_trigger-elicitation-request" }] }); // the phase's connection is named "test"
+      const h = await phase({
+        phase: "halt",
+        url,
+        dir: d,
+        calls: [{ name: "test_server_trigger-elicitation-request" }],
+      }); // the phase names its connection "test server"
       assert.equal(h.status, "pending", JSON.stringify(h));
       const r = await phase({
         phase: "resume",

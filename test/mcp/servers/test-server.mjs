@@ -28,8 +28,7 @@ export function createTestServer({ key = "a test key that is long enough for the
   const codec = createRequestStateCodec({
     key,
     ttlSeconds: 600,
-    bind: (ctx) =>
-      `${ctx.mcpReq.method}\0${ctx.mcpReq.params?.name ?? ""}${ctx.mcpReq.params?.name === "transfer" ? `\0${canonical(ctx.mcpReq.params?.arguments)}` : ""}`,
+    bind: (ctx) => ctx.mcpReq.method, // the server context carries no params: transfer binds its arguments itself
   });
   const mint = (payload, ctx) => codec.mint({ ...payload, seq: minted++ }, ctx);
   const verify = async (state, ctx) => {
@@ -72,7 +71,7 @@ export function createTestServer({ key = "a test key that is long enough for the
     registerDeploy(server, stats, mint);
     registerSurvey(server, mint);
     registerConnect(server, flows, mint);
-    registerTransfer(server, stats, mint);
+    registerTransfer(server, stats, mint, canonical);
     return server;
   });
 
@@ -196,7 +195,7 @@ function registerConnect(server, flows, mint) {
   );
 }
 
-function registerTransfer(server, stats, mint) {
+function registerTransfer(server, stats, mint, canonical) {
   const ok = z.object({ approve: z.boolean() });
   server.registerTool(
     "transfer",
@@ -211,9 +210,10 @@ function registerTransfer(server, stats, mint) {
           inputRequests: {
             approve: inputRequired.elicit({ message: `Send ${amount} to ${to}?`, requestedSchema: ok }),
           },
-          requestState: await mint({ step: "asked" }, ctx),
+          requestState: await mint({ step: "asked", args: canonical({ amount, to }) }, ctx),
         });
       }
+      if (state.args !== canonical({ amount, to })) return text("requestState was minted for other arguments", true);
       const answer = acceptedContent(ctx.mcpReq.inputResponses, "approve", ok);
       if (!answer?.approve) return text("Transfer not approved", true);
       stats.transfers.push({ amount, to });
