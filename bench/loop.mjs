@@ -64,7 +64,7 @@ export async function bench({ smoke }) {
     "",
     "Setup is outside the timing for everyone: one client/agent and toolkit, reused; the scripted model answers from the transcript it is sent. " +
       "`ai`: `generateText` + `MockLanguageModelV3` (`ai/test`), `stopWhen: stepCountIs(10)`. `@openai/agents`: `run(agent, prompt)` with a fake `Model`, tracing disabled. " +
-      "toolnexus: `createInProcessClient` (an in-process `fetch`: each turn still builds and parses the OpenAI JSON body, as the contract specifies). All tools take a plain JSON Schema.",
+      "toolnexus: `createInProcessClient` (an in-process `fetch`: each turn still builds and parses the OpenAI JSON body, as a real provider call does). All tools take a plain JSON Schema.",
   ].join("\n");
   const fastestName = participants.find((p) => p.name !== "toolnexus" && results[p.name].time.median === fastest)?.name;
   const goals = [

@@ -17,7 +17,7 @@ const MARK = "__toolnexusBenchLoaded";
 
 /**
  * @returns gzip bytes of: `initial` — the core bundle: every chunk importing the five names evaluates, as one
- *   stream (what a bundler ships up front; DESIGN's budgeted "core bundle"); `loaded` — the code of every chunk the run evaluated, compressed as one stream
+ *   stream (what a bundler ships up front; the budgeted "core bundle"); `loaded` — the code of every chunk the run evaluated, compressed as one stream
  *   (how much code the run needs, whatever the split); `loadedFiles` — the same chunks gzipped one by one
  *   (what a page downloads when it keeps this split); `entry` — the entry chunk alone; `all` — every chunk;
  *   `chunks.list` — each chunk the run evaluated, its gzip bytes and the source files it holds; `glue` — the

@@ -9,7 +9,8 @@ import { root } from "./ours.mjs";
 import { fmtBytes, ratio, table } from "./lib.mjs";
 
 /**
- * The size budgets (minified + gzip), as DESIGN restates them for a source with no build-shaping code:
+ * The size budgets (minified + gzip), for a source with no build-shaping code (no side-effect imports or
+ * barrels that exist to steer a bundler's chunks):
  * what importing createClient, createToolkit, defineTool, answerOutput and memoryStorage loads up front;
  * all the code one run with a suspension loads; and the whole single-file bundle (dist/toolnexus.js).
  */
@@ -134,7 +135,7 @@ export async function bench() {
         : `${budgeted.toLocaleString("en")} B, ${budgetOk ? "within budget" : `**over budget** (${ratio(budgeted, BUDGET_GZIP_BYTES)})`}.`) +
       (perRun === undefined
         ? ""
-        : ` Not yet met: the issue's wider goal, all the code one run with a suspension loads ≤ ${fmtBytes(BUDGET_GZIP_BYTES)}, is ${perRun.toLocaleString("en")} B (${ratio(perRun, BUDGET_GZIP_BYTES)}).`),
+        : ` All the code one run with a suspension loads ≤ ${fmtBytes(RUN_BUDGET_GZIP_BYTES)}: ${perRun.toLocaleString("en")} B, ${perRun <= RUN_BUDGET_GZIP_BYTES ? "within budget" : `**over budget** (${ratio(perRun, RUN_BUDGET_GZIP_BYTES)})`}.`),
     ...(ours.error
       ? []
       : [

@@ -133,7 +133,7 @@ export async function bench({ smoke }) {
     "One operation = run with `history` → the tool returns `pending(...)` → the run halts and its record is written to `memoryStorage` → " +
       "`resume(runId, answerOutput(id, …))` loads it, re-executes the tool and finishes (2 model turns in all). " +
       "Each toolnexus sample starts with an empty `memoryStorage` (the outcomes kept by earlier samples would otherwise pile up in the heap and tax whichever participant runs when the collector does). **JSON round trip** = `JSON.parse(JSON.stringify(record))` of the very record we stored. **no suspension** = the same run whose tool answers at once " +
-      "(the difference is what halting and resuming add: DESIGN's budget compares that with the JSON round trip, since the model turns and the tool cost the same either way); that column is paired — computed within each round from its three back-to-back samples, then the median (p25–p75) over rounds — so the shared machine's drifting speed cancels out. @openai/agents: `needsApproval` tool → `state.toString()` → `RunState.fromString()` → `approve` → `run(agent, state)`.",
+      "(the difference is what halting and resuming add: the budget holds that within 2× of the JSON round trip, since the model turns and the tool cost the same either way); that column is paired — computed within each round from its three back-to-back samples, then the median (p25–p75) over rounds — so the shared machine's drifting speed cancels out. @openai/agents: `needsApproval` tool → `state.toString()` → `RunState.fromString()` → `approve` → `run(agent, state)`.",
     "",
     table(
       [

@@ -1,9 +1,11 @@
 // `npm start`: builds the SDK bundle the page loads (dist/), then runs the demo Worker with
 // `wrangler dev` on 127.0.0.1, local KV / Durable Object state persisted under .wrangler/, telemetry,
 // update checks and the request.cf download off. Prints the URL once the demo answers; Ctrl-C stops
-// wrangler and everything it started.
+// wrangler and everything it started. A port something else already holds is reported before anything
+// starts, with how to pick another (wrangler itself would only exit with status 1).
 //   node scripts/start.mjs [--port 8787] [--persist-to .wrangler/state] [--env-file path]
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -16,6 +18,25 @@ const { values } = parseArgs({
     "skip-build": { type: "boolean", default: false },
   },
 });
+const port = Number(values.port);
+if (!/^\d+$/.test(values.port) || port < 1 || port > 65535) {
+  console.error(`start: --port must be a port number from 1 to 65535, got ${JSON.stringify(values.port)}`);
+  process.exit(1);
+}
+/** Why the demo cannot listen on 127.0.0.1:port (a bind test, released at once), or undefined when it can. */
+const unusable = await new Promise((resolve) => {
+  const probe = createServer();
+  probe.once("error", (error) => resolve(error.code ?? String(error)));
+  probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(undefined)));
+});
+if (unusable !== undefined) {
+  const why = unusable === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${unusable})`;
+  console.error(
+    `start: port ${port} on 127.0.0.1 ${why} — stop what holds it, or pick another port: npm start -- --port ${port === 65535 ? 8788 : port + 1} (or PORT=${port === 65535 ? 8788 : port + 1} npm start)`,
+  );
+  process.exit(1);
+}
+
 const env = {
   ...process.env,
   WRANGLER_SEND_METRICS: "false", // no telemetry
@@ -73,7 +94,7 @@ process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 wrangler.on("exit", (code) => {
   if (!stopping) {
-    console.error(`start: wrangler exited (${code ?? "signal"})`);
+    console.error(`start: wrangler exited (${code ?? "signal"}) — its own output above says why`);
     process.exit(code || 1);
   }
 });

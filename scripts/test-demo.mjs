@@ -92,7 +92,7 @@ const SCENARIOS = [
 
   [
     "approve: the booking runs once, after the approval",
-    async ({ page }) => {
+    async ({ demo, page }) => {
       const before = await stats(demo.base);
       await send(page, "Book a table for two tonight");
       await card(page, "approval").waitFor();
@@ -141,7 +141,7 @@ const SCENARIOS = [
 
   [
     "decline: nothing is booked and the assistant says so",
-    async ({ page }) => {
+    async ({ demo, page }) => {
       const before = await stats(demo.base);
       await send(page, "Please reserve dinner for two");
       await card(page, "approval").getByRole("button", { name: "Decline" }).click();
@@ -198,7 +198,7 @@ const SCENARIOS = [
 
   [
     "double POST of one answer: one tool execution, the second gets the outcome or 409",
-    async ({ page }) => {
+    async ({ demo, page }) => {
       const before = await stats(demo.base);
       await send(page, "Book a table for two tonight");
       await card(page, "approval").waitFor();

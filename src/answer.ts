@@ -117,7 +117,10 @@ export interface PendingOptions {
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function pending(request: PendingInput, options: PendingOptions = {}): ToolResult {
-  const fields: Record<string, unknown> = isPlainObject(request) ? request : {};
+  // objects, not only this realm's plain ones: a tool in another frame builds its request in its own realm
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === "object" && v !== null && !Array.isArray(v);
+  const fields: Record<string, unknown> = isObject(request) ? request : {};
   for (const key of ["kind", "prompt", "id", "url", "expiresAt"] as const) {
     const value = fields[key];
     if (value === undefined && key !== "kind" && key !== "prompt") continue;
@@ -125,7 +128,7 @@ export function pending(request: PendingInput, options: PendingOptions = {}): To
       throw new TypeError(`toolnexus: pending: ${key} must be a non-empty string, got ${typeName(value)}`);
     }
   }
-  if (request.data !== undefined && !isPlainObject(request.data))
+  if (request.data !== undefined && !isObject(request.data))
     throw new TypeError(`toolnexus: pending: data must be a plain object, got ${typeName(request.data)}`);
   if (request.expiresAt !== undefined && Number.isNaN(Date.parse(request.expiresAt)))
     throw new TypeError(`toolnexus: pending: expiresAt must be an RFC 3339 timestamp, got "${request.expiresAt}"`);

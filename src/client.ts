@@ -125,13 +125,13 @@ export function createClient(options: ClientOptions): Client {
     };
   }
 
-  const resumed = (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan => {
-    const answers = answerList(answer);
-    return async (ctx) => {
+  const resumed =
+    (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
+    async (ctx) => {
+      const answers = answerList(answer);
       const [{ prepareResume }, guard] = await Promise.all([import("./loop/resume"), tokenGuard(runId, ro)]);
       return prepareResume(ctx, runId, answers, guard);
     };
-  };
 
   let checkToken: Promise<ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck>> | undefined;
   async function tokenGuard(runId: string, ro: ResumeOptions) {

@@ -87,7 +87,7 @@ export async function* halt(
   calls: CallOutcome[],
 ): AsyncGenerator<StreamEvent, RunResult> {
   if (ctx.stream) for (const c of calls) if (!c.request) yield toolResult(c);
-  const record = haltRecord(ctx, state, assistant, calls);
+  const record = { ...haltRecord(ctx, state, assistant, calls), ...ctx.carry };
   await writeRecord(ctx, record);
   ctx.released?.();
   const result = pendingResult(state, record, ctx);

@@ -41,6 +41,8 @@ export interface ToolResult {
 export interface ToolContext {
   /** Present only when the tool is re-executed after its suspension was answered. */
   answer?: Answer;
+  /** What the tool passed as `pending(request, { state })`, when it is re-executed with the answer. */
+  state?: unknown;
   signal?: AbortSignal;
   runId?: string;
   callId?: string;
@@ -53,6 +55,8 @@ export interface Tool {
   description: string;
   inputSchema: JSONSchema;
   source: ToolSource;
+  /** `"rerun"`: after a crash left a call's outcome unknown, run it again instead of reporting it interrupted. */
+  recovery?: "rerun";
   execute(args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult>;
 }
 

@@ -1,9 +1,14 @@
 // Plain-value helpers with no domain: what kind of value something is, for checks and error messages.
 
+/**
+ * A JSON-style object: not an array, and its prototype is null or the `Object.prototype` of any realm, so an
+ * object parsed in another frame or worker counts (a page can hand the SDK in a frame its own objects)
+ * and a class instance, a Map or a Date does not.
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /** `"null"`, `"array"`, or the `typeof` of a value — for error messages. */

@@ -1,5 +1,6 @@
-// The metrics registry behind `client.metrics()`: semantic events in, Prometheus text out, byte for byte
-// as contract §3.2 (order, HELP/TYPE lines, labels, buckets, `_sum` as JS String(number)).
+// The metrics registry behind `client.metrics()`: semantic events in, Prometheus text out in one fixed
+// form that scrapers and the tests rely on byte for byte: metrics in a fixed order, each with its HELP and
+// TYPE lines, series sorted by their labels, the buckets below, `_sum` written as JS String(number).
 
 import type { MetricEvent } from "../types";
 

@@ -1,9 +1,11 @@
-// `translate` (contract §1.11): one provider call described in OpenAI chat terms, nothing executed.
-// Pure: builds the provider body and reads the provider response; the client supplies the transport.
-import { capErrorBody, StreamError } from "../errors";
-import { redactErrorBody } from "../wire/http-error";
+// `translate`: one provider call described in OpenAI chat terms, nothing executed. Pure: the OpenAI
+// messages are converted for Anthropic here, the body is shaped and the reply read by the client's wire,
+// and the client supplies the transport.
 import { isPlainObject } from "../_internal/json";
+import { toAnthropic, toOpenAI } from "../tools/declarations";
 import type { Tool, Toolkit, ToolkitLike, Usage } from "../types";
+import { callFromRaw, callFromValue, textOf } from "../wire/common";
+import type { Wire } from "../wire/types";
 
 export interface TranslateRequest {
   /** OpenAI chat messages (`system`/`developer`/`user`/`assistant`/`tool`). */
@@ -31,50 +33,20 @@ export interface TranslateResult {
 }
 
 type Msg = Record<string, unknown>;
-type Style = "openai" | "anthropic";
 
 const SYSTEM_ROLES = new Set(["system", "developer"]);
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
-const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const isSystem = (m: unknown): boolean => isPlainObject(m) && SYSTEM_ROLES.has(m.role as string);
 
-/** Message content as text: a string as is, an array of parts by concatenating their `text`. */
-function flatten(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((p) => (typeof p === "string" ? p : isPlainObject(p) && typeof p.text === "string" ? p.text : ""))
-    .join("");
-}
-
-/** Tool arguments as an object: a JSON object string parsed, an object accepted, anything else `{}`. */
-function parseArgs(args: unknown): Record<string, unknown> {
-  if (isPlainObject(args)) return args;
-  if (typeof args !== "string") return {};
-  try {
-    const parsed: unknown = JSON.parse(args || "{}");
-    return isPlainObject(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
-}
-
-function declarations(style: Style, toolkit: TranslateRequest["toolkit"]): unknown[] {
-  if (!toolkit) return [];
-  if (!Array.isArray(toolkit))
-    return style === "openai" ? (toolkit as Toolkit).toOpenAI() : (toolkit as Toolkit).toAnthropic();
-  return (toolkit as readonly Tool[]).map((t) =>
-    style === "openai"
-      ? { type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }
-      : { name: t.name, description: t.description, input_schema: t.inputSchema },
-  );
-}
+/** Tool arguments as an object, read as the wires read a model's: a JSON object (a string of one, or parsed), else `{}`. */
+const parseArgs = (args: unknown): Record<string, unknown> =>
+  (typeof args === "string" ? callFromRaw("", "", args) : callFromValue("", "", args)).args;
 
 function assistantToAnthropic(m: Msg, blocks: unknown[]): void {
   if (Array.isArray(m.content)) {
     for (const part of m.content) if (isPlainObject(part) && part.type === "tool_use") blocks.push(part);
   }
-  const text = flatten(m.content);
+  const text = textOf(m.content);
   if (text) blocks.unshift({ type: "text", text });
   const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
   for (const call of calls) {
@@ -102,7 +74,7 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
     const m: Msg = typeof raw === "string" ? { role: "user", content: raw } : isPlainObject(raw) ? raw : {};
     const role = str(m.role);
     if (SYSTEM_ROLES.has(role)) {
-      const text = flatten(m.content);
+      const text = textOf(m.content);
       if (text) system.push(text);
       continue;
     }
@@ -110,7 +82,7 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
       const block = {
         type: "tool_result",
         tool_use_id: str(m.tool_call_id) || (role === "function" ? `call_${str(m.name)}` : ""),
-        content: flatten(m.content),
+        content: textOf(m.content),
       };
       if (resultTurn) resultTurn.push(block);
       else out.push({ role: "user", content: (resultTurn = [block]) });
@@ -126,7 +98,7 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
     const native = Array.isArray(m.content)
       ? m.content.filter((p) => isPlainObject(p) && p.type === "tool_result")
       : [];
-    const text = flatten(m.content);
+    const text = textOf(m.content);
     if (native.length) out.push({ role: "user", content: text ? [...native, { type: "text", text }] : native });
     else if (text) out.push({ role: "user", content: text });
   }
@@ -178,11 +150,13 @@ function openAIMessages(messages: unknown[], system: string | undefined, fallbac
 }
 
 /**
- * The provider body for a translate request. System precedence, both styles: `req.system` (replacing any
- * system/developer message), else the conversation's own system/developer messages, else `systemPrompt`.
+ * The provider body for a translate request, shaped by the wire as the loop's are; translate adds the
+ * caller's tool choice (mapped for Anthropic) and max tokens, and never a default tool choice. System
+ * precedence, both styles: `req.system` (replacing any system/developer message), else the conversation's
+ * own system/developer messages, else `systemPrompt`.
  */
 export function translateBody(
-  style: Style,
+  wire: Wire,
   model: string,
   systemPrompt: string | undefined,
   req: TranslateRequest,
@@ -190,28 +164,26 @@ export function translateBody(
   if (!Array.isArray(req?.messages))
     throw new TypeError("toolnexus: translate needs `messages` as an array of chat messages");
   const maxTokens = typeof req.maxTokens === "number" && req.maxTokens > 0 ? req.maxTokens : undefined;
-  if (style === "openai") {
-    const tools = [...declarations(style, req.toolkit), ...(req.tools ?? [])];
-    return {
-      model,
-      messages: openAIMessages(req.messages, req.system, systemPrompt),
-      ...(tools.length ? { tools } : {}),
-      ...(req.toolChoice !== undefined ? { tool_choice: req.toolChoice } : {}),
-      ...(maxTokens ? { max_tokens: maxTokens } : {}),
-    };
-  }
-  const converted = openAIMessagesToAnthropic(req.messages);
-  const system = req.system ?? (converted.system || systemPrompt || "");
-  const tools = [...declarations(style, req.toolkit), ...(req.tools ?? []).map(anthropicTool)];
-  const toolChoice = anthropicToolChoice(req.toolChoice);
-  return {
+  const anthropic = wire.style === "anthropic";
+  const toolkit = req.toolkit;
+  const declared = Array.isArray(toolkit)
+    ? (anthropic ? toAnthropic : toOpenAI)(toolkit as readonly Tool[])
+    : wire.declare(toolkit as Toolkit | undefined);
+  const extra = req.tools ?? [];
+  const tools = [...declared, ...(anthropic ? extra.map(anthropicTool) : extra)];
+  const converted = anthropic ? openAIMessagesToAnthropic(req.messages) : undefined;
+  const body = wire.body({
     model,
-    max_tokens: maxTokens ?? 4096,
-    ...(system ? { system } : {}),
-    messages: converted.messages,
-    ...(tools.length ? { tools } : {}),
-    ...(toolChoice !== undefined ? { tool_choice: toolChoice } : {}),
-  };
+    system: converted ? (req.system ?? (converted.system || systemPrompt || "")) : "",
+    messages: converted ? converted.messages : openAIMessages(req.messages, req.system, systemPrompt),
+    tools,
+    stream: false,
+  });
+  delete body.tool_choice; // the wire asks for "auto" whenever there are tools; translate sends only the caller's choice
+  const toolChoice = anthropic ? anthropicToolChoice(req.toolChoice) : req.toolChoice;
+  if (toolChoice !== undefined) body.tool_choice = toolChoice;
+  if (maxTokens) body.max_tokens = maxTokens;
+  return body;
 }
 
 function finish(reason: string, hasCalls: boolean): string {
@@ -221,77 +193,29 @@ function finish(reason: string, hasCalls: boolean): string {
   return "stop";
 }
 
-function unusable(style: Style, json: unknown, what: string): StreamError {
-  const err = isPlainObject(json) && isPlainObject(json.error) ? str(json.error.message) : "";
-  const detail = err ? `: ${capErrorBody(redactErrorBody(err))}` : "";
-  return new StreamError(
-    `toolnexus: the ${style} response has no ${what}${detail} — check that baseUrl and style point at a ${style === "openai" ? "/chat/completions" : "/v1/messages"} endpoint`,
-  );
-}
-
-function openAIResult(model: string, json: unknown): TranslateResult {
-  const choice = isPlainObject(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
-  if (!isPlainObject(choice) || !isPlainObject(choice.message)) throw unusable("openai", json, "choices[0].message");
-  const msg = choice.message;
-  const toolCalls: TranslateResult["toolCalls"] = [];
-  for (const call of Array.isArray(msg.tool_calls) ? msg.tool_calls : []) {
-    if (!isPlainObject(call)) continue;
-    const fn = isPlainObject(call.function) ? call.function : {};
-    toolCalls.push({
-      id: str(call.id),
-      name: str(fn.name),
-      arguments: typeof fn.arguments === "string" ? fn.arguments : JSON.stringify(fn.arguments ?? {}),
-    });
+/**
+ * Reads a provider's JSON reply with the wire that speaks it (the loop's own reading: a reply carrying an
+ * `error`, or no message, is a StreamError whose text is redacted). `model` is the configured model; `raw`
+ * keeps the reply as it came. OpenAI extras the loop has no use for are read here: a refusal (its text,
+ * and `content_filter`) and the legacy single `function_call`.
+ */
+export function translateResponse(wire: Wire, model: string, json: unknown): TranslateResult {
+  const turn = wire.parse(json);
+  // an empty arguments string is read as {} by the wire, so it is sent on as "{}"
+  const toolCalls = turn.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.raw || "{}" }));
+  let text = turn.text;
+  let reason = turn.finishReason ?? "";
+  if (wire.style === "openai") {
+    const msg = turn.message as Msg;
+    if (isPlainObject(msg.function_call)) {
+      const { name, arguments: args } = msg.function_call;
+      const arguments_ = typeof args === "string" ? args : JSON.stringify(args ?? {});
+      toolCalls.push({ id: `call_${str(name)}`, name: str(name), arguments: arguments_ });
+    }
+    if (typeof msg.refusal === "string" && msg.refusal !== "") {
+      text ||= msg.refusal;
+      if (reason === "stop") reason = "refusal";
+    }
   }
-  if (isPlainObject(msg.function_call)) {
-    const fc = msg.function_call;
-    toolCalls.push({
-      id: `call_${str(fc.name)}`,
-      name: str(fc.name),
-      arguments: typeof fc.arguments === "string" ? fc.arguments : JSON.stringify(fc.arguments ?? {}),
-    });
-  }
-  const refused = typeof msg.refusal === "string" && msg.refusal !== "";
-  const u = isPlainObject((json as Msg).usage) ? ((json as Msg).usage as Msg) : {};
-  const promptTokens = num(u.prompt_tokens);
-  const completionTokens = num(u.completion_tokens);
-  return {
-    text: flatten(msg.content) || (refused ? (msg.refusal as string) : ""),
-    toolCalls,
-    finishReason: finish(
-      refused && choice.finish_reason === "stop" ? "refusal" : str(choice.finish_reason),
-      toolCalls.length > 0,
-    ),
-    usage: { promptTokens, completionTokens, totalTokens: num(u.total_tokens) || promptTokens + completionTokens },
-    model,
-    raw: json,
-  };
-}
-
-function anthropicResult(model: string, json: unknown): TranslateResult {
-  if (!isPlainObject(json) || !Array.isArray(json.content)) throw unusable("anthropic", json, "content");
-  let text = "";
-  const toolCalls: TranslateResult["toolCalls"] = [];
-  for (const block of json.content) {
-    if (!isPlainObject(block)) continue;
-    if (block.type === "text") text += str(block.text);
-    else if (block.type === "tool_use")
-      toolCalls.push({ id: str(block.id), name: str(block.name), arguments: JSON.stringify(block.input ?? {}) });
-  }
-  const u = isPlainObject(json.usage) ? json.usage : {};
-  const promptTokens = num(u.input_tokens);
-  const completionTokens = num(u.output_tokens);
-  return {
-    text,
-    toolCalls,
-    finishReason: finish(str(json.stop_reason), toolCalls.length > 0),
-    usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
-    model,
-    raw: json,
-  };
-}
-
-/** Reads a provider's JSON response. `model` is the configured model; `raw` keeps the response as it came. */
-export function translateResponse(style: Style, model: string, json: unknown): TranslateResult {
-  return style === "openai" ? openAIResult(model, json) : anthropicResult(model, json);
+  return { text, toolCalls, finishReason: finish(reason, toolCalls.length > 0), usage: turn.usage, model, raw: json };
 }

@@ -1,10 +1,10 @@
 import { postWithRetry } from "../wire/post";
 import { isToolnexusError } from "../errors";
-import type { StreamEvent } from "../types";
+import type { StreamEvent, Usage } from "../types";
 import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type RunContext } from "./context";
 import { pump } from "./pump";
-import { redactErrorBody, secretsOf } from "../wire/http-error";
+import { redact, secretsOf } from "../_internal/redact";
 
 const RESERVED = new Set(["messages", "tools", "stream"]);
 
@@ -41,7 +41,7 @@ export async function scrub(ctx: RunContext, error: unknown): Promise<unknown> {
       const text = (error as unknown as Record<string, unknown>)[key];
       if (typeof text === "string")
         Object.defineProperty(error, key, {
-          value: redactErrorBody(text, secrets),
+          value: redact(text, secrets),
           configurable: true,
           writable: true,
         });
@@ -50,6 +50,18 @@ export async function scrub(ctx: RunContext, error: unknown): Promise<unknown> {
     // a frozen error keeps its message; the wires already mask key-shaped text
   }
   return error;
+}
+
+/** The `llm` metric of one model call that started at `started` (ms): ok with its usage, or an error. */
+export function recordLlm(ctx: RunContext, model: string, started: number, usage?: Usage): void {
+  ctx.metrics.record({
+    event: "llm",
+    model,
+    status: usage ? "ok" : "error",
+    ms: Date.now() - started,
+    promptTokens: usage?.promptTokens ?? 0,
+    completionTokens: usage?.completionTokens ?? 0,
+  });
 }
 
 /** Sends a JSON body to the provider with retries; the response is ok (non-2xx throws LlmHttpError). */
@@ -116,24 +128,10 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
       if (ctx.stream && turn.text) yield { type: "text", delta: turn.text };
     }
   } catch (error) {
-    ctx.metrics.record({
-      event: "llm",
-      model: state.model,
-      status: "error",
-      ms: Date.now() - started,
-      promptTokens: 0,
-      completionTokens: 0,
-    });
+    recordLlm(ctx, state.model, started);
     throw await scrub(ctx, error);
   }
-  ctx.metrics.record({
-    event: "llm",
-    model: state.model,
-    status: "ok",
-    ms: Date.now() - started,
-    promptTokens: turn.usage.promptTokens,
-    completionTokens: turn.usage.completionTokens,
-  });
+  recordLlm(ctx, state.model, started, turn.usage);
   addUsage(state.usage, turn.usage);
   await opts.hooks?.afterLLM?.({ response, model: state.model, turn: turnIndex });
   return turn;

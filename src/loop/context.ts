@@ -51,6 +51,11 @@ export interface RunContext {
   checkpoint?: (state: LoopState, assistant: unknown, calls: CallOutcome[]) => Promise<void>;
   /** Called once the run wrote its record as halted (suspended): it no longer owns it. */
   released?: () => void;
+  /**
+   * What a resumed run's later halt keeps of the answers it applied, so that replaying them gets the run
+   * as they left it (the kept outcome of a suspension that led to another).
+   */
+  carry?: { answered?: { requestId: string; digest: string }; applied?: string[] };
 }
 
 /** What a run has accumulated; serialised into the run record when it halts. */

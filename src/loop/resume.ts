@@ -232,7 +232,7 @@ export async function prepareResume(
     answered: answered(applied, digest, record),
   };
   await claim(ctx, claimed, raw, digest);
-  const own = { current: claimed, digest };
+  const own = { current: claimed, digest, base: raw };
   return { state, events: owned(ctx, own, resumeRun(ctx, state, own, applied, { record, raw })) };
 }
 
@@ -302,9 +302,10 @@ async function* owned(
   ctx.released = () => {
     settled = true;
   };
+  ctx.carry = { answered: own.current.answered, applied: [...(own.current.applied ?? []), own.digest] };
   ctx.checkpoint = async (s, assistant, calls) => {
     own.current = { ...haltRecord(ctx, s, assistant, calls), answered: own.current.answered };
-    await writeRecord(ctx, { ...own.current, status: "claimed", lease: lease(ctx, own.digest) });
+    own.base = await writeRecord(ctx, { ...own.current, status: "claimed", lease: lease(ctx, own.digest) });
   };
   try {
     const result = yield* events;
@@ -312,21 +313,27 @@ async function* owned(
     return result;
   } finally {
     ctx.checkpoint = undefined;
-    if (!settled) await giveBack(ctx, own.current, own.digest);
+    if (!settled) await giveBack(ctx, own);
   }
 }
 
-/** What the owner of a claimed record last saved, and the digest of the answers its claim applies. */
+/**
+ * What the owner of a claimed record last saved, the digest of the answers its claim applies, and the last
+ * fully serialized text of the record: later writes edit that text (one copy of the calls appended, so the
+ * stored text never grows with each write) instead of serializing the transcript again.
+ */
 interface Owner {
   current: RunRecord;
   digest: string;
+  base: string;
 }
 
 /** Puts the last checkpoint back unclaimed (best effort: a failure here must not hide the original error). */
-async function giveBack(ctx: RunContext, record: RunRecord, digest: string): Promise<void> {
+async function giveBack(ctx: RunContext, own: Owner): Promise<void> {
+  const record = own.current;
   const status = openGroups(record.calls).length ? "suspended" : "ready";
   try {
-    await writeText(ctx, record.runId, encode(ctx, record, status, digest, ctx.owned));
+    await writeText(ctx, record.runId, encode(ctx, record, status, own.digest, own.base));
   } catch {
     // the claim stays until its lease passes; then the same answer takes it over
   }
@@ -387,7 +394,7 @@ async function checkpoint(
   status: "claimed" | "suspended",
 ): Promise<void> {
   const next = status === "suspended" ? { ...record, applied: [...(record.applied ?? []), own.digest] } : record;
-  await writeText(ctx, record.runId, encode(ctx, next, status, own.digest, ctx.owned));
+  await writeText(ctx, record.runId, encode(ctx, next, status, own.digest, own.base));
   own.current = next;
 }
 
@@ -400,7 +407,7 @@ async function settleUnknown(ctx: RunContext, state: LoopState, calls: HaltedCal
   return Promise.all(
     calls.map(async (c) => {
       if (!c.started || c.result) return c;
-      const tool = ctx.toolkit?.get(c.name) as { recovery?: string } | undefined;
+      const tool = ctx.toolkit?.get(c.name);
       let result: ToolResult = { output: `interrupted: ${c.name} did not finish`, isError: true };
       if (tool?.recovery === "rerun") {
         const again: CallOutcome = await runTool(ctx, state, asCall(c), c.args, c.answer, c.state);

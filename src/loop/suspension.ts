@@ -58,7 +58,7 @@ export async function relayResults(
 }
 
 /**
- * Applies an answer to one open Request (DESIGN "Suspension semantics" 1 and 3): expired ⇒ declined;
+ * Applies an answer to one open Request: expired ⇒ declined;
  * declined ⇒ `declined/expired: <prompt>`; relay ⇒ the host's results; otherwise the same tool re-runs
  * once with `ctx.answer`, and a second suspension becomes `unresolved: <prompt>`.
  */

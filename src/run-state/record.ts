@@ -100,12 +100,12 @@ export function keptOutcome(record: RunRecord): RunResult {
 
 /**
  * The calls still waiting, grouped by Request in tool-call order (relay calls merged into one Request share
- * a group). By default a call waits while it has a Request and no result (a stored `HaltedCall`); the loop's
+ * a group). By default a call waits while it has a Request, no result and has not started on its answer (a stored `HaltedCall`); the loop's
  * in-flight outcomes, which always carry a result, pass `isOpen` to count the Request alone.
  */
-export function openGroups<T extends { request?: PendingRequest; result?: unknown }>(
+export function openGroups<T extends { request?: PendingRequest; result?: unknown; started?: true }>(
   calls: readonly T[],
-  isOpen: (call: T) => boolean = (call) => call.request !== undefined && !call.result,
+  isOpen: (call: T) => boolean = (call) => call.request !== undefined && !call.result && !call.started,
 ): { request: PendingRequest; calls: T[] }[] {
   const groups = new Map<string, { request: PendingRequest; calls: T[] }>();
   for (const call of calls) {

@@ -3,7 +3,7 @@
 // written as chunks under fresh keys first; one checked commit then swaps the head to point at them, and
 // the chunks of the value it replaced are deleted after.
 import type { RunStorage, SetOptions } from "../types";
-import { checkKey, checkValue, chunk, expiryOf, fitKey, isExpired } from "./shared";
+import { defineStorage, expiryOf, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
 
 export type DenoKvKeyPart = string | number | bigint | boolean | Uint8Array;
 export type DenoKvKey = readonly DenoKvKeyPart[];
@@ -32,13 +32,6 @@ export interface DenoKvStorageOptions {
   now?: () => number;
 }
 
-interface Head {
-  v?: string; // the value, when it fits in one entry
-  g?: string; // else the id of its chunks…
-  n?: number; // …and how many there are
-  e?: number; // expiry, ms since the epoch (Deno KV may show an expired key for a while; this is exact)
-}
-
 interface Current {
   head: Head | undefined;
   value: string | undefined;
@@ -52,12 +45,11 @@ const MAX_KEY_BYTES = 1024; // of the 2,048 bytes a whole key may take
 const CHUNK_GRACE_MS = 60_000; // chunks outlive their head, so a reader never finds a head without them
 const ATTEMPTS = 100;
 
+// Deno KV may show an expired key for a while; the head's own expiry is exact
 function toHead(raw: unknown): Head | undefined {
   if (raw === null || raw === undefined) return undefined;
-  if (typeof raw === "string") return { v: raw }; // set by someone else: a value that never expires
-  const h = raw as Head;
-  const ok = typeof raw === "object" && (h.e === undefined || typeof h.e === "number");
-  if (ok && (typeof h.v === "string" || (typeof h.g === "string" && Number.isInteger(h.n)))) return h;
+  const head = readHead(raw);
+  if (head) return head;
   throw new Error(
     "toolnexus: a Deno KV entry under the storage prefix was not written by denoKvStorage — delete it or use another prefix",
   );
@@ -117,17 +109,14 @@ interface Staged {
 /** Writes the new value's chunks, if it needs any; returns the head that points at them. */
 async function stage(db: Db, value: string, e: number | undefined): Promise<Staged> {
   const expireIn = e === undefined ? undefined : Math.max(1, Math.ceil(e - db.now()));
-  const ttl = expireIn === undefined ? {} : { expireIn };
-  if (value.length <= CHUNK) return { head: e === undefined ? { v: value } : { v: value, e }, ...ttl };
-  const parts = chunk(value, CHUNK);
-  const g = crypto.randomUUID();
+  const { head, parts } = headFor(value, CHUNK, e);
   const chunkTtl = expireIn === undefined ? undefined : { expireIn: expireIn + CHUNK_GRACE_MS };
   await commitAll(
     db,
-    parts.map((part, i) => (op) => op.set([...chunkPrefix(db, g), i], part, chunkTtl)),
+    parts.map((part, i) => (op) => op.set([...chunkPrefix(db, head.g!), i], part, chunkTtl)),
     PER_COMMIT,
   );
-  return { head: e === undefined ? { g, n: parts.length } : { g, n: parts.length, e }, ...ttl };
+  return expireIn === undefined ? { head } : { head, expireIn };
 }
 
 /** A versionstamp-checked swap of the head (`next` undefined deletes), retried while others commit in between. */
@@ -172,26 +161,11 @@ export function denoKvStorage(options: DenoKvStorageOptions): RunStorage {
   if (typeof kv?.atomic !== "function")
     throw new TypeError("toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv()");
   const db: Db = { kv, prefix: options.prefix ?? ["toolnexus"], now: options.now ?? (() => Date.now()) };
-  return {
+  return defineStorage({
     capabilities: { atomic: true, ttl: true },
-    async get(key) {
-      checkKey(key);
-      return (await read(db, await headKey(db, key))).value;
-    },
-    async set(key, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      await swap(db, key, () => true, value, opts);
-    },
-    async delete(key) {
-      checkKey(key);
-      await swap(db, key, () => true, undefined);
-    },
-    async compareAndSet(key, expected, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      if (expected !== undefined) checkValue(expected, "expected value");
-      return swap(db, key, (current) => current === expected, value, opts);
-    },
-  };
+    get: async (key) => (await read(db, await headKey(db, key))).value,
+    set: async (key, value, opts) => void (await swap(db, key, () => true, value, opts)),
+    delete: async (key) => void (await swap(db, key, () => true, undefined)),
+    compareAndSet: (key, expected, value, opts) => swap(db, key, (current) => current === expected, value, opts),
+  });
 }

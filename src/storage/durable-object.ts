@@ -5,7 +5,18 @@
 // Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
 // 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
 import type { RunStorage, SetOptions } from "../types";
-import { RESERVED, checkKey, checkValue, chunk, createQueue, expiryOf, fitKey, isExpired } from "./shared";
+import { isPlainObject } from "../_internal/json";
+import {
+  RESERVED,
+  createQueue,
+  defineStorage,
+  expiryOf,
+  fitKey,
+  headFor,
+  isExpired,
+  readHead,
+  type Head,
+} from "./shared";
 
 /** The part of a Durable Object's `ctx.storage` the `{ storage }` form uses. */
 export interface DurableObjectStorageLike {
@@ -46,13 +57,6 @@ export interface DurableObjectStorageOptions {
   name?: string | ((key: string) => string);
 }
 
-interface Head {
-  v?: string; // the value, when it fits in one entry
-  g?: string; // else the id of its chunks…
-  n?: number; // …and how many there are
-  e?: number; // expiry, ms since the epoch
-}
-
 const CHUNK = 32_768; // UTF-16 units: ≤ 64 KiB even when every unit takes two bytes
 const BATCH = 128; // keys per get/put/delete call
 const MAX_KEY_BYTES = 1024; // of the 2 KiB a key may take, leaving room for the prefix and index keys
@@ -64,16 +68,15 @@ function batches<T>(items: T[]): T[][] {
 }
 
 function toHead(raw: unknown, name: string): Head {
-  if (typeof raw === "string") return { v: raw }; // written by someone else: a value that never expires
-  const h = raw as Head;
-  const ok = typeof raw === "object" && raw !== null && (h.e === undefined || typeof h.e === "number");
-  if (ok && (typeof h.v === "string" || (typeof h.g === "string" && Number.isInteger(h.n)))) return h;
+  const head = readHead(raw);
+  if (head) return head;
   throw new Error(
     `toolnexus: Durable Object key "${name}" holds a value durableObjectStorage did not write — delete it or use another prefix`,
   );
 }
 
-interface LocalStore extends RunStorage {
+interface LocalStore {
+  store: RunStorage;
   sweep(): Promise<void>;
 }
 
@@ -135,15 +138,8 @@ async function write(
   e: number | undefined,
   old: Head | undefined,
 ): Promise<void> {
-  const entries: [string, unknown][] = [];
-  let head: Head;
-  if (value.length <= CHUNK) head = { v: value };
-  else {
-    const parts = chunk(value, CHUNK);
-    head = { g: crypto.randomUUID(), n: parts.length };
-    parts.forEach((part, i) => entries.push([chunkKey(l, head.g!, i), part]));
-  }
-  if (e !== undefined) head.e = e;
+  const { head, parts } = headFor(value, CHUNK, e);
+  const entries: [string, unknown][] = parts.map((part, i) => [chunkKey(l, head.g!, i), part]);
   entries.push([key, head]); // last: readers only ever follow a head whose chunks exist
   if (l.alarms && e !== undefined) entries.push([indexKey(l, e, key), key]);
   // issued without an await in between, so the runtime coalesces them into one atomic write
@@ -173,36 +169,41 @@ async function sweep(l: Local): Promise<void> {
   if (next !== undefined) await alarms.setAlarm(Number(next.slice(prefix.length, prefix.length + 15)));
 }
 
+/**
+ * One queue per Durable Object storage: every adapter made over the same `storage` (two calls of
+ * durableObjectStorage({ storage }) inside one object) serializes its read-compare-write steps through it.
+ */
+const queues = /* @__PURE__ */ new WeakMap<object, ReturnType<typeof createQueue>>();
+
+function queueFor(storage: object): ReturnType<typeof createQueue> {
+  let queue = queues.get(storage);
+  if (!queue) queues.set(storage, (queue = createQueue()));
+  return queue;
+}
+
 function createLocal(l: Local): LocalStore {
-  const queue = createQueue();
+  const queue = queueFor(l.storage);
   const name = async (key: string) => l.prefix + (await fitKey(key, MAX_KEY_BYTES));
   const expiry = (opts: SetOptions | undefined) => {
     const e = expiryOf(opts, l.now);
     return e === undefined ? undefined : Math.ceil(e);
   };
-  return {
+  const store = defineStorage({
     capabilities: { atomic: true, ttl: true },
     async get(key) {
-      checkKey(key);
       const k = await name(key);
       return queue(async () => (await load(l, k)).value);
     },
     async set(key, value, opts) {
-      checkKey(key);
-      checkValue(value);
       const e = expiry(opts);
       const k = await name(key);
       await queue(async () => write(l, k, value, e, await peek(l, k)));
     },
     async delete(key) {
-      checkKey(key);
       const k = await name(key);
       await queue(async () => remove(l, [k, ...chunksOf(l, await peek(l, k))]));
     },
     async compareAndSet(key, expected, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      if (expected !== undefined) checkValue(expected, "expected value");
       const e = expiry(opts);
       const k = await name(key);
       return queue(async () => {
@@ -212,8 +213,8 @@ function createLocal(l: Local): LocalStore {
         return true;
       });
     },
-    sweep: () => queue(() => sweep(l)),
-  };
+  });
+  return { store, sweep: () => queue(() => sweep(l)) };
 }
 
 function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((key: string) => string)): RunStorage {
@@ -233,30 +234,19 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
   const ttl = (opts: SetOptions | undefined) =>
     expiryOf(opts, () => 0) === undefined ? {} : { ttlSeconds: opts!.ttlSeconds };
 
-  return {
+  return defineStorage({
     capabilities: { atomic: true, ttl: true },
     async get(key) {
-      checkKey(key);
       const { value } = await call(key, { op: "get" });
       return typeof value === "string" ? value : undefined;
     },
-    async set(key, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      await call(key, { op: "set", value, ...ttl(opts) });
-    },
-    async delete(key) {
-      checkKey(key);
-      await call(key, { op: "delete" });
-    },
+    set: async (key, value, opts) => void (await call(key, { op: "set", value, ...ttl(opts) })),
+    delete: async (key) => void (await call(key, { op: "delete" })),
     async compareAndSet(key, expected, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      if (expected !== undefined) checkValue(expected, "expected value");
       const { wrote } = await call(key, { op: "compareAndSet", expected, value, ...ttl(opts) });
       return wrote === true;
     },
-  };
+  });
 }
 
 /**
@@ -272,7 +262,7 @@ export function durableObjectStorage(options: DurableObjectStorageOptions): RunS
       prefix: options.prefix ?? "",
       now: options.now ?? (() => Date.now()),
       alarms: undefined,
-    });
+    }).store;
   }
   if (options?.namespace) return createRemote(options.namespace, options.name ?? "toolnexus");
   throw new TypeError(
@@ -288,17 +278,19 @@ const reply = (status: number, body: unknown) =>
  * and bind it (`[[durable_objects.bindings]] class_name = "RunStoreObject"`, plus a `new_sqlite_classes` migration).
  */
 export class RunStoreObject {
-  readonly #store: LocalStore;
+  readonly #local: LocalStore;
+  readonly #store: RunStorage;
 
   constructor(ctx: { storage: RunStoreStorageLike }, _env?: unknown) {
-    this.#store = createLocal({ storage: ctx.storage, prefix: "", now: () => Date.now(), alarms: ctx.storage });
+    this.#local = createLocal({ storage: ctx.storage, prefix: "", now: () => Date.now(), alarms: ctx.storage });
+    this.#store = this.#local.store;
   }
 
   async fetch(request: Request): Promise<Response> {
     let body: Record<string, unknown>;
     try {
       body = (await request.json()) as Record<string, unknown>;
-      if (typeof body !== "object" || body === null || Array.isArray(body)) throw new TypeError("not an object");
+      if (!isPlainObject(body)) throw new TypeError("not an object");
     } catch {
       return new Response(
         "toolnexus: RunStoreObject expects a JSON object body — use durableObjectStorage({ namespace })",
@@ -322,6 +314,6 @@ export class RunStoreObject {
 
   /** Deletes expired records. */
   async alarm(): Promise<void> {
-    await this.#store.sweep();
+    await this.#local.sweep();
   }
 }

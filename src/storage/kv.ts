@@ -1,7 +1,7 @@
 // kvStorage(): a RunStorage over a Cloudflare Workers KV namespace binding. KV is eventually consistent and
 // has no conditional write, so compareAndSet is a best-effort read-then-write: NOT atomic.
 import type { RunStorage } from "../types";
-import { checkKey, checkValue, expiryOf, fitKey, utf8Length } from "./shared";
+import { defineStorage, expiryOf, fitKey, utf8Length } from "./shared";
 
 /** The part of a Workers `KVNamespace` binding this adapter uses (typed here so the core needs no workers-types). */
 export interface KVNamespaceLike {
@@ -47,29 +47,17 @@ export function kvStorage(options: KvStorageOptions): RunStorage {
     return binding.put(await name(key), value, { expirationTtl });
   };
 
-  return {
+  const get = async (key: string) => (await binding.get(await name(key))) ?? undefined;
+
+  return defineStorage({
     capabilities: { atomic: false, ttl: true },
-    async get(key) {
-      checkKey(key);
-      return (await binding.get(await name(key))) ?? undefined;
-    },
-    async set(key, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      await put(key, value, opts);
-    },
-    async delete(key) {
-      checkKey(key);
-      await binding.delete(await name(key));
-    },
+    get,
+    set: put,
+    delete: async (key) => binding.delete(await name(key)),
     async compareAndSet(key, expected, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      if (expected !== undefined) checkValue(expected, "expected value");
-      expiryOf(opts, () => 0);
-      if (((await binding.get(await name(key))) ?? undefined) !== expected) return false;
+      if ((await get(key)) !== expected) return false;
       await put(key, value, opts);
       return true;
     },
-  };
+  });
 }

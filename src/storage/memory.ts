@@ -1,6 +1,6 @@
 // memoryStorage(): the default RunStorage — a Map in this isolate. Atomic; TTL with lazy expiry on read.
 import type { RunStorage } from "../types";
-import { checkKey, checkValue, expiryOf, isExpired } from "./shared";
+import { defineStorage, expiryOf, isExpired } from "./shared";
 
 export interface MemoryStorageOptions {
   /** The clock TTLs are measured with, in ms since the epoch (tests pass a fake one). Default `Date.now`. */
@@ -40,30 +40,17 @@ export function memoryStorage(options: MemoryStorageOptions = {}): RunStorage {
     entries.set(key, { value, expiresAt });
   };
 
-  return {
+  return defineStorage({
     capabilities: { atomic: true, ttl: true },
-    async get(key) {
-      checkKey(key);
-      return read(key);
-    },
-    async set(key, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      write(key, value, expiryOf(opts, now));
-    },
-    async delete(key) {
-      checkKey(key);
-      entries.delete(key);
-    },
+    get: async (key) => read(key),
+    set: async (key, value, opts) => write(key, value, expiryOf(opts, now)),
+    delete: async (key) => void entries.delete(key),
     // no await between the read and the write: nothing else can run in between
     async compareAndSet(key, expected, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      if (expected !== undefined) checkValue(expected, "expected value");
       const expiresAt = expiryOf(opts, now);
       if (read(key) !== expected) return false;
       write(key, value, expiresAt);
       return true;
     },
-  };
+  });
 }

@@ -1,7 +1,9 @@
-// What every storage adapter shares: argument checks, TTL → absolute expiry, key fitting for stores with
-// key limits, surrogate-safe chunking for stores with value limits, and a per-adapter operation queue.
-import { typeName } from "../_internal/json";
-import type { SetOptions } from "../types";
+// What every storage adapter shares: defineStorage (the argument checks every adapter's methods get),
+// TTL → absolute expiry, key fitting for stores with key limits, the chunked-value format for stores with
+// value limits, and a per-adapter operation queue.
+import { isPlainObject, typeName } from "../_internal/json";
+import { sha256Hex } from "../_internal/sha256";
+import type { RunStorage, SetOptions, StorageCapabilities } from "../types";
 
 export function checkKey(key: unknown): asserts key is string {
   if (typeof key !== "string") throw new TypeError(`toolnexus: a storage key must be a string, got ${typeName(key)}`);
@@ -53,10 +55,7 @@ export const RESERVED = "#";
  */
 export async function fitKey(key: string, maxBytes: number): Promise<string> {
   if (key !== "" && key !== "." && key !== ".." && !key.startsWith(RESERVED) && utf8Length(key) <= maxBytes) return key;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
-  let hex = "";
-  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
-  return `${RESERVED}h:${hex}`;
+  return `${RESERVED}h:${sha256Hex(key)}`;
 }
 
 /** Splits `text` into pieces of at most `size` UTF-16 units, never between the halves of a surrogate pair. */
@@ -80,4 +79,79 @@ export function createQueue(): <T>(fn: () => Promise<T>) => Promise<T> {
     tail = run.catch(() => undefined);
     return run;
   };
+}
+
+/** What an adapter implements: RunStorage's methods, called by {@link defineStorage} once their arguments are checked. */
+export interface StorageDriver {
+  readonly capabilities: StorageCapabilities;
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, opts: SetOptions | undefined): Promise<void>;
+  delete(key: string): Promise<void>;
+  compareAndSet(
+    key: string,
+    expected: string | undefined,
+    value: string,
+    opts: SetOptions | undefined,
+  ): Promise<boolean>;
+}
+
+/**
+ * A RunStorage over `driver`: every method checks its key, value, expected value and `ttlSeconds` first
+ * (a bad one rejects with a TypeError before the store is touched), then calls the driver's.
+ */
+export function defineStorage(driver: StorageDriver): RunStorage {
+  return {
+    capabilities: driver.capabilities,
+    async get(key) {
+      checkKey(key);
+      return driver.get(key);
+    },
+    async set(key, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      expiryOf(opts, () => 0);
+      await driver.set(key, value, opts);
+    },
+    async delete(key) {
+      checkKey(key);
+      await driver.delete(key);
+    },
+    async compareAndSet(key, expected, value, opts) {
+      checkKey(key);
+      checkValue(value);
+      if (expected !== undefined) checkValue(expected, "expected value");
+      expiryOf(opts, () => 0);
+      return driver.compareAndSet(key, expected, value, opts);
+    },
+  };
+}
+
+/**
+ * The chunked-value format, for stores that limit a value's size (Durable Objects, Deno KV): the head
+ * entry under the key holds the value itself when it fits, else the id and count of the chunks holding it
+ * under fresh keys; `e` is the expiry in ms since the epoch. A plain string under the key (written by
+ * someone else) reads as a value that never expires.
+ */
+export interface Head {
+  v?: string; // the value, when it fits in one entry
+  g?: string; // else the id of its chunks…
+  n?: number; // …and how many there are
+  e?: number; // expiry, ms since the epoch
+}
+
+/** The head a stored entry holds, or `undefined` when it is not one this format wrote. */
+export function readHead(raw: unknown): Head | undefined {
+  if (typeof raw === "string") return { v: raw };
+  if (!isPlainObject(raw)) return undefined;
+  const h = raw as Head;
+  if (h.e !== undefined && typeof h.e !== "number") return undefined;
+  return typeof h.v === "string" || (typeof h.g === "string" && Number.isInteger(h.n)) ? h : undefined;
+}
+
+/** The head for `value` and the chunks to write first: none when it fits in `size` UTF-16 units. */
+export function headFor(value: string, size: number, e: number | undefined): { head: Head; parts: string[] } {
+  const parts = value.length <= size ? [] : chunk(value, size);
+  const head: Head = parts.length === 0 ? { v: value } : { g: crypto.randomUUID(), n: parts.length };
+  if (e !== undefined) head.e = e;
+  return { head, parts };
 }

@@ -2,7 +2,7 @@
 // between its read and its write, so it is atomic inside one page; across tabs it is wrapped in a Web Lock.
 import { ToolnexusError } from "../errors";
 import type { RunStorage } from "../types";
-import { checkKey, checkValue, expiryOf, isExpired } from "./shared";
+import { defineStorage, expiryOf, isExpired } from "./shared";
 
 /** The part of the Web Storage API this adapter uses (`localStorage`, `sessionStorage`, or your own). */
 export interface WebStorageLike {
@@ -111,29 +111,16 @@ export function webStorage(options: WebStorageOptions = {}): RunStorage {
     return true;
   };
 
-  return {
+  return defineStorage({
     capabilities: { atomic: locks !== null, ttl: true },
-    async get(key) {
-      checkKey(key);
-      return read(prefix + key);
-    },
-    async set(key, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      write(prefix + key, value, expiryOf(opts, now));
-    },
-    async delete(key) {
-      checkKey(key);
-      storage.removeItem(prefix + key);
-    },
+    get: async (key) => read(prefix + key),
+    set: async (key, value, opts) => write(prefix + key, value, expiryOf(opts, now)),
+    delete: async (key) => storage.removeItem(prefix + key),
     async compareAndSet(key, expected, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      if (expected !== undefined) checkValue(expected, "expected value");
       const name = prefix + key;
       const expiresAt = expiryOf(opts, now);
       if (locks === null) return swap(name, expected, value, expiresAt);
       return locks.request(`toolnexus:${name}`, () => swap(name, expected, value, expiresAt));
     },
-  };
+  });
 }

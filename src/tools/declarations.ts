@@ -1,4 +1,4 @@
-// Tool declarations in each provider's shape (upstream §0.7): schema only, nothing executable.
+// Tool declarations in each provider's shape: schema only, nothing executable.
 import type { AnthropicToolDeclaration, GeminiToolDeclaration, OpenAIToolDeclaration, Tool } from "../types";
 
 /** OpenAI chat-completions `tools`: `{ type: "function", function: { name, description, parameters } }`. */

@@ -1,4 +1,4 @@
-// `httpTool` (contract §1.4): one HTTP endpoint as a tool. The arguments fill `{placeholders}` in the URL,
+// `httpTool`: one HTTP endpoint as a tool. The arguments fill `{placeholders}` in the URL,
 // then the query string (GET/HEAD, or names listed in `query`), then the body. Header values — secrets,
 // usually — never appear in an output or an error.
 import { toolSchema, type StandardSchemaV1 } from "./schema/input-schema";

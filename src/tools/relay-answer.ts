@@ -1,6 +1,6 @@
-// Reading the host's results for relayed tool calls out of an Answer (ADR 0026 keys: data.results, then
-// data.output). Loaded with the first relay answer.
-import { typeName } from "../_internal/json";
+// Reading the host's results for relayed tool calls out of an Answer: `data.results` (one result per call,
+// by id) when present, else `data.output` (the first call's output). Loaded with the first relay answer.
+import { isPlainObject, typeName } from "../_internal/json";
 import { InvalidAnswerError } from "../errors";
 import type { Answer, ToolResult } from "../types";
 
@@ -26,7 +26,7 @@ export function readRelayAnswer(answer: Answer, calls: { id: string; name: strin
       ]),
     );
   }
-  const data: Record<string, unknown> = isRecord(answer.data) ? answer.data : {};
+  const data: Record<string, unknown> = isPlainObject(answer.data) ? answer.data : {};
   const supplied = new Map<string, ToolResult>();
   if (data.results !== undefined) {
     const results = readResults(data.results);
@@ -60,14 +60,12 @@ export function readRelayAnswer(answer: Answer, calls: { id: string; name: strin
   return out;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 function readResults(results: unknown): [string, ToolResult][] {
   if (!Array.isArray(results))
     throw wrong("data.results", results, "an array of {id, output, isError} (build it with relayAnswer(id, results))");
   return results.map((item: unknown, i) => {
     const field = `data.results[${i}]`;
-    if (!isRecord(item)) throw wrong(field, item, "an object {id, output, isError}");
+    if (!isPlainObject(item)) throw wrong(field, item, "an object {id, output, isError}");
     if (typeof item.id !== "string") throw wrong(`${field}.id`, item.id, "a string");
     if (typeof item.output !== "string") throw wrong(`${field}.output`, item.output, "a string");
     if (item.isError !== undefined && typeof item.isError !== "boolean")

@@ -1,4 +1,4 @@
-// Relay tools (upstream §2.6, ADR 0010): declared to the model, executed by the host. The tool suspends with
+// Relay tools: declared to the model, executed by the host. The tool suspends with
 // kind "tool_call"; the host runs the call and answers with `relayAnswer(id, results)` or `answerOutput(id, output)`.
 import { pending } from "../answer";
 import { InvalidAnswerError } from "../errors";

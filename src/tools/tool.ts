@@ -11,6 +11,12 @@ export interface DefineToolOptions<Args = Record<string, unknown>> {
   inputSchema?: JSONSchema | StandardSchemaV1<unknown, Args>;
   /** Returns a string, a ToolResult (e.g. `pending(...)`), `undefined`, or any JSON value. May throw. */
   execute: (args: Args, ctx?: ToolContext) => unknown;
+  /**
+   * After a crash left a call's outcome unknown, `"rerun"` runs it again (with the same answer and
+   * `ctx.idempotencyKey`) instead of reporting `interrupted: <tool> did not finish` to the model. Only for
+   * tools that are safe to run twice, or that deduplicate on the idempotency key.
+   */
+  recovery?: "rerun";
 }
 
 /** A tool the model can call. Its arguments are checked against `inputSchema` before `execute` runs. */
@@ -19,13 +25,16 @@ export function defineTool<Args = Record<string, unknown>>(options: DefineToolOp
   const name = requireToolName("defineTool", options);
   if (typeof options.execute !== "function")
     throw new TypeError(`toolnexus: defineTool "${name}": execute must be a function`);
-  return makeTool({
+  if (options.recovery !== undefined && options.recovery !== "rerun")
+    throw new TypeError(`toolnexus: defineTool "${name}": recovery must be "rerun" or left out`);
+  const tool = makeTool({
     name,
     description: options.description,
     source: "native",
     schema: toolSchema(options.inputSchema, name),
     run: options.execute as ToolSpec["run"],
   });
+  return options.recovery ? { ...tool, recovery: options.recovery } : tool;
 }
 
 /** Checks the options every tool factory shares; returns the name. */

@@ -1,4 +1,4 @@
-// The Anthropic Messages wire (upstream contract §1.8–1.9): requests, JSON replies, SSE replies.
+// The Anthropic Messages wire: requests, JSON replies, SSE replies.
 import { StreamError } from "../errors";
 import type { SSEEvent } from "./sse";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
@@ -183,7 +183,7 @@ export const anthropicWire: Wire = {
   start: (_system, history, prompt) => [...history, { role: "user", content: prompt }],
   body({ model, system, messages, tools, stream }) {
     const body: Record<string, unknown> = { model, max_tokens: 4096 };
-    if (system) body.system = system; // upstream always sends it, even ""; an empty system is just noise
+    if (system) body.system = system; // an empty system is just noise: left out
     body.messages = messages;
     if (tools.length > 0) body.tools = tools;
     if (stream) body.stream = true;

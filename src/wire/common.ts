@@ -1,5 +1,6 @@
-// What both wires read out of provider JSON: token usage, tool-call arguments, error objects.
-import { typeName } from "../_internal/json";
+// What both wires (and translate) read out of provider JSON: text, token usage, tool-call arguments, error objects.
+import { isPlainObject, typeName } from "../_internal/json";
+import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
 import type { ToolCall } from "./types";
@@ -8,7 +9,19 @@ export type Json = Record<string, unknown>;
 
 /** `value` when it is a JSON object (not an array), else `undefined`. */
 export function record(value: unknown): Json | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+  return isPlainObject(value) ? value : undefined;
+}
+
+/** Message content as text: a string, or the joined `text` of its content parts; `""` otherwise. */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  let text = "";
+  for (const part of content) {
+    const t = record(part)?.text;
+    if (typeof t === "string") text += t;
+  }
+  return text;
 }
 
 export function count(value: unknown): number {
@@ -91,10 +104,7 @@ export function callFromValue(id: string, name: string, value: unknown): ToolCal
   return checked(id, name, JSON.stringify(value ?? {}), value ?? {});
 }
 
-// Key-shaped tokens a provider may echo back (`sk-…`, `Bearer …`) never reach an error message.
-const KEYISH = /\b(?:sk-[\w*-]{4,}|Bearer\s+\S+)/g;
-
-/** The text of a provider's error object (`{ message }`, a string, or anything else), shortened, key-shaped tokens masked. */
+/** The text of a provider's error object (`{ message }`, a string, or anything else), redacted and shortened. */
 export function errorText(error: unknown): string {
   const message = record(error)?.message;
   const text =
@@ -103,7 +113,7 @@ export function errorText(error: unknown): string {
       : typeof message === "string"
         ? message
         : (JSON.stringify(error) ?? typeName(error));
-  return capErrorBody(text.replace(KEYISH, "«redacted»"));
+  return capErrorBody(redact(text));
 }
 
 export function providerError(error: unknown): StreamError {

@@ -1,4 +1,4 @@
-// The OpenAI wire's streamed replies (upstream contract §1.9): SSE chunks assembled into one Turn. Loaded
+// The OpenAI wire's streamed replies: SSE chunks assembled into one Turn. Loaded
 // with the first streamed turn, so a run that never streams does not download it.
 import type { Usage } from "../types";
 import { callFromRaw, cutOff, openaiUsage, providerError, record, type Json } from "./common";

@@ -1,23 +1,11 @@
-// The OpenAI chat-completions wire (upstream contract §1.8–1.9): requests and JSON replies; SSE replies
+// The OpenAI chat-completions wire: requests and JSON replies; SSE replies
 // are assembled in openai-stream.ts, loaded with the first streamed turn.
 import { StreamError } from "../errors";
 import type { ToolCall, Turn, Wire } from "./types";
-import { callFromRaw, callFromValue, openaiUsage, providerError, record } from "./common";
+import { callFromRaw, callFromValue, openaiUsage, providerError, record, textOf } from "./common";
 import { readStream } from "./openai-stream";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
-
-/** `message.content` as text: a string, or the joined `text` of content parts; `""` otherwise. */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  let text = "";
-  for (const part of content) {
-    const t = record(part)?.text;
-    if (typeof t === "string") text += t;
-  }
-  return text;
-}
 
 function callOf(value: unknown): ToolCall {
   const tc = record(value);

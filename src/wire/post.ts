@@ -1,9 +1,10 @@
-// One provider POST with retries, Retry-After and backoff (contract §1.10). Only infrastructure throws:
+// One provider POST with retries, Retry-After and backoff. Only infrastructure throws:
 // the final non-2xx response becomes an LlmHttpError (its body redacted by http-error.ts), a network
 // failure is rethrown as it came.
 import { ToolnexusError, type LlmHttpError } from "../errors";
 import type { ErrorInfo } from "../types";
-import { llmHttpError, secretsOf } from "./http-error";
+import { secretsOf } from "../_internal/redact";
+import { llmHttpError } from "./http-error";
 import { abortableSleep, backoffMs, retryAfterMs } from "./retry-wait";
 
 export interface RetryOptions {

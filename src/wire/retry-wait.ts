@@ -1,4 +1,4 @@
-// Waiting before a retry (contract §1.10): exponential backoff with jitter, or a whole-seconds Retry-After,
+// Waiting before a retry: exponential backoff with jitter, or a whole-seconds Retry-After,
 // on an abortable timer, for postWithRetry (post.ts).
 const MAX_BACKOFF_MS = 60_000;
 const MAX_TIMER_MS = 2_147_483_647;

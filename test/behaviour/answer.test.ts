@@ -1,4 +1,4 @@
-// The suspension data contract (DESIGN "Suspension data"), the same in Node, Chromium, workerd and Deno.
+// The suspension data (pending requests, answers, parseAnswer/parseRequest), the same in Node, Chromium, workerd and Deno.
 import { describe, expect, it } from "vitest";
 import {
   answerDeclined,

@@ -1,4 +1,4 @@
-// webStorage in real Chromium: the shared contract over localStorage and sessionStorage, a full storage,
+// webStorage in real Chromium: the storage contract suite (behaviour/support/storage-contract.ts) over localStorage and sessionStorage, a full storage,
 // and compare-and-set claims raced from two same-origin frames through Web Locks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webStorage, type LockManagerLike, type WebStorageLike } from "toolnexus";

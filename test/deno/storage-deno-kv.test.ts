@@ -1,4 +1,4 @@
-// denoKvStorage in real Deno, over Deno.openKv(":memory:"): the shared contract, chunking under the 64 KiB
+// denoKvStorage in real Deno, over Deno.openKv(":memory:"): the storage contract suite (behaviour/support/storage-contract.ts), chunking under the 64 KiB
 // value limit, and claims raced by two adapters over one database.
 import { describe, expect, it } from "vitest";
 import { denoKvStorage } from "toolnexus";

@@ -1,4 +1,4 @@
-// workerd only (issue 8): 100 concurrent resumes of one suspension on the Durable Object adapter, in both
+// workerd only (docs/RELIABILITY.md, "Races: exactly once"): 100 concurrent resumes of one suspension on the Durable Object adapter, in both
 // its forms, and the documented best-effort behaviour of Workers KV (no conditional write) shown as it is.
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
@@ -23,6 +23,22 @@ describe("exactly once on Durable Objects", () => {
     const outcome = await runInDurableObject(stubFor(`inside-${crypto.randomUUID()}`), (_object, state) =>
       raceResumes(durableObjectStorage({ storage: state.storage, prefix: "race/" }), 100),
     );
+    expect({
+      executions: outcome.executions,
+      fulfilled: outcome.fulfilled,
+      conflicts: outcome.rejected.filter((c) => c === "run_conflict").length,
+    }).toEqual({ executions: 1, fulfilled: 1, conflicts: 99 });
+  }, 60_000);
+
+  it("two durableObjectStorage({ storage }) adapters over one object's storage share one queue: 100 resumes through both, the tool runs once", async () => {
+    const outcome = await runInDurableObject(stubFor(`twice-${crypto.randomUUID()}`), (_object, state) => {
+      const adapters = [
+        durableObjectStorage({ storage: state.storage }),
+        durableObjectStorage({ storage: state.storage }),
+      ];
+      let i = 0;
+      return raceResumes(adapters[0]!, 100, () => adapters[i++ % 2]!);
+    });
     expect({
       executions: outcome.executions,
       fulfilled: outcome.fulfilled,

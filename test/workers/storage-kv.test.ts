@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { kvStorage } from "toolnexus";
 import { storageContract } from "../behaviour/support/storage-contract";
 
-// KV has no conditional write: compareAndSet is best effort, and the contract checks only that much
+// KV has no conditional write: compareAndSet is best effort, and storageContract checks only that much
 storageContract("kvStorage (Workers KV)", () => kvStorage({ binding: env.RUNS }), { atomic: false, ttl: "accept" });
 storageContract("kvStorage with a prefix", () => kvStorage({ binding: env.RUNS, prefix: "tn/" }), {
   atomic: false,

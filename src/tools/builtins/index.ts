@@ -77,7 +77,7 @@ const declare: Record<BuiltinName, (fetchFn?: FetchFn) => Tool> = {
     builtin(
       "webfetch",
       "Fetch a web page or file over HTTP(S) and return its content as text, markdown or raw HTML.",
-      // webfetch checks its own arguments so its messages read "webfetch: url is required" (contract §1.6)
+      // webfetch checks its own arguments so its messages read "webfetch: url is required"
       { json: webfetchSchema(), check: (args) => ({ ok: true, value: args }) },
       (args, ctx) => fetchPage(args, ctx, fetchFn),
     ),

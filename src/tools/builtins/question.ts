@@ -1,4 +1,4 @@
-// What the `question` builtin does (contract §1.6; declared in builtins/index.ts): suspends with kind
+// What the `question` builtin does (declared in builtins/index.ts): suspends with kind
 // "question"; re-executed with the answer, it hands the answer's data back to the model verbatim.
 import { pending } from "../../answer";
 import type { ToolContext, ToolResult } from "../../types";

@@ -1,4 +1,4 @@
-// What the `todowrite` builtin does (contract §1.6; declared in builtins/index.ts): the model keeps a
+// What the `todowrite` builtin does (declared in builtins/index.ts): the model keeps a
 // visible task list; no I/O.
 import type { ToolResult } from "../../types";
 

@@ -1,4 +1,4 @@
-// What the `webfetch` builtin does (contract §1.6; declared in builtins/index.ts): GET a URL with the
+// What the `webfetch` builtin does (declared in builtins/index.ts): GET a URL with the
 // toolkit's fetch and return its text. `text` and `markdown` both strip HTML to plain text (no real
 // markdown conversion); `html` is the raw body.
 import type { FetchFn } from "../http-tool";

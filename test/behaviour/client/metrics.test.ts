@@ -1,4 +1,4 @@
-// The Prometheus text behind client.metrics(), byte for byte (contract §3.2).
+// The Prometheus text behind client.metrics(), byte for byte.
 import { describe, expect, it } from "vitest";
 import type { MetricEvent } from "toolnexus";
 import { createMetrics } from "../support/internals";
@@ -49,7 +49,7 @@ describe("createMetrics().render()", () => {
     expect(out.split("\n")).toHaveLength(13); // 12 lines + the trailing newline
   });
 
-  it("renders one ok call exactly (contract example: gpt-x, 3+2 tokens, 4 ms)", () => {
+  it("renders one ok call exactly (gpt-x, 3+2 tokens, 4 ms)", () => {
     const m = createMetrics();
     m.record({ event: "llm", model: "gpt-x", status: "ok", ms: 4, promptTokens: 3, completionTokens: 2 });
     expect(m.render()).toBe(

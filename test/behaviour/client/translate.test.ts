@@ -1,8 +1,9 @@
-// translate (contract §1.11 and the §4 "translate" scenarios): OpenAI-shaped requests to either
+// translate: OpenAI-shaped requests to either
 // provider's body, and either provider's response back to one result. Pure; nothing is executed.
 import { describe, expect, it } from "vitest";
 import type { Tool, Toolkit } from "toolnexus";
 import { openAIMessagesToAnthropic, StreamError, translateBody, translateResponse } from "../support/internals";
+import { anthropicWire, openaiWire } from "../support/wire-internals";
 
 const schema = { type: "object" as const, properties: { q: { type: "string" } }, required: ["q"] };
 
@@ -131,7 +132,7 @@ describe("openAIMessagesToAnthropic", () => {
 
 describe("translateBody: openai", () => {
   it("a plain request carries only model and messages; systemPrompt is prepended when the conversation has none", () => {
-    const body = translateBody("openai", "gpt-x", "You help.", { messages: [{ role: "user", content: "hi" }] });
+    const body = translateBody(openaiWire, "gpt-x", "You help.", { messages: [{ role: "user", content: "hi" }] });
     expect(Object.keys(body)).toEqual(["model", "messages"]);
     expect(body.messages).toEqual([
       { role: "system", content: "You help." },
@@ -144,11 +145,11 @@ describe("translateBody: openai", () => {
       { role: "system", content: "Mine." },
       { role: "user", content: "hi" },
     ];
-    expect(translateBody("openai", "gpt-x", "Default.", { messages }).messages).toEqual(messages);
+    expect(translateBody(openaiWire, "gpt-x", "Default.", { messages }).messages).toEqual(messages);
   });
 
   it("req.system replaces every system/developer message", () => {
-    const body = translateBody("openai", "gpt-x", "Default.", {
+    const body = translateBody(openaiWire, "gpt-x", "Default.", {
       system: "Override.",
       messages: [
         { role: "system", content: "Old." },
@@ -164,7 +165,7 @@ describe("translateBody: openai", () => {
 
   it("declares toolkit then tools, passes tool_choice verbatim and a positive maxTokens, in key order", () => {
     const { toolkit } = countingToolkit();
-    const body = translateBody("openai", "gpt-x", undefined, {
+    const body = translateBody(openaiWire, "gpt-x", undefined, {
       messages: [],
       toolkit,
       tools: [weatherFn],
@@ -175,28 +176,28 @@ describe("translateBody: openai", () => {
     expect(body.tools).toEqual([...toolkit.toOpenAI(), weatherFn]);
     expect(body.tool_choice).toEqual({ type: "function", function: { name: "weather" } });
     expect(body.max_tokens).toBe(64);
-    expect(translateBody("openai", "gpt-x", undefined, { messages: [], maxTokens: 0 })).not.toHaveProperty(
+    expect(translateBody(openaiWire, "gpt-x", undefined, { messages: [], maxTokens: 0 })).not.toHaveProperty(
       "max_tokens",
     );
   });
 
   it("accepts a plain Tool[] as the toolkit", () => {
     const { tool, toolkit } = countingToolkit();
-    expect(translateBody("openai", "m", undefined, { messages: [], toolkit: [tool] }).tools).toEqual(
+    expect(translateBody(openaiWire, "m", undefined, { messages: [], toolkit: [tool] }).tools).toEqual(
       toolkit.toOpenAI(),
     );
   });
 
   it("passes string arguments byte for byte and stringifies object arguments", () => {
     const input = JSON.parse(JSON.stringify(transcript));
-    const body = translateBody("openai", "gpt-x", undefined, { messages: input });
+    const body = translateBody(openaiWire, "gpt-x", undefined, { messages: input });
     const calls = (body.messages as { tool_calls?: { function: { arguments: unknown } }[] }[])[3]!.tool_calls!;
     expect(calls.map((c) => c.function.arguments)).toEqual(['{"city": "Paris"}', '{"city":"Rome"}', "{not json"]);
     expect(input[3].tool_calls[1].function.arguments).toEqual({ city: "Rome" }); // not mutated
   });
 
   it("refuses messages that are not an array", () => {
-    expect(() => translateBody("openai", "m", undefined, { messages: "hi" as unknown as unknown[] })).toThrow(
+    expect(() => translateBody(openaiWire, "m", undefined, { messages: "hi" as unknown as unknown[] })).toThrow(
       TypeError,
     );
   });
@@ -204,7 +205,7 @@ describe("translateBody: openai", () => {
 
 describe("translateBody: anthropic", () => {
   it("converts the transcript, hoists the system and defaults max_tokens to 4096", () => {
-    const body = translateBody("anthropic", "claude-x", undefined, { messages: transcript });
+    const body = translateBody(anthropicWire, "claude-x", undefined, { messages: transcript });
     expect(Object.keys(body)).toEqual(["model", "max_tokens", "system", "messages"]);
     expect(body).toMatchObject({ model: "claude-x", max_tokens: 4096, system: "Be brief.\n\nUse tools." });
     expect(body.messages).toEqual(openAIMessagesToAnthropic(transcript).messages);
@@ -216,17 +217,17 @@ describe("translateBody: anthropic", () => {
       { role: "user", content: "hi" },
     ];
     const plain = [{ role: "user", content: "hi" }];
-    expect(translateBody("anthropic", "c", "Default.", { messages: withSystem, system: "Req." }).system).toBe("Req.");
-    expect(translateBody("anthropic", "c", "Default.", { messages: withSystem }).system).toBe("Conv.");
-    expect(translateBody("anthropic", "c", "Default.", { messages: plain }).system).toBe("Default.");
-    expect(translateBody("anthropic", "c", undefined, { messages: plain })).not.toHaveProperty("system");
+    expect(translateBody(anthropicWire, "c", "Default.", { messages: withSystem, system: "Req." }).system).toBe("Req.");
+    expect(translateBody(anthropicWire, "c", "Default.", { messages: withSystem }).system).toBe("Conv.");
+    expect(translateBody(anthropicWire, "c", "Default.", { messages: plain }).system).toBe("Default.");
+    expect(translateBody(anthropicWire, "c", undefined, { messages: plain })).not.toHaveProperty("system");
   });
 
   it("declares the toolkit natively and converts OpenAI function tools; native entries pass through", () => {
     const { toolkit, state } = countingToolkit();
     const native = { name: "calc", description: "math", input_schema: { type: "object", properties: {} } };
     const bare = { type: "function", function: { name: "ping" } };
-    const body = translateBody("anthropic", "c", undefined, {
+    const body = translateBody(anthropicWire, "c", undefined, {
       messages: [],
       toolkit,
       tools: [weatherFn, native, bare],
@@ -259,7 +260,11 @@ describe("translateBody: anthropic", () => {
     ["sometimes", undefined],
   ] as const) {
     it(`maps tool_choice ${JSON.stringify(choice)} to ${JSON.stringify(mapped)}`, () => {
-      const body = translateBody("anthropic", "c", undefined, { messages: [], tools: [weatherFn], toolChoice: choice });
+      const body = translateBody(anthropicWire, "c", undefined, {
+        messages: [],
+        tools: [weatherFn],
+        toolChoice: choice,
+      });
       if (mapped === undefined) expect(body).not.toHaveProperty("tool_choice");
       else expect(body.tool_choice).toEqual(mapped);
     });
@@ -289,7 +294,7 @@ describe("translateResponse: openai", () => {
       },
       "tool_calls",
     );
-    const out = translateResponse("openai", "gpt-x", json);
+    const out = translateResponse(openaiWire, "gpt-x", json);
     expect(out).toEqual({
       text: "On it.",
       toolCalls: [
@@ -313,15 +318,15 @@ describe("translateResponse: openai", () => {
     ["something_new", "stop"],
   ] as const) {
     it(`maps finish_reason ${JSON.stringify(reason)} without calls to "${mapped}"`, () => {
-      expect(translateResponse("openai", "m", response({ role: "assistant", content: "x" }, reason)).finishReason).toBe(
-        mapped,
-      );
+      expect(
+        translateResponse(openaiWire, "m", response({ role: "assistant", content: "x" }, reason)).finishReason,
+      ).toBe(mapped);
     });
   }
 
   it("a refusal is content_filter and its text is kept", () => {
     const out = translateResponse(
-      "openai",
+      openaiWire,
       "m",
       response({ role: "assistant", content: null, refusal: "I can't help with that." }, "stop"),
     );
@@ -330,10 +335,10 @@ describe("translateResponse: openai", () => {
 
   it("derives total tokens when missing and reads no usage as zeros", () => {
     expect(
-      translateResponse("openai", "m", response({ content: "x" }, "stop", { prompt_tokens: 2, completion_tokens: 4 }))
+      translateResponse(openaiWire, "m", response({ content: "x" }, "stop", { prompt_tokens: 2, completion_tokens: 4 }))
         .usage,
     ).toEqual({ promptTokens: 2, completionTokens: 4, totalTokens: 6 });
-    expect(translateResponse("openai", "m", response({ content: "x" }, "stop", null)).usage).toEqual({
+    expect(translateResponse(openaiWire, "m", response({ content: "x" }, "stop", null)).usage).toEqual({
       promptTokens: 0,
       completionTokens: 0,
       totalTokens: 0,
@@ -341,10 +346,10 @@ describe("translateResponse: openai", () => {
   });
 
   it("an unusable response is a StreamError that carries no credential", () => {
-    expect(() => translateResponse("openai", "m", { choices: [] })).toThrow(StreamError);
+    expect(() => translateResponse(openaiWire, "m", { choices: [] })).toThrow(StreamError);
     const echoed = { error: { message: "Incorrect API key provided: sk-proj-SECRET1234" } };
-    expect(() => translateResponse("openai", "m", echoed)).toThrow(/Incorrect API key provided/);
-    expect(() => translateResponse("openai", "m", echoed)).not.toThrow(/SECRET1234/);
+    expect(() => translateResponse(openaiWire, "m", echoed)).toThrow(/Incorrect API key provided/);
+    expect(() => translateResponse(openaiWire, "m", echoed)).not.toThrow(/SECRET1234/);
   });
 });
 
@@ -367,7 +372,7 @@ describe("translateResponse: anthropic", () => {
       ],
       "tool_use",
     );
-    expect(translateResponse("anthropic", "claude-x", json)).toEqual({
+    expect(translateResponse(anthropicWire, "claude-x", json)).toEqual({
       text: "Let me check.",
       toolCalls: [
         { id: "toolu_1", name: "weather", arguments: '{"city":"Paris"}' },
@@ -388,7 +393,7 @@ describe("translateResponse: anthropic", () => {
     ["tool_use", "stop"], // claimed but no tool_use block
   ] as const) {
     it(`maps stop_reason "${reason}" without calls to "${mapped}"`, () => {
-      expect(translateResponse("anthropic", "c", message([{ type: "text", text: "x" }], reason)).finishReason).toBe(
+      expect(translateResponse(anthropicWire, "c", message([{ type: "text", text: "x" }], reason)).finishReason).toBe(
         mapped,
       );
     });
@@ -396,7 +401,7 @@ describe("translateResponse: anthropic", () => {
 
   it("an unusable response is a StreamError", () => {
     expect(() =>
-      translateResponse("anthropic", "c", {
+      translateResponse(anthropicWire, "c", {
         type: "error",
         error: { type: "overloaded_error", message: "Overloaded" },
       }),
@@ -407,7 +412,7 @@ describe("translateResponse: anthropic", () => {
 describe("translate round trip", () => {
   it("a multi-turn exchange survives Anthropic → OpenAI result → Anthropic body, and nothing is executed", () => {
     const { toolkit, state } = countingToolkit();
-    const first = translateResponse("anthropic", "c", {
+    const first = translateResponse(anthropicWire, "c", {
       content: [
         { type: "text", text: "Both." },
         { type: "tool_use", id: "t1", name: "lookup", input: { q: "tea" } },
@@ -430,7 +435,7 @@ describe("translate round trip", () => {
       { role: "tool", tool_call_id: "t1", content: "leaves" },
       { role: "tool", tool_call_id: "t2", content: "beans" },
     ];
-    const body = translateBody("anthropic", "c", undefined, { messages: history, toolkit });
+    const body = translateBody(anthropicWire, "c", undefined, { messages: history, toolkit });
     expect(body.messages).toEqual([
       { role: "user", content: "tea and coffee?" },
       {

@@ -1,4 +1,4 @@
-// Hostile values through the whole loop (issue 8): prototype-shaped keys, 1 MB strings, 10,000-level
+// Hostile values through the whole loop (docs/RELIABILITY.md, "Hostile values"): prototype-shaped keys, 1 MB strings, 10,000-level
 // nesting, non-JSON numbers, tools that throw non-Errors, return non-JSON or hang. Every case ends as a
 // result (an error result where something was wrong) or a typed ToolnexusError — never a crash, never
 // a polluted prototype.
@@ -233,7 +233,7 @@ for (const style of STYLES) {
         expect(result.text).toBe(`got ${MB} chars|${MB}`);
         expect(p.seen.map((x) => x.args.text === big)).toEqual([true, true]);
         expect(p.seen[1]!.answer!.data!.output).toBe(big);
-      });
+      }, 60_000); // several MB through halt, claim, checkpoint and outcome: slow runtimes need more than 5 s
     }
 
     it("an answer nested 10,000 levels deep is an InvalidAnswerError and the run stays resumable", async () => {

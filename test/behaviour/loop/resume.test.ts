@@ -1,4 +1,4 @@
-// Durable halt and client.resume (DESIGN "Suspension semantics" 2–5), both styles, run and streamed.
+// Durable halt and client.resume, both styles, run and streamed.
 import { describe, expect, it } from "vitest";
 import {
   AnswerMismatchError,

@@ -1,4 +1,4 @@
-// memoryStorage keeps the shared storage contract in every runtime (Node, Chromium, workerd, Deno).
+// memoryStorage passes the storage contract suite (support/storage-contract.ts) in every runtime (Node, Chromium, workerd, Deno).
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "toolnexus";
 import { storageContract } from "../support/storage-contract";

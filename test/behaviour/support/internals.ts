@@ -5,7 +5,8 @@
 export { postWithRetry } from "../../../src/wire/post";
 export type { RetryOptions } from "../../../src/wire/post";
 export type { ErrorInfo } from "../../../src/types";
-export { redactErrorBody, llmHttpError, REDACTED_BODY_KEYS, REDACTION_PLACEHOLDER } from "../../../src/wire/http-error";
+export { llmHttpError } from "../../../src/wire/http-error";
+export { redact, REDACTED_BODY_KEYS, REDACTION_PLACEHOLDER } from "../../../src/_internal/redact";
 export { createMetrics } from "../../../src/client/metrics";
 export { translateBody, translateResponse, openAIMessagesToAnthropic } from "../../../src/client/translate";
 export { envApiKey } from "../../../src/client/env";

@@ -1,4 +1,4 @@
-// The builtins that need nothing but fetch (contract §1.6): question, webfetch, todowrite.
+// The builtins that need nothing but fetch : question, webfetch, todowrite.
 import { describe, expect, it } from "vitest";
 import { answerOutput, createToolkit, pendingOf, type Toolkit } from "toolnexus";
 import { fakeFetch, hangingFetch, type FakeFetch } from "../support/tools-fetch";

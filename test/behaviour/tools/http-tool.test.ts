@@ -1,4 +1,4 @@
-// httpTool (contract §1.4 with this port's changes: `env` instead of process.env, injectable fetch, timeoutMs).
+// httpTool, with `env` for header expansion (never process.env), an injectable fetch and timeoutMs.
 import { describe, expect, it } from "vitest";
 import { httpTool, type HttpToolOptions } from "toolnexus";
 import { fakeFetch, hangingFetch } from "../support/tools-fetch";

@@ -1,4 +1,4 @@
-// relayTool and readRelayAnswer (upstream §2.6 / ADR 0010 and ADR 0026, with this port's constructor names).
+// relayTool and readRelayAnswer: the host runs relayed calls and answers with data.results or data.output.
 import { describe, expect, it } from "vitest";
 import {
   answerDeclined,

@@ -1,4 +1,4 @@
-// defineTool (DESIGN "Tools and toolkits", contract §1.3): schema checks before execute, result mapping, throws as data.
+// defineTool: schema checks before execute, result mapping, throws as data.
 import { describe, expect, it } from "vitest";
 import { defineTool, pending, pendingOf, type JSONSchema, type Tool, type ToolContext } from "toolnexus";
 import {

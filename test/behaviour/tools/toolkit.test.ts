@@ -1,4 +1,4 @@
-// createToolkit and the adapters (DESIGN "Tools and toolkits", contract §1.5).
+// createToolkit and the adapters.
 import { describe, expect, it } from "vitest";
 import {
   createToolkit,

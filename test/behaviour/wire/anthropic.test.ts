@@ -1,4 +1,4 @@
-// The Anthropic Messages wire (contract §1.8–1.9): request shape, JSON replies, streamed replies.
+// The Anthropic Messages wire: request shape, JSON replies, streamed replies.
 import { describe, expect, it } from "vitest";
 import type { Toolkit } from "toolnexus";
 import { anthropicWire as wire, type ToolCall } from "../support/wire-internals";

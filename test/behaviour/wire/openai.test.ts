@@ -1,4 +1,4 @@
-// The OpenAI chat-completions wire (contract §1.8–1.9): request shape, JSON replies, streamed replies.
+// The OpenAI chat-completions wire: request shape, JSON replies, streamed replies.
 import { describe, expect, it } from "vitest";
 import type { Toolkit } from "toolnexus";
 import { openaiWire as wire, type ToolCall } from "../support/wire-internals";
@@ -44,7 +44,7 @@ describe("openaiWire requests", () => {
     expect(history).toHaveLength(3); // the caller's array is untouched
   });
 
-  it("orders body keys as upstream and adds tools, tool_choice and stream options only when used", () => {
+  it("orders body keys model, messages, tools, tool_choice, stream, stream_options and adds tools, tool_choice and stream options only when used", () => {
     const messages = [{ role: "user", content: "Hi" }];
     const full = wire.body({ model: "m", system: "s", messages, tools: [weather], stream: true });
     expect(Object.keys(full)).toEqual(["model", "messages", "tools", "tool_choice", "stream", "stream_options"]);

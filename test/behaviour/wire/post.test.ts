@@ -1,4 +1,4 @@
-// Retries, Retry-After, backoff, aborts and typed HTTP errors (contract §1.10), with a scripted fetch.
+// Retries, Retry-After, backoff, aborts and typed HTTP errors, with a scripted fetch.
 import { describe, expect, it } from "vitest";
 import {
   isToolnexusError,
@@ -7,7 +7,7 @@ import {
   postWithRetry,
   REDACTED_BODY_KEYS,
   REDACTION_PLACEHOLDER,
-  redactErrorBody,
+  redact,
   type ErrorInfo,
   type RetryOptions,
 } from "../support/internals";
@@ -338,8 +338,8 @@ describe("postWithRetry: credentials never reach an error", () => {
   });
 });
 
-describe("redactErrorBody", () => {
-  it("exports the contract's keys and placeholder", () => {
+describe("redact", () => {
+  it("exports the redacted body keys and the placeholder", () => {
     expect(REDACTED_BODY_KEYS).toEqual(["user_id", "account_id", "org_id", "organization"]);
     expect(REDACTION_PLACEHOLDER).toBe("«redacted»");
   });
@@ -347,31 +347,31 @@ describe("redactErrorBody", () => {
   it("replaces JSON values of every redacted key, keeping the shape", () => {
     const body =
       '{"error":{"message":"quota","user_id":"u-123","account_id":42,"org_id":null,"organization":true,"code":"x"}}';
-    expect(redactErrorBody(body)).toBe(
+    expect(redact(body)).toBe(
       '{"error":{"message":"quota","user_id":"«redacted»","account_id":"«redacted»","org_id":"«redacted»","organization":"«redacted»","code":"x"}}',
     );
   });
 
   it("keeps the spacing before the value and handles escaped quotes inside the value", () => {
-    expect(redactErrorBody('{ "user_id" : "a\\"b", "n": 1 }')).toBe('{ "user_id" : "«redacted»", "n": 1 }');
-    expect(redactErrorBody('{"account_id": -1.5e3}')).toBe('{"account_id": "«redacted»"}');
+    expect(redact('{ "user_id" : "a\\"b", "n": 1 }')).toBe('{ "user_id" : "«redacted»", "n": 1 }');
+    expect(redact('{"account_id": -1.5e3}')).toBe('{"account_id": "«redacted»"}');
   });
 
   it("redacts JSON carried inside a JSON string", () => {
     const body = '{"message":"upstream said {\\"user_id\\":\\"u-9\\"}"}';
-    expect(redactErrorBody(body)).not.toContain("u-9");
+    expect(redact(body)).not.toContain("u-9");
   });
 
   it("redacts form and query forms, then trims", () => {
-    expect(redactErrorBody("  user_id=abc&x=1&org_id=o-7 \n")).toBe("user_id=«redacted»&x=1&org_id=«redacted»");
-    expect(redactErrorBody("see https://x.test/?organization=acme&page=2")).toBe(
+    expect(redact("  user_id=abc&x=1&org_id=o-7 \n")).toBe("user_id=«redacted»&x=1&org_id=«redacted»");
+    expect(redact("see https://x.test/?organization=acme&page=2")).toBe(
       "see https://x.test/?organization=«redacted»&page=2",
     );
-    expect(redactErrorBody("my_user_id=keep")).toBe("my_user_id=keep");
+    expect(redact("my_user_id=keep")).toBe("my_user_id=keep");
   });
 
   it("removes echoed credentials: bearer tokens, sk- keys, api_key values and given secrets", () => {
-    const out = redactErrorBody(
+    const out = redact(
       'Bearer abc.def-123 rejected; key sk-ant-api03-XYZ_789 invalid; {"api_key":"k-1"} tok-555-secret',
       ["tok-555-secret"],
     );
@@ -381,7 +381,7 @@ describe("redactErrorBody", () => {
   });
 
   it("leaves a body without identifiers alone", () => {
-    expect(redactErrorBody('{"error":{"message":"The model is overloaded","type":"overloaded_error"}}')).toBe(
+    expect(redact('{"error":{"message":"The model is overloaded","type":"overloaded_error"}}')).toBe(
       '{"error":{"message":"The model is overloaded","type":"overloaded_error"}}',
     );
   });

@@ -1,0 +1,56 @@
+// The one redaction helper: account identifiers and credentials are removed from any provider text an
+// error will carry (HTTP error bodies, error objects in a reply, stream error events, SDK error messages).
+
+/** Body keys whose values identify an account; their values are replaced in JSON and form bodies. */
+export const REDACTED_BODY_KEYS: readonly string[] = ["user_id", "account_id", "org_id", "organization"];
+export const REDACTION_PLACEHOLDER = "«redacted»";
+
+const JSON_SCALAR = String.raw`(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)`;
+// the same scalar inside a JSON string that itself holds JSON: \"user_id\": \"u-1\"
+const ESCAPED_SCALAR = String.raw`(?:\\"(?:[^"\\]|\\[^"])*\\"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)`;
+
+// Credentials a provider may echo back ("Incorrect API key provided: sk-…"): bearer tokens and key-shaped words.
+const CREDENTIAL_PATTERNS: readonly [RegExp, string][] = [
+  [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTION_PLACEHOLDER}`],
+  [/\b(?:sk|pk|rk)-[A-Za-z0-9][A-Za-z0-9_\-*.]*/g, REDACTION_PLACEHOLDER],
+  [
+    /("(?:api[_-]?key|x-api-key|authorization|access_token|secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
+    `$1"${REDACTION_PLACEHOLDER}"`,
+  ],
+];
+
+// header names whose values are credentials: their values never survive into an error
+const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie|organization|project/i;
+
+/** The values of credential-looking headers (and the token after Bearer/Basic): never in an error. */
+export function secretsOf(headers: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADER.test(name) || !value) continue;
+    out.push(value);
+    const token = /^(?:Bearer|Basic)\s+(.+)$/i.exec(value)?.[1];
+    if (token) out.push(token);
+  }
+  return out;
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * `text` without account identifiers (`REDACTED_BODY_KEYS`, in JSON and `key=value` form) and anything
+ * that looks like a credential (`Bearer …`, `sk-…`, JSON `api_key`/`authorization` values), trimmed.
+ * `secrets` are exact strings (e.g. the request's API key) removed wherever they appear.
+ */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTION_PLACEHOLDER);
+  for (const [pattern, replacement] of CREDENTIAL_PATTERNS) out = out.replace(pattern, replacement);
+  for (const key of REDACTED_BODY_KEYS) {
+    const k = escapeRegExp(key);
+    out = out
+      .replace(new RegExp(`("${k}"\\s*:\\s*)${JSON_SCALAR}`, "g"), `$1"${REDACTION_PLACEHOLDER}"`)
+      .replace(new RegExp(`(\\\\"${k}\\\\"\\s*:\\s*)${ESCAPED_SCALAR}`, "g"), `$1\\"${REDACTION_PLACEHOLDER}\\"`)
+      .replace(new RegExp(`\\b(${k}=)[^&\\s"',;]*`, "g"), `$1${REDACTION_PLACEHOLDER}`);
+  }
+  return out.trim();
+}
