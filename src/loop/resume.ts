@@ -158,8 +158,8 @@ function matchAll(record: RunRecord, answers: readonly (Answer | undefined)[]): 
 /** The answered tools must be in this resume's toolkit, or the answer could only be consumed, never used. */
 function checkToolkit(ctx: RunContext, runId: string, applied: Applied[]): void {
   for (const { request, calls, answer } of applied) {
-    if (isRelay(request) || !answer.ok) continue;
-    const missing = calls.find((c) => !ctx.toolkit?.get(c.name));
+    if (isRelay(request)) continue;
+    const missing = calls.find((c) => (answer.ok || c.state !== undefined) && !ctx.toolkit?.get(c.name));
     if (missing) {
       throw new ConfigError(
         "toolkit",
@@ -252,7 +252,7 @@ const digestOf = (answers: readonly (Answer | undefined)[]): string =>
 /** A call being answered (and re-run) is marked as started by the claim itself. */
 function startedFor(call: HaltedCall, applied: Applied[]): HaltedCall {
   const a = applied.find((x) => x.calls.includes(call));
-  if (!a || isRelay(a.request) || !a.answer.ok) return call;
+  if (!a || isRelay(a.request) || (!a.answer.ok && call.state === undefined)) return call;
   return { ...call, started: true, answer: a.answer };
 }
 

@@ -81,13 +81,18 @@ export async function resolveRequest(
         },
     );
   }
-  if (!answer.ok) return members.map(() => ({ output: `declined/expired: ${request.prompt}`, isError: true }));
+  const refused: ToolResult = { output: `declined/expired: ${request.prompt}`, isError: true };
   return Promise.all(
     members.map(async (m) => {
+      // a tool that carries a continuation (`pending(request, { state })`, e.g. an MCP elicitation) hears the
+      // refusal too, so it can tell its server; any other tool is simply told no
+      if (!answer.ok && m.state === undefined) return refused;
       const again = await runTool(ctx, state, m.call, m.args, answer, m.state);
       if (!again.request) return again.result;
-      // an approved call may then suspend for its own reason (a relay call, a question): its Request is next
-      return isApprovalGate(request) ? again.result : { output: `unresolved: ${request.prompt}`, isError: true };
+      // an approved call may then suspend for its own reason (a relay call, a question), and a tool with a
+      // continuation may ask its next round: that Request is next; anything else asking again is unresolved
+      const next = isApprovalGate(request) || m.state !== undefined || again.state !== undefined;
+      return next ? again.result : { output: `unresolved: ${request.prompt}`, isError: true };
     }),
   );
 }
@@ -112,9 +117,11 @@ export async function* resolveInline(
       const results = await resolveRequest(ctx, state, group.request, group.calls, answer);
       group.calls.forEach((m, i) => {
         m.result = results[i]!;
-        const next = pendingOf(m.result); // an approved call that suspends again waits once more
-        if (next) m.request = next;
-        else delete m.request;
+        const next = pendingOf(m.result); // a call that suspends again waits once more, with its new state
+        if (next) {
+          m.request = next;
+          m.state = m.result.metadata?.pendingState;
+        } else delete m.request;
       });
     }
     if (ctx.stream)
