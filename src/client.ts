@@ -155,6 +155,15 @@ export function createClient(options: ClientOptions): Client {
     };
   }
 
+  /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
+  async function* started(prompt: string, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
+    const id = ro.conversationId;
+    if (id === undefined) return yield* session(env, ro, stream, fresh(prompt, ro));
+    return yield* (await conversations()).exchange(id, (history) =>
+      session(env, ro, stream, fresh(prompt, { ...ro, history }, id)),
+    );
+  }
+
   const resumed =
     (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
     async (ctx) => {
@@ -174,9 +183,8 @@ export function createClient(options: ClientOptions): Client {
 
   const client: Client = {
     // one implementation each; the overloads above only type `output` from the schema
-    run: ((prompt: string, ro: RunOptions = {}) =>
-      collect(session(env, ro, false, fresh(prompt, ro)))) as Client["run"],
-    stream: ((prompt: string, ro: RunOptions = {}) => session(env, ro, true, fresh(prompt, ro))) as Client["stream"],
+    run: ((prompt: string, ro: RunOptions = {}) => collect(started(prompt, ro, false))) as Client["run"],
+    stream: ((prompt: string, ro: RunOptions = {}) => started(prompt, ro, true)) as Client["stream"],
     resume: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
       collect(session(env, ro, false, resumed(runId, answer, ro)))) as Client["resume"],
     resumeStream: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
@@ -193,13 +201,7 @@ export function createClient(options: ClientOptions): Client {
       return { ...found, token: signed[0]!, tokens };
     },
 
-    async ask(prompt, ao = {}) {
-      const id = ao.id;
-      if (id === undefined) return client.run(prompt, ao);
-      return (await conversations()).exchange(id, (history) =>
-        collect(session(env, ao, false, fresh(prompt, { ...ao, history }, id))),
-      );
-    },
+    ask: (prompt, ao = {}) => client.run(prompt, ao.id === undefined ? ao : { ...ao, conversationId: ao.id }),
 
     forget: async (id) => (await conversations()).forget(id),
 

@@ -345,6 +345,11 @@ export interface RunOptions {
    * in the provider's structured-output mode, validated, and returned typed as `result.output`.
    */
   output?: ToolInputSchema;
+  /**
+   * Runs as the next exchange of this conversation (what `ask(prompt, { id })` does): its transcript is the
+   * history, and the outcome — or the run it now waits on — is saved to it with a compare-and-set.
+   */
+  conversationId?: string;
 }
 
 export interface ResumeOptions {

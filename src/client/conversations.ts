@@ -51,13 +51,14 @@ export function conversationStore(storage: RunStorage, leaseMs: number) {
     new RunConflictError(runId, `toolnexus: conversation "${id}" ${what}`);
 
   /**
-   * Runs one exchange on the conversation: refused while it waits on a run or another `ask` owns it; the
-   * outcome is written with a compare-and-set against the conversation as this exchange found it.
+   * Runs one exchange on the conversation — as a stream of events, or drained by `ask` — refused while it
+   * waits on a run or another exchange owns it; the outcome is written with a compare-and-set against the
+   * conversation as this exchange found it. A reader that walks away frees the conversation again.
    */
-  async function exchange<R extends { status: string; messages: unknown[]; runId?: string }>(
+  async function* exchange<E, R extends { status: string; messages: unknown[]; runId?: string }>(
     id: string,
-    run: (history: unknown[]) => Promise<R>,
-  ): Promise<R> {
+    run: (history: unknown[]) => AsyncGenerator<E, R>,
+  ): AsyncGenerator<E, R> {
     const { record, raw } = await load(id);
     if (record.pendingRunId) {
       throw conflict(
@@ -71,12 +72,11 @@ export function conversationStore(storage: RunStorage, leaseMs: number) {
     const { busy: _, ...idle } = record;
     const claimed = await write(id, raw, { ...idle, busy: Date.now() + leaseMs });
     if (claimed === undefined) throw conflict(id, "was changed by another ask first — nothing ran for this one");
-    let result: R;
+    let result: R | undefined;
     try {
-      result = await run(record.messages);
-    } catch (error) {
-      await write(id, claimed, idle).catch(() => {}); // free it again; the lease ends it otherwise
-      throw error;
+      result = yield* run(record.messages);
+    } finally {
+      if (result === undefined) await write(id, claimed, idle).catch(() => {}); // freed again; else the lease ends it
     }
     const next: ConversationRecord =
       result.status === "pending"

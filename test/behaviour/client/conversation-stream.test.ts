@@ -1,0 +1,43 @@
+// A streamed run (what the edge run handler starts for `POST { prompt, conversationId }`) as a conversation's
+// next exchange: the earlier turns are its history, and its outcome is saved — the same as ask(prompt, { id }).
+import { createClient, memoryStorage, RunConflictError, type StreamEvent } from "toolnexus";
+import { describe, expect, it } from "vitest";
+import { scripted } from "../support/scripted";
+
+const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
+
+async function drain(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const seen: StreamEvent[] = [];
+  for await (const e of events) seen.push(e);
+  return seen;
+}
+
+describe("stream(prompt, { conversationId })", () => {
+  it("remembers the earlier exchanges and saves its own; a reader that walks away frees the conversation", async () => {
+    const s = scripted("openai", [{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }]);
+    const client = createClient({ ...base, fetch: s.fetch, storage: memoryStorage() });
+    await drain(client.stream("first question", { conversationId: "c1" }));
+    await drain(client.stream("second question", { conversationId: "c1" }));
+    const contents = (s.bodies[1]!.messages as { content: unknown }[]).map((m) => m.content);
+    expect(contents).toEqual(["first question", "one", "second question"]);
+    for await (const _ of client.stream("third", { conversationId: "c1" })) break; // the tab closed
+    const last = await client.run("fourth", { conversationId: "c1" });
+    expect(last.text).not.toBe("");
+    const saved = (await client.conversation({ id: "c1" }).messages()) as { content: unknown }[];
+    expect(saved.map((m) => m.content)).toContain("fourth");
+  });
+
+  it("a second exchange while one streams is a RunConflictError before anything runs", async () => {
+    let calls = 0;
+    const s = scripted("openai", [{ text: "slow" }, { text: "never" }]);
+    const fetch = (async (i: RequestInfo | URL, init?: RequestInit) => (
+      calls++, s.fetch(i, init)
+    )) as typeof globalThis.fetch;
+    const client = createClient({ ...base, fetch, storage: memoryStorage() });
+    const first = client.stream("a", { conversationId: "c2" })[Symbol.asyncIterator]();
+    await first.next(); // the first exchange is running
+    await expect(client.run("b", { conversationId: "c2" })).rejects.toThrow(RunConflictError);
+    while (!(await first.next()).done);
+    expect(calls).toBe(1);
+  });
+});
