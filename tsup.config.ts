@@ -5,7 +5,7 @@ export default defineConfig([
     // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
     // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks; `mcp` is the
     // toolnexus/mcp entry, which alone imports the MCP client (an optional peer dependency)
-    entry: { index: "src/index.ts", mcp: "src/mcp/index.ts" },
+    entry: { index: "src/index.ts" },
     format: ["esm"],
     dts: true,
     sourcemap: true,
@@ -13,6 +13,24 @@ export default defineConfig([
     target: "es2022",
     platform: "neutral",
     splitting: true,
+  },
+  {
+    // toolnexus/mcp in a build of its own, so dist/index.d.ts stays one self-contained file (a Deno URL import
+    // and JSR read it alone); the core's own code is shared through the package's published entry
+    entry: { mcp: "src/mcp/index.ts" },
+    format: ["esm"],
+    dts: true,
+    sourcemap: true,
+    target: "es2022",
+    platform: "neutral",
+    esbuildPlugins: [
+      {
+        name: "mcp-over-the-core",
+        setup(build) {
+          build.onResolve({ filter: /^\.\.\/index$/ }, () => ({ path: "./index.js", external: true }));
+        },
+      },
+    ],
   },
   {
     // toolnexus/testing: its own file over the published core — "../index" stays an import of ./index.js,

@@ -48,7 +48,11 @@ export const ENTRIES = [
  * is what connecting to a remote MCP server over streamable HTTP and getting its tools takes.
  */
 export const MCP_ENTRIES = [
-  { name: "toolnexus/mcp", imports: "connectMcp", contents: `export { connectMcp } from "./src/mcp/index.ts";` },
+  {
+    name: "toolnexus/mcp",
+    imports: "connectMcp",
+    contents: `export { connectMcp } from ${JSON.stringify(join(root, "src/mcp/index.ts"))};`,
+  },
   { name: "@ai-sdk/mcp", imports: "createMCPClient", contents: `export { createMCPClient } from "@ai-sdk/mcp";` },
 ];
 

@@ -77,7 +77,8 @@ const generate = ({ messages }: GenerateRequest) => {
 };
 const client: Client = createInProcessClient({ model: "m", generate, storage: memoryStorage() });
 const halted: RunResult = await client.run("Weather?", { toolkit: [ask] });
-const done: RunResult = await client.resume(halted.runId!, answerOutput(halted.pending!.id, "Chennai"), { toolkit: [ask] });
+if (halted.status !== "pending") throw new Error("expected the tool to ask");
+const done: RunResult = await client.resume(halted.runId, answerOutput(halted.pending.id, "Chennai"), { toolkit: [ask] });
 const remote: Client = createClient({ style: "anthropic", baseUrl: "http://127.0.0.1:9/v1", model: "m" });
 console.log(halted.status, done.status, done.text, typeof remote.run);
 `;
@@ -116,7 +117,7 @@ async function urlImportTypes() {
     assert.notEqual(out.code, 0);
     assert.match(out.stderr, /TS2322 \[ERROR\]: Type '"gemini"' is not assignable to type 'Style'/);
     assert.match(out.stderr, /Type 'Client' is not assignable to type 'number'/);
-    assert.match(out.stderr, /Type '"finished"' is not assignable to type 'RunStatus'/);
+    assert.match(out.stderr, /Type '"finished"' is not assignable to type/);
     assert.match(out.stderr, new RegExp(`http://${host.replace(/\./g, "\\.")}/index\\.d\\.ts`));
   });
 
