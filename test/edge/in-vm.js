@@ -99,10 +99,10 @@ globalThis.scenarios = (() => {
     /** client.stream → eventStreamResponse → readEventStream, halting; then resumeStream the same way. */
     async streamed(baseUrl) {
       const { client, toolkit, seen } = setup(baseUrl);
-      const first = await collect(eventStreamResponse(client.stream("Ship v42", { toolkit })));
+      const first = await collect(await eventStreamResponse(client.stream("Ship v42", { toolkit })));
       const halted = first.at(-1)?.result;
       const token = await createResumeToken({ runId: halted.runId, pending: halted.pending }, SECRET);
-      const response = eventStreamResponse(
+      const response = await eventStreamResponse(
         client.resumeStream(halted.runId, answerOutput(halted.pending.id, "yes"), { toolkit, token }),
       );
       const contentType = response.headers.get("content-type");
