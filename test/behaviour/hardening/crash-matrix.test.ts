@@ -26,41 +26,38 @@ const natural = naturalStorage();
 /** Side-effecting tools that count how often they really ran (with their answer, for the suspending ones). */
 function kit() {
   const runs = { city: 0, charge: 0, book: 0, approve: 0 };
+  type Counted = keyof typeof runs;
+  // a tool that suspends with `request` until it is answered, then counts its run
+  const asking = (
+    name: string,
+    counted: Counted,
+    request: { kind: string; id: string; prompt: string },
+    done: (output?: string) => string,
+  ) =>
+    defineTool({
+      name,
+      description: request.prompt,
+      execute: async (_a, ctx) => {
+        if (!ctx?.answer) return pending(request);
+        runs[counted]++;
+        return done(ctx.answer.data?.output);
+      },
+    });
+  // a tool that runs at once and counts it
+  const effect = (name: Counted, output: string) =>
+    defineTool({
+      name,
+      description: output,
+      execute: async () => {
+        runs[name]++;
+        return output;
+      },
+    });
   const tools = [
-    defineTool({
-      name: "ask_city",
-      description: "asks which city",
-      execute: async (_a, ctx) => {
-        if (!ctx?.answer) return pending({ kind: "input", id: "q-city", prompt: "Which city?" });
-        runs.city++;
-        return `city=${(ctx.answer.data as { output: string }).output}`;
-      },
-    }),
-    defineTool({
-      name: "charge",
-      description: "charges the card",
-      execute: async () => {
-        runs.charge++;
-        return "charged";
-      },
-    }),
-    defineTool({
-      name: "book",
-      description: "books the trip",
-      execute: async () => {
-        runs.book++;
-        return "booked";
-      },
-    }),
-    defineTool({
-      name: "approve",
-      description: "asks for approval",
-      execute: async (_a, ctx) => {
-        if (!ctx?.answer) return pending({ kind: "approval", id: "q-ok", prompt: "Approve?" });
-        runs.approve++;
-        return "approved";
-      },
-    }),
+    asking("ask_city", "city", { kind: "input", id: "q-city", prompt: "Which city?" }, (output) => `city=${output}`),
+    effect("charge", "charged"),
+    effect("book", "booked"),
+    asking("approve", "approve", { kind: "approval", id: "q-ok", prompt: "Approve?" }, () => "approved"),
   ];
   return { runs, tools };
 }
