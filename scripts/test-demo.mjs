@@ -128,6 +128,8 @@ async function send(page, text) {
 }
 const card = (page, kind) => page.locator(`.card[data-kind="${kind}"]`);
 const lastAssistant = (page) => page.locator(".messages .msg.assistant").last();
+// A reply once it is kept in the conversation — not the live bubble that shows text while it streams.
+const said = (page, text) => page.locator(".messages .msg.assistant", { hasText: text });
 const postJson = (base, body, type = "application/json") =>
   fetch(`${base}/api/run`, { method: "POST", headers: { "content-type": type }, body: JSON.stringify(body) });
 
@@ -151,7 +153,7 @@ const SCENARIOS = [
       await card(page, "approval").waitFor();
       assert.equal((await stats(demo.base)).book_table, before.book_table, "nothing is booked before the approval");
       await card(page, "approval").getByRole("button", { name: "Approve" }).click();
-      await page.locator(".msg.assistant", { hasText: "is booked for 19:30" }).waitFor();
+      await said(page, "is booked for 19:30").waitFor();
       assert.match(await lastAssistant(page).textContent(), /Confirmation TNX-/);
       assert.equal((await stats(demo.base)).book_table, before.book_table + 1);
     },
@@ -171,7 +173,7 @@ const SCENARIOS = [
         await page.screenshot({ path: join(root, "docs/demo.png") });
       }
       await q.getByRole("button", { name: "Reply" }).click();
-      await page.locator(".msg.assistant", { hasText: "Chennai: 31 °C" }).waitFor();
+      await said(page, "Chennai: 31 °C").waitFor();
       assert.equal(await page.locator(".card").count(), 0);
     },
   ],
@@ -186,7 +188,7 @@ const SCENARIOS = [
       await q.waitFor();
       assert.equal(await q.locator(".prompt").textContent(), "Which city should I check the weather for?");
       await q.getByRole("button", { name: "Berlin" }).click();
-      await page.locator(".msg.assistant", { hasText: "Berlin: 12 °C" }).waitFor();
+      await said(page, "Berlin: 12 °C").waitFor();
       assert.ok(
         (await page.locator(".msg.user").allTextContents()).includes("Book a table for two tonight"),
         "the conversation survived the reload",
@@ -200,7 +202,7 @@ const SCENARIOS = [
       const before = await stats(demo.base);
       await send(page, "Please reserve dinner for two");
       await card(page, "approval").getByRole("button", { name: "Decline" }).click();
-      await page.locator(".msg.assistant", { hasText: "No problem" }).waitFor();
+      await said(page, "No problem").waitFor();
       assert.equal((await stats(demo.base)).book_table, before.book_table);
     },
   ],
@@ -222,7 +224,7 @@ const SCENARIOS = [
       assert.equal(await cards.count(), 1, "the table's card is still open");
       assert.equal((await stats(demo.base)).book_table, before.book_table, "the table waits for its own approval");
       await cards.first().getByRole("button", { name: "Approve" }).click();
-      await page.locator(".msg.assistant", { hasText: "All set" }).waitFor();
+      await said(page, "All set").waitFor();
       assert.match(await lastAssistant(page).textContent(), /table for 2 at Dakshin is booked.*taxi to Dakshin/s);
       const after = await stats(demo.base);
       assert.deepEqual([after.book_table, after.book_taxi], [before.book_table + 1, before.book_taxi + 1]);
@@ -243,7 +245,7 @@ const SCENARIOS = [
       await popup.locator("#granted").waitFor();
       await popup.close();
       await auth.getByRole("button", { name: /continue/ }).click();
-      await page.locator(".msg.assistant", { hasText: "lunch with Priya" }).waitFor();
+      await said(page, "lunch with Priya").waitFor();
     },
   ],
 
@@ -312,12 +314,12 @@ const SCENARIOS = [
       const evil = '<img src=x onerror="window.pwned=1">';
       await send(page, evil);
       await page.locator(".msg.user", { hasText: evil }).waitFor();
-      await page.locator(".msg.assistant", { hasText: "scripted demo assistant" }).last().waitFor();
+      await said(page, "scripted demo assistant").last().waitFor();
       await send(page, "What's the weather?");
       const q = card(page, "question");
       await q.getByPlaceholder("Type your answer…").fill(evil);
       await q.getByRole("button", { name: "Reply" }).click();
-      await page.locator(".msg.assistant", { hasText: "<img src=x" }).waitFor();
+      await said(page, "<img src=x").waitFor();
       await page.reload(); // and again when the kept conversation is drawn after a reload
       await page.locator(".msg.user", { hasText: evil }).first().waitFor();
       assert.equal(await page.locator("#log img").count(), 0);
@@ -361,7 +363,7 @@ const SCENARIOS = [
       assert.match(await page.locator(".msg.error").textContent(), /Something went wrong: toolnexus: /);
       ctx.demo = await ctx.demo.restart();
       await send(page, "Check my flight");
-      await page.locator(".msg.assistant", { hasText: "is on time" }).waitFor({ timeout: 30_000 });
+      await said(page, "is on time").waitFor({ timeout: 30_000 });
       assert.equal(await page.locator(".msg.error").count(), 0, "the error is gone after the retry");
     },
   ],
@@ -418,7 +420,7 @@ async function realEndpoint(browser) {
     await page.goto(demo.base);
     assert.match(await page.locator("#model").textContent(), /fake-model-1/);
     await send(page, "hi");
-    await page.locator(".msg.assistant", { hasText: "Hello from the endpoint." }).waitFor();
+    await said(page, "Hello from the endpoint.").waitFor();
     const call = endpoint.seen.at(-1);
     assert.equal(call.url, "/v1/chat/completions");
     assert.equal(call.auth, "Bearer sk-test-not-a-secret");
