@@ -98,18 +98,24 @@ export async function* session(
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The `pending` events a page receives carry the token it answers with, when the client signs them. */
-async function* withTokens(
+function withTokens(
   env: SessionEnv,
   events: AsyncGenerator<StreamEvent, RunResult>,
 ): AsyncGenerator<StreamEvent, RunResult> {
-  if (!env.token) return yield* events;
+  return env.token ? signed(env.token, events) : events;
+}
+
+async function* signed(
+  token: NonNullable<SessionEnv["token"]>,
+  events: AsyncGenerator<StreamEvent, RunResult>,
+): AsyncGenerator<StreamEvent, RunResult> {
   try {
     for (;;) {
       const step = await events.next();
       if (step.done) return step.value;
       const event = step.value;
       yield event.type === "pending" && event.runId
-        ? { ...event, token: await env.token(event.runId, event.request) }
+        ? { ...event, token: await token(event.runId, event.request) }
         : event;
     }
   } finally {

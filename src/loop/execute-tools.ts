@@ -1,6 +1,6 @@
 import { parseRequest, pendingOf } from "../answer";
 import { errorMessage } from "../errors";
-import type { Answer, PendingRequest, ToolResult } from "../types";
+import type { Answer, PendingRequest, ToolContext, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
 import type { CallOutcome, LoopState, RunContext } from "./context";
@@ -58,9 +58,9 @@ async function invoke(
     runId: state.runId,
     callId: call.id,
     idempotencyKey: `${state.runId}:${call.id}`,
-    ...(answer ? { answer } : {}),
-    ...(toolState === undefined ? {} : { state: toolState }),
-  };
+  } as ToolContext;
+  if (answer) toolCtx.answer = answer;
+  if (toolState !== undefined) toolCtx.state = toolState;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const running = toolkit.execute(call.name, args, toolCtx);

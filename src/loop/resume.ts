@@ -414,6 +414,7 @@ async function checkpoint(
  * runs it again with the same answer and the same `idempotencyKey`.
  */
 async function settleUnknown(ctx: RunContext, state: LoopState, calls: HaltedCall[]): Promise<HaltedCall[]> {
+  if (!calls.some((c) => c.started && !c.result)) return calls;
   return Promise.all(
     calls.map(async (c) => {
       if (!c.started || c.result) return c;

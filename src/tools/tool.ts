@@ -49,7 +49,9 @@ export function defineTool<S extends ToolInputSchema = JSONSchema>(options: Defi
  * a signal that never aborts and a fresh call id.
  */
 export function toolContext(ctx?: Partial<ToolContext>): ToolContext {
-  if (ctx?.signal && typeof ctx.runId === "string" && typeof ctx.callId === "string" && ctx.idempotencyKey)
+  // `"signal" in ctx`, not its value: the loop's signal is made on first use, and a tool that never reads it
+  // should not have one made for it here
+  if (ctx && "signal" in ctx && typeof ctx.runId === "string" && typeof ctx.callId === "string" && ctx.idempotencyKey)
     return ctx as ToolContext;
   const runId = ctx?.runId ?? "";
   const callId = ctx?.callId ?? `call-${crypto.randomUUID()}`;
