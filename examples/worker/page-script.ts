@@ -97,6 +97,8 @@ const NOTICES = {
   run_not_found: "That question is no longer open — it was answered or it expired.",
   answer_mismatch: "That question is no longer open — it was answered or it expired.",
 };
+// a new message while the conversation's previous exchange still holds it (or was cut off by a restart)
+const BUSY = "Your previous message is still being answered, or was cut off — try again in a few seconds.";
 
 let drawn = { messages: null, requests: null, busy: null };
 const messages = el("div", "messages"), live = el("div", "msg assistant"), cards = el("div", "cards"), status = el("div", "status");
@@ -113,7 +115,8 @@ function draw(state) {
   if (state.requests !== drawn.requests || busy !== drawn.busy) cards.replaceChildren(...state.requests.map((r) => card(r, busy)));
   status.replaceChildren();
   if (state.status === "error" && state.error) {
-    const notice = NOTICES[state.error.code];
+    const busyConversation = state.error.code === "run_conflict" && / is busy /.test(state.error.message);
+    const notice = busyConversation ? BUSY : NOTICES[state.error.code];
     status.append(el("div", notice ? "msg notice" : "msg error", notice || "Something went wrong: " + state.error.message));
   }
   send.disabled = busy;

@@ -3,6 +3,8 @@
 // (never unbalanced) and names the run it waits on; the resumed run's balanced transcript replaces it.
 // Every write is a compare-and-set against what was read, so no exchange is ever lost to a racer: an `ask`
 // marks the conversation busy (a lease) before its run starts, and a second `ask` meanwhile is refused.
+// The lease is short and renewed while the exchange runs, so one whose process died (a Worker restarted
+// mid-stream) holds the conversation only until it passes, not for as long as a run may take.
 import { RunConflictError, RunStateError, StorageError } from "../errors";
 import { conversationKey, runKey } from "../run-state/keys";
 import { swap } from "../run-state/swap";
@@ -21,7 +23,11 @@ interface Loaded {
   raw: string | undefined;
 }
 
+/** The longest a conversation stays busy after its exchange stopped renewing it (a process that died). */
+const BUSY_MS = 10_000;
+
 export function conversationStore(storage: RunStorage, leaseMs: number) {
+  const busyMs = Math.min(leaseMs, BUSY_MS);
   async function load(id: string): Promise<Loaded> {
     const key = conversationKey(id);
     const raw = await storage.get(key).catch((cause) => Promise.reject(new StorageError("get", key, cause)));
@@ -70,12 +76,14 @@ export function conversationStore(storage: RunStorage, leaseMs: number) {
     if (record.busy !== undefined && record.busy > Date.now())
       throw conflict(id, "is busy with another ask — try again when it has answered");
     const { busy: _, ...idle } = record;
-    const claimed = await write(id, raw, { ...idle, busy: Date.now() + leaseMs });
+    let claimed = await write(id, raw, { ...idle, busy: Date.now() + busyMs });
     if (claimed === undefined) throw conflict(id, "was changed by another ask first — nothing ran for this one");
+    const lease = renewing(id, claimed, idle);
     let result: R | undefined;
     try {
       result = yield* run(record.messages);
     } finally {
+      claimed = await lease.stop();
       if (result === undefined) await write(id, claimed, idle).catch(() => {}); // freed again; else the lease ends it
     }
     const next: ConversationRecord =
@@ -85,6 +93,31 @@ export function conversationStore(storage: RunStorage, leaseMs: number) {
     if ((await write(id, claimed, next)) === undefined)
       throw conflict(id, "was changed while this ask ran (forgotten?) — its exchange was not saved");
     return result;
+  }
+
+  /**
+   * Renews the busy lease every third of it while the exchange runs. `stop()` waits for a renewal in flight
+   * and resolves the text last written, which the exchange's own write compares against; a renewal that
+   * finds the conversation changed (forgotten) stops, and that write reports it.
+   */
+  function renewing(id: string, claimed: string, idle: ConversationRecord) {
+    let last = claimed;
+    let inFlight: Promise<unknown> = Promise.resolve();
+    const renew = async () => {
+      const wrote = await write(id, last, { ...idle, busy: Date.now() + busyMs }).catch(() => undefined);
+      if (wrote === undefined) clearInterval(timer);
+      else last = wrote;
+    };
+    const timer = setInterval(() => {
+      inFlight = inFlight.then(renew);
+    }, busyMs / 3);
+    return {
+      async stop(): Promise<string> {
+        clearInterval(timer);
+        await inFlight;
+        return last;
+      },
+    };
   }
 
   /** A resumed run finished: its transcript replaces the conversation's — only if the conversation still waits on it. */

@@ -116,10 +116,9 @@ async function post(request: Request, opts: RunHandlerOptions, max: number): Pro
   const prompt = body.prompt;
   if (typeof prompt !== "string" || !prompt.trim())
     refuse("bad_request", 'send { "prompt": "…" } to start a run, or { "runId", "answer" } to answer one');
-  // checked, not yet used: a conversation's exchange holds it under a lease, and a server stopped
-  // mid-stream would leave a page's retry refused until that lease passes (see the CHANGELOG)
-  idField(body, "conversationId", true);
-  const runOpts: RunOptions = toolkit ? { toolkit } : {};
+  // the conversation's next exchange: its history in, its outcome saved (client/conversations.ts)
+  const conversationId = idField(body, "conversationId", true);
+  const runOpts: RunOptions = { ...(toolkit ? { toolkit } : {}), ...(conversationId ? { conversationId } : {}) };
   return eventStreamResponse(client.stream(prompt as string, runOpts));
 }
 

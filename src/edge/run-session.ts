@@ -3,6 +3,7 @@
 // listener at once, as a Svelte store does), built from the run's events, never from the transcript.
 // It talks to an endpoint made by createRunHandler and keeps the open run in Web Storage for reloads.
 import { isToolnexusError, NetworkError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import { answerDeclined } from "../answer";
 import type { Answer, PendingRequest, RunResult, StreamEvent } from "../types";
 import { readEventStream } from "./event-stream";
 import {
@@ -51,7 +52,10 @@ export interface RunSession {
   readonly state: RunSessionState;
   /** Calls `listener` with the state now and after every change; returns the unsubscribe. */
   subscribe(listener: (state: RunSessionState) => void): () => void;
-  /** Starts a run. Ignored while one is streaming; an open question is left unanswered. */
+  /**
+   * Starts the conversation's next run. Ignored while one is streaming. Open questions are declined first
+   * (the server's conversation waits on their run until it ends), so the new prompt follows on from them.
+   */
   send(prompt: string): Promise<void>;
   /** Answers one or more open Requests (each `answerOutput` / `answerDeclined` / …). Ignored while streaming. */
   answer(answer: Answer | Answer[], opts?: AnswerOptions): Promise<void>;
@@ -190,9 +194,19 @@ async function stream(core: Core, body: unknown, onRefused?: (error: ToolnexusEr
   }
 }
 
+const streaming = (core: Core): boolean => core.state.status === "streaming";
+
 async function send(core: Core, prompt: string): Promise<void> {
   const text = String(prompt ?? "").trim();
-  if (core.state.status === "streaming" || !text) return;
+  if (streaming(core) || !text) return;
+  const open = core.state.runId ? core.state.requests : [];
+  if (open.length)
+    await answer(
+      core,
+      open.map((q) => answerDeclined(q.id)),
+      {},
+    );
+  if (streaming(core)) return; // another send started while the questions were declined
   set(core, { status: "streaming", error: undefined, text: "", requests: [], runId: undefined });
   say(core, "user", text);
   forget(core);

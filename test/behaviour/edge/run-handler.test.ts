@@ -34,6 +34,27 @@ describe("createRunHandler: runs", () => {
     expect(w.executions).toEqual(["ask_city:Chennai"]);
   });
 
+  it("POST { prompt, conversationId } continues that conversation: the model sees its earlier exchanges", async () => {
+    const w = edgeWorld();
+    const say = async (prompt: string, conversationId: string) =>
+      doneOf(await framesOf(await w.post({ prompt, conversationId }))).text;
+    expect(await say("hello there", "conv-a")).toBe("You said: hello there");
+    expect(await say("book it", "conv-a")).toBe("You said: book it");
+    expect(await say("what did I say?", "conv-a")).toBe("Earlier: hello there / book it");
+    expect(await say("what did I say?", "conv-b")).toBe("Earlier: nothing"); // another conversation
+    expect(await say("what did I say?", "conv-a")).toBe("Earlier: hello there / book it / what did I say?");
+  });
+
+  it("a conversation's question answered through the handler: the next prompt follows on from the answer", async () => {
+    const w = edgeWorld();
+    const halted = doneOf(await framesOf(await w.post({ prompt: "which city?", conversationId: "conv-q" })));
+    const answer = answerOutput(halted.pending.id, "Chennai");
+    await framesOf(await w.post({ runId: halted.runId, answer }));
+    const next = doneOf(await framesOf(await w.post({ prompt: "what did I say?", conversationId: "conv-q" })));
+    expect(next.text).toBe("Earlier: which city?");
+    expect(w.executions).toEqual(["ask_city:Chennai"]);
+  });
+
   it("a resume of the same answer again does not run the tool again", async () => {
     const w = edgeWorld();
     const halted = doneOf(await framesOf(await w.post({ prompt: "which city?" })));

@@ -71,6 +71,27 @@ describe("createRunSession", () => {
     expect(w.executions).toEqual(["ask_city:Chennai"]);
   });
 
+  it("a new prompt while a question is open declines it first, then follows on in the same conversation", async () => {
+    const w = edgeWorld();
+    const { session } = sessionIn(w);
+    await session.send("which city?");
+    const {
+      runId,
+      requests: [request],
+    } = session.state;
+    await session.send("what did I say?");
+    expect(session.state).toMatchObject({ status: "done", requests: [], runId: undefined });
+    expect(texts(session.state)).toEqual([
+      "user: which city?",
+      "assistant: Done: declined/expired: Which city?",
+      "user: what did I say?",
+      "assistant: Earlier: which city?",
+    ]);
+    expect(w.executions).toEqual([]); // declined: the asking tool is not run again
+    const late = await w.post({ runId, answer: answerOutput(request!.id, "Lima") }); // the question is closed
+    expect(late.status).toBe(409);
+  });
+
   it("a double submit while streaming is ignored: one execution", async () => {
     const w = edgeWorld();
     const { session } = sessionIn(w);

@@ -22,6 +22,7 @@ import {
   type Answer,
   type MetricEvent,
   type RunResult,
+  type RunStorage,
   type ToolContext,
 } from "toolnexus";
 import { describe, expect, it } from "vitest";
@@ -486,6 +487,68 @@ describe("conversations never lose an exchange", () => {
     const messages = (await client.conversation({ id: "c2" }).messages()) as { content: unknown }[];
     expect(messages.filter((m) => m.content === "one" || m.content === "two")).toHaveLength(1);
     await client.ask("three", { id: "c2" }); // the conversation is free again
+  });
+
+  /** A tool that runs until `release()`; an in-process client over `storage` whose model calls it for "wait". */
+  function slowWorld(storage: RunStorage) {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let runs = 0;
+    const slow = defineTool({
+      name: "slow",
+      description: "runs until released",
+      execute: async () => (runs++, await released, "slow done"),
+    });
+    const client = createInProcessClient({
+      model: "m",
+      storage,
+      claimLeaseMs: 150,
+      generate: ({ messages }) => {
+        const last = (messages as { role: string; content?: unknown }[]).at(-1)!;
+        if (last.role === "tool") return { content: "after the slow tool" };
+        return String(last.content) === "wait"
+          ? { toolCalls: [{ id: "c", name: "slow", arguments: {} }] }
+          : { content: "hi" };
+      },
+    });
+    return { client, slow, release, runs: () => runs };
+  }
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("an exchange that runs longer than its lease keeps the conversation busy: the lease is renewed", async () => {
+    const w = slowWorld(memoryStorage());
+    const first = w.client.ask("wait", { id: "c-long", toolkit: [w.slow] });
+    await pause(600); // four leases
+    await expect(w.client.ask("meanwhile", { id: "c-long" })).rejects.toBeInstanceOf(RunConflictError);
+    w.release();
+    expect((await first).text).toBe("after the slow tool");
+    expect((await w.client.ask("next", { id: "c-long" })).text).toBe("hi");
+    expect(w.runs()).toBe(1);
+  });
+
+  it("an exchange whose process died (its writes fail) holds the conversation only until its lease passes", async () => {
+    const shared = memoryStorage();
+    let dead = false;
+    const dying: RunStorage = {
+      capabilities: shared.capabilities,
+      get: (k) => shared.get(k),
+      delete: (k) => shared.delete(k),
+      set: (k, v, o) => (dead ? Promise.reject(new Error("gone")) : shared.set(k, v, o)),
+      compareAndSet: (k, e, v, o) => (dead ? Promise.reject(new Error("gone")) : shared.compareAndSet!(k, e, v, o)),
+    };
+    const a = slowWorld(dying);
+    const b = slowWorld(shared);
+    const first = a.client.ask("wait", { id: "c-dead", toolkit: [a.slow] });
+    await pause(50);
+    await expect(b.client.ask("meanwhile", { id: "c-dead" })).rejects.toBeInstanceOf(RunConflictError);
+    dead = true; // from here on nothing of the first exchange reaches the store, as if its isolate had stopped
+    await pause(600);
+    expect((await b.client.ask("after", { id: "c-dead" })).text).toBe("hi");
+    a.release();
+    await first.catch(() => {}); // its own outcome cannot be saved: it fails, and the conversation keeps b's exchange
+    const said = JSON.stringify(await b.client.conversation({ id: "c-dead" }).messages());
+    expect(said).toContain("after");
+    expect(said).not.toContain("after the slow tool");
   });
 
   it("a declined answer still settles the conversation once", async () => {

@@ -48,6 +48,10 @@ function generate({ messages }: GenerateRequest) {
   if (prompt.includes("two approvals"))
     return { toolCalls: ["a", "b"].map((x) => ({ id: `call_${x}`, name: "approve", arguments: { what: x } })) };
   if (prompt.includes("city")) return { toolCalls: [{ id: "call_city", name: "ask_city", arguments: {} }] };
+  if (prompt.includes("what did I say")) {
+    const said = list.filter((m) => m.role === "user").map((m) => String(m.content));
+    return { content: `Earlier: ${said.slice(0, -1).join(" / ") || "nothing"}` };
+  }
   return { content: `You said: ${prompt}` };
 }
 
