@@ -10,11 +10,12 @@
 //     chromium   Debian's /usr/bin/chromium through Playwright, the page on another origin than the server,
 //                runs in localStorage: the resume runs after page.reload()
 //     deno       the `deno` npm package, runs in Deno KV: each phase is a `deno run` of its own
-//   server side  test/mcp/runtimes/server-worker.mjs (the same test server) in Miniflare on 127.0.0.1, used
-//                by Node clients: list and call, and a durable halt resumed in another Node process
+//   server side  test/mcp/runtimes/server-worker.mjs (the same test server) in Miniflare on 127.0.0.1: Node
+//                clients list and call, and resume in one Node process a run halted in another; a Deno
+//                client halts into Deno KV and a second `deno run` resumes
 // Runs against dist/ (built first when missing). Prints `mcp-runtimes: N passed, N failed`.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -136,7 +137,6 @@ function deno(script) {
     storage: "Deno KV",
     second: "a second `deno run` process",
     async open() {
-      const { writeFileSync } = await import("node:fs");
       writeFileSync(file, script);
       return {
         run: (list) => denoRun(file, kv, list),
@@ -331,7 +331,7 @@ function phase(config) {
   });
 }
 
-async function workerdServerChecks(script) {
+async function workerdServerChecks(script, denoScript) {
   const { Miniflare } = await import("miniflare");
   const { steps } = await import(join(DIR, "scenarios.mjs"));
   let base;
@@ -375,6 +375,26 @@ async function workerdServerChecks(script) {
     else assert.equal(again.text, "Deployed to on-workerd");
     assert.deepEqual((await stats()).deployments, ["on-workerd"]);
   });
+
+  await check(
+    "workerd server: a Deno client halts into Deno KV, a second deno run resumes; deployed once",
+    async () => {
+      const file = join(tmp, "deno-steps-workerd.mjs");
+      writeFileSync(file, denoScript);
+      const kv = join(tmp, "deno-kv-workerd.sqlite3");
+      const halted = await denoRun(file, kv, [{ step: "halt", args: { url, env: "deno-on-workerd" } }]);
+      const h = ok(halted.results[0]);
+      assert.deepEqual([h.status, h.pending?.kind], ["pending", "input"], JSON.stringify(h));
+      const answer = form(h.pending.id, { confirm: true });
+      const resumed = await denoRun(file, kv, [{ step: "resume", args: { url, runId: h.runId, answer } }]);
+      assert.notEqual(resumed.id, halted.id);
+      assert.equal(ok(resumed.results[0]).text, "Deployed to deno-on-workerd");
+      assert.deepEqual(
+        (await stats()).deployments.filter((e) => e === "deno-on-workerd"),
+        ["deno-on-workerd"],
+      );
+    },
+  );
 }
 
 // --- main ---------------------------------------------------------------------------------------------------
@@ -386,7 +406,7 @@ try {
   await clientChecks("workerd", srv, workerd(bundles.worker));
   await clientChecks("chromium", srv, await chromium(bundles.page));
   await clientChecks("deno", srv, deno(bundles.deno));
-  await workerdServerChecks(bundles["server-worker"]);
+  await workerdServerChecks(bundles["server-worker"], bundles.deno);
 } catch (error) {
   fail("setup", error);
 } finally {
