@@ -6,6 +6,7 @@
 //                list and call; a form elicitation inline through waitFor; decline and cancel; a durable halt
 //                into the runtime's own storage, resumed in a second isolate / page load / process; a tampered
 //                and an expired requestState; a second resume of the same answer
+//   (how each runtime is started and driven: test/mcp/support/runtimes.mjs)
 //     workerd    Miniflare without nodejs_compat, KV persisted to disk: the resume runs in a fresh instance
 //     chromium   Debian's /usr/bin/chromium through Playwright, the page on another origin than the server,
 //                runs in localStorage: the resume runs after page.reload()
@@ -14,163 +15,26 @@
 //                clients list and call, and resume in one Node process a run halted in another; a Deno
 //                client halts into Deno KV and a second `deno run` resumes
 // Runs against dist/ (built first when missing). Prints `mcp-runtimes: N passed, N failed`.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
-import * as esbuild from "esbuild";
 import { createChecks } from "./lib/checks.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "toolnexus-mcp-runtimes-"));
 const { check, fail, cleanup, finish, cleanups } = createChecks("mcp-runtimes", { tmp, traceLines: 12 });
-const DIR = join(root, "test/mcp/runtimes");
-const COMPATIBILITY_DATE = "2026-04-20";
 
 if (!existsSync(join(root, "dist/mcp.js")) || !existsSync(join(root, "dist/index.js"))) {
   const build = spawnSync("npm", ["run", "-s", "build"], { cwd: root, stdio: "inherit" });
   if (build.status !== 0) throw new Error("npm run build failed");
 }
 const { serveTestServer } = await import(join(root, "test/mcp/servers/serve-node.mjs"));
-
-/** Every bundle, built once: the Worker, the Deno script and the server Worker alike, and the page's. */
-async function bundle() {
-  const common = { bundle: true, format: "esm", write: false, logLevel: "silent", outdir: "/out" };
-  const [neutral, browser] = await Promise.all([
-    esbuild.build({
-      ...common,
-      entryPoints: ["worker", "deno", "server-worker"].map((n) => join(DIR, `${n}.mjs`)),
-      platform: "neutral",
-      mainFields: ["module", "main"],
-      conditions: ["workerd", "worker", "browser"],
-    }),
-    esbuild.build({ ...common, entryPoints: [join(DIR, "page.mjs")], platform: "browser" }),
-  ]);
-  const out = {};
-  for (const file of [...neutral.outputFiles, ...browser.outputFiles])
-    out[file.path.split("/").at(-1).replace(/\.js$/, "")] = file.text;
-  return out;
-}
-
-// --- the runtimes, each as `open()`: a fresh isolate / page load / process whose `run(steps)` runs steps ----
-
-function workerd(script) {
-  const kvPersist = join(tmp, "kv");
-  return {
-    storage: "KV",
-    second: "a fresh Miniflare instance sharing the KV persistence",
-    async open() {
-      const { Miniflare } = await import("miniflare");
-      const mf = new Miniflare({
-        modules: true,
-        script,
-        compatibilityDate: COMPATIBILITY_DATE,
-        compatibilityFlags: [],
-        kvNamespaces: ["RUNS"],
-        kvPersist,
-        cf: false,
-      });
-      cleanups.push(() => mf.dispose());
-      const id = crypto.randomUUID();
-      return {
-        id,
-        async run(list) {
-          const res = await mf.dispatchFetch("http://worker/", { method: "POST", body: JSON.stringify(list) });
-          if (!res.ok) throw new Error(`the Worker answered ${res.status}: ${await res.text()}`);
-          return { id, results: await res.json() };
-        },
-        close: () => mf.dispose(),
-      };
-    },
-  };
-}
-
-async function chromium(script) {
-  const { chromium: launcher } = await import("playwright");
-  // the page's own origin (another port than the MCP server's): the server must allow it (CORS)
-  const site = createServer((req, res) => {
-    if (req.url === "/page.js") res.writeHead(200, { "content-type": "text/javascript" }).end(script);
-    else res.writeHead(200, { "content-type": "text/html" }).end('<script type="module" src="/page.js"></script>');
-  });
-  await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => new Promise((resolve) => (site.closeAllConnections(), site.close(resolve))));
-  const browser = await launcher.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"],
-  });
-  cleanups.push(() => browser.close());
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("pageerror", (error) => errors.push(String(error)));
-  let loads = 0;
-  return {
-    storage: "localStorage",
-    second: "the page after page.reload()",
-    async open() {
-      if (loads++ === 0) await page.goto(`http://127.0.0.1:${site.address().port}/`);
-      else await page.reload();
-      await page.waitForFunction(() => typeof globalThis.mcpSteps === "function");
-      const id = await page.evaluate(() => {
-        globalThis.loadId ??= crypto.randomUUID(); // one per page load: a reload forgets it
-        return globalThis.loadId;
-      });
-      return {
-        id,
-        async run(list) {
-          const results = await page.evaluate((steps) => globalThis.mcpSteps(steps), list);
-          if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
-          return { id, results };
-        },
-        close: async () => {},
-      };
-    },
-  };
-}
-
-function deno(script) {
-  const file = join(tmp, "deno-steps.mjs");
-  const kv = join(tmp, "deno-kv.sqlite3");
-  return {
-    storage: "Deno KV",
-    second: "a second `deno run` process",
-    async open() {
-      writeFileSync(file, script);
-      return {
-        run: (list) => denoRun(file, kv, list),
-        close: async () => {},
-      };
-    },
-  };
-}
-
-function denoRun(file, kv, list) {
-  const args = ["run", "--quiet", "--unstable-kv", "--allow-net=127.0.0.1", `--allow-read=${tmp}`];
-  args.push(`--allow-write=${tmp}`, "--no-prompt", file, kv, JSON.stringify(list));
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(root, "node_modules/.bin/deno"), args, {
-      cwd: tmp,
-      env: { ...process.env, DENO_DIR: join(tmp, "deno-dir"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      try {
-        const { pid, results } = JSON.parse(out.trim().split("\n").at(-1));
-        resolve({ id: pid, results });
-      } catch {
-        reject(new Error(`deno exited ${code}: ${out}\n${err}`));
-      }
-    });
-  });
-}
+const runtimes = await import(join(root, "test/mcp/support/runtimes.mjs"));
+const { bundle, phase, COMPATIBILITY_DATE } = runtimes;
+const ctx = { tmp, cleanups };
 
 // --- the scenarios, the same in every runtime ---------------------------------------------------------------
 
@@ -308,32 +172,9 @@ async function clientChecks(rt, srv, runtime) {
 
 // --- the test server on workerd -----------------------------------------------------------------------------
 
-/** Runs a phase of a durable run in its own Node process (test/mcp/phases/run.mjs); resolves with its JSON. */
-function phase(config) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, "test/mcp/phases/run.mjs"), JSON.stringify(config)], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      try {
-        resolve(JSON.parse(out.trim().split("\n").at(-1)));
-      } catch {
-        reject(new Error(`phase exited ${code}: ${out}\n${err}`));
-      }
-    });
-  });
-}
-
 async function workerdServerChecks(script, denoScript) {
   const { Miniflare } = await import("miniflare");
-  const { steps } = await import(join(DIR, "scenarios.mjs"));
+  const { steps } = await import(join(root, "test/mcp/runtimes/scenarios.mjs"));
   let base;
   await check("workerd server: the test server runs in Miniflare (no nodejs_compat) on 127.0.0.1", async () => {
     const mf = new Miniflare({
@@ -382,11 +223,13 @@ async function workerdServerChecks(script, denoScript) {
       const file = join(tmp, "deno-steps-workerd.mjs");
       writeFileSync(file, denoScript);
       const kv = join(tmp, "deno-kv-workerd.sqlite3");
-      const halted = await denoRun(file, kv, [{ step: "halt", args: { url, env: "deno-on-workerd" } }]);
+      const halted = await runtimes.denoRun(ctx, file, kv, [{ step: "halt", args: { url, env: "deno-on-workerd" } }]);
       const h = ok(halted.results[0]);
       assert.deepEqual([h.status, h.pending?.kind], ["pending", "input"], JSON.stringify(h));
       const answer = form(h.pending.id, { confirm: true });
-      const resumed = await denoRun(file, kv, [{ step: "resume", args: { url, runId: h.runId, answer } }]);
+      const resumed = await runtimes.denoRun(ctx, file, kv, [
+        { step: "resume", args: { url, runId: h.runId, answer } },
+      ]);
       assert.notEqual(resumed.id, halted.id);
       assert.equal(ok(resumed.results[0]).text, "Deployed to deno-on-workerd");
       assert.deepEqual(
@@ -403,9 +246,9 @@ try {
   const srv = await serveTestServer({ cors: true });
   cleanups.push(() => srv.close());
   const bundles = await bundle();
-  await clientChecks("workerd", srv, workerd(bundles.worker));
-  await clientChecks("chromium", srv, await chromium(bundles.page));
-  await clientChecks("deno", srv, deno(bundles.deno));
+  await clientChecks("workerd", srv, runtimes.workerd(ctx, bundles.worker));
+  await clientChecks("chromium", srv, await runtimes.chromium(ctx, bundles.page));
+  await clientChecks("deno", srv, runtimes.deno(ctx, bundles.deno));
   await workerdServerChecks(bundles["server-worker"], bundles.deno);
 } catch (error) {
   fail("setup", error);
