@@ -52,6 +52,7 @@ export function workerd({ tmp, cleanups }, script) {
         compatibilityFlags: [],
         kvNamespaces: ["RUNS"],
         kvPersist,
+        host: "127.0.0.1", // its entry socket too, though the checks reach it through dispatchFetch
         cf: false,
       });
       cleanups.push(() => mf.dispose());
