@@ -12,6 +12,7 @@ export const root = fileURLToPath(new URL("..", import.meta.url));
 export const peersRoot = process.env.TOOLNEXUS_BENCH_PEERS ?? root;
 
 let loaded;
+let loadedWithMcp;
 
 /** The toolnexus module as built from the current sources (cached per process). */
 export function loadOurs() {
@@ -19,14 +20,31 @@ export function loadOurs() {
   return loaded;
 }
 
-async function bundleAndImport() {
+/**
+ * The core and toolnexus/mcp (`connectMcp`) built together from the current sources (src/mcp's "../index" is the
+ * entry's own copy of the core); the MCP SDK client stays an import of the installed package, as for a user.
+ */
+export function loadOursWithMcp() {
+  loadedWithMcp ??= bundleAndImport(
+    `export * from "./src/index.ts";\nexport { connectMcp } from "./src/mcp/index.ts";`,
+    {
+      name: "mcp-client-installed",
+      setup(build) {
+        const client = import.meta.resolve("@modelcontextprotocol/client");
+        build.onResolve({ filter: /^@modelcontextprotocol\/client$/ }, () => ({ path: client, external: true }));
+      },
+    },
+  );
+  return loadedWithMcp;
+}
+
+async function bundleAndImport(entry, plugin) {
   const dir = mkdtempSync(join(tmpdir(), "toolnexus-bench-"));
   const outfile = join(dir, "toolnexus.mjs");
   try {
-    const contents = [
-      `export * from "./src/index.ts";`,
-      `export { createSSEParser, parseSSE } from "./src/wire/sse.ts";`,
-    ].join("\n");
+    const contents =
+      entry ??
+      [`export * from "./src/index.ts";`, `export { createSSEParser, parseSSE } from "./src/wire/sse.ts";`].join("\n");
     await build({
       stdin: { contents, resolveDir: root, loader: "js", sourcefile: "bench-entry.js" },
       bundle: true,
@@ -36,6 +54,7 @@ async function bundleAndImport() {
       target: "es2022",
       outfile,
       logLevel: "silent",
+      plugins: plugin ? [plugin] : [],
     });
     return await import(pathToFileURL(outfile).href);
   } finally {

@@ -17,10 +17,11 @@ import * as suspend from "./suspend.mjs";
 import * as sse from "./sse.mjs";
 import * as coldStart from "./cold-start.mjs";
 import * as pack from "./pack.mjs";
+import * as mcp from "./mcp.mjs";
 
-export const BENCHMARKS = { size, loop, suspend, sse, "cold-start": coldStart, pack };
+export const BENCHMARKS = { size, loop, suspend, sse, "cold-start": coldStart, pack, mcp };
 /** The benchmarks with peers in them: the ones run again on Node 24 with the newest peers. */
-export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse"];
+export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse", "mcp"];
 const loadAtStart = loadavg(); // how busy the machine was: other processes make every number noisier
 
 /** Runs the named benchmarks in order; a benchmark that throws becomes a failed section, not a crash. */
@@ -49,12 +50,12 @@ export async function runAll({ smoke = false, only = Object.keys(BENCHMARKS), lo
 /** Why these peer versions: checked against the npm registry when they were last bumped. */
 const PEERS_NOTE =
   "The peers pinned in package.json are the newest releases that run on Node 20, the Node this project targets: `ai` 7, " +
-  "`@ai-sdk/openai` 4 and `eventsource-parser` 4 declare `engines.node` ≥ 22 (checked 2026-12-01), so the last 6.x, 3.x and 3.x " +
-  "are pinned there; `@openai/agents` 0.20.0 is its newest release. The second part runs the newest releases of all of them " +
+  "`@ai-sdk/openai` 4, `@ai-sdk/mcp` 2 and `eventsource-parser` 4 declare `engines.node` ≥ 22 (checked 2026-12-01), so the last " +
+  "6.x, 3.x, 1.x and 3.x are pinned there; `@openai/agents` 0.20.0 is its newest release. The second part runs the newest releases of all of them " +
   "(bench/next/package.json) on Node 24.";
 
 const NODE24 = `${root}tools/node24/node_modules/.bin/node`;
-const PEERS = ["ai", "@ai-sdk/openai", "@openai/agents", "zod", "eventsource-parser"];
+const PEERS = ["ai", "@ai-sdk/openai", "@ai-sdk/mcp", "@openai/agents", "zod", "eventsource-parser"];
 
 /** Versions of everything measured, read from the installed packages. */
 export function versions() {

@@ -1,7 +1,8 @@
 // toolnexus/mcp against real MCP servers, all on 127.0.0.1, all started and stopped here:
 //   1. the test server (server SDK 2.4, test/mcp/servers/) on Node: list and call, schemas, results, inline
 //      elicitation (form, two in one round, URL), decline and cancel, a durable halt → file storage → resume in
-//      a second process, a second resume of the same answer, tampered and expired state, secrets
+//      a second process, a second resume of the same answer, tampered and expired state, secrets, and
+//      `needsApproval` (inline and durable: the server sees nothing before the approval, nothing after a decline)
 //   2. @modelcontextprotocol/server-everything (session era, pushed elicitation) over streamable HTTP: list,
 //      call, inline elicitation, the -32042 URL error, and the durable path refusing a pushed elicitation
 //   3. the official conformance suite's 2026-07-28 client scenarios (Node 24 from tools/node24) against
@@ -158,6 +159,7 @@ async function testServerChecks() {
 
   await inlineChecks(srv, conn);
   await durableChecks(srv);
+  await approvalChecks(srv);
 }
 
 async function inlineChecks(srv, conn) {
@@ -364,6 +366,114 @@ async function durableChecks(srv) {
       assert.deepEqual((await srv.stats()).transfers, []);
     },
   );
+}
+
+async function approvalChecks(srv) {
+  const gated = await connectMcp({ name: "test server", url: srv.url, needsApproval: { deploy: true } });
+  cleanups.push(() => gated.close());
+  const calls = async () => (await srv.stats()).calls;
+
+  await check("needsApproval: a bad option is a TypeError from connectMcp; the rule shows on the tools", async () => {
+    await assert.rejects(connectMcp({ name: "x", url: srv.url, needsApproval: "yes" }), TypeError);
+    await assert.rejects(
+      connectMcp({ name: "x", url: srv.url, needsApproval: { deploy: "yes" } }),
+      /needsApproval.deploy/,
+    );
+    assert.equal(find(gated, "test_server_deploy").needsApproval, true);
+    assert.equal(find(gated, "test_server_echo").needsApproval, undefined);
+  });
+
+  await check(
+    "needsApproval inline: the call waits for kind approval (data { tool, args }) before the server sees it; approved, it runs and elicits",
+    async () => {
+      const before = await calls();
+      const seen = [];
+      const result = await scriptedClient({
+        calls: [
+          { name: "test_server_deploy", args: { env: "approved" } },
+          { name: "test_server_echo", args: { text: "no approval" } },
+        ],
+        waitFor: async (req) => {
+          seen.push({ kind: req.kind, prompt: req.prompt, data: req.data, calls: await calls() });
+          return req.kind === "approval" ? toolnexus.answerOutput(req.id, "approved") : form(req.id, { confirm: true });
+        },
+      }).run("go", { toolkit: gated.tools });
+      assert.deepEqual(seen[0], {
+        kind: "approval",
+        prompt: "Approve running the tool test_server_deploy?",
+        data: { tool: "test_server_deploy", args: { env: "approved" } },
+        calls: before + 1, // the echo call only: it needs no approval
+      });
+      assert.deepEqual([seen[1].kind, seen[1].calls, seen.length], ["input", before + 2, 2]);
+      assert.equal(result.text, "Deployed to approved\n---\necho: no approval");
+      assert.deepEqual(
+        (await srv.stats()).deployments.filter((e) => e === "approved"),
+        ["approved"],
+      );
+    },
+  );
+
+  await check("needsApproval inline: a declined approval never reaches the server; the model is told", async () => {
+    const before = await calls();
+    const result = await scriptedClient({
+      calls: [{ name: "test_server_deploy", args: { env: "refused" } }],
+      waitFor: async (req) => toolnexus.answerDeclined(req.id),
+    }).run("go", { toolkit: gated.tools });
+    assert.equal(result.text, "declined/expired: Approve running the tool test_server_deploy?");
+    assert.equal(await calls(), before);
+    assert.ok(!(await srv.stats()).deployments.includes("refused"));
+  });
+
+  await check("needsApproval as a predicate of the server's tool name and the arguments", async () => {
+    const conn = await connectMcp({
+      name: "test server",
+      url: srv.url,
+      needsApproval: (tool, args) => tool === "transfer" && args.amount > 100,
+    });
+    cleanups.push(() => conn.close());
+    const first = async (args) => {
+      let kind;
+      await scriptedClient({
+        calls: [{ name: "test_server_transfer", args }],
+        waitFor: async (req) => ((kind ??= req.kind), toolnexus.answerDeclined(req.id)),
+      }).run("go", { toolkit: conn.tools });
+      return kind;
+    };
+    assert.equal(await first({ amount: 1000, to: "bob" }), "approval");
+    assert.equal(await first({ amount: 10, to: "bob" }), "input"); // straight to the server's own elicitation
+    assert.deepEqual((await srv.stats()).transfers, []);
+  });
+
+  const d = join(tmp, "approval-runs");
+  const phaseOf = (config) => phase({ url: srv.url, dir: d, approve: ["deploy"], ...config });
+  await check(
+    "needsApproval durable: halt on the approval (nothing sent) → approve in a second process → the elicitation → a third → deployed once",
+    async () => {
+      const before = await calls();
+      const h = await phaseOf({ phase: "halt", calls: [{ name: "test_server_deploy", args: { env: "gated" } }] });
+      assert.deepEqual([h.status, h.pending?.kind], ["pending", "approval"], JSON.stringify(h));
+      assert.equal(await calls(), before);
+      const r1 = await phaseOf({ phase: "resume", runId: h.runId, answer: toolnexus.answerOutput(h.pending.id, "ok") });
+      assert.deepEqual([r1.status, r1.runId, r1.pending?.kind], ["pending", h.runId, "input"], JSON.stringify(r1));
+      assert.equal(await calls(), before + 1);
+      const r2 = await phaseOf({ phase: "resume", runId: h.runId, answer: form(r1.pending.id, { confirm: true }) });
+      assert.equal(r2.text, "Deployed to gated");
+      assert.deepEqual(new Set([h.pid, r1.pid, r2.pid]).size, 3);
+      assert.deepEqual(
+        (await srv.stats()).deployments.filter((e) => e === "gated"),
+        ["gated"],
+      );
+    },
+  );
+
+  await check("needsApproval durable: declined in the resuming process, the server never sees the call", async () => {
+    const before = await calls();
+    const h = await phaseOf({ phase: "halt", calls: [{ name: "test_server_deploy", args: { env: "gated-no" } }] });
+    const r = await phaseOf({ phase: "resume", runId: h.runId, answer: toolnexus.answerDeclined(h.pending.id) });
+    assert.equal(r.status, "done", JSON.stringify(r));
+    assert.equal(r.toolCalls.at(-1).output, "declined/expired: Approve running the tool test_server_deploy?");
+    assert.equal(await calls(), before);
+  });
 }
 
 // --- 2. server-everything (session era) ----------------------------------------------------------------------

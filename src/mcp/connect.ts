@@ -2,7 +2,8 @@
 // SDK's client, which negotiates the era (2026-07-28 `server/discover`, falling back to the session-based
 // `initialize` of the versions before it), walks `tools/list` pages and mirrors `Mcp-Param-*` headers.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { JSONSchema, Tool, ToolContext } from "../index";
+import type { JSONSchema, NeedsApproval, Tool, ToolContext } from "../index";
+import { approvalFor, approvalGate, approvalProblem, type McpApproval } from "./approval";
 import { executeMcp, type McpToolDef } from "./call";
 import type { ElicitParams, ElicitResponse } from "./elicitation";
 import { pushQueue, type Link } from "./link";
@@ -20,6 +21,12 @@ export interface ConnectMcpOptions {
   fetch?: typeof fetch;
   /** Bounds connecting, listing, and each call (a session-era call includes the time its pushed elicitation waits). */
   timeoutMs?: number;
+  /**
+   * Calls that wait for an approval (`kind: "approval"`) before anything is sent to the server: `true` for
+   * every tool, `{ deploy: true, transfer: (args) => … }` by the server's tool names, or
+   * `(tool, args, ctx) => boolean` over the server's tool name and the arguments.
+   */
+  needsApproval?: McpApproval;
 }
 
 export type McpStatus = "connected" | "failed" | "closed";
@@ -52,6 +59,8 @@ function checkOptions(options: ConnectMcpOptions): URL {
   if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
     throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": timeoutMs must be a positive number`);
   }
+  const problem = approvalProblem(options.needsApproval);
+  if (problem) throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": ${problem}`);
   return url;
 }
 
@@ -99,7 +108,7 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnect
     };
     return connection(
       link,
-      listed.tools.map((t) => mcpTool(link, t)),
+      listed.tools.map((t) => mcpTool(link, t, approvalFor(options.needsApproval, t.name))),
       () => pushes.drain(),
     );
   } catch (error) {
@@ -160,14 +169,19 @@ interface ListedTool {
  * An MCP tool as a toolnexus Tool. Its schema goes to the model untouched (`$schema`, `$defs`, 2020-12 keywords
  * included) and the core's argument checker does not run: the server validates its own arguments.
  */
-function mcpTool(link: Link, listed: ListedTool): Tool {
+function mcpTool(link: Link, listed: ListedTool, needsApproval: NeedsApproval | undefined): Tool {
   const def: McpToolDef = { name: listed.name, inputSchema: listed.inputSchema };
-  const description = listed.description ?? listed.title ?? "";
+  const name = toolName(link.name, listed.name);
   return {
-    name: toolName(link.name, listed.name),
-    description,
+    name,
+    description: listed.description ?? listed.title ?? "",
     inputSchema: listed.inputSchema as JSONSchema,
     source: "mcp",
-    execute: (args: Record<string, unknown>, ctx?: ToolContext) => executeMcp(link, def, args ?? {}, ctx),
+    ...(needsApproval !== undefined && { needsApproval }),
+    async execute(given: Record<string, unknown>, ctx?: ToolContext) {
+      const args = given ?? {};
+      const gate = link.closed ? undefined : await approvalGate(link.name, name, needsApproval, args, ctx);
+      return gate ?? executeMcp(link, def, args, ctx);
+    },
   };
 }

@@ -109,14 +109,17 @@ export function createTestServer({ key = "a test key that is long enough for the
   return { fetch, stats };
 }
 
-/** The allow list a page on another origin needs (see the README's MCP section). */
+/**
+ * The allow list a page on another origin needs, exactly as the README's MCP section and docs/MCP.md give it
+ * (the request headers are not echoed back, so the Chromium checks prove that list is enough): the MCP
+ * headers, `authorization`, and the one `mcp-param-*` header this server's tools declare (`regional`).
+ */
 export function corsHeaders(request) {
   return {
     "access-control-allow-origin": request.headers.get("origin") ?? "*",
     "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
     "access-control-allow-headers":
-      request.headers.get("access-control-request-headers") ??
-      "content-type, mcp-method, mcp-name, mcp-protocol-version, mcp-session-id, authorization",
+      "content-type, mcp-method, mcp-name, mcp-protocol-version, mcp-session-id, authorization, mcp-param-region",
     "access-control-expose-headers": "mcp-session-id, www-authenticate",
     "access-control-max-age": "600",
     vary: "origin",
