@@ -1,5 +1,6 @@
 import { parseRequest, pendingOf } from "../answer";
 import { errorMessage } from "../errors";
+import { approvalGate } from "../tools/approval";
 import type { Answer, PendingRequest, ToolContext, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
@@ -63,7 +64,15 @@ async function invoke(
   if (toolState !== undefined) toolCtx.state = toolState;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const running = toolkit.execute(call.name, args, toolCtx);
+    // any tool's `needsApproval` — defineTool's, an MCP server's, a hand-written Tool's — is gated here
+    const needsApproval = toolkit.get(call.name)?.needsApproval;
+    let runCtx = toolCtx;
+    if (needsApproval !== undefined && needsApproval !== false) {
+      const gate = await approvalGate(call.name, needsApproval, args, toolCtx);
+      if ("result" in gate) return gate.result;
+      runCtx = gate.ctx;
+    }
+    const running = toolkit.execute(call.name, args, runCtx);
     const result = controller
       ? await Promise.race([
           running,

@@ -1,11 +1,8 @@
-// `needsApproval` for the tools of one MCP server (`connectMcp({ needsApproval })`). The gate works as the
-// core's does for `defineTool`: before anything is sent to the server, the call suspends with
-// `kind: "approval"`, the prompt naming the tool, `data: { tool, args }`. The loop never re-executes a call
-// whose approval was declined or expired (the model sees `declined/expired: <prompt>`), so the server never
-// hears of it; an ok answer re-executes it, and a re-execution that carries an answer was approved already
-// (it answers the approval, or an elicitation of the approved call).
-import { pending, type NeedsApproval, type ToolContext, type ToolResult } from "../index";
-import { failure } from "./result";
+// `needsApproval` for the tools of one MCP server (`connectMcp({ needsApproval })`): each tool gets its rule
+// as its own `needsApproval`, and the loop gates it as it gates any tool — before anything is sent to the
+// server, the call suspends with `kind: "approval"`, the prompt naming the tool, `data: { tool, args }`; a
+// declined or expired approval is never executed, so the server never hears of it.
+import type { NeedsApproval, ToolContext } from "../index";
 
 type Args = Record<string, unknown>;
 
@@ -18,9 +15,6 @@ export type McpApproval =
   | boolean
   | Readonly<Record<string, NeedsApproval>>
   | ((tool: string, args: Args, ctx: ToolContext) => boolean | Promise<boolean>);
-
-/** The id prefix of the core's own approval Requests, so the loop treats both gates alike. */
-const APPROVAL_ID = "approval-";
 
 /** Checks the option once, in `connectMcp`; returns a message naming what is wrong, or undefined. */
 export function approvalProblem(value: unknown): string | undefined {
@@ -40,31 +34,4 @@ export function approvalFor(option: McpApproval | undefined, tool: string): Need
   if (typeof option === "function") return (args, ctx) => option(tool, args, ctx);
   const rule = Object.hasOwn(option, tool) ? option[tool] : undefined;
   return rule === false ? undefined : rule;
-}
-
-/** The approval Request for a first call that needs one; undefined when the call may go to the server. */
-export async function approvalGate(
-  server: string,
-  name: string,
-  rule: NeedsApproval | undefined,
-  args: Args,
-  ctx: ToolContext | undefined,
-): Promise<ToolResult | undefined> {
-  if (rule === undefined || rule === false || ctx?.answer) return undefined;
-  let needed: boolean;
-  try {
-    needed = rule === true || (await rule(args, ctx ?? placeholder()));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return failure(server, `${server}: the needsApproval predicate of ${name} threw: ${message}`);
-  }
-  if (!needed) return undefined;
-  const id = `${APPROVAL_ID}${crypto.randomUUID()}`;
-  return pending({ id, kind: "approval", prompt: `Approve running the tool ${name}?`, data: { tool: name, args } });
-}
-
-/** The context a predicate gets when the tool is executed outside a run (`tool.execute(args)`). */
-function placeholder(): ToolContext {
-  const callId = `call-${crypto.randomUUID()}`;
-  return { signal: new AbortController().signal, runId: "", callId, idempotencyKey: `:${callId}` };
 }

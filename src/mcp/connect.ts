@@ -3,7 +3,7 @@
 // `initialize` of the versions before it), walks `tools/list` pages and mirrors `Mcp-Param-*` headers.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { JSONSchema, NeedsApproval, Tool, ToolContext } from "../index";
-import { approvalFor, approvalGate, approvalProblem, type McpApproval } from "./approval";
+import { approvalFor, approvalProblem, type McpApproval } from "./approval";
 import { executeMcp, type McpToolDef } from "./call";
 import type { ElicitParams, ElicitResponse } from "./elicitation";
 import { pushQueue, type Link } from "./link";
@@ -178,10 +178,7 @@ function mcpTool(link: Link, listed: ListedTool, needsApproval: NeedsApproval | 
     inputSchema: listed.inputSchema as JSONSchema,
     source: "mcp",
     ...(needsApproval !== undefined && { needsApproval }),
-    async execute(given: Record<string, unknown>, ctx?: ToolContext) {
-      const args = given ?? {};
-      const gate = link.closed ? undefined : await approvalGate(link.name, name, needsApproval, args, ctx);
-      return gate ?? executeMcp(link, def, args, ctx);
-    },
+    // the loop gates needsApproval before execute, as for any tool
+    execute: (given: Record<string, unknown>, ctx?: ToolContext) => executeMcp(link, def, given ?? {}, ctx),
   };
 }

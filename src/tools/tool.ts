@@ -3,7 +3,6 @@
 import { errorMessage } from "../errors";
 import { toolSchema, type InferSchema, type ToolInputSchema, type ToolSchema } from "./schema/input-schema";
 import type { JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult, ToolSource } from "../types";
-import { approvalGate } from "./approval";
 
 export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
   name: string;
@@ -100,13 +99,7 @@ export function makeTool(spec: ToolSpec): Tool {
       try {
         const checked = await schema.check(args ?? {});
         if (!checked.ok) return { output: `Invalid arguments for ${name}: ${checked.problems}`, isError: true };
-        let ctx = toolContext(given);
-        if (needsApproval !== undefined && needsApproval !== false) {
-          const gate = await approvalGate(name, needsApproval, checked.value, ctx);
-          if ("result" in gate) return gate.result;
-          ctx = gate.ctx;
-        }
-        return toToolResult(name, await spec.run(checked.value, ctx));
+        return toToolResult(name, await spec.run(checked.value, toolContext(given)));
       } catch (error) {
         if (spec.rethrow?.(error)) throw error;
         const message = thrownMessage(error);

@@ -10,6 +10,7 @@ import {
   relayAnswer,
   relayTool,
   type PendingRequest,
+  type Tool,
 } from "toolnexus";
 import { MODES, resumeIn, runIn, STYLES } from "../support/drive";
 import { scripted, toolResultsIn } from "../support/scripted";
@@ -92,6 +93,43 @@ for (const style of STYLES) {
         });
         await runIn(client, mode, "ship it", { toolkit: [tool] });
         expect(ran).toEqual([{ env: "staging" }]);
+      });
+
+      it("the loop gates any Tool: a hand-written one, and a defineTool one given needsApproval afterwards", async () => {
+        const ran: string[] = [];
+        const handWritten: Tool = {
+          name: "deploy",
+          description: "Deploys a build",
+          inputSchema: { type: "object", properties: { env: { type: "string" } } },
+          source: "custom",
+          needsApproval: true,
+          execute: async (args) => (ran.push(`hand:${String(args.env)}`), { output: "deployed", isError: false }),
+        };
+        const spread: Tool = { ...deployTool(false).tool, needsApproval: (args) => args.env === "prod" };
+        for (const tool of [handWritten, spread]) {
+          const s = script(style);
+          const storage = memoryStorage();
+          const client = createClient({ ...base, fetch: s.fetch, storage });
+          const halted = asPending((await runIn(client, mode, "ship it", { toolkit: [tool] })).result);
+          expect(halted.pending).toMatchObject({ kind: "approval", data: { tool: "deploy", args: { env: "prod" } } });
+          expect(ran).toEqual([]);
+          const { result } = await resumeIn(client, mode, halted.runId, answerDeclined(halted.pending.id), {
+            toolkit: [tool],
+          });
+          expect(result.text).toMatch(/declined\/expired: /);
+        }
+        expect(ran).toEqual([]);
+      });
+
+      it("a needsApproval predicate that throws is an error result for the model; the tool does not run", async () => {
+        const { tool, ran } = deployTool(() => {
+          throw new Error("policy service down");
+        });
+        const s = script(style);
+        const client = createClient({ ...base, fetch: s.fetch, waitFor: async (r) => answerOutput(r.id, "ok") });
+        const { result } = await runIn(client, mode, "ship it", { toolkit: [tool] });
+        expect(result.text).toBe("tool said: policy service down");
+        expect(ran).toEqual([]);
       });
 
       it("a relay tool is approved first, then relayed to the host (inline and durable)", async () => {
