@@ -1,18 +1,22 @@
 // The builtins that need nothing but `fetch`, in their fixed order: webfetch, question, todowrite. What the
-// model is told about them (name, description, input schema) is here; what they do is in their own files.
+// model is told about them (name, description, input schema) is here; what they do is in their own files,
+// webfetch's loaded when the model first calls it (a page whose model never fetches never loads it).
 import type { FetchFn } from "../http-tool";
 import { toolSchema, type ToolSchema } from "../schema/input-schema";
 import { builtinFailure, makeTool, type ToolSpec } from "../tool";
 import type { JSONSchema, Tool } from "../../types";
 import { askQuestions } from "./question";
 import { writeTodos } from "./todowrite";
-import { fetchPage, WEBFETCH_FORMATS } from "./webfetch";
+import type { PageRequest } from "./webfetch";
 
 export const BUILTIN_NAMES = ["webfetch", "question", "todowrite"] as const;
 export type BuiltinName = (typeof BUILTIN_NAMES)[number];
 
 /** `false` turns every builtin off; an object turns single ones off (`{ question: false }`). Default: all on. */
 export type BuiltinsOption = boolean | Partial<Record<BuiltinName, boolean>>;
+
+const WEBFETCH_FORMATS = ["text", "markdown", "html"];
+const WEBFETCH_TIMEOUT_S = 30;
 
 const webfetchSchema = (): JSONSchema => ({
   type: "object",
@@ -28,6 +32,18 @@ const webfetchSchema = (): JSONSchema => ({
   required: ["url"],
   additionalProperties: false,
 });
+
+/** webfetch checks its own arguments, so its messages read "webfetch: url is required". */
+function webfetchArgs(args: Record<string, unknown>): PageRequest {
+  const { url, format = "markdown", timeout = WEBFETCH_TIMEOUT_S } = args;
+  if (typeof url !== "string" || url === "") throw new Error("url is required");
+  if (!/^https?:\/\//i.test(url)) throw new Error("url must start with http:// or https://");
+  if (typeof format !== "string" || !WEBFETCH_FORMATS.includes(format))
+    throw new Error(`format must be one of ${WEBFETCH_FORMATS.join(", ")}`);
+  if (typeof timeout !== "number" || !(timeout > 0) || !Number.isFinite(timeout))
+    throw new Error("timeout must be a positive number of seconds");
+  return { url, format, seconds: timeout };
+}
 
 /** Arguments that are one required list, `key`, of objects with `properties` (of which `required` must be set). */
 const listOf = (
@@ -77,9 +93,12 @@ const declare: Record<BuiltinName, (fetchFn?: FetchFn) => Tool> = {
     builtin(
       "webfetch",
       "Fetch a web page or file over HTTP(S) and return its content as text, markdown or raw HTML.",
-      // webfetch checks its own arguments so its messages read "webfetch: url is required"
       { json: webfetchSchema(), check: (args) => ({ ok: true, value: args }) },
-      (args, ctx) => fetchPage(args, ctx, fetchFn),
+      async (args, ctx) => {
+        const request = webfetchArgs(args);
+        const { fetchPage } = await import("./webfetch");
+        return fetchPage(request, ctx, fetchFn);
+      },
     ),
   question: () =>
     builtin(
