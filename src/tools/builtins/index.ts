@@ -7,7 +7,6 @@ import { builtinFailure, makeTool, type ToolSpec } from "../tool";
 import type { JSONSchema, Tool } from "../../types";
 import { askQuestions } from "./question";
 import { writeTodos } from "./todowrite";
-import type { PageRequest } from "./webfetch";
 
 export const BUILTIN_NAMES = ["webfetch", "question", "todowrite"] as const;
 export type BuiltinName = (typeof BUILTIN_NAMES)[number];
@@ -15,8 +14,8 @@ export type BuiltinName = (typeof BUILTIN_NAMES)[number];
 /** `false` turns every builtin off; an object turns single ones off (`{ question: false }`). Default: all on. */
 export type BuiltinsOption = boolean | Partial<Record<BuiltinName, boolean>>;
 
+/** webfetch's formats, declared to the model here and checked against in webfetch.ts. */
 const WEBFETCH_FORMATS = ["text", "markdown", "html"];
-const WEBFETCH_TIMEOUT_S = 30;
 
 const webfetchSchema = (): JSONSchema => ({
   type: "object",
@@ -32,18 +31,6 @@ const webfetchSchema = (): JSONSchema => ({
   required: ["url"],
   additionalProperties: false,
 });
-
-/** webfetch checks its own arguments, so its messages read "webfetch: url is required". */
-function webfetchArgs(args: Record<string, unknown>): PageRequest {
-  const { url, format = "markdown", timeout = WEBFETCH_TIMEOUT_S } = args;
-  if (typeof url !== "string" || url === "") throw new Error("url is required");
-  if (!/^https?:\/\//i.test(url)) throw new Error("url must start with http:// or https://");
-  if (typeof format !== "string" || !WEBFETCH_FORMATS.includes(format))
-    throw new Error(`format must be one of ${WEBFETCH_FORMATS.join(", ")}`);
-  if (typeof timeout !== "number" || !(timeout > 0) || !Number.isFinite(timeout))
-    throw new Error("timeout must be a positive number of seconds");
-  return { url, format, seconds: timeout };
-}
 
 /** Arguments that are one required list, `key`, of objects with `properties` (of which `required` must be set). */
 const listOf = (
@@ -93,12 +80,10 @@ const declare: Record<BuiltinName, (fetchFn?: FetchFn) => Tool> = {
     builtin(
       "webfetch",
       "Fetch a web page or file over HTTP(S) and return its content as text, markdown or raw HTML.",
+      // webfetch checks its own arguments so its messages read "webfetch: url is required"
       { json: webfetchSchema(), check: (args) => ({ ok: true, value: args }) },
-      async (args, ctx) => {
-        const request = webfetchArgs(args);
-        const { fetchPage } = await import("./webfetch");
-        return fetchPage(request, ctx, fetchFn);
-      },
+      async (args, ctx) =>
+        (await import("./webfetch")).fetchPage(args, ctx, { fetch: fetchFn, formats: WEBFETCH_FORMATS }),
     ),
   question: () =>
     builtin(
