@@ -8,7 +8,6 @@ import type { RunInspection } from "./loop/resume";
 import { envApiKey } from "./client/env";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
-import { createResumeToken } from "./client/resume-token/create";
 import { collect, session, type Plan, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
 import { memoryStorage } from "./storage/memory";
@@ -128,7 +127,13 @@ export function createClient(options: ClientOptions): Client {
       registry.record(event);
       opts.onMetric?.(event);
     },
-    ...(secret === undefined ? {} : { token: (runId, pending) => createResumeToken({ runId, pending }, secret) }),
+    // the codec loads with the first token; the secret was checked with the other options
+    ...(secret === undefined
+      ? {}
+      : {
+          token: (runId, pending) =>
+            import("./client/resume-token/codec").then((m) => m.issueToken(runId, pending.id, secret)),
+        }),
     async finished(state, result) {
       if (state.conversationId !== undefined)
         await (await conversations()).settle(state.conversationId, state.runId, result.messages);

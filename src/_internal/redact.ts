@@ -36,6 +36,13 @@ export function secretsOf(headers: Record<string, string>): string[] {
   return out;
 }
 
+/** `text` with every exact `secret` of at least 4 characters replaced by the placeholder. */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTION_PLACEHOLDER);
+  return out;
+}
+
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
@@ -44,8 +51,7 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\
  * `secrets` are exact strings (e.g. the request's API key) removed wherever they appear.
  */
 export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTION_PLACEHOLDER);
+  let out = maskSecrets(text, secrets);
   for (const [pattern, replacement] of CREDENTIAL_PATTERNS) out = out.replace(pattern, replacement);
   for (const key of REDACTED_BODY_KEYS) {
     const k = escapeRegExp(key);

@@ -26,50 +26,46 @@ const escapeLabel = (v: string): string =>
 const label = (name: string, value: string): string => `${name}="${escapeLabel(value)}"`;
 const braced = (s: string): string => (s ? `{${s}}` : "");
 
-class Counter {
-  private readonly series = new Map<string, number>();
-  constructor(
-    readonly name: string,
-    readonly help: string,
-  ) {}
-  inc(key: string, by = 1): void {
-    this.series.set(key, (this.series.get(key) ?? 0) + by);
-  }
-  lines(): string[] {
-    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const key of [...this.series.keys()].sort()) out.push(`${this.name}${braced(key)} ${this.series.get(key)}`);
-    return out;
-  }
+/** One metric: its series by rendered labels, each a count (counter) or a histogram. */
+interface Metric {
+  name: string;
+  help: string;
+  type: "counter" | "histogram";
+  series: Map<string, number | Histogram>;
 }
 
-class Hist {
-  private readonly series = new Map<string, Histogram>();
-  constructor(
-    readonly name: string,
-    readonly help: string,
-  ) {}
-  observe(key: string, seconds: number): void {
-    let h = this.series.get(key);
-    if (!h) this.series.set(key, (h = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
-    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) h.buckets[i]! += 1;
-    h.sum += seconds;
-    h.count += 1;
-  }
-  lines(): string[] {
-    const n = this.name;
-    const out = [`# HELP ${n} ${this.help}`, `# TYPE ${n} histogram`];
-    for (const key of [...this.series.keys()].sort()) {
-      const h = this.series.get(key)!;
-      const pre = key ? `${key},` : "";
-      BUCKETS.forEach((le, i) => out.push(`${n}_bucket{${pre}le="${le}"} ${h.buckets[i]}`));
-      out.push(
-        `${n}_bucket{${pre}le="+Inf"} ${h.count}`,
-        `${n}_sum${braced(key)} ${String(h.sum)}`,
-        `${n}_count${braced(key)} ${h.count}`,
-      );
+const metric = (name: string, help: string, type: Metric["type"]): Metric => ({ name, help, type, series: new Map() });
+
+function inc(m: Metric, key: string, by = 1): void {
+  m.series.set(key, ((m.series.get(key) as number | undefined) ?? 0) + by);
+}
+
+function observe(m: Metric, key: string, seconds: number): void {
+  let h = m.series.get(key) as Histogram | undefined;
+  if (!h) m.series.set(key, (h = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
+  for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) h.buckets[i]! += 1;
+  h.sum += seconds;
+  h.count += 1;
+}
+
+/** HELP and TYPE, then each series in label order: a counter's value, or a histogram's buckets, sum and count. */
+function lines({ name: n, help, type, series }: Metric): string[] {
+  const out = [`# HELP ${n} ${help}`, `# TYPE ${n} ${type}`];
+  for (const key of [...series.keys()].sort()) {
+    const h = series.get(key)!;
+    if (typeof h === "number") {
+      out.push(`${n}${braced(key)} ${h}`);
+      continue;
     }
-    return out;
+    const pre = key ? `${key},` : "";
+    BUCKETS.forEach((le, i) => out.push(`${n}_bucket{${pre}le="${le}"} ${h.buckets[i]}`));
+    out.push(
+      `${n}_bucket{${pre}le="+Inf"} ${h.count}`,
+      `${n}_sum${braced(key)} ${String(h.sum)}`,
+      `${n}_count${braced(key)} ${h.count}`,
+    );
   }
+  return out;
 }
 
 const seconds = (ms: number): number => (Number.isFinite(ms) && ms > 0 ? ms : 0) / 1000;
@@ -77,33 +73,34 @@ const seconds = (ms: number): number => (Number.isFinite(ms) && ms > 0 ? ms : 0)
 /** A fresh, empty registry (one per client). */
 /* @__NO_SIDE_EFFECTS__ */
 export function createMetrics(): Metrics {
-  const llmRequests = new Counter("toolnexus_llm_requests_total", "Total LLM requests.");
-  const llmTokens = new Counter("toolnexus_llm_tokens_total", "Total tokens, by type.");
-  const llmDuration = new Hist("toolnexus_llm_request_duration_seconds", "LLM request duration in seconds.");
-  const toolCalls = new Counter("toolnexus_tool_calls_total", "Total tool calls.");
-  const toolDuration = new Hist("toolnexus_tool_duration_seconds", "Tool execution duration in seconds.");
-  const runErrors = new Counter("toolnexus_run_errors_total", "Total run errors.");
+  const llmRequests = metric("toolnexus_llm_requests_total", "Total LLM requests.", "counter");
+  const llmTokens = metric("toolnexus_llm_tokens_total", "Total tokens, by type.", "counter");
+  const llmDuration = metric("toolnexus_llm_request_duration_seconds", "LLM request duration in seconds.", "histogram");
+  const toolCalls = metric("toolnexus_tool_calls_total", "Total tool calls.", "counter");
+  const toolDuration = metric("toolnexus_tool_duration_seconds", "Tool execution duration in seconds.", "histogram");
+  const runErrors = metric("toolnexus_run_errors_total", "Total run errors.", "counter");
   const all = [llmRequests, llmTokens, llmDuration, toolCalls, toolDuration, runErrors];
 
   function record(ev: MetricEvent): void {
     if (ev.event === "llm") {
       const model = label("model", ev.model);
-      llmRequests.inc(`${model},${label("status", ev.status)}`);
+      inc(llmRequests, `${model},${label("status", ev.status)}`);
       if (ev.status === "ok") {
-        llmTokens.inc('type="prompt"', ev.promptTokens || 0);
-        llmTokens.inc('type="completion"', ev.completionTokens || 0);
+        inc(llmTokens, 'type="prompt"', ev.promptTokens || 0);
+        inc(llmTokens, 'type="completion"', ev.completionTokens || 0);
       }
-      llmDuration.observe(model, seconds(ev.ms));
+      observe(llmDuration, model, seconds(ev.ms));
     } else if (ev.event === "tool") {
       const tool = label("tool", ev.tool);
-      toolCalls.inc(
+      inc(
+        toolCalls,
         `${tool},${label("source", ev.source || "custom")},is_error="${ev.isError === true}",pending="${ev.pending === true}"`,
       );
-      toolDuration.observe(tool, seconds(ev.ms));
+      observe(toolDuration, tool, seconds(ev.ms));
     } else if (ev.event === "run" && ev.error !== undefined) {
-      runErrors.inc(label("model", ev.model));
+      inc(runErrors, label("model", ev.model));
     }
   }
 
-  return { record, render: () => `${all.flatMap((m) => m.lines()).join("\n")}\n` };
+  return { record, render: () => `${all.flatMap(lines).join("\n")}\n` };
 }

@@ -2,6 +2,7 @@
 // then the query string (GET/HEAD, or names listed in `query`), then the body. Header values — secrets,
 // usually — never appear in an output or an error.
 import { toolSchema, type StandardSchemaV1 } from "./schema/input-schema";
+import { maskSecrets } from "../_internal/redact";
 import { deadline } from "../_internal/signals";
 import { makeTool, requireToolName, thrownMessage } from "./tool";
 import type { JSONSchema, Tool, ToolContext, ToolResult } from "../types";
@@ -37,7 +38,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const BODY_MODES = ["json", "form", "raw"];
 const RESULT_MODES = ["text", "json", "status+text"];
 const PLACEHOLDER = /\{(\w+)\}/g;
-const REDACTED = "«redacted»";
 
 /** A tool that calls one HTTP endpoint (`source: "http"`). */
 /* @__NO_SIDE_EFFECTS__ */
@@ -106,15 +106,15 @@ async function callEndpoint(
     const text = await response.text();
     const status = response.status;
     if (!response.ok)
-      return { output: redact(`HTTP ${status}: ${text}`, secrets), isError: true, metadata: { status } };
+      return { output: maskSecrets(`HTTP ${status}: ${text}`, secrets), isError: true, metadata: { status } };
     return {
-      output: redact(shapeOutput(o.resultMode ?? "text", status, text), secrets),
+      output: maskSecrets(shapeOutput(o.resultMode ?? "text", status, text), secrets),
       isError: false,
       metadata: { status },
     };
   } catch (error) {
     const message = limit.timedOut() ? `${o.name}: request timed out after ${timeoutMs}ms` : thrownMessage(error);
-    return { output: redact(message, secrets), isError: true };
+    return { output: maskSecrets(message, secrets), isError: true };
   } finally {
     limit.done();
   }
@@ -190,10 +190,4 @@ function expandHeaders(
     if (!PLAIN_HEADERS.includes(name.toLowerCase())) secrets.push(value, ...value.trim().split(/\s+/).slice(1));
   }
   return { headers, secrets: [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length) };
-}
-
-function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) out = out.split(secret).join(REDACTED);
-  return out;
 }

@@ -1,5 +1,5 @@
 // Reading the host's results for relayed tool calls out of an Answer: `data.results` (one result per call,
-// by id) when present, else `data.output` (the first call's output). Loaded with the first relay answer.
+// by id) when present, else `data.output` (the first call's output).
 import { isPlainObject, typeName } from "../_internal/json";
 import { InvalidAnswerError } from "../errors";
 import type { Answer, ToolResult } from "../types";

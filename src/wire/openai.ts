@@ -3,7 +3,6 @@
 import { StreamError } from "../errors";
 import type { ToolCall, Turn, Wire } from "./types";
 import { callFromRaw, callFromValue, openaiUsage, providerError, record, textOf } from "./common";
-import { readStream } from "./openai-stream";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
@@ -71,7 +70,7 @@ export const openaiWire: Wire = {
   declare: (toolkit) => toolkit?.toOpenAI() ?? [],
   parse,
   // the stream assembler (and the SSE parser) load with the first streamed turn
-  readStream,
+  readStream: async (body, onText) => (await import("./openai-stream")).readStream(body, onText),
   callsOf: (message) =>
     toolCallsOf(message).map((tc) => ({ id: String(tc?.id ?? ""), name: String(record(tc?.function)?.name ?? "") })),
   withCallIds: (message, ids) => ({

@@ -1,5 +1,6 @@
 // The resume token's format: `tn1.<claims as base64url JSON>.<HMAC-SHA-256 as base64url>`. Loaded when a
-// token is made (createResumeToken) or checked (loop/resume-guard.ts), never by a client that has none.
+// token is made (by a client with a resumeSecret, or createResumeToken) or checked (verify.ts), never by a
+// client that has none.
 
 export const VERSION = "tn1";
 export const MAX_TOKEN_LENGTH = 8192;
@@ -33,6 +34,19 @@ export function hmacKey(secret: string): Promise<CryptoKey> {
     "sign",
     "verify",
   ]);
+}
+
+export const DEFAULT_TTL_SECONDS = 86_400;
+
+/** The token for the request `requestId` of the run `runId`, good for `ttlSeconds` (default one day) from `now`. */
+export function issueToken(
+  runId: string,
+  requestId: string,
+  secret: string,
+  ttlSeconds = DEFAULT_TTL_SECONDS,
+  now = Date.now(),
+): Promise<string> {
+  return signToken({ r: runId, q: requestId, e: Math.floor(now + ttlSeconds * 1000) }, secret);
 }
 
 /** The signed token for `claims`. */

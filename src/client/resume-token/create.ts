@@ -8,8 +8,6 @@ export interface ResumeTokenOptions {
   now?: number;
 }
 
-const DEFAULT_TTL_SECONDS = 86_400;
-
 /**
  * A token that lets exactly one answer to `run.pending` through `client.resume(run.runId, answer, { token })`
  * on a client created with the same `resumeSecret`, until `ttlSeconds` (default one day) have passed.
@@ -25,12 +23,12 @@ export async function createResumeToken(
     throw new TypeError("toolnexus: createResumeToken needs the halted run's runId (result.runId)");
   if (typeof run.pending?.id !== "string" || !run.pending.id)
     throw new TypeError("toolnexus: createResumeToken needs the halted run's pending Request (result.pending)");
-  const ttl = opts.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  const ttl = opts.ttlSeconds ?? undefined; // null, like undefined, means the default (one day)
   const now = opts.now ?? Date.now();
-  if (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0)
+  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0))
     throw new TypeError(`toolnexus: createResumeToken ttlSeconds must be a positive number, got ${String(ttl)}`);
   if (typeof now !== "number" || !Number.isFinite(now))
     throw new TypeError(`toolnexus: createResumeToken now must be ms since the epoch, got ${String(now)}`);
-  const { signToken } = await import("./codec"); // the codec loads with the first token
-  return signToken({ r: run.runId, q: run.pending.id, e: Math.floor(now + ttl * 1000) }, secret);
+  const { issueToken } = await import("./codec"); // the codec loads with the first token
+  return issueToken(run.runId, run.pending.id, secret, ttl, now);
 }

@@ -1,5 +1,6 @@
 // Verifying a resume token on resume (loaded with the first token to check): signature, run, expiry, then
-// the binding to the stored record's open request. Tokens are made by createResumeToken (create.ts).
+// the binding to the stored record's open request. Tokens are made by issueToken (codec.ts), for a client
+// with a resumeSecret and for createResumeToken (create.ts).
 import { ResumeTokenError, ToolnexusError, type ResumeTokenProblem } from "../../errors";
 import type { ResumeGuard } from "../../loop/resume";
 import { enc, fromBase64Url, hmacKey, MAX_TOKEN_LENGTH, VERSION, type Claims } from "./codec";

@@ -1,18 +1,21 @@
 // The builtins that need nothing but `fetch`, in their fixed order: webfetch, question, todowrite. What the
-// model is told about them (name, description, input schema) is here; what they do is in their own files.
+// model is told about them (name, description, input schema) is here; what they do is in their own files,
+// webfetch's loaded when the model first calls it (a page whose model never fetches never loads it).
 import type { FetchFn } from "../http-tool";
 import { toolSchema, type ToolSchema } from "../schema/input-schema";
 import { builtinFailure, makeTool, type ToolSpec } from "../tool";
 import type { JSONSchema, Tool } from "../../types";
 import { askQuestions } from "./question";
 import { writeTodos } from "./todowrite";
-import { fetchPage, WEBFETCH_FORMATS } from "./webfetch";
 
 export const BUILTIN_NAMES = ["webfetch", "question", "todowrite"] as const;
 export type BuiltinName = (typeof BUILTIN_NAMES)[number];
 
 /** `false` turns every builtin off; an object turns single ones off (`{ question: false }`). Default: all on. */
 export type BuiltinsOption = boolean | Partial<Record<BuiltinName, boolean>>;
+
+/** webfetch's formats, declared to the model here and checked against in webfetch.ts. */
+const WEBFETCH_FORMATS = ["text", "markdown", "html"];
 
 const webfetchSchema = (): JSONSchema => ({
   type: "object",
@@ -79,7 +82,8 @@ const declare: Record<BuiltinName, (fetchFn?: FetchFn) => Tool> = {
       "Fetch a web page or file over HTTP(S) and return its content as text, markdown or raw HTML.",
       // webfetch checks its own arguments so its messages read "webfetch: url is required"
       { json: webfetchSchema(), check: (args) => ({ ok: true, value: args }) },
-      (args, ctx) => fetchPage(args, ctx, fetchFn),
+      async (args, ctx) =>
+        (await import("./webfetch")).fetchPage(args, ctx, { fetch: fetchFn, formats: WEBFETCH_FORMATS }),
     ),
   question: () =>
     builtin(

@@ -1,20 +1,26 @@
-// What the `webfetch` builtin does (declared in builtins/index.ts): GET a URL with the
-// toolkit's fetch and return its text. `text` and `markdown` both strip HTML to plain text (no real
-// markdown conversion); `html` is the raw body.
+// What the `webfetch` builtin does (declared in builtins/index.ts): GET a URL with the toolkit's fetch
+// and return its text. `text` and `markdown` both strip HTML to plain text (no real markdown conversion);
+// `html` is the raw body. Loaded when the model first calls webfetch.
 import type { FetchFn } from "../http-tool";
 import { deadline } from "../../_internal/signals";
 import type { ToolContext, ToolResult } from "../../types";
 
 const DEFAULT_TIMEOUT_S = 30;
-export const WEBFETCH_FORMATS = ["text", "markdown", "html"];
+
+export interface WebfetchOptions {
+  /** The toolkit's fetch; default `globalThis.fetch`, looked up at call time. */
+  fetch: FetchFn | undefined;
+  /** The formats the declaration offers the model. */
+  formats: readonly string[];
+}
 
 /** Runs with the raw arguments (it checks them itself); a throw becomes `webfetch: <message>`. */
 export async function fetchPage(
   args: Record<string, unknown>,
   ctx: ToolContext,
-  fetchFn?: FetchFn,
+  { fetch: fetchFn, formats }: WebfetchOptions,
 ): Promise<ToolResult> {
-  const { url, format, seconds } = readArgs(args);
+  const { url, format, seconds } = readArgs(args, formats);
   const limit = deadline(seconds * 1000, ctx.signal);
   try {
     const response = await (fetchFn ?? globalThis.fetch)(url, { method: "GET", signal: limit.signal });
@@ -36,12 +42,15 @@ export async function fetchPage(
   }
 }
 
-function readArgs(args: Record<string, unknown>): { url: string; format: string; seconds: number } {
+function readArgs(
+  args: Record<string, unknown>,
+  formats: readonly string[],
+): { url: string; format: string; seconds: number } {
   const { url, format = "markdown", timeout = DEFAULT_TIMEOUT_S } = args;
   if (typeof url !== "string" || url === "") throw new Error("url is required");
   if (!/^https?:\/\//i.test(url)) throw new Error("url must start with http:// or https://");
-  if (typeof format !== "string" || !WEBFETCH_FORMATS.includes(format))
-    throw new Error(`format must be one of ${WEBFETCH_FORMATS.join(", ")}`);
+  if (typeof format !== "string" || !formats.includes(format))
+    throw new Error(`format must be one of ${formats.join(", ")}`);
   if (typeof timeout !== "number" || !(timeout > 0) || !Number.isFinite(timeout))
     throw new Error("timeout must be a positive number of seconds");
   return { url, format, seconds: timeout };

@@ -1,7 +1,7 @@
-// The small JSON Schema validator that checks a model's tool arguments before the tool runs (loaded on
-// the first check). Keywords: type (incl. integer and type arrays), properties, required,
-// additionalProperties, enum, const, items, minimum/maximum (+ exclusive), minLength/maxLength,
-// minItems/maxItems, pattern. Unknown keywords are ignored.
+// The small JSON Schema validator that checks a model's tool arguments before the tool runs. Keywords:
+// type (incl. integer and type arrays), properties, required, additionalProperties, enum, const, items,
+// minimum/maximum (+ exclusive), minLength/maxLength, minItems/maxItems, pattern. Unknown keywords are
+// ignored.
 import { isPlainObject, typeName } from "../../_internal/json";
 
 type Path = (string | number)[];
