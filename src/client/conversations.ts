@@ -78,12 +78,12 @@ export function conversationStore(storage: RunStorage, leaseMs: number) {
     const { busy: _, ...idle } = record;
     let claimed = await write(id, raw, { ...idle, busy: Date.now() + busyMs });
     if (claimed === undefined) throw conflict(id, "was changed by another ask first — nothing ran for this one");
-    const lease = renewing(id, claimed, idle);
+    const stopRenewing = renewing(id, claimed, idle);
     let result: R | undefined;
     try {
       result = yield* run(record.messages);
     } finally {
-      claimed = await lease.stop();
+      claimed = await stopRenewing();
       if (result === undefined) await write(id, claimed, idle).catch(() => {}); // freed again; else the lease ends it
     }
     const next: ConversationRecord =
@@ -96,28 +96,21 @@ export function conversationStore(storage: RunStorage, leaseMs: number) {
   }
 
   /**
-   * Renews the busy lease every third of it while the exchange runs. `stop()` waits for a renewal in flight
-   * and resolves the text last written, which the exchange's own write compares against; a renewal that
-   * finds the conversation changed (forgotten) stops, and that write reports it.
+   * Renews the busy lease every third of it while the exchange runs; the function returned stops that,
+   * waits for a renewal in flight and resolves the text last written, which the exchange's own write
+   * compares against. A renewal that finds the conversation changed (forgotten) stops, and that write says so.
    */
-  function renewing(id: string, claimed: string, idle: ConversationRecord) {
+  function renewing(id: string, claimed: string, idle: ConversationRecord): () => Promise<string> {
     let last = claimed;
     let inFlight: Promise<unknown> = Promise.resolve();
-    const renew = async () => {
-      const wrote = await write(id, last, { ...idle, busy: Date.now() + busyMs }).catch(() => undefined);
-      if (wrote === undefined) clearInterval(timer);
-      else last = wrote;
-    };
     const timer = setInterval(() => {
-      inFlight = inFlight.then(renew);
+      inFlight = inFlight.then(async () => {
+        const wrote = await write(id, last, { ...idle, busy: Date.now() + busyMs }).catch(() => undefined);
+        if (wrote === undefined) clearInterval(timer);
+        else last = wrote;
+      });
     }, busyMs / 3);
-    return {
-      async stop(): Promise<string> {
-        clearInterval(timer);
-        await inFlight;
-        return last;
-      },
-    };
+    return async () => (clearInterval(timer), await inFlight, last);
   }
 
   /** A resumed run finished: its transcript replaces the conversation's — only if the conversation still waits on it. */

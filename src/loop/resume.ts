@@ -2,34 +2,18 @@
 // path: everything that can be checked is checked before the record is claimed; the claim is a lease the
 // owner renews at every checkpoint and gives back when it goes away; the calls of a turn are marked as
 // started before they run, so a call whose outcome a crash left unknown is reported, never run twice.
-import {
-  ConfigError,
-  InvalidAnswerError,
-  RunConflictError,
-  RunNotFoundError,
-  RunStateError,
-  StorageError,
-} from "../errors";
+import { ConfigError, InvalidAnswerError, RunNotFoundError, RunStateError, StorageError } from "../errors";
 import { pendingOf } from "../answer";
 import { drive } from "../loop";
 import { loadRecord } from "../run-state/check";
 import { runKey } from "../run-state/keys";
-import { swap } from "../run-state/swap";
-import {
-  answerDigest,
-  keptOutcome,
-  openGroups,
-  restamp,
-  saveRecord,
-  type HaltedCall,
-  type RunRecord,
-  type RunRecordStatus,
-} from "../run-state/record";
+import { answerDigest, keptOutcome, openGroups, restamp, type HaltedCall, type RunRecord } from "../run-state/record";
 import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { zeroUsage, type CallOutcome, type LoopState, type RunContext } from "./context";
 import { runTool } from "./execute-tools";
-import { haltRecord, openRequests, pendingResult, pendingTtl, writeRecord, writeText } from "./halt";
+import { checkpoint, claim, conflict, owned, type Owner } from "./claim";
+import { openRequests, pendingResult, writeRecord, writeText } from "./halt";
 import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, resolveRequest } from "./suspension";
 
 const asCall = (c: HaltedCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
@@ -196,28 +180,7 @@ export async function prepareResume(
   );
   if (replay)
     return { state, finished: record.status === "done" ? keptOutcome(record) : pendingResult(state, record, ctx) };
-  if (record.status === "done") {
-    throw new RunConflictError(
-      runId,
-      `toolnexus: run "${runId}" has already finished — its suspension was answered once`,
-    );
-  }
-  if (record.status === "claimed" && leaseHeld(record)) {
-    throw new RunConflictError(runId, `toolnexus: run "${runId}" is being resumed by another caller`);
-  }
-  const same = record.answered?.digest === digest || record.lease?.digest === digest || answers.length === 0;
-  if (record.status !== "suspended" && !same) {
-    throw new RunConflictError(
-      runId,
-      `toolnexus: run "${runId}" was already answered; only the same answer can retry it`,
-    );
-  }
-  if (record.status === "suspended" && answers.length === 0) {
-    throw new InvalidAnswerError(
-      "answers",
-      `toolnexus: run "${runId}" waits for an answer — pass one (or several) built with answerOutput(id, output)`,
-    );
-  }
+  refuseTaken(record, digest, answers.length);
   const applied = record.status === "suspended" ? matchAll(record, parsed) : [];
   for (const a of applied)
     if (isRelay(a.request))
@@ -235,6 +198,21 @@ export async function prepareResume(
   await claim(ctx, claimed, raw, digest);
   const own = { current: claimed, digest, base: raw };
   return { state, events: owned(ctx, own, resumeRun(ctx, state, own, applied, { record, raw })) };
+}
+
+/** A run finished, owned by another resume, or answered with other answers than these is refused here. */
+function refuseTaken(record: RunRecord, digest: string, count: number): void {
+  const { runId, status } = record;
+  if (status === "done") throw conflict(runId, "has already finished — its suspension was answered once");
+  if (status === "claimed" && leaseHeld(record)) throw conflict(runId, "is being resumed by another caller");
+  const same = record.answered?.digest === digest || record.lease?.digest === digest || count === 0;
+  if (status !== "suspended" && !same) throw conflict(runId, "was already answered; only the same answer can retry it");
+  if (status === "suspended" && count === 0) {
+    throw new InvalidAnswerError(
+      "answers",
+      `toolnexus: run "${runId}" waits for an answer — pass one (or several) built with answerOutput(id, output)`,
+    );
+  }
 }
 
 /** Checks a resume token against the stored run and the answers' request ids; `replay`: an identical answer, already applied. */
@@ -258,87 +236,6 @@ function startedFor(call: HaltedCall, applied: Applied[]): HaltedCall {
 
 const answered = (applied: Applied[], digest: string, record: RunRecord): RunRecord["answered"] =>
   applied[0] ? { requestId: applied[0].answer.id, digest } : record.answered;
-
-const lease = (ctx: RunContext, digest: string) => ({ until: Date.now() + (ctx.opts.claimLeaseMs ?? 60_000), digest });
-
-/** Writes `record` with `status` (and, claimed, a fresh lease): as a text edit of `base` when it can. */
-function encode(ctx: RunContext, record: RunRecord, status: RunRecordStatus, digest: string, base?: string): string {
-  const extra = { calls: record.calls, answered: record.answered, applied: record.applied, lease: lease(ctx, digest) };
-  const edited = base === undefined ? undefined : restamp(base, record.runId, status, extra);
-  return edited ?? saveRecord({ ...record, ...extra, status });
-}
-
-/** Takes the record for this resume: compare-and-set where the adapter has it (atomic ones make this exactly-once). */
-async function claim(ctx: RunContext, record: RunRecord, raw: string, digest: string): Promise<void> {
-  const key = runKey(record.runId);
-  const value = encode(ctx, record, "claimed", digest, raw);
-  const ttl = pendingTtl(ctx, record.calls);
-  const opts = ttl === undefined ? undefined : { ttlSeconds: ttl };
-  let won: boolean;
-  try {
-    won = await swap(ctx.storage, key, raw, value, opts);
-  } catch (cause) {
-    throw new StorageError("compareAndSet", key, cause);
-  }
-  if (!won)
-    throw new RunConflictError(
-      record.runId,
-      `toolnexus: run "${record.runId}" was claimed by another resume first — nothing ran for this call`,
-    );
-  ctx.owned = value;
-}
-
-/**
- * Runs `events` as the owner of the claimed record: every checkpoint renews the lease, and when the owner
- * goes away before the run settles — a stream cancelled, a `break`, a thrown hook, a failed model call —
- * the last checkpoint is given back (`ready`, or `suspended` while requests are open), so the same answer
- * retries from there and no finished call runs again.
- */
-async function* owned(
-  ctx: RunContext,
-  own: Owner,
-  events: AsyncGenerator<StreamEvent, RunResult>,
-): AsyncGenerator<StreamEvent, RunResult> {
-  let settled = false;
-  ctx.released = () => {
-    settled = true;
-  };
-  ctx.carry = { answered: own.current.answered, applied: [...(own.current.applied ?? []), own.digest] };
-  ctx.checkpoint = async (s, assistant, calls) => {
-    own.current = { ...haltRecord(ctx, s, assistant, calls), answered: own.current.answered };
-    own.base = await writeRecord(ctx, { ...own.current, status: "claimed", lease: lease(ctx, own.digest) });
-  };
-  try {
-    const result = yield* events;
-    settled = true;
-    return result;
-  } finally {
-    ctx.checkpoint = undefined;
-    if (!settled) await giveBack(ctx, own);
-  }
-}
-
-/**
- * What the owner of a claimed record last saved, the digest of the answers its claim applies, and the last
- * fully serialized text of the record: later writes edit that text (one copy of the calls appended, so the
- * stored text never grows with each write) instead of serializing the transcript again.
- */
-interface Owner {
-  current: RunRecord;
-  digest: string;
-  base: string;
-}
-
-/** Puts the last checkpoint back unclaimed (best effort: a failure here must not hide the original error). */
-async function giveBack(ctx: RunContext, own: Owner): Promise<void> {
-  const record = own.current;
-  const status = openGroups(record.calls).length ? "suspended" : "ready";
-  try {
-    await writeText(ctx, record.runId, encode(ctx, record, status, own.digest, own.base));
-  } catch {
-    // the claim stays until its lease passes; then the same answer takes it over
-  }
-}
 
 /**
  * The resumed run: the answers applied (each answered tool re-run once with `ctx.answer`), then, once every
@@ -394,18 +291,6 @@ function settledCall(c: HaltedCall, result: ToolResult): HaltedCall {
   if (!again) return { ...base, result };
   const state = result.metadata?.pendingState;
   return { ...base, request: again, ...(state === undefined ? {} : { state }) };
-}
-
-/** Writes the stored turn with the answers' results: claimed (lease renewed) or, with requests still open, suspended. */
-async function checkpoint(
-  ctx: RunContext,
-  own: Owner,
-  record: RunRecord,
-  status: "claimed" | "suspended",
-): Promise<void> {
-  const next = status === "suspended" ? { ...record, applied: [...(record.applied ?? []), own.digest] } : record;
-  await writeText(ctx, record.runId, encode(ctx, next, status, own.digest, own.base));
-  own.current = next;
 }
 
 /**
