@@ -21,9 +21,12 @@ const chromiumArgs = [
   "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
 ];
 
-// The behavioural suite imports the package by name; vitest runs it against the sources.
+// The behavioural suite imports the package by name; vitest runs it against the sources. (The subpaths come
+// first: "toolnexus" alone would also take "toolnexus/…". The workers project's main, the demo Worker, names
+// toolnexus/mcp.)
 const alias = {
   "toolnexus/testing": fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
+  "toolnexus/mcp": fileURLToPath(new URL("./src/mcp/index.ts", import.meta.url)),
   toolnexus: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
 };
 const behaviour = "test/behaviour/**/*.test.ts";

@@ -1,13 +1,17 @@
-// `npm start`: builds the SDK bundle the page loads (dist/), then runs the demo Worker with
-// `wrangler dev` on 127.0.0.1, local KV / Durable Object state persisted under .wrangler/, telemetry,
-// update checks and the request.cf download off. Prints the URL once the demo answers; Ctrl-C stops
-// wrangler and everything it started. A port something else already holds is reported before anything
+// `npm start`: builds the SDK bundle the page loads (dist/), serves the demo's MCP server (the trip planner,
+// examples/mcp/trip-planner.mjs) in this process on a free port of 127.0.0.1, then runs the demo Worker with
+// `wrangler dev` on 127.0.0.1 — the MCP server's URL passed as the MCP_URL var — local KV / Durable Object
+// state persisted under .wrangler/, telemetry, update checks and the request.cf download off. Prints the URLs
+// once the demo answers; Ctrl-C stops wrangler and everything it started, and the MCP server goes with this
+// process whichever way it ends. A port something else already holds is reported before anything
 // starts, with how to pick another (wrangler itself would only exit with status 1).
 //   node scripts/start.mjs [--port 8787] [--persist-to .wrangler/state] [--env-file path]
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { createTripPlanner } from "../examples/mcp/trip-planner.mjs";
+import { serveMcp } from "../test/mcp/servers/serve-node.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const { values } = parseArgs({
@@ -52,6 +56,14 @@ if (!values["skip-build"]) {
   }
 }
 
+let mcp;
+try {
+  mcp = await serveMcp(createTripPlanner());
+} catch (error) {
+  console.error(`start: the demo's MCP server could not listen on 127.0.0.1 (${error.code ?? error.message})`);
+  process.exit(1);
+}
+
 // --assets dist: the page imports the SDK bundle from /toolnexus.js
 const args = [
   "dev",
@@ -63,6 +75,8 @@ const args = [
   values["persist-to"],
   "--assets",
   "dist",
+  "--var",
+  `MCP_URL:${mcp.url}`,
 ];
 args.push("--inspector-port", "0", "--show-interactive-dev-session=false", "--log-level", "warn");
 if (values["env-file"]) args.push("--env-file", values["env-file"]);
@@ -108,5 +122,6 @@ for (let i = 0; i < 600 && !stopping && !ready; i++) {
   );
   if (!ready) await new Promise((r) => setTimeout(r, 100));
 }
-if (ready) console.log(`\n  toolnexus demo ready: ${url}\n  (Ctrl-C to stop)\n`);
+if (ready)
+  console.log(`\n  toolnexus demo ready: ${url}\n  MCP server (trip planner): ${mcp.url}\n  (Ctrl-C to stop)\n`);
 else if (!stopping) console.error(`start: the demo did not answer on ${url} within 60 s — see wrangler's output above`);

@@ -1,9 +1,11 @@
 // The `npm start` demo, end to end in real Chromium (Debian's /usr/bin/chromium through Playwright), on
 // two servers running the same page and the same createRunHandler endpoint: the Worker in workerd
 // (scripts/start.mjs on a free loopback port, fresh --persist-to directory) and a Deno.serve server
-// (scripts/lib/demo-deno.mjs, Deno KV). On each it plays a user — question → "Chennai" → answer, reload
-// mid-question, approve, decline, two approval cards answered in reverse order, sign-in, double submit (one
-// tool execution), prompts and model text as text, the server stopped mid-stream (the error shows, a
+// (scripts/lib/demo-deno.mjs, Deno KV), each with the demo's MCP server (examples/mcp/trip-planner.mjs, served
+// on 127.0.0.1 by start.mjs, and here for the Deno one). On each it plays a user — question → "Chennai" →
+// answer, reload mid-question, approve, decline, two approval cards answered in reverse order, sign-in, the MCP
+// tool's form elicitation (its fields, submitted, reloaded while open, declined; nothing private in the page),
+// double submit (one tool execution), prompts and model text as text, the server stopped mid-stream (the error shows, a
 // retry works once it is back), errors shown — then the Worker against an OpenAI-style endpoint configured
 // by an env file (a scripted server on 127.0.0.1). Saves docs/demo.png. Prints `N passed, N failed`;
 // always stops what it started.
@@ -15,6 +17,8 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import assert from "node:assert/strict";
 import { chromium } from "playwright";
+import { createTripPlanner } from "../examples/mcp/trip-planner.mjs";
+import { serveMcp } from "../test/mcp/servers/serve-node.mjs";
 import { createChecks } from "./lib/checks.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -37,22 +41,32 @@ async function startDemo(name, extra = [], port) {
   if (existsSync(join(root, "dist/toolnexus.js"))) args.push("--skip-build");
   const child = spawn(process.execPath, args, { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const log = await ready(child, /demo ready: /, 900);
+  const mcp = /MCP server \(trip planner\): (http:\/\/127\.0\.0\.1:\d+)\/mcp/.exec(log())?.[1];
   return {
     name: "workerd",
     storageName: /Durable Object/,
     base: `http://127.0.0.1:${port}`,
+    mcp,
     log,
     stop: () => stopProcess(child),
     restart: () => startDemo(name, extra, port),
   };
 }
 
-/** The same demo under Deno.serve (scripts/lib/demo-deno.mjs), Deno KV in a file that survives a restart. */
-async function startDeno(port) {
+/**
+ * The same demo under Deno.serve (scripts/lib/demo-deno.mjs), Deno KV in a file that survives a restart, and the
+ * demo's MCP server served here as start.mjs serves it (kept across a restart of the demo, stopped at cleanup).
+ */
+async function startDeno(port, mcp) {
   port ??= await freePort();
+  if (!mcp) {
+    mcp = await serveMcp(createTripPlanner());
+    cleanups.push(() => mcp.close());
+  }
   const deno = join(root, "node_modules/.bin/deno");
   const map = join(tmp, "deno-import-map.json");
-  writeFileSync(map, JSON.stringify({ imports: { toolnexus: pathToFileURL(join(root, "dist/index.js")).href } }));
+  const dist = (file) => pathToFileURL(join(root, "dist", file)).href;
+  writeFileSync(map, JSON.stringify({ imports: { toolnexus: dist("index.js"), "toolnexus/mcp": dist("mcp.js") } }));
   const flags = ["--no-remote", "--cached-only", "--no-lock", "--node-modules-dir=manual", "--no-check"];
   const perms = ["--unstable-kv", "--unstable-sloppy-imports", "--allow-net=127.0.0.1", `--allow-read=${root},${tmp}`];
   perms.push(`--allow-write=${tmp}`, `--import-map=${map}`);
@@ -64,6 +78,7 @@ async function startDeno(port) {
     String(port),
     join(tmp, "deno.kv"),
     join(root, "dist"),
+    mcp.url,
   ];
   const env = {
     ...process.env,
@@ -77,9 +92,10 @@ async function startDeno(port) {
     name: "Deno.serve",
     storageName: /Deno KV/,
     base: `http://127.0.0.1:${port}`,
+    mcp: mcp.base,
     log,
     stop: () => stopProcess(child, true),
-    restart: () => startDeno(port),
+    restart: () => startDeno(port, mcp),
   };
 }
 
@@ -115,6 +131,11 @@ async function stopProcess(child, group = false) {
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => cleanup().finally(() => process.exit(130)));
 
 const stats = async (base) => (await fetch(`${base}/api/stats`)).json();
+/** What the demo's MCP server saw: `{ plans, declined, cancelled }`. */
+const mcpStats = async (demo) => {
+  assert.ok(demo.mcp, "the demo printed its MCP server's URL");
+  return (await fetch(`${demo.mcp}/stats`)).json();
+};
 
 // --- the user's steps -----------------------------------------------------------------------------------
 
@@ -133,6 +154,18 @@ const said = (page, text) => page.locator(".messages .msg.assistant", { hasText:
 const postJson = (base, body, type = "application/json") =>
   fetch(`${base}/api/run`, { method: "POST", headers: { "content-type": type }, body: JSON.stringify(body) });
 
+const FORM_LABELS = ["Travellers *", "Nights *", "Pace *", "Book a hotel too", "Anything else?"];
+
+/** Fills the trip planner's form; checks the browser then finds it complete. */
+async function fillTrip(form, { travellers, nights, pace, hotel = false, notes }) {
+  await form.getByLabel(/^Travellers/).fill(travellers);
+  await form.getByLabel(/^Nights/).fill(nights);
+  await form.getByLabel(/^Pace/).selectOption(pace);
+  if (hotel) await form.getByLabel(/^Book a hotel/).check();
+  if (notes !== undefined) await form.getByLabel(/^Anything else/).fill(notes);
+  assert.equal(await form.locator("form").evaluate((f) => f.checkValidity()), true, "the form is complete");
+}
+
 // Each scenario continues the same conversation in one browser context (a user's session).
 const SCENARIOS = [
   [
@@ -140,6 +173,7 @@ const SCENARIOS = [
     async ({ demo, page, pageErrors }) => {
       await page.goto(demo.base);
       await page.getByRole("button", { name: "What's the weather?" }).waitFor();
+      await page.getByRole("button", { name: "Plan a trip to Lisbon" }).waitFor();
       assert.match(await page.locator("#storage").textContent(), demo.storageName);
       assert.deepEqual(pageErrors, []);
     },
@@ -246,6 +280,138 @@ const SCENARIOS = [
       await popup.close();
       await auth.getByRole("button", { name: /continue/ }).click();
       await said(page, "lunch with Priya").waitFor();
+    },
+  ],
+
+  [
+    "MCP form: “Plan a trip” shows the elicitation as a form of its schema's fields, the required ones marked",
+    async ({ page }) => {
+      await send(page, "Plan a trip to Lisbon");
+      const form = card(page, "input");
+      await form.waitFor();
+      assert.equal(await form.locator(".prompt").textContent(), "A few details for your trip to Lisbon");
+      assert.deepEqual(await form.locator(".field .label").allTextContents(), FORM_LABELS);
+      const controls = await form.locator(".field").evaluateAll((fields) =>
+        fields.map((f) => {
+          const c = f.querySelector("input, select");
+          return [c.name, c.tagName === "SELECT" ? "select" : c.type, c.required];
+        }),
+      );
+      assert.deepEqual(controls, [
+        ["travellers", "number", true],
+        ["nights", "number", true],
+        ["pace", "select", true],
+        ["hotel", "checkbox", false],
+        ["notes", "text", false],
+      ]);
+      assert.deepEqual(await form.locator("select option").allTextContents(), [
+        "Choose…",
+        "relaxed",
+        "balanced",
+        "packed",
+      ]);
+      assert.deepEqual(await form.getByRole("button").allTextContents(), ["Submit", "Decline"]);
+      assert.equal(
+        await form.locator("form").evaluate((f) => f.checkValidity()),
+        false,
+        "the required fields are empty",
+      );
+    },
+  ],
+
+  [
+    "MCP form: no requestState or other MCP state reaches the page — stream, reload answer, stored session",
+    async ({ demo, page }) => {
+      await idle(page);
+      const kept = await page.evaluate(() => localStorage.getItem("toolnexus:run-session"));
+      const { runId } = JSON.parse(kept);
+      const inspected = await (await fetch(`${demo.base}/api/run?runId=${encodeURIComponent(runId)}`)).text();
+      const streamed = await (await postJson(demo.base, { prompt: "Plan a trip to Lima" })).text();
+      assert.match(inspected, /"kind":"input".*"schema".*"travellers"/s, inspected); // the form is there …
+      assert.match(streamed, /event: pending[\s\S]*"schema".*"travellers"/, streamed);
+      for (const [where, text] of Object.entries({ kept, inspected, streamed })) {
+        assert.doesNotMatch(text, /requestState|pendingState|inputRequests|idFloor|"state"|v1\.[\w-]{20,}/, where); // … its state is not
+        assert.ok(!text.includes(demo.mcp), `${where} names the MCP server's address`);
+      }
+    },
+  ],
+
+  [
+    "MCP form: filled in and submitted, the run resumes and the MCP tool completes once",
+    async ({ demo, page }) => {
+      const before = await mcpStats(demo);
+      await send(page, "Plan a trip to Lisbon");
+      const form = card(page, "input");
+      await form.waitFor();
+      await fillTrip(form, {
+        travellers: "2",
+        nights: "3",
+        pace: "balanced",
+        hotel: true,
+        notes: "<b>window seats</b>",
+      });
+      await form.getByRole("button", { name: "Submit" }).click();
+      await said(page, "3 nights in Lisbon").waitFor();
+      assert.match(
+        await lastAssistant(page).textContent(),
+        /^Your trip is planned! Planned 3 nights in Lisbon for 2 travellers, balanced pace, hotel booked\. Itinerary TRIP-/,
+      );
+      await page
+        .locator(".msg.user", {
+          hasText:
+            "Travellers: 2 · Nights: 3 · Pace: balanced · Book a hotel too: yes · Anything else?: <b>window seats</b>",
+        })
+        .waitFor();
+      assert.equal(await page.locator(".card").count(), 0);
+      assert.equal(await page.locator("#log b").count(), 0, "what was typed into the form is shown as text");
+      const after = await mcpStats(demo);
+      assert.deepEqual(after.plans.slice(before.plans.length), [
+        {
+          destination: "Lisbon",
+          travellers: 2,
+          nights: 3,
+          pace: "balanced",
+          hotel: true,
+          notes: "<b>window seats</b>",
+        },
+      ]);
+    },
+  ],
+
+  [
+    "MCP form: a reload while the form is open shows it again, and submitting it still completes the tool",
+    async ({ demo, page }) => {
+      const before = await mcpStats(demo);
+      await send(page, "Plan a trip to Kyoto");
+      await card(page, "input").waitFor();
+      await idle(page);
+      await page.reload();
+      const form = card(page, "input");
+      await form.waitFor();
+      assert.equal(await form.locator(".prompt").textContent(), "A few details for your trip to Kyoto");
+      assert.deepEqual(await form.locator(".field .label").allTextContents(), FORM_LABELS);
+      await fillTrip(form, { travellers: "1", nights: "5", pace: "relaxed" });
+      await form.getByRole("button", { name: "Submit" }).click();
+      await said(page, "5 nights in Kyoto").waitFor();
+      assert.match(await lastAssistant(page).textContent(), /for 1 traveller, relaxed pace\. Itinerary TRIP-/);
+      const after = await mcpStats(demo);
+      assert.deepEqual(after.plans.slice(before.plans.length), [
+        { destination: "Kyoto", travellers: 1, nights: 5, pace: "relaxed", hotel: false },
+      ]);
+    },
+  ],
+
+  [
+    "MCP form: declined — the assistant says nothing was planned, and the server saw the decline",
+    async ({ demo, page }) => {
+      const before = await mcpStats(demo);
+      await send(page, "Plan a trip to Berlin");
+      await card(page, "input").getByRole("button", { name: "Decline" }).click();
+      await said(page, "haven't planned anything").waitFor();
+      const after = await mcpStats(demo);
+      assert.deepEqual(after.declined.slice(before.declined.length), ["Berlin"]);
+      assert.equal(after.plans.length, before.plans.length);
+      assert.equal(await page.locator(".card").count(), 0);
     },
   ],
 
@@ -435,6 +601,10 @@ async function realEndpoint(browser) {
     assert.equal(call.auth, "Bearer sk-test-not-a-secret");
     assert.equal(call.body.model, "fake-model-1");
     assert.ok(call.body.tools.some((t) => t.function.name === "book_table"));
+    assert.ok(
+      call.body.tools.some((t) => t.function.name === "trips_plan_trip"),
+      "the MCP server's tool is offered to the model too",
+    );
   });
   await check("a provider error is shown on the page, without the key", async () => {
     await send(page, "fail");

@@ -1,17 +1,23 @@
 // The demo Worker served by `npm start`: a chat page, and one run endpoint made by createRunHandler —
 // runs halt into storage when a tool needs the user, and resume when the page posts the answer back.
+// Beside the demo's own tools the model gets those of an MCP server (the trip planner `npm start` serves
+// beside the Worker, at the MCP_URL var), connected with connectMcp for each run or resume.
 //   POST /api/run { prompt } | { runId, answer | answers, token? }  → text/event-stream of the run
 //   GET  /api/run?runId=…                                          → the open requests, after a reload
 //   GET  /api/stats                                                → how many times each tool really ran
 import { createRunHandler, createToolkit } from "toolnexus";
-import type { RunStorage } from "toolnexus";
+import type { RunStorage, Tool } from "toolnexus";
+import type { McpConnection } from "toolnexus/mcp";
 import { consentPage, grantedPage } from "./authorize-page";
 import { demoClient, runStorage, usesRealModel } from "./config";
 import type { ModelEnv, StorageEnv } from "./config";
 import { chatPage } from "./page";
 import { demoTools, STATS_PREFIX } from "./tools";
 
-export interface DemoEnv extends ModelEnv, StorageEnv {}
+export interface DemoEnv extends ModelEnv, StorageEnv {
+  /** The streamable HTTP endpoint of an MCP server whose tools the model gets too (`npm start` sets it). */
+  MCP_URL?: string;
+}
 
 /** Where runs halt; the Deno server passes Deno KV, the Worker its Durable Object (or KV). */
 export interface DemoRuns {
@@ -26,16 +32,43 @@ export default {
 export async function demoFetch(request: Request, env: DemoEnv, runs: DemoRuns): Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname === "/api/run") {
-    const toolkit = await createToolkit({
-      tools: demoTools(env, url.origin),
-      builtins: { webfetch: false, todowrite: false },
-    });
-    return createRunHandler({ client: demoClient(env, runs.storage), toolkit })(request);
+    // a reloaded page's GET only reads the stored run: no MCP connection for it
+    const mcp = request.method === "POST" ? await connectTools(env) : undefined;
+    const tools: Tool[] = [...demoTools(env, url.origin), ...(mcp?.tools ?? [])];
+    const toolkit = await createToolkit({ tools, builtins: { webfetch: false, todowrite: false } });
+    const response = await createRunHandler({ client: demoClient(env, runs.storage), toolkit })(request);
+    return mcp ? closeAfter(response, mcp) : response;
   }
   if (request.method === "GET" && url.pathname === "/") return page(env, runs.name);
   if (url.pathname === "/authorize") return authorize(request, env, url);
   if (request.method === "GET" && url.pathname === "/api/stats") return Response.json(await stats(env));
   return problem(404, "not_found", `No route for ${request.method} ${url.pathname}`);
+}
+
+/**
+ * The MCP server's tools, when there is one. A server that cannot be reached leaves just the demo's own tools
+ * (connectMcp reports it as status "failed"; the scripted model then says the trip planner is not connected).
+ * The MCP client is imported only here, so a Worker started without MCP_URL never loads it.
+ */
+async function connectTools(env: DemoEnv): Promise<McpConnection | undefined> {
+  if (!env.MCP_URL) return undefined;
+  const { connectMcp } = await import("toolnexus/mcp");
+  return connectMcp({ name: "trips", url: env.MCP_URL, timeoutMs: 10_000 });
+}
+
+/** The response as it is, with the MCP connection closed once its body has been read (or abandoned). */
+function closeAfter(response: Response, mcp: McpConnection): Response {
+  if (!response.body) {
+    void mcp.close().catch(() => {});
+    return response;
+  }
+  const { readable, writable } = new TransformStream();
+  response.body
+    .pipeTo(writable)
+    .catch(() => {})
+    .finally(() => mcp.close().catch(() => {}));
+  const { status, statusText, headers } = response;
+  return new Response(readable, { status, statusText, headers });
 }
 
 const problem = (status: number, code: string, message: string) =>

@@ -2,9 +2,10 @@
 // bundle from /toolnexus.js and is built on createRunSession: the session streams each run from
 // /api/run, keeps the open run in localStorage (so a reload — or a second tab — finds the question
 // again) and holds every piece of state; this script only draws it. Each open Request is a card that fits
-// its kind; the reply is built with answerOutput / answerDeclined. Text is only ever set with textContent.
+// its kind — a Request with `data.schema` (an MCP form elicitation) is a form built from that schema; the
+// reply is built with answerOutput / answerForm / answerDeclined. Text is only ever set with textContent.
 export const PAGE_SCRIPT = String.raw`
-import { createRunSession, answerOutput, answerDeclined } from "/toolnexus.js";
+import { createRunSession, answerOutput, answerForm, answerDeclined } from "/toolnexus.js";
 
 const KEY = "toolnexus:run-session";
 const session = createRunSession({ endpoint: "/api/run", storage: localStorage, key: KEY });
@@ -29,7 +30,7 @@ function emptyState() {
   const box = el("div", "empty");
   box.append(el("div", "", "Ask for something a tool can only do with your help."));
   const chips = el("div", "chips");
-  for (const text of ["What's the weather?", "Book a table for two tonight", "Book dinner and a taxi", "What's on my calendar?"]) {
+  for (const text of ["What's the weather?", "Book a table for two tonight", "Book dinner and a taxi", "What's on my calendar?", "Plan a trip to Lisbon"]) {
     chips.append(button(text, "", () => { input.value = text; form.requestSubmit(); }));
   }
   box.append(chips);
@@ -60,11 +61,108 @@ function safeUrl(url) {
   } catch { return ""; }
 }
 
+// --- a form from a Request's data.schema (flat JSON Schema: string, number, integer, boolean, enum) -------
+
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function schemaOf(request) {
+  const schema = request.data && request.data.schema;
+  return isObject(schema) && isObject(schema.properties) ? schema : undefined;
+}
+
+// [value, label] pairs of an enum field: "enum" (labels from "enumNames"), or "oneOf" of { const, title }
+function choicesOf(spec) {
+  if (Array.isArray(spec.enum)) {
+    const names = Array.isArray(spec.enumNames) ? spec.enumNames : [];
+    return spec.enum.filter((v) => typeof v === "string").map((v, i) => [v, typeof names[i] === "string" ? names[i] : v]);
+  }
+  if (Array.isArray(spec.oneOf) && spec.oneOf.every((o) => isObject(o) && typeof o.const === "string"))
+    return spec.oneOf.map((o) => [o.const, typeof o.title === "string" ? o.title : o.const]);
+  return undefined;
+}
+
+const INPUT_TYPES = { email: "email", uri: "url", date: "date" };
+
+// one labelled control; read() gives its value, or undefined when it is left empty
+function field(name, spec, required) {
+  const box = el("label", "field");
+  const title = el("span", "label", typeof spec.title === "string" && spec.title ? spec.title : name);
+  if (required) title.append(el("span", "required", " *"));
+  box.append(title);
+  const choices = choicesOf(spec);
+  let control, read;
+  if (choices) {
+    control = el("select");
+    control.append(Object.assign(el("option", "", "Choose…"), { value: "" }));
+    for (const [value, label] of choices) control.append(Object.assign(el("option", "", label), { value }));
+    if (choices.some(([v]) => v === spec.default)) control.value = spec.default;
+    read = () => control.value || undefined;
+  } else if (spec.type === "boolean") {
+    control = el("input");
+    control.type = "checkbox";
+    control.checked = spec.default === true;
+    read = () => control.checked;
+  } else if (spec.type === "number" || spec.type === "integer") {
+    control = el("input");
+    control.type = "number";
+    control.step = spec.type === "integer" ? "1" : "any";
+    if (typeof spec.minimum === "number") control.min = String(spec.minimum);
+    if (typeof spec.maximum === "number") control.max = String(spec.maximum);
+    if (typeof spec.default === "number") control.value = String(spec.default);
+    read = () => (control.value === "" ? undefined : Number(control.value));
+  } else {
+    control = el("input");
+    control.type = INPUT_TYPES[spec.format] || "text";
+    if (typeof spec.minLength === "number") control.minLength = spec.minLength;
+    if (typeof spec.maxLength === "number") control.maxLength = spec.maxLength;
+    if (typeof spec.default === "string") control.value = spec.default;
+    read = () => (control.value.trim() === "" ? undefined : control.value.trim());
+  }
+  control.name = name;
+  control.required = required && spec.type !== "boolean"; // a required checkbox would have to be ticked
+  box.append(control);
+  if (typeof spec.description === "string" && spec.description) box.append(el("span", "hint", spec.description));
+  return { box, read, label: title.firstChild.textContent };
+}
+
+function formCard(box, request, schema) {
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const form = el("form", "fields");
+  const fields = Object.entries(schema.properties)
+    .filter(([, spec]) => isObject(spec))
+    .map(([name, spec]) => ({ name, ...field(name, spec, required.has(name)) }));
+  form.append(...fields.map((f) => f.box));
+  const submit = el("button", "primary", "Submit");
+  submit.type = "submit";
+  const row = el("div", "row");
+  row.append(submit, button("Decline", "", () => session.answer(answerDeclined(request.id), { text: "Declined the form" })));
+  form.append(row);
+  form.onsubmit = (e) => {
+    e.preventDefault(); // the browser has checked required fields, numbers' bounds and lengths
+    const values = {};
+    const said = [];
+    for (const f of fields) {
+      const value = f.read();
+      if (value === undefined) continue;
+      values[f.name] = value;
+      said.push(f.label + ": " + (value === true ? "yes" : value === false ? "no" : value));
+    }
+    session.answer(answerForm(request.id, values), { text: said.join(" · ") || "Sent the form" });
+  };
+  box.append(form);
+}
+
 function card(request, busy) {
   const box = el("section", "card " + request.kind);
   box.setAttribute("data-kind", request.kind);
   box.setAttribute("data-request", request.id);
   box.append(el("div", "kind", LABELS[request.kind] || request.kind), el("p", "prompt", promptOf(request)));
+  const schema = schemaOf(request);
+  if (schema) {
+    formCard(box, request, schema);
+    for (const control of box.querySelectorAll("button, input, select")) control.disabled = busy;
+    return box;
+  }
   const reply = (ok, output, label) =>
     session.answer(ok ? answerOutput(request.id, output) : answerDeclined(request.id), { text: label });
   const row = el("div", "row");

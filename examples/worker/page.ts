@@ -45,6 +45,14 @@ main { flex: 1; background: var(--card); border: 1px solid var(--line); border-r
 .card .row { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
 .card .row + .row { margin-top: 8px; }
 .card input { flex: 1; min-width: 180px; font: inherit; padding: 8px 12px; border-radius: 10px; border: 1px solid var(--line); }
+.card form.fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 10px 14px; }
+.card form.fields .row { grid-column: 1 / -1; }
+.card .field { display: flex; flex-direction: column; gap: 4px; font-size: 13px; }
+.card .field .label { font-weight: 600; }
+.card .field .required { color: var(--err); }
+.card .field .hint { color: var(--muted); font-size: 12px; }
+.card .field input, .card .field select { min-width: 0; font: inherit; font-size: 15px; padding: 7px 10px; border-radius: 10px; border: 1px solid var(--line); background: var(--card); }
+.card .field input[type=checkbox] { align-self: flex-start; width: 18px; height: 18px; }
 .card a.signin { display: inline-block; padding: 8px 14px; border-radius: 10px; background: var(--ok); color: #fff; text-decoration: none; }
 form.composer { display: flex; gap: 8px; }
 form.composer input { flex: 1; font: inherit; padding: 12px 14px; border-radius: 12px; border: 1px solid var(--line); background: var(--card); }
@@ -75,7 +83,7 @@ export function chatPage(info: PageInfo): string {
   </header>
   <main id="log" aria-live="polite"></main>
   <form class="composer" id="composer">
-    <input id="message" name="message" autocomplete="off" placeholder="Ask about the weather, book a table, read your calendar…" aria-label="Message">
+    <input id="message" name="message" autocomplete="off" placeholder="Ask about the weather, book a table, read your calendar, plan a trip…" aria-label="Message">
     <button class="primary" id="send" type="submit">Send</button>
   </form>
   <footer><span id="stats">Tool executions: —</span><span>Reload at any time — an open question comes back.</span></footer>

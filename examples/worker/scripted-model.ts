@@ -1,6 +1,6 @@
 // The demo's default model: a deterministic script that plays an assistant over OpenAI-style messages,
-// so `npm start` works offline with no key. It reads only the newest user turn and the tool results
-// after it, and answers the way a tool-calling model would.
+// so `npm start` works offline with no key. It reads only the newest user turn, the tool results after it
+// and the names of the tools it is offered, and answers the way a tool-calling model would.
 
 interface Message {
   role: string;
@@ -16,18 +16,22 @@ export interface ScriptedCall {
 export type ScriptedTurn = { content: string } | { content?: string; toolCalls: ScriptedCall[] };
 
 export const CITIES = ["Chennai", "Berlin", "Lima"];
+const DESTINATIONS = ["Lisbon", "Kyoto", "Chennai", "Berlin", "Lima"];
+/** The trip planner's tool: `plan_trip` of the MCP server demo.ts connects as "trips". */
+export const TRIP_TOOL = "trips_plan_trip";
 
 export const HELP =
   "I'm a scripted demo assistant. Try: “What's the weather?”, “Book a table for two tonight”, “Book dinner and a taxi”, " +
-  "“What's on my calendar?” or “Check my flight”. Most of them need something only you can give — an answer, an approval or a sign-in.";
+  "“What's on my calendar?”, “Check my flight” or “Plan a trip to Lisbon” (a remote MCP tool that asks you to fill in a form). " +
+  "Most of them need something only you can give — an answer, an approval, a sign-in or a form.";
 
 /** The scripted model, shaped as `createInProcessClient`'s `generate`. */
-export function scriptedModel(req: { messages: unknown[] }): ScriptedTurn {
+export function scriptedModel(req: { messages: unknown[]; tools?: unknown[] }): ScriptedTurn {
   const messages = req.messages as Message[];
   const userAt = messages.map((m) => m.role).lastIndexOf("user");
   const prompt = String(messages[userAt]?.content ?? "");
   const last = messages.at(-1);
-  if (last?.role !== "tool") return firstMove(prompt, messages.length);
+  if (last?.role !== "tool") return firstMove(prompt, messages.length, toolNames(req.tools));
   const results = messages.slice(messages.map((m) => m.role).lastIndexOf("assistant") + 1);
   if (results.length > 1) return afterTools(results.map((m) => String(m.content ?? "")));
   const output = String(last.content ?? "");
@@ -41,11 +45,20 @@ function afterTools(outputs: string[]): ScriptedTurn {
   return { content: `All set — ${said.join(" ")}` };
 }
 
-function firstMove(prompt: string, seq: number): ScriptedTurn {
+function firstMove(prompt: string, seq: number, offered: Set<string>): ScriptedTurn {
   const text = prompt.toLowerCase();
   const call = (name: string, args: Record<string, unknown>) => ({
     toolCalls: [{ id: `call_${seq}`, name, arguments: args }],
   });
+  if (/\btrips?\b|holiday|vacation|getaway|itinerar/.test(text)) {
+    if (!offered.has(TRIP_TOOL))
+      return {
+        content:
+          "The trip planner (an MCP server that `npm start` runs beside the demo) is not connected, so I can't plan trips right now.",
+      };
+    const destination = DESTINATIONS.find((d) => text.includes(d.toLowerCase())) ?? "Lisbon";
+    return call(TRIP_TOOL, { destination });
+  }
   if (/weather|forecast|rain|sunny|temperature/.test(text)) {
     const city = CITIES.find((c) => text.includes(c.toLowerCase()));
     if (city) return call("weather", { city });
@@ -72,6 +85,12 @@ function firstMove(prompt: string, seq: number): ScriptedTurn {
 }
 
 function afterTool(name: string, output: string, seq: number): ScriptedTurn {
+  if (name === TRIP_TOOL) {
+    if (output.startsWith("Planned ")) return { content: `Your trip is planned! ${output}` };
+    if (/not planned/.test(output))
+      return { content: "No problem — I haven't planned anything. Ask again whenever you like." };
+    return { content: `The trip planner could not finish: ${output}` };
+  }
   if (output.startsWith("declined/expired:"))
     return { content: "No problem — I've left it there. Ask again whenever you like." };
   if (name === "question") {
@@ -84,6 +103,12 @@ function afterTool(name: string, output: string, seq: number): ScriptedTurn {
   if (name === "calendar") return { content: `Here's your day: ${output}` };
   if (name === "flight_status") return { content: output };
   return { content: output };
+}
+
+/** The names of the tools the model is offered (OpenAI-style declarations: `{ function: { name } }`). */
+function toolNames(tools: unknown[] | undefined): Set<string> {
+  const names = (tools ?? []).map((t) => (t as { function?: { name?: unknown } } | null)?.function?.name);
+  return new Set(names.filter((n): n is string => typeof n === "string"));
 }
 
 function toolNameOf(messages: Message[], callId: string | undefined): string {

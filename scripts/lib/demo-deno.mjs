@@ -1,11 +1,13 @@
 // The demo of `npm start` under Deno.serve instead of workerd: the same page, the same createRunHandler
 // endpoint (examples/worker/demo.ts's demoFetch), runs halting into Deno KV, the tools' own records in Deno
-// KV too (behind the few KV-namespace methods they use). Run by scripts/test-demo.mjs:
-//   deno run --unstable-kv --unstable-sloppy-imports … scripts/lib/demo-deno.mjs <port> <kv path> <dist dir>
+// KV too (behind the few KV-namespace methods they use), and the tools of the MCP server at <mcp url> (the
+// demo's trip planner, which scripts/test-demo.mjs serves on 127.0.0.1 as `npm start` does). Run by
+// scripts/test-demo.mjs:
+//   deno run --unstable-kv --unstable-sloppy-imports … scripts/lib/demo-deno.mjs <port> <kv path> <dist dir> [mcp url]
 import { denoKvStorage } from "toolnexus";
 import { demoFetch } from "../../examples/worker/demo.ts";
 
-const [port, path, dist] = Deno.args;
+const [port, path, dist, MCP_URL] = Deno.args;
 const kv = await Deno.openKv(path);
 
 /** The KV namespace methods the demo's tools and stats use, over Deno KV. */
@@ -32,6 +34,6 @@ Deno.serve(
   (request) => {
     if (new URL(request.url).pathname === "/toolnexus.js")
       return new Response(bundle, { headers: { "content-type": "text/javascript; charset=utf-8" } });
-    return demoFetch(request, { RUNS }, runs);
+    return demoFetch(request, { RUNS, MCP_URL }, runs);
   },
 );

@@ -1,11 +1,21 @@
-// Serves the MCP test server on 127.0.0.1 (a free port) through the SDK's Node adapter, behind its localhost
-// Host and Origin guards. `serveTestServer(options)` resolves `{ url, base, stats, close }`.
+// Serves an MCP server's `{ fetch }` on 127.0.0.1 (a free port, or `port`) through the SDK's Node adapter, behind
+// its localhost Host and Origin guards. `serveMcp(app)` resolves `{ url, base, close }`; `serveTestServer(options)`
+// serves the test server that way, with its `stats` and `expire` control routes. (`npm start` and the demo test
+// serve the demo's MCP server, examples/mcp/trip-planner.mjs, with `serveMcp` too.)
 import { createServer } from "node:http";
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { createTestServer } from "./test-server.mjs";
 
 export async function serveTestServer(options = {}) {
-  const app = createTestServer(options);
+  const served = await serveMcp(createTestServer(options));
+  return {
+    ...served,
+    stats: () => fetch(`${served.base}/stats`).then((r) => r.json()),
+    expire: () => fetch(`${served.base}/control/expire`, { method: "POST" }),
+  };
+}
+
+export async function serveMcp(app, { port = 0 } = {}) {
   const handle = toNodeHandler({ fetch: app.fetch });
   const host = localhostHostValidation();
   const origin = localhostOriginValidation();
@@ -13,13 +23,14 @@ export async function serveTestServer(options = {}) {
     if (!host(req, res) || !origin(req, res)) return;
     void handle(req, res);
   });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
   const base = `http://127.0.0.1:${server.address().port}`;
   return {
     base,
     url: `${base}/mcp`,
-    stats: () => fetch(`${base}/stats`).then((r) => r.json()),
-    expire: () => fetch(`${base}/control/expire`, { method: "POST" }),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections?.();
