@@ -110,7 +110,11 @@ export function conversationStore(storage: RunStorage, leaseMs: number) {
         else last = wrote;
       });
     }, busyMs / 3);
-    return async () => (clearInterval(timer), await inFlight, last);
+    return async () => {
+      clearInterval(timer);
+      await inFlight;
+      return last;
+    };
   }
 
   /** A resumed run finished: its transcript replaces the conversation's — only if the conversation still waits on it. */
