@@ -20,6 +20,7 @@ import type {
   ResumeOptions,
   RunOptions,
   RunResult,
+  RunStorage,
   StreamEvent,
   ToolInputSchema,
 } from "./types";
@@ -96,19 +97,21 @@ function answerList(answer: Answer | readonly Answer[]): readonly Answer[] {
   return list as readonly Answer[];
 }
 
-/* @__NO_SIDE_EFFECTS__ */
-export function createClient(options: ClientOptions): Client {
-  const opts = resolveOptions(options);
-  const storage = opts.storage ?? memoryStorage();
-  const registry = createMetrics();
+type Conversations = () => Promise<ReturnType<typeof import("./client/conversations").conversationStore>>;
+type ResolvedOptions = ReturnType<typeof resolveOptions>;
+
+/** What every session of one client shares: the context of a run, metrics, tokens, conversations settled. */
+function sessionEnv(
+  opts: ResolvedOptions,
+  storage: RunStorage,
+  registry: ReturnType<typeof createMetrics>,
+  conversations: Conversations,
+): SessionEnv {
   let wire: Wire | undefined; // kept once loaded, so later runs need no `await import`
   // an explicit `apiKey` (even undefined) turns the environment lookup off
   const apiKey = (): string | undefined =>
     "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
   const secret = opts.resumeSecret;
-  const conversations = () =>
-    import("./client/conversations").then((m) => m.conversationStore(storage, opts.claimLeaseMs));
-
   const env: SessionEnv = {
     opts,
     context: async (toolkit, signal, stream): Promise<RunContext> => ({
@@ -139,51 +142,75 @@ export function createClient(options: ClientOptions): Client {
         await (await conversations()).settle(state.conversationId, state.runId, result.messages);
     },
   };
+  return env;
+}
 
-  function fresh(prompt: string, ro: RunOptions, conversationId?: string): Plan {
-    return async (ctx) => {
-      const system = opts.systemPrompt ?? "";
-      const state: LoopState = {
-        runId: newRunId(),
-        model: opts.model,
-        system,
-        messages: ctx.wire.start(system, ro.history ?? [], prompt),
-        tools: ctx.wire.declare(ctx.toolkit),
-        toolCalls: [],
-        turns: 0,
-        usage: zeroUsage(),
-        text: "",
-        ...(conversationId === undefined ? {} : { conversationId }),
-        startedAt: Date.now(),
-      };
-      return { state, events: drive(ctx, state) };
+/** A new run's plan: its state from the prompt (and history), then the loop. */
+function freshPlan(opts: ResolvedOptions, prompt: string, ro: RunOptions, conversationId?: string): Plan {
+  return async (ctx) => {
+    const system = opts.systemPrompt ?? "";
+    const state: LoopState = {
+      runId: newRunId(),
+      model: opts.model,
+      system,
+      messages: ctx.wire.start(system, ro.history ?? [], prompt),
+      tools: ctx.wire.declare(ctx.toolkit),
+      toolCalls: [],
+      turns: 0,
+      usage: zeroUsage(),
+      text: "",
+      ...(conversationId === undefined ? {} : { conversationId }),
+      startedAt: Date.now(),
     };
-  }
+    return { state, events: drive(ctx, state) };
+  };
+}
 
-  /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
-  async function* started(prompt: string, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
-    const id = ro.conversationId;
-    if (id === undefined) return yield* session(env, ro, stream, fresh(prompt, ro));
-    return yield* (await conversations()).exchange(id, (history) =>
-      session(env, ro, stream, fresh(prompt, { ...ro, history }, id)),
+/** A resume's plan: the answers checked, the resume token checked (its verifier loads when first needed), then the resume path. */
+function resumePlans(opts: ResolvedOptions) {
+  let checkToken: Promise<ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck>> | undefined;
+  async function tokenGuard(runId: string, ro: ResumeOptions) {
+    if (ro.token === undefined && !opts.requireResumeToken) return undefined;
+    checkToken ??= import("./client/resume-token/verify").then((m) =>
+      m.resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true),
     );
+    return (await checkToken)(runId, ro.token);
   }
-
-  const resumed =
-    (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
+  return (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
     async (ctx) => {
       const answers = answerList(answer);
       const [{ prepareResume }, guard] = await Promise.all([import("./loop/resume"), tokenGuard(runId, ro)]);
       return prepareResume(ctx, runId, answers, guard);
     };
+}
 
-  let checkToken: Promise<ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck>> | undefined;
-  async function tokenGuard(runId: string, ro: ResumeOptions) {
-    if (ro.token === undefined && !opts.requireResumeToken) return undefined;
-    checkToken ??= import("./client/resume-token/verify").then((m) =>
-      m.resumeTokenCheck(secret, opts.requireResumeToken === true),
+/** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
+async function inspect(env: SessionEnv, runId: string): Promise<Inspection | undefined> {
+  const [{ inspectRun }, ctx] = await Promise.all([import("./loop/resume"), env.context(undefined, undefined, false)]);
+  const found = await inspectRun(ctx, runId);
+  if (!found || !env.token || found.requests.length === 0) return found;
+  const signed = await Promise.all(found.requests.map((r) => env.token!(runId, r)));
+  const tokens = Object.fromEntries(found.requests.map((r, i) => [r.id, signed[i]!]));
+  return { ...found, token: signed[0]!, tokens };
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+export function createClient(options: ClientOptions): Client {
+  const opts = resolveOptions(options);
+  const storage = opts.storage ?? memoryStorage();
+  const registry = createMetrics();
+  const conversations: Conversations = () =>
+    import("./client/conversations").then((m) => m.conversationStore(storage, opts.claimLeaseMs));
+  const env = sessionEnv(opts, storage, registry, conversations);
+  const resumed = resumePlans(opts);
+
+  /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
+  async function* started(prompt: string, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
+    const id = ro.conversationId;
+    if (id === undefined) return yield* session(env, ro, stream, freshPlan(opts, prompt, ro));
+    return yield* (await conversations()).exchange(id, (history) =>
+      session(env, ro, stream, freshPlan(opts, prompt, { ...ro, history }, id)),
     );
-    return (await checkToken)(runId, ro.token);
   }
 
   const client: Client = {
@@ -194,17 +221,7 @@ export function createClient(options: ClientOptions): Client {
       collect(session(env, ro, false, resumed(runId, answer, ro)))) as Client["resume"],
     resumeStream: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
       session(env, ro, true, resumed(runId, answer, ro))) as Client["resumeStream"],
-    async inspect(runId) {
-      const [{ inspectRun }, ctx] = await Promise.all([
-        import("./loop/resume"),
-        env.context(undefined, undefined, false),
-      ]);
-      const found = await inspectRun(ctx, runId);
-      if (!found || !env.token || found.requests.length === 0) return found;
-      const signed = await Promise.all(found.requests.map((r) => env.token!(runId, r)));
-      const tokens = Object.fromEntries(found.requests.map((r, i) => [r.id, signed[i]!]));
-      return { ...found, token: signed[0]!, tokens };
-    },
+    inspect: (runId) => inspect(env, runId),
 
     ask: (prompt, ao = {}) => client.run(prompt, ao.id === undefined ? ao : { ...ao, conversationId: ao.id }),
 

@@ -26,109 +26,125 @@ interface Loaded {
 /** The longest a conversation stays busy after its exchange stopped renewing it (a process that died). */
 const BUSY_MS = 10_000;
 
-export function conversationStore(storage: RunStorage, leaseMs: number) {
-  const busyMs = Math.min(leaseMs, BUSY_MS);
-  async function load(id: string): Promise<Loaded> {
-    const key = conversationKey(id);
-    const raw = await storage.get(key).catch((cause) => Promise.reject(new StorageError("get", key, cause)));
-    if (raw === undefined) return { record: { v: 1, messages: [] }, raw };
-    try {
-      const record = JSON.parse(raw) as ConversationRecord;
-      if (record?.v === 1 && Array.isArray(record.messages)) return { record, raw };
-    } catch {}
-    throw new RunStateError(`toolnexus: stored conversation "${id}" is corrupt — forget(id) discards it`);
-  }
+/** A client's conversations: its storage, and how long a running exchange's lease lasts between renewals. */
+interface Store {
+  storage: RunStorage;
+  busyMs: number;
+}
 
-  /** Writes `record` over `expected`; resolves the text written, or undefined when someone else wrote first. */
-  async function write(
-    id: string,
-    expected: string | undefined,
-    record: ConversationRecord,
-  ): Promise<string | undefined> {
-    const key = conversationKey(id);
-    const raw = JSON.stringify(record);
-    const wrote = await swap(storage, key, expected, raw).catch((cause) =>
-      Promise.reject(new StorageError("compareAndSet", key, cause, raw)),
+async function load({ storage }: Store, id: string): Promise<Loaded> {
+  const key = conversationKey(id);
+  const raw = await storage.get(key).catch((cause) => Promise.reject(new StorageError("get", key, cause)));
+  if (raw === undefined) return { record: { v: 1, messages: [] }, raw };
+  try {
+    const record = JSON.parse(raw) as ConversationRecord;
+    if (record?.v === 1 && Array.isArray(record.messages)) return { record, raw };
+  } catch {}
+  throw new RunStateError(`toolnexus: stored conversation "${id}" is corrupt — forget(id) discards it`);
+}
+
+/** Writes `record` over `expected`; resolves the text written, or undefined when someone else wrote first. */
+async function write(
+  { storage }: Store,
+  id: string,
+  expected: string | undefined,
+  record: ConversationRecord,
+): Promise<string | undefined> {
+  const key = conversationKey(id);
+  const raw = JSON.stringify(record);
+  const wrote = await swap(storage, key, expected, raw).catch((cause) =>
+    Promise.reject(new StorageError("compareAndSet", key, cause, raw)),
+  );
+  return wrote ? raw : undefined;
+}
+
+const conflict = (id: string, what: string, runId = id) =>
+  new RunConflictError(runId, `toolnexus: conversation "${id}" ${what}`);
+
+/**
+ * Runs one exchange on the conversation — as a stream of events, or drained by `ask` — refused while it
+ * waits on a run or another exchange owns it; the outcome is written with a compare-and-set against the
+ * conversation as this exchange found it. A reader that walks away frees the conversation again.
+ */
+async function* exchange<E, R extends { status: string; messages: unknown[]; runId?: string }>(
+  store: Store,
+  id: string,
+  run: (history: unknown[]) => AsyncGenerator<E, R>,
+): AsyncGenerator<E, R> {
+  const { record, raw } = await load(store, id);
+  if (record.pendingRunId) {
+    throw conflict(
+      id,
+      `waits on run "${record.pendingRunId}" — resume it with client.resume(runId, answer), or discard it with client.forget(id)`,
+      record.pendingRunId,
     );
-    return wrote ? raw : undefined;
   }
-
-  const conflict = (id: string, what: string, runId = id) =>
-    new RunConflictError(runId, `toolnexus: conversation "${id}" ${what}`);
-
-  /**
-   * Runs one exchange on the conversation — as a stream of events, or drained by `ask` — refused while it
-   * waits on a run or another exchange owns it; the outcome is written with a compare-and-set against the
-   * conversation as this exchange found it. A reader that walks away frees the conversation again.
-   */
-  async function* exchange<E, R extends { status: string; messages: unknown[]; runId?: string }>(
-    id: string,
-    run: (history: unknown[]) => AsyncGenerator<E, R>,
-  ): AsyncGenerator<E, R> {
-    const { record, raw } = await load(id);
-    if (record.pendingRunId) {
-      throw conflict(
-        id,
-        `waits on run "${record.pendingRunId}" — resume it with client.resume(runId, answer), or discard it with client.forget(id)`,
-        record.pendingRunId,
-      );
-    }
-    if (record.busy !== undefined && record.busy > Date.now())
-      throw conflict(id, "is busy with another ask — try again when it has answered");
-    const { busy: _, ...idle } = record;
-    let claimed = await write(id, raw, { ...idle, busy: Date.now() + busyMs });
-    if (claimed === undefined) throw conflict(id, "was changed by another ask first — nothing ran for this one");
-    const stopRenewing = renewing(id, claimed, idle);
-    let result: R | undefined;
-    try {
-      result = yield* run(record.messages);
-    } finally {
-      claimed = await stopRenewing();
-      if (result === undefined) await write(id, claimed, idle).catch(() => {}); // freed again; else the lease ends it
-    }
-    const next: ConversationRecord =
-      result.status === "pending"
-        ? { v: 1, messages: record.messages, pendingRunId: result.runId! }
-        : { v: 1, messages: result.messages };
-    if ((await write(id, claimed, next)) === undefined)
-      throw conflict(id, "was changed while this ask ran (forgotten?) — its exchange was not saved");
-    return result;
+  if (record.busy !== undefined && record.busy > Date.now())
+    throw conflict(id, "is busy with another ask — try again when it has answered");
+  const { busy: _, ...idle } = record;
+  let claimed = await write(store, id, raw, { ...idle, busy: Date.now() + store.busyMs });
+  if (claimed === undefined) throw conflict(id, "was changed by another ask first — nothing ran for this one");
+  const stopRenewing = renewing(store, id, claimed, idle);
+  let result: R | undefined;
+  try {
+    result = yield* run(record.messages);
+  } finally {
+    claimed = await stopRenewing();
+    if (result === undefined) await write(store, id, claimed, idle).catch(() => {}); // freed again; else the lease ends it
   }
+  const next: ConversationRecord =
+    result.status === "pending"
+      ? { v: 1, messages: record.messages, pendingRunId: result.runId! }
+      : { v: 1, messages: result.messages };
+  if ((await write(store, id, claimed, next)) === undefined)
+    throw conflict(id, "was changed while this ask ran (forgotten?) — its exchange was not saved");
+  return result;
+}
 
-  /**
-   * Renews the busy lease every third of it while the exchange runs; the function returned stops that,
-   * waits for a renewal in flight and resolves the text last written, which the exchange's own write
-   * compares against. A renewal that finds the conversation changed (forgotten) stops, and that write says so.
-   */
-  function renewing(id: string, claimed: string, idle: ConversationRecord): () => Promise<string> {
-    let last = claimed;
-    let inFlight: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(() => {
-      inFlight = inFlight.then(async () => {
-        const wrote = await write(id, last, { ...idle, busy: Date.now() + busyMs }).catch(() => undefined);
-        if (wrote === undefined) clearInterval(timer);
-        else last = wrote;
-      });
-    }, busyMs / 3);
-    return async () => {
-      clearInterval(timer);
-      await inFlight;
-      return last;
-    };
-  }
+/**
+ * Renews the busy lease every third of it while the exchange runs; the function returned stops that,
+ * waits for a renewal in flight and resolves the text last written, which the exchange's own write
+ * compares against. A renewal that finds the conversation changed (forgotten) stops, and that write says so.
+ */
+function renewing(store: Store, id: string, claimed: string, idle: ConversationRecord): () => Promise<string> {
+  let last = claimed;
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    inFlight = inFlight.then(async () => {
+      const wrote = await write(store, id, last, { ...idle, busy: Date.now() + store.busyMs }).catch(() => undefined);
+      if (wrote === undefined) clearInterval(timer);
+      else last = wrote;
+    });
+  }, store.busyMs / 3);
+  return async () => {
+    clearInterval(timer);
+    await inFlight;
+    return last;
+  };
+}
 
-  /** A resumed run finished: its transcript replaces the conversation's — only if the conversation still waits on it. */
-  async function settle(id: string, runId: string, messages: unknown[]): Promise<void> {
-    const { record, raw } = await load(id);
-    if (record.pendingRunId !== runId) return; // a late duplicate, or the conversation moved on: nothing to write
-    await write(id, raw, { v: 1, messages });
-  }
+/** A resumed run finished: its transcript replaces the conversation's — only if the conversation still waits on it. */
+async function settle(store: Store, id: string, runId: string, messages: unknown[]): Promise<void> {
+  const { record, raw } = await load(store, id);
+  if (record.pendingRunId !== runId) return; // a late duplicate, or the conversation moved on: nothing to write
+  await write(store, id, raw, { v: 1, messages });
+}
 
-  async function forget(id: string): Promise<void> {
-    const found = await load(id).catch(() => undefined);
-    if (found?.record.pendingRunId) await storage.delete(runKey(found.record.pendingRunId));
-    await storage.delete(conversationKey(id));
-  }
+async function forget(store: Store, id: string): Promise<void> {
+  const found = await load(store, id).catch(() => undefined);
+  if (found?.record.pendingRunId) await store.storage.delete(runKey(found.record.pendingRunId));
+  await store.storage.delete(conversationKey(id));
+}
 
-  return { load, exchange, settle, forget };
+export function conversationStore(storage: RunStorage, leaseMs: number) {
+  const store: Store = { storage, busyMs: Math.min(leaseMs, BUSY_MS) };
+  return {
+    load: (id: string) => load(store, id),
+    exchange: <E, R extends { status: string; messages: unknown[]; runId?: string }>(
+      id: string,
+      run: (history: unknown[]) => AsyncGenerator<E, R>,
+    ) => exchange(store, id, run),
+    settle: (id: string, runId: string, messages: unknown[]) => settle(store, id, runId, messages),
+    forget: (id: string) => forget(store, id),
+  };
 }
