@@ -235,13 +235,34 @@ async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions
 }
 
 interface InspectBody {
+  status?: string;
   requests?: PendingRequest[];
   token?: string;
   tokens?: Record<string, string>;
   error?: { code?: string; message?: string };
 }
 
-/** Asks the endpoint what the kept run waits for (GET ?runId=). */
+/** How often, and how many times, a reloaded page looks again at a run another resume is still running. */
+const RUNNING_POLL_MS = 1_000;
+const RUNNING_POLLS = 60;
+
+/** The endpoint's view of run `runId` (GET ?runId=), looked at again while another resume runs it. */
+async function inspectKept(core: Core, runId: string, signal: AbortSignal): Promise<InspectBody | undefined> {
+  const url = `${core.endpoint}${core.endpoint.includes("?") ? "&" : "?"}runId=${encodeURIComponent(runId)}`;
+  for (let polls = 0; ; polls++) {
+    const res = await call(core, url, { method: "GET", headers: { accept: "application/json" } }, signal);
+    const body = (await res.json().catch(() => undefined)) as InspectBody | undefined;
+    if (!res.ok) {
+      const code = typeof body?.error?.code === "string" ? body.error.code : "stream";
+      if (code === "run_not_found") return undefined;
+      throw new ToolnexusError(code as ToolnexusErrorCode, body?.error?.message ?? `HTTP ${res.status}`);
+    }
+    if (body?.status !== "running" || polls >= RUNNING_POLLS) return body;
+    await new Promise((resolve) => setTimeout(resolve, RUNNING_POLL_MS));
+    signal.throwIfAborted();
+  }
+}
+
 async function restore(core: Core): Promise<void> {
   core.kept = load(core.storage, core.key);
   set(core, { ...IDLE, messages: core.kept.messages });
@@ -250,36 +271,40 @@ async function restore(core: Core): Promise<void> {
   const controller = new AbortController();
   core.current = controller;
   set(core, { status: "streaming" });
+  let body: InspectBody | undefined;
   try {
-    const url = `${core.endpoint}${core.endpoint.includes("?") ? "&" : "?"}runId=${encodeURIComponent(runId)}`;
-    const res = await call(core, url, { method: "GET", headers: { accept: "application/json" } }, controller.signal);
-    const body = (await res.json().catch(() => undefined)) as InspectBody | undefined;
-    if (!res.ok) {
-      const code = typeof body?.error?.code === "string" ? body.error.code : "stream";
-      if (code === "run_not_found") {
-        forget(core);
-        return set(core, { status: "idle" });
-      }
-      throw new ToolnexusError(code as ToolnexusErrorCode, body?.error?.message ?? `HTTP ${res.status}`);
-    }
-    const requests = Array.isArray(body?.requests) ? body.requests : [];
-    if (!requests.length) {
-      forget(core);
-      return set(core, { status: "done" });
-    }
-    const tokens: Record<string, string> = {};
-    for (const q of requests) {
-      const token = body?.tokens?.[q.id] ?? body?.token;
-      if (typeof token === "string") tokens[q.id] = token;
-    }
-    keep(core, { tokens });
-    set(core, { status: "waiting", requests, runId });
+    body = await inspectKept(core, runId, controller.signal);
   } catch (error) {
     if (isAbort(error, controller.signal)) return set(core, { status: "idle" });
-    set(core, { status: "error", error: described(error) });
+    return set(core, { status: "error", error: described(error) });
   } finally {
     if (core.current === controller) core.current = undefined;
   }
+  if (body === undefined) {
+    forget(core);
+    return set(core, { status: "idle" });
+  }
+  // its answers were applied but it stopped before finishing (the tab closed mid-resume): continue it
+  if (body.status === "ready") {
+    const token = Object.values(core.kept.tokens ?? {})[0]; // any token of the run passes with no answers
+    return stream(core, { runId, answers: [], ...(token ? { token } : {}) });
+  }
+  if (body.status === "running") {
+    const message = "toolnexus: the run is still being resumed elsewhere — reload to look again";
+    return set(core, { status: "error", error: { code: "run_conflict", message } });
+  }
+  const requests = Array.isArray(body.requests) ? body.requests : [];
+  if (!requests.length) {
+    forget(core);
+    return set(core, { status: "done" });
+  }
+  const tokens: Record<string, string> = {};
+  for (const q of requests) {
+    const token = body.tokens?.[q.id] ?? body.token;
+    if (typeof token === "string") tokens[q.id] = token;
+  }
+  keep(core, { tokens });
+  set(core, { status: "waiting", requests, runId });
 }
 
 /* @__NO_SIDE_EFFECTS__ */

@@ -55,6 +55,22 @@ describe("createRunHandler: runs", () => {
     expect(w.executions).toEqual(["ask_city:Chennai"]);
   });
 
+  it("POST { runId, answers: [] } continues a run left ready; on a run still waiting it is refused and consumes nothing", async () => {
+    const w = edgeWorld({ failsAfterTool: 1 });
+    const halted = doneOf(await framesOf(await w.post({ prompt: "which city?" })));
+    const waiting = await w.post({ runId: halted.runId, answers: [] });
+    expect(waiting.status).toBe(400);
+    expect((await errorBody(waiting)).code).toBe("invalid_answer");
+    const failed = await framesOf(
+      await w.post({ runId: halted.runId, answer: answerOutput(halted.pending.id, "Oslo") }),
+    );
+    expect(failed.at(-1)).toMatchObject({ type: "error" }); // the tool ran, then the model failed
+    expect(((await (await w.get(halted.runId)).json()) as { status: string }).status).toBe("ready");
+    const done = doneOf(await framesOf(await w.post({ runId: halted.runId, answers: [] })));
+    expect(done).toMatchObject({ status: "done", text: "Done: city Oslo" });
+    expect(w.executions).toEqual(["ask_city:Oslo"]);
+  });
+
   it("a resume of the same answer again does not run the tool again", async () => {
     const w = edgeWorld();
     const halted = doneOf(await framesOf(await w.post({ prompt: "which city?" })));
@@ -238,7 +254,7 @@ describe("createRunHandler: a hostile client gets a 4xx, and nothing is stored o
     await refused(w, w.post({ runId: "", answer: answerOutput("q", "x") }), 400, "bad_request");
     await refused(w, w.post({ runId: "r".repeat(300), answer: answerOutput("q", "x") }), 400, "bad_request");
     await refused(w, w.post({ runId: "run-1" }), 400, "bad_request");
-    await refused(w, w.post({ runId: "run-1", answers: [] }), 400, "bad_request");
+    await refused(w, w.post({ runId: "run-1", answers: "not a list" }), 400, "bad_request"); // [] continues a ready run (below)
     const a = answerOutput("q", "x");
     await refused(w, w.post({ runId: "run-1", answer: a, answers: [a] }), 400, "bad_request");
     await refused(w, w.post({ runId: "run-1", answer: a, token: 12 }), 400, "bad_request");

@@ -92,6 +92,23 @@ describe("createRunSession", () => {
     expect(late.status).toBe(409);
   });
 
+  it("after a reload, a run whose answer was applied but which stopped before finishing is continued", async () => {
+    const w = edgeWorld({ failsAfterTool: 1 });
+    const first = sessionIn(w);
+    await first.session.send("which city?");
+    const [request] = first.session.state.requests;
+    await first.session.answer(answerOutput(request!.id, "Lima"), { text: "Lima" }); // the model fails after the tool ran
+    expect(first.session.state.status).toBe("error");
+    expect(w.executions).toEqual(["ask_city:Lima"]);
+    const inspected = (await (await w.get(first.session.state.runId!)).json()) as { status: string };
+    expect(inspected.status).toBe("ready");
+    const again = sessionIn(w, first.storage); // the page reloaded
+    await again.session.restore();
+    expect(again.session.state).toMatchObject({ status: "done", requests: [], runId: undefined });
+    expect(texts(again.session.state).at(-1)).toBe("assistant: Done: city Lima");
+    expect(w.executions).toEqual(["ask_city:Lima"]); // continued, not run again
+  });
+
   it("a double submit while streaming is ignored: one execution", async () => {
     const w = edgeWorld();
     const { session } = sessionIn(w);

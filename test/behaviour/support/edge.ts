@@ -55,7 +55,8 @@ function generate({ messages }: GenerateRequest) {
   return { content: `You said: ${prompt}` };
 }
 
-export function edgeWorld(opts: { resumeSecret?: string; maxBodyBytes?: number } = {}) {
+export function edgeWorld(opts: { resumeSecret?: string; maxBodyBytes?: number; failsAfterTool?: number } = {}) {
+  let fails = opts.failsAfterTool ?? 0; // the model's turns after a tool result that fail first (a dropped upstream)
   const storage = countingStorage();
   const executions: string[] = [];
   const tools = [
@@ -82,7 +83,13 @@ export function edgeWorld(opts: { resumeSecret?: string; maxBodyBytes?: number }
   ];
   const client = createInProcessClient({
     model: "edge-model",
-    generate,
+    generate: (req: GenerateRequest) => {
+      if (fails > 0 && (req.messages as Message[]).at(-1)?.role === "tool") {
+        fails--;
+        throw new Error("upstream dropped");
+      }
+      return generate(req);
+    },
     storage,
     systemPrompt: SYSTEM_PROMPT,
     ...(opts.resumeSecret ? { resumeSecret: opts.resumeSecret } : {}),
