@@ -23,7 +23,7 @@ export const BUNDLE_BUDGET_GZIP_BYTES = 26 * 1024;
  * these. Lower one whenever a change makes that part smaller; never raise one to let a change through
  * without saying why in its commit. RESULTS.md reports each budget as met or missed.
  */
-export const CEILINGS = { upFront: 19 * 1024, run: 23 * 1024, bundle: 41 * 1024 };
+export const CEILINGS = { upFront: 19 * 1024, run: 23 * 1024, bundle: 41.5 * 1024 };
 
 export const ENTRIES = [
   {
