@@ -64,7 +64,8 @@ const conflict = (id: string, what: string, runId = id) =>
 /**
  * Runs one exchange on the conversation — as a stream of events, or drained by `ask` — refused while it
  * waits on a run or another exchange owns it; the outcome is written with a compare-and-set against the
- * conversation as this exchange found it. A reader that walks away frees the conversation again.
+ * conversation as this exchange found it, before a stream's `done` event goes out (a page that answers at
+ * once finds the conversation waiting on its run). A reader that walks away frees the conversation again.
  */
 async function* exchange<E, R extends { status: string; messages: unknown[]; runId?: string }>(
   store: Store,
@@ -82,23 +83,50 @@ async function* exchange<E, R extends { status: string; messages: unknown[]; run
   if (record.busy !== undefined && record.busy > Date.now())
     throw conflict(id, "is busy with another ask — try again when it has answered");
   const { busy: _, ...idle } = record;
-  let claimed = await write(store, id, raw, { ...idle, busy: Date.now() + store.busyMs });
+  const claimed = await write(store, id, raw, { ...idle, busy: Date.now() + store.busyMs });
   if (claimed === undefined) throw conflict(id, "was changed by another ask first — nothing ran for this one");
-  const stopRenewing = renewing(store, id, claimed, idle);
-  let result: R | undefined;
+  const lease = held(store, id, claimed, idle);
+  const events = run(record.messages);
+  let finished = false;
   try {
-    result = yield* run(record.messages);
+    for (;;) {
+      const step = await events.next();
+      if (step.done) {
+        finished = true;
+        await lease.save(record, step.value);
+        return step.value;
+      }
+      const done = step.value as { type?: unknown; result?: R };
+      if (done.type === "done" && done.result) await lease.save(record, done.result);
+      yield step.value;
+    }
   } finally {
-    claimed = await stopRenewing();
-    if (result === undefined) await write(store, id, claimed, idle).catch(() => {}); // freed again; else the lease ends it
+    if (!finished) await events.return(undefined as never);
+    await lease.free(); // unless the outcome was saved
   }
-  const next: ConversationRecord =
-    result.status === "pending"
-      ? { v: 1, messages: record.messages, pendingRunId: result.runId! }
-      : { v: 1, messages: result.messages };
-  if ((await write(store, id, claimed, next)) === undefined)
-    throw conflict(id, "was changed while this ask ran (forgotten?) — its exchange was not saved");
-  return result;
+}
+
+/** The lease an exchange holds, renewed while it runs: it ends by saving the outcome, or by freeing the conversation. */
+function held(store: Store, id: string, claimed: string, idle: ConversationRecord) {
+  const stopRenewing = renewing(store, id, claimed, idle);
+  let ended = false;
+  return {
+    async save(found: ConversationRecord, result: { status: string; messages: unknown[]; runId?: string }) {
+      if (ended) return;
+      ended = true;
+      const next: ConversationRecord =
+        result.status === "pending"
+          ? { v: 1, messages: found.messages, pendingRunId: result.runId! }
+          : { v: 1, messages: result.messages };
+      if ((await write(store, id, await stopRenewing(), next)) === undefined)
+        throw conflict(id, "was changed while this ask ran (forgotten?) — its exchange was not saved");
+    },
+    async free() {
+      if (ended) return;
+      ended = true;
+      await write(store, id, await stopRenewing(), idle).catch(() => {}); // else the lease ends it
+    },
+  };
 }
 
 /**

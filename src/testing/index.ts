@@ -1,8 +1,11 @@
 // toolnexus/testing: what it takes to test tools and storage adapters without a model or a network — the
-// scripted OpenAI/Anthropic endpoint, and the storage contract suite every adapter passes.
+// scripted OpenAI/Anthropic endpoint, the storage contract suite every adapter passes, and the crash matrix
+// every atomic adapter keeps exactly-once under.
 export { storageContract } from "./storage-contract";
 export type { ContractEnv, ContractOptions, ContractTestFunctions } from "./storage-contract";
 export { raceResumes, countingTool } from "./race";
+export { crashMatrix, crashingStorage } from "./crash-matrix";
+export type { Crash, CrashMatrixOptions } from "./crash-matrix";
 export type { RaceOutcome } from "./race";
 export { bigValue, ODD_KEYS, ODD_VALUES } from "./values";
 export { ContractAssertionError } from "./assert";

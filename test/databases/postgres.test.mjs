@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import postgres from "postgres";
 import { isToolnexusError, postgresStorage } from "toolnexus";
-import { raceResumes, storageContract } from "toolnexus/testing";
+import { crashMatrix, raceResumes, storageContract } from "toolnexus/testing";
 
 const url = process.env.DATABASE_URL;
 assert.ok(url, "DATABASE_URL is set (run scripts/test-databases.mjs)");
@@ -35,6 +35,11 @@ storageContract(
 
 const fresh = () => `runs_${crypto.randomUUID().replaceAll("-", "")}`;
 const rows = async (table) => (await pool.query(`select key, value, expires_at from ${table} order by key`)).rows;
+
+crashMatrix("postgresStorage over a pg Pool", () => postgresStorage({ client: pool, table: "runs_crash" }), {
+  describe,
+  it,
+});
 
 describe("postgresStorage", () => {
   it("creates the documented table on first use, and keeps plain keys and values readable by other tools", async () => {

@@ -7,7 +7,7 @@ import { createClient } from "redis";
 import IORedis from "ioredis";
 import { Redis as Upstash } from "@upstash/redis";
 import { redisStorage } from "toolnexus";
-import { raceResumes, storageContract } from "toolnexus/testing";
+import { crashMatrix, raceResumes, storageContract } from "toolnexus/testing";
 
 const { REDIS_URL: url, UPSTASH_URL, UPSTASH_TOKEN } = process.env;
 assert.ok(
@@ -48,6 +48,11 @@ storageContract(
     ttl: "wait",
   },
 );
+
+crashMatrix("redisStorage over node-redis", () => redisStorage({ client: nodeRedis, prefix: `crash:${tag()}` }), {
+  describe,
+  it,
+});
 
 describe("redisStorage", () => {
   it("keeps values verbatim under the prefix, so other clients read them, and asks Redis to expire them (PX)", async () => {

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { d1Storage, isToolnexusError } from "toolnexus";
-import { raceResumes } from "toolnexus/testing";
+import { crashMatrix, raceResumes } from "toolnexus/testing";
 import { storageContract } from "../behaviour/support/storage-contract";
 
 storageContract("d1Storage (Cloudflare D1)", ({ now }) => d1Storage({ database: env.DB, now }), {
@@ -14,6 +14,8 @@ storageContract(
   ({ now }) => d1Storage({ database: env.DB, table: "runs_contract", now }),
   { atomic: true, ttl: "clock" },
 );
+
+crashMatrix("d1Storage (Cloudflare D1)", () => d1Storage({ database: env.DB, table: "runs_crash" }), { describe, it });
 
 const rowsOf = async (table: string) =>
   (

@@ -1,6 +1,14 @@
 // A streamed run (what the edge run handler starts for `POST { prompt, conversationId }`) as a conversation's
 // next exchange: the earlier turns are its history, and its outcome is saved — the same as ask(prompt, { id }).
-import { createClient, memoryStorage, RunConflictError, type StreamEvent } from "toolnexus";
+import {
+  answerOutput,
+  createClient,
+  defineTool,
+  memoryStorage,
+  pending,
+  RunConflictError,
+  type StreamEvent,
+} from "toolnexus";
 import { describe, expect, it } from "vitest";
 import { scripted } from "../support/scripted";
 
@@ -25,6 +33,34 @@ describe("stream(prompt, { conversationId })", () => {
     expect(last.text).not.toBe("");
     const saved = (await client.conversation({ id: "c1" }).messages()) as { content: unknown }[];
     expect(saved.map((m) => m.content)).toContain("fourth");
+  });
+
+  it("the conversation is saved before the done event goes out: an answer sent the moment it arrives settles it", async () => {
+    const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Oslo it is" }, { text: "next" }]);
+    const ask = defineTool({
+      name: "ask_city",
+      description: "asks",
+      execute: async (_a, ctx) =>
+        ctx.answer
+          ? `city=${String(ctx.answer.data?.output)}`
+          : pending({ kind: "input", id: "q", prompt: "Which city?" }),
+    });
+    const client = createClient({ ...base, fetch: s.fetch, storage: memoryStorage() });
+    const events = client.stream("which city?", { conversationId: "c-now", toolkit: [ask] })[Symbol.asyncIterator]();
+    let runId: string | undefined;
+    while (!runId) {
+      const step = await events.next();
+      if (step.done) throw new Error("the stream ended without a done event");
+      if (step.value.type === "done") runId = (step.value.result as { runId?: string }).runId;
+    }
+    // the reader holds the done event and has not asked for more, as a page that answers at once
+    await expect(client.run("meanwhile", { conversationId: "c-now" })).rejects.toThrow(/waits on run/);
+    await client.resume(runId, answerOutput("q", "Oslo"), { toolkit: [ask] });
+    await events.return?.(undefined as never);
+    const saved = JSON.stringify(await client.conversation({ id: "c-now" }).messages());
+    expect(saved).toContain("which city?");
+    expect(saved).toContain("Oslo it is");
+    expect((await client.run("and then?", { conversationId: "c-now" })).text).toBe("next");
   });
 
   it("a second exchange while one streams is a RunConflictError before anything runs", async () => {
