@@ -105,7 +105,8 @@ describe("dist/testing.js (toolnexus/testing)", () => {
     [...text.matchAll(/\b(?:from|import)\s*\(?\s*["'`]([^"'`]+)["'`]/g)].map((m) => m[1]);
 
   it("reaches the core only through ./index.js, the file `toolnexus` resolves to", async () => {
-    expect(specifiersOf(await readFile(join(dist, "testing.js"), "utf8"))).toEqual(["./index.js"]);
+    const specifiers = specifiersOf(await readFile(join(dist, "testing.js"), "utf8"));
+    expect([...new Set(specifiers)]).toEqual(["./index.js"]); // one import per module that uses the core
   });
 
   it("is never loaded by the core: no other file imports it or holds its code", async () => {
