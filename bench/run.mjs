@@ -92,14 +92,42 @@ function commit() {
 }
 
 /** One run's part of RESULTS.md: its versions, its goals and its sections, headings at `level`. */
-function part({ versions: rows, sections }, level) {
+/** A goal as named before its bound: the same goal with a restated budget still matches. */
+const goalKey = (goal) => goal.split(/ ≤ | ≥ /)[0].trim();
+
+/**
+ * The goals table of each part of the RESULTS.md about to be replaced (goal → what it measured), and the
+ * commit it was measured at: the new run is shown beside it.
+ */
+export function previousGoals(text) {
+  const parts = text.split(/^## Part \d/m).slice(1);
+  const at = /working-tree sources at (\w+)/.exec(text)?.[1];
+  return {
+    at,
+    parts: parts.map((part) => {
+      const table = part.split(/^#+ Goals at a glance/m)[1]?.split(/\n\n/)[1] ?? "";
+      const rows = table
+        .split("\n")
+        .slice(2)
+        .map((line) => line.split(" | "));
+      return new Map(rows.filter((r) => r.length >= 2).map((r) => [goalKey(r[0].replace(/^\| /, "")), r[1]]));
+    }),
+  };
+}
+
+function part({ versions: rows, sections }, level, before) {
   const h = "#".repeat(level);
   const out = ["| Component | Version |", "| --- | --- |", ...rows.map(([n, v]) => `| ${n} | ${v} |`), ""];
   const goals = sections.flatMap((s) => s.goals ?? []);
   if (goals.length) {
-    out.push(`${h} Goals at a glance`, "", "| Goal | Measured | |", "| --- | --- | --- |");
-    for (const g of goals)
-      out.push(`| ${g.goal} | ${g.measured} | ${g.met === undefined ? "" : g.met ? "met" : "**missed**"} |`);
+    const was = before?.goals;
+    out.push(`${h} Goals at a glance`, "");
+    out.push(was ? `| Goal | Measured | | The run before (${before.at ?? "?"}) |` : "| Goal | Measured | |");
+    out.push(was ? "| --- | --- | --- | --- |" : "| --- | --- | --- |");
+    for (const g of goals) {
+      const row = `| ${g.goal} | ${g.measured} | ${g.met === undefined ? "" : g.met ? "met" : "**missed**"} |`;
+      out.push(was ? `${row} ${was.get(goalKey(g.goal)) ?? "–"} |` : row);
+    }
     out.push("");
   }
   for (const s of sections) out.push(`${h} ${s.title}`, "", s.text, "");
@@ -107,7 +135,7 @@ function part({ versions: rows, sections }, level) {
 }
 
 /** RESULTS.md: this process's run, then (when given) the Node 24 run on the newest peers. */
-export function markdown(sections, next) {
+export function markdown(sections, next, previous) {
   const out = [
     "# Benchmarks",
     "",
@@ -125,15 +153,20 @@ export function markdown(sections, next) {
     );
   }
   const pinned = { versions: versions(), sections };
-  if (!next) out.push(...part(pinned, 2));
+  const before = (i) => previous && { at: previous.at, goals: previous.parts[i] };
+  if (!next) out.push(...part(pinned, 2, before(0)));
   else {
-    out.push(`## Part 1 — Node ${process.versions.node}, the peers pinned in package.json`, "", ...part(pinned, 3));
+    out.push(
+      `## Part 1 — Node ${process.versions.node}, the peers pinned in package.json`,
+      "",
+      ...part(pinned, 3, before(0)),
+    );
     out.push(`## Part 2 — Node ${next.node}, the peers at their newest releases`, "");
     out.push(
       "The benchmarks with peers in them again, in a second process on Node 24 (`tools/node24`), with the peers installed from `bench/next/package.json`; toolnexus is the same build of the same sources.",
       "",
     );
-    out.push(...part(next, 3));
+    out.push(...part(next, 3, before(1)));
   }
   out.push(`Generated ${new Date().toISOString().slice(0, 10)}.`, "");
   return out.join("\n");
@@ -194,9 +227,12 @@ if (isMain) {
   const next = withNext
     ? await runNext({ smoke, only: only ? only.filter((id) => PEER_BENCHMARKS.includes(id)) : PEER_BENCHMARKS, log })
     : undefined;
-  const md = markdown(sections, next);
+  const resultsUrl = new URL("./RESULTS.md", import.meta.url);
+  const previous =
+    !smoke && !only && existsSync(resultsUrl) ? previousGoals(readFileSync(resultsUrl, "utf8")) : undefined;
+  const md = markdown(sections, next, previous);
   if (!smoke && !only) {
-    writeFileSync(new URL("./RESULTS.md", import.meta.url), md);
+    writeFileSync(resultsUrl, md);
     console.error("[bench] wrote bench/RESULTS.md");
   }
   console.log(md);
