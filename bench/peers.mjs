@@ -25,7 +25,9 @@ const weatherOf = (city) => `${city}: ${city === "Paris" ? "21Â°C, sunny" : "33Â
 
 /** A three-turn run on toolnexus' in-process client; `run()` resolves with the RunResult. */
 export async function oursThreeTurns(tn) {
+  // the weather tool alone, as the peers are given it (createToolkit adds the builtins unless told not to)
   const toolkit = await tn.createToolkit({
+    builtins: false,
     tools: [
       tn.defineTool({
         name: "weather",

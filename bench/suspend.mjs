@@ -42,7 +42,7 @@ async function oursRound(tn, history, { suspend = true } = {}) {
         ? tn.pending({ kind: "approval", prompt: `Deploy to ${target}?` })
         : `deployed to ${target}`,
   });
-  const toolkit = await tn.createToolkit({ tools: [deploy] });
+  const toolkit = await tn.createToolkit({ tools: [deploy], builtins: false }); // the one tool, as @openai/agents is given it
   const client = tn.createInProcessClient({
     model: "scripted",
     storage,
