@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { createChecks } from "./lib/checks.mjs";
+import { phase } from "../test/mcp/support/runtimes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "toolnexus-mcp-"));
@@ -49,30 +50,6 @@ const { scriptedClient } = await import(join(root, "test/mcp/support/scripted.mj
 const form = (id, fields) => (toolnexus.answerForm ? toolnexus.answerForm(id, fields) : { id, ok: true, data: fields });
 const find = (conn, name) =>
   conn.tools.find((t) => t.name === name) ?? assert.fail(`no tool ${name} in ${conn.tools.map((t) => t.name)}`);
-
-/** Runs a phase of a durable run in its own Node process; resolves with the JSON it printed. */
-function phase(config) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, "test/mcp/phases/run.mjs"), JSON.stringify(config)], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      const line = out.trim().split("\n").at(-1);
-      try {
-        resolve(JSON.parse(line));
-      } catch {
-        reject(new Error(`phase exited ${code}: ${out}\n${err}`));
-      }
-    });
-  });
-}
 
 /** Every string under a key named `key`, anywhere in a JSON value, replaced by `fn(value)`. */
 function rewrite(value, key, fn) {

@@ -3,21 +3,12 @@
 // through a Worker's fetch, in Chromium through page.evaluate, in Deno through a `deno run` per process.
 // Each step takes and returns plain JSON; `storage` is the runtime's own RunStorage (KV, localStorage, Deno KV),
 // so a run halted in one isolate, page load or process is resumed in the next one.
-import { answerForm, createInProcessClient } from "../../../dist/index.js";
+import { answerForm } from "../../../dist/index.js";
 import { connectMcp } from "../../../dist/mcp.js";
+import { scriptedClient } from "../support/scripted.mjs";
 
 /** The scripted model: its first turn calls `calls`, then it answers with what the tool results said. */
-function scripted(calls, options) {
-  return createInProcessClient({
-    model: "scripted",
-    generate(req) {
-      const results = req.messages.filter((m) => m.role === "tool");
-      if (results.length > 0) return { content: results.map((m) => m.content).join("\n---\n") };
-      return { toolCalls: calls.map((c, i) => ({ id: `call_${i + 1}`, name: c.name, arguments: c.args ?? {} })) };
-    },
-    ...options,
-  });
-}
+const scripted = (calls, options) => scriptedClient({ calls, ...options });
 
 const summary = (result) => ({
   status: result.status,

@@ -128,39 +128,10 @@ export function deno(ctx, script) {
   };
 }
 
-export function denoRun({ tmp }, file, kv, list) {
-  const args = ["run", "--quiet", "--unstable-kv", "--allow-net=127.0.0.1", `--allow-read=${tmp}`];
-  args.push(`--allow-write=${tmp}`, "--no-prompt", file, kv, JSON.stringify(list));
+/** Runs `command` to its end (killed after a minute); resolves with the JSON of the last line it printed. */
+function lastJsonLine(what, command, args, options) {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(root, "node_modules/.bin/deno"), args, {
-      cwd: tmp,
-      env: { ...process.env, DENO_DIR: join(tmp, "deno-dir"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      try {
-        const { pid, results } = JSON.parse(out.trim().split("\n").at(-1));
-        resolve({ id: pid, results });
-      } catch {
-        reject(new Error(`deno exited ${code}: ${out}\n${err}`));
-      }
-    });
-  });
-}
-
-/** Runs a phase of a durable run in its own Node process (test/mcp/phases/run.mjs); resolves with its JSON. */
-export function phase(config) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, "test/mcp/phases/run.mjs"), JSON.stringify(config)], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
@@ -171,8 +142,23 @@ export function phase(config) {
       try {
         resolve(JSON.parse(out.trim().split("\n").at(-1)));
       } catch {
-        reject(new Error(`phase exited ${code}: ${out}\n${err}`));
+        reject(new Error(`${what} exited ${code}: ${out}\n${err}`));
       }
     });
+  });
+}
+
+export async function denoRun({ tmp }, file, kv, list) {
+  const args = ["run", "--quiet", "--unstable-kv", "--allow-net=127.0.0.1", `--allow-read=${tmp}`];
+  args.push(`--allow-write=${tmp}`, "--no-prompt", file, kv, JSON.stringify(list));
+  const env = { ...process.env, DENO_DIR: join(tmp, "deno-dir"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
+  const { pid, results } = await lastJsonLine("deno", join(root, "node_modules/.bin/deno"), args, { cwd: tmp, env });
+  return { id: pid, results };
+}
+
+/** Runs a phase of a durable run in its own Node process (test/mcp/phases/run.mjs); resolves with its JSON. */
+export function phase(config) {
+  return lastJsonLine("phase", process.execPath, [join(root, "test/mcp/phases/run.mjs"), JSON.stringify(config)], {
+    cwd: root,
   });
 }
