@@ -5,19 +5,10 @@
 // so a run halted in one isolate, page load or process is resumed in the next one.
 import { answerForm } from "../../../dist/index.js";
 import { connectMcp } from "../../../dist/mcp.js";
-import { scriptedClient } from "../support/scripted.mjs";
+import { scriptedClient, summary } from "../support/scripted.mjs";
 
 /** The scripted model: its first turn calls `calls`, then it answers with what the tool results said. */
 const scripted = (calls, options) => scriptedClient({ calls, ...options });
-
-const summary = (result) => ({
-  status: result.status,
-  text: result.text,
-  runId: result.runId,
-  pending: result.pending,
-  requests: result.requests,
-  toolCalls: result.toolCalls?.map((c) => ({ name: c.name, output: c.output, isError: c.isError })),
-});
 
 async function connected(url, fn) {
   const conn = await connectMcp({ name: "test server", url });
