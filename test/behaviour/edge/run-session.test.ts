@@ -109,6 +109,26 @@ describe("createRunSession", () => {
     expect(w.executions).toEqual(["ask_city:Lima"]); // continued, not run again
   });
 
+  it("after a reload, a run another resume is still running is looked at again until it has finished", async () => {
+    let release = () => {};
+    const w = edgeWorld({ answered: new Promise<void>((resolve) => (release = resolve)) });
+    const first = sessionIn(w);
+    await first.session.send("which city?");
+    const [request] = first.session.state.requests;
+    const { runId } = first.session.state;
+    const answering = first.session.answer(answerOutput(request!.id, "Rome"), { text: "Rome" }); // the tool is held
+    const status = async () => ((await (await w.get(runId!)).json()) as { status: string }).status;
+    while ((await status()) !== "running") await new Promise((resolve) => setTimeout(resolve, 5));
+    const again = sessionIn(w, first.storage); // a reload while the first tab's resume runs
+    const restoring = again.session.restore();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(again.session.state.status).toBe("streaming"); // still looking: the run is being resumed
+    release();
+    await Promise.all([answering, restoring]);
+    expect(again.session.state).toMatchObject({ status: "done", requests: [] });
+    expect(w.executions).toEqual(["ask_city:Rome"]);
+  });
+
   it("a double submit while streaming is ignored: one execution", async () => {
     const w = edgeWorld();
     const { session } = sessionIn(w);

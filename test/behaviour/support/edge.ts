@@ -55,7 +55,9 @@ function generate({ messages }: GenerateRequest) {
   return { content: `You said: ${prompt}` };
 }
 
-export function edgeWorld(opts: { resumeSecret?: string; maxBodyBytes?: number; failsAfterTool?: number } = {}) {
+export function edgeWorld(
+  opts: { resumeSecret?: string; maxBodyBytes?: number; failsAfterTool?: number; answered?: Promise<void> } = {},
+) {
   let fails = opts.failsAfterTool ?? 0; // the model's turns after a tool result that fail first (a dropped upstream)
   const storage = countingStorage();
   const executions: string[] = [];
@@ -65,6 +67,7 @@ export function edgeWorld(opts: { resumeSecret?: string; maxBodyBytes?: number; 
       description: "asks which city",
       execute: async (_args, ctx) => {
         if (!ctx?.answer) return pending({ kind: "question", prompt: "Which city?" });
+        await opts.answered; // a test may hold the answered tool mid-run
         executions.push(`ask_city:${ctx.answer.data?.output ?? ctx.answer.reason}`);
         return `city ${ctx.answer.ok ? ctx.answer.data?.output : "none"}`;
       },
