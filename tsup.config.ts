@@ -1,4 +1,4 @@
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
 
 export default defineConfig([
   {
@@ -14,42 +14,12 @@ export default defineConfig([
     platform: "neutral",
     splitting: true,
   },
-  {
-    // toolnexus/mcp in a build of its own, so dist/index.d.ts stays one self-contained file (a Deno URL import
-    // and JSR read it alone); the core's own code is shared through the package's published entry
-    entry: { mcp: "src/mcp/index.ts" },
-    format: ["esm"],
-    dts: true,
-    sourcemap: true,
-    target: "es2022",
-    platform: "neutral",
-    esbuildPlugins: [
-      {
-        name: "mcp-over-the-core",
-        setup(build) {
-          build.onResolve({ filter: /^\.\.\/index$/ }, () => ({ path: "./index.js", external: true }));
-        },
-      },
-    ],
-  },
-  {
-    // toolnexus/testing: its own file over the published core — "../index" stays an import of ./index.js,
-    // so the core bundle holds no testing code and the testing code shares the user's copy of the core
-    entry: { testing: "src/testing/index.ts" },
-    format: ["esm"],
-    dts: true,
-    sourcemap: true,
-    target: "es2022",
-    platform: "neutral",
-    esbuildPlugins: [
-      {
-        name: "testing-over-the-core",
-        setup(build) {
-          build.onResolve({ filter: /^\.\.\/index$/ }, () => ({ path: "./index.js", external: true }));
-        },
-      },
-    ],
-  },
+  // toolnexus/mcp in a build of its own, so dist/index.d.ts stays one self-contained file (a Deno URL import
+  // and JSR read it alone); the core's own code is shared through the package's published entry
+  overTheCore("mcp", "src/mcp/index.ts"),
+  // toolnexus/testing: its own file over the published core, so the core bundle holds no testing code and
+  // the testing code shares the user's copy of the core
+  overTheCore("testing", "src/testing/index.ts"),
   {
     // one self-contained file a page or a Deno script can import by URL; its first line points Deno (and
     // JSR) at the declarations the build above writes beside it, so a URL import is typed
@@ -66,3 +36,23 @@ export default defineConfig([
     outExtension: () => ({ js: ".js" }),
   },
 ]);
+
+/** A subpath entry built on its own, whose `../index` imports stay an import of the published ./index.js. */
+function overTheCore(name: string, entry: string): Options {
+  return {
+    entry: { [name]: entry },
+    format: ["esm"],
+    dts: true,
+    sourcemap: true,
+    target: "es2022",
+    platform: "neutral",
+    esbuildPlugins: [
+      {
+        name: `${name}-over-the-core`,
+        setup(build) {
+          build.onResolve({ filter: /^\.\.\/index$/ }, () => ({ path: "./index.js", external: true }));
+        },
+      },
+    ],
+  };
+}

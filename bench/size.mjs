@@ -108,18 +108,7 @@ export async function bench() {
   const budgetOk = budgeted !== undefined && budgeted <= BUDGET_GZIP_BYTES;
   const perRun = split.error ? undefined : split.loaded;
   const bundle = await singleFileGzip();
-  const rows = ENTRIES.map((entry) => {
-    const r = results[entry.name];
-    if (r.error) return [entry.name, "–", "–", "–", `build failed: ${r.error}`];
-    const parts = r.largest.map(([k, b]) => `${k} ${fmtBytes(b)}`).join(", ");
-    return [
-      `${entry.name} (${entry.imports})`,
-      fmtBytes(r.raw),
-      `**${fmtBytes(r.gzip)}**`,
-      ratio(r.gzip, ours?.gzip),
-      parts,
-    ];
-  });
+  const rows = entryRows(ENTRIES, results, ours?.gzip);
   const text = [
     "One file per entry (dynamic imports inlined): everything the entry can ever reach.",
     "",
@@ -131,18 +120,7 @@ export async function bench() {
     "",
     table(
       ["Entry (what it imports)", "Minified", "Gzip -9", "Gzip vs toolnexus/mcp", "Largest parts (minified)"],
-      MCP_ENTRIES.map((entry) => {
-        const r = results[entry.name];
-        if (r.error) return [entry.name, "–", "–", "–", `build failed: ${r.error}`];
-        const parts = r.largest.map(([k, b]) => `${k} ${fmtBytes(b)}`).join(", ");
-        return [
-          `${entry.name} (${entry.imports})`,
-          fmtBytes(r.raw),
-          `**${fmtBytes(r.gzip)}**`,
-          ratio(r.gzip, results["toolnexus/mcp"]?.gzip),
-          parts,
-        ];
-      }),
+      entryRows(MCP_ENTRIES, results, results["toolnexus/mcp"]?.gzip),
     ),
     "",
     `**Budget (CI-enforced): the core bundle — what importing ${"`createClient, createToolkit, defineTool, answerOutput, memoryStorage`"} loads up front — ≤ ${fmtBytes(BUDGET_GZIP_BYTES)} (${BUDGET_GZIP_BYTES.toLocaleString("en")} B) gzip** — ` +
@@ -215,6 +193,16 @@ export async function bench() {
     checks,
     budgeted,
   };
+}
+
+/** One table row per entry: sizes, gzip against `base`, and its largest parts. */
+function entryRows(entries, results, base) {
+  return entries.map((entry) => {
+    const r = results[entry.name];
+    if (r.error) return [entry.name, "–", "–", "–", `build failed: ${r.error}`];
+    const parts = r.largest.map(([k, b]) => `${k} ${fmtBytes(b)}`).join(", ");
+    return [`${entry.name} (${entry.imports})`, fmtBytes(r.raw), `**${fmtBytes(r.gzip)}**`, ratio(r.gzip, base), parts];
+  });
 }
 
 /** The three byte budgets as checks: each a hard limit, reported with what it measured. */
