@@ -2,6 +2,7 @@
 //   - dist/ served on loopback; `deno check` of a script importing dist/toolnexus.js by URL passes when the
 //     script uses the types right and fails, naming the real types, when it misuses them — the bundle's
 //     `// @ts-self-types="./index.d.ts"` first line is what makes Deno fetch the declarations;
+//   - examples/deno/from-url.ts run with its CDN URL mapped onto that server, and refused without import access;
 //   - `deno publish --dry-run` of jsr.json (offline: the package has no dependencies), and jsr.json
 //     agreeing with package.json.
 // Prints `Deno types & JSR: N passed, N failed`.
@@ -128,6 +129,39 @@ async function urlImportTypes() {
   });
 }
 
+/** examples/deno/from-url.ts as a user runs it: its CDN URL mapped onto dist/ on loopback by an import map. */
+async function fromUrlExample() {
+  const CDN_URL = "https://cdn.jsdelivr.net/npm/toolnexus/dist/toolnexus.js";
+  const example = join(root, "examples/deno/from-url.ts");
+  const { host, requests } = await serveDist();
+  const importMap = join(tmp, "cdn-map.json");
+  writeFileSync(importMap, JSON.stringify({ imports: { [CDN_URL]: `http://${host}/toolnexus.js` } }));
+  const runExample = (allow, denoDir) =>
+    run(["run", "--no-lock", ...allow, `--import-map=${importMap}`, example], { cwd: root, denoDir });
+
+  await check("examples/deno/from-url.ts imports exactly the CDN URL mapped here", async () => {
+    assert.ok(readFileSync(example, "utf8").includes(`from "${CDN_URL}"`));
+  });
+
+  await check("deno run runs examples/deno/from-url.ts from the URL and prints the Answer", async () => {
+    requests.length = 0;
+    const out = await runExample([`--allow-import=${host}`], join(tmp, "deno-allowed"));
+    assert.equal(out.code, 0, out.stderr);
+    assert.doesNotMatch(out.stderr, /error/);
+    assert.deepEqual(JSON.parse(out.stdout), { id: "sus-1", ok: true, data: { output: "Chennai" } });
+    assert.deepEqual(requests, ["/toolnexus.js"]);
+  });
+
+  await check("the import is refused when the loopback server is not on the allow-list", async () => {
+    requests.length = 0;
+    const out = await runExample([], join(tmp, "deno-refused"));
+    assert.notEqual(out.code, 0);
+    assert.equal(out.stdout, "");
+    assert.ok(out.stderr.includes(`Requires import access to "${host}"`), out.stderr);
+    assert.deepEqual(requests, []);
+  });
+}
+
 async function jsr() {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   const manifest = JSON.parse(readFileSync(join(root, "jsr.json"), "utf8"));
@@ -162,6 +196,7 @@ async function jsr() {
 
 try {
   await urlImportTypes();
+  await fromUrlExample();
   await jsr();
 } catch (error) {
   fail("setup", error);
