@@ -22,12 +22,23 @@ function encode(ctx: RunContext, record: RunRecord, status: RunRecordStatus, dig
   return edited ?? saveRecord({ ...record, ...extra, status });
 }
 
-/** Takes the record for this resume: compare-and-set where the adapter has it (atomic ones make this exactly-once). */
-export async function claim(ctx: RunContext, record: RunRecord, raw: string, digest: string): Promise<void> {
-  const key = runKey(record.runId);
-  const value = encode(ctx, record, "claimed", digest, raw);
+/** The TTL a not-yet-finished record is written with (`pendingTtlSeconds`, at least until its requests expire). */
+function ttlOpts(ctx: RunContext, record: RunRecord): { ttlSeconds: number } | undefined {
   const ttl = pendingTtl(ctx, record.calls);
-  const opts = ttl === undefined ? undefined : { ttlSeconds: ttl };
+  return ttl === undefined ? undefined : { ttlSeconds: ttl };
+}
+
+/**
+ * Takes the record for this resume: compare-and-set where the adapter has it (atomic ones make this
+ * exactly-once). Resolves the text later writes edit: the stored one as the halt wrote it, or — when an
+ * earlier owner's edits were appended to it (it has a lease) — the record serialized once afresh, so a run
+ * claimed and given back again and again does not grow by a copy of its calls each time.
+ */
+export async function claim(ctx: RunContext, record: RunRecord, raw: string, digest: string): Promise<string> {
+  const key = runKey(record.runId);
+  const base = record.lease === undefined ? raw : saveRecord(record);
+  const value = encode(ctx, record, "claimed", digest, base);
+  const opts = ttlOpts(ctx, record);
   let won: boolean;
   try {
     won = await swap(ctx.storage, key, raw, value, opts);
@@ -36,6 +47,7 @@ export async function claim(ctx: RunContext, record: RunRecord, raw: string, dig
   }
   if (!won) throw conflict(record.runId, "was claimed by another resume first — nothing ran for this call");
   ctx.owned = value;
+  return base;
 }
 
 /**
@@ -55,7 +67,8 @@ export async function* owned(
   };
   ctx.carry = { answered: own.current.answered, applied: [...(own.current.applied ?? []), own.digest] };
   ctx.checkpoint = async (s, assistant, calls) => {
-    own.current = { ...haltRecord(ctx, s, assistant, calls), answered: own.current.answered };
+    const { answered, applied } = own.current; // what earlier resumes applied stays recognisable as a replay
+    own.current = { ...haltRecord(ctx, s, assistant, calls), answered, ...(applied ? { applied } : {}) };
     own.base = await writeRecord(ctx, { ...own.current, status: "claimed", lease: lease(ctx, own.digest) });
   };
   try {
@@ -84,7 +97,7 @@ async function giveBack(ctx: RunContext, own: Owner): Promise<void> {
   const record = own.current;
   const status = openGroups(record.calls).length ? "suspended" : "ready";
   try {
-    await writeText(ctx, record.runId, encode(ctx, record, status, own.digest, own.base));
+    await writeText(ctx, record.runId, encode(ctx, record, status, own.digest, own.base), ttlOpts(ctx, record));
   } catch {
     // the claim stays until its lease passes; then the same answer takes it over
   }
@@ -98,6 +111,6 @@ export async function checkpoint(
   status: "claimed" | "suspended",
 ): Promise<void> {
   const next = status === "suspended" ? { ...record, applied: [...(record.applied ?? []), own.digest] } : record;
-  await writeText(ctx, record.runId, encode(ctx, next, status, own.digest, own.base));
+  await writeText(ctx, record.runId, encode(ctx, next, status, own.digest, own.base), ttlOpts(ctx, next));
   own.current = next;
 }

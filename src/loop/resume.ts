@@ -195,9 +195,9 @@ export async function prepareResume(
     calls: record.calls.map((c) => startedFor(c, applied)),
     answered: answered(applied, digest, record),
   };
-  await claim(ctx, claimed, raw, digest);
-  const own = { current: claimed, digest, base: raw };
-  return { state, events: owned(ctx, own, resumeRun(ctx, state, own, applied, { record, raw })) };
+  const base = await claim(ctx, claimed, raw, digest);
+  const own = { current: claimed, digest, base };
+  return { state, events: owned(ctx, own, resumeRun(ctx, state, own, applied, { record, raw: base })) };
 }
 
 /** A run finished, owned by another resume, or answered with other answers than these is refused here. */

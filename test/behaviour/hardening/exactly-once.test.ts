@@ -266,6 +266,53 @@ for (const style of ["openai", "anthropic"] as const) {
       expect(k.runs.ask_date).toBe(1);
     });
 
+    it("an earlier partial answer sent again after a walk-away and a retry still gets the kept outcome", async () => {
+      const storage = await natural.make();
+      const k = kit();
+      const s = model(style, (seen) => {
+        if (!seen) return { calls: [{ name: "ask_city" }, { name: "ask_date" }] };
+        if (!seen.includes("book")) return { calls: [{ name: "book" }] };
+        return { text: `end ${seen}` };
+      });
+      const client = createClient({ ...base, style, fetch: s.fetch, storage });
+      const halted = asPending(await client.run("x", { toolkit: k.tools }));
+      const date = answerOutput("q-date", "Friday");
+      const city = answerOutput("q-city", "Oslo");
+      await client.resume(halted.runId!, date, { toolkit: k.tools }); // one card answered
+      for await (const event of client.resumeStream(halted.runId!, city, { toolkit: k.tools })) {
+        if (event.type === "tool_result" && event.name === "book") break; // the tab closed after a later turn's checkpoint
+      }
+      const done = await client.resume(halted.runId!, city, { toolkit: k.tools });
+      expect(done.status).toBe("done");
+      const again = await client.resume(halted.runId!, date, { toolkit: k.tools }); // the first card, submitted twice
+      expect(again.text).toBe(done.text);
+      expect([k.runs.ask_city, k.runs.ask_date, k.runs.book]).toEqual([1, 1, 1]);
+    });
+
+    it("a run claimed and given back again and again keeps one copy of its calls in the stored text", async () => {
+      const storage = await natural.make();
+      const k = kit();
+      const s = model(style, (seen) => (seen ? { text: `end ${seen}` } : { calls: [{ name: "ask_city" }] }));
+      const client = createClient({ ...base, style, fetch: s.fetch, storage });
+      const halted = asPending(await client.run("x", { toolkit: k.tools }));
+      const sizes: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        for await (const event of client.resumeStream(halted.runId!, answerOutput("q-city", "Oslo"), {
+          toolkit: k.tools,
+        })) {
+          void event;
+          break; // the tab closed at the first event, again
+        }
+        const stored = (await storage.get(`run:${halted.runId}`))!;
+        sizes.push(stored.split('"calls":').length - 1);
+      }
+      expect(sizes.every((n) => n <= 2)).toBe(true); // the record's own, and at most one edit appended
+      expect((await client.resume(halted.runId!, answerOutput("q-city", "Oslo"), { toolkit: k.tools })).status).toBe(
+        "done",
+      );
+      expect(k.runs.ask_city).toBe(1);
+    });
+
     it("inspect tells a reloaded page where the run stands: pending with its requests, then done; unknown runs are undefined", async () => {
       const storage = await natural.make();
       const k = kit();
@@ -412,6 +459,34 @@ describe("exactly once: the rest of the cases", () => {
       RunNotFoundError,
     );
     expect(k.runs).toEqual({});
+  });
+
+  it("every write of a halted run keeps pendingTtlSeconds: after a partial answer and after a walk-away", async () => {
+    const ttls: (number | undefined)[] = [];
+    const inner = memoryStorage();
+    const storage: RunStorage = {
+      capabilities: inner.capabilities,
+      get: (key) => inner.get(key),
+      delete: (key) => inner.delete(key),
+      set: (key, value, opts) => (ttls.push(opts?.ttlSeconds), inner.set(key, value, opts)),
+      compareAndSet: (key, e, value, opts) => (ttls.push(opts?.ttlSeconds), inner.compareAndSet!(key, e, value, opts)),
+    };
+    const k = kit();
+    const s = model("openai", (seen) =>
+      seen.includes("ask_city")
+        ? { text: seen }
+        : seen
+          ? { calls: [{ name: "book" }] }
+          : { calls: [{ name: "ask_city" }, { name: "ask_date" }] },
+    );
+    const client = createClient({ ...openai, fetch: s.fetch, storage, pendingTtlSeconds: 600 });
+    const halted = asPending(await client.run("x", { toolkit: k.tools }));
+    await client.resume(halted.runId!, answerOutput("q-date", "Friday"), { toolkit: k.tools }); // still suspended
+    for await (const event of client.resumeStream(halted.runId!, answerOutput("q-city", "Oslo"), { toolkit: k.tools }))
+      if (event.type === "tool_result") break; // given back, ready
+    expect((await client.inspect(halted.runId!))?.status).toBe("ready");
+    expect(ttls.length).toBeGreaterThan(4);
+    expect(ttls).toEqual(ttls.map(() => 600)); // halt, claims, checkpoints and the give-back alike
   });
 
   it("after a takeover, a tool with recovery: 'rerun' runs again with the same idempotencyKey; others are reported interrupted", async () => {
