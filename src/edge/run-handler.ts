@@ -111,7 +111,12 @@ async function post(request: Request, opts: RunHandlerOptions, max: number): Pro
     const token = body.token;
     if (token !== undefined && (typeof token !== "string" || token.length > MAX_TOKEN))
       refuse("bad_request", '"token" must be the token string the run was issued with');
-    const resumeOpts: ResumeOptions = { ...(toolkit ? { toolkit } : {}), ...(token ? { token: token as string } : {}) };
+    // the page's request signal: a page that goes away stops the run, whose claim is given back at once
+    const resumeOpts: ResumeOptions = {
+      signal: request.signal,
+      ...(toolkit ? { toolkit } : {}),
+      ...(token ? { token: token as string } : {}),
+    };
     return eventStreamResponse(client.resumeStream(runId, answers.length === 1 ? answers[0]! : answers, resumeOpts));
   }
   const prompt = body.prompt;
@@ -119,7 +124,11 @@ async function post(request: Request, opts: RunHandlerOptions, max: number): Pro
     refuse("bad_request", 'send { "prompt": "…" } to start a run, or { "runId", "answer" } to answer one');
   // the conversation's next exchange: its history in, its outcome saved (client/conversations.ts)
   const conversationId = idField(body, "conversationId", true);
-  const runOpts: RunOptions = { ...(toolkit ? { toolkit } : {}), ...(conversationId ? { conversationId } : {}) };
+  const runOpts: RunOptions = {
+    signal: request.signal,
+    ...(toolkit ? { toolkit } : {}),
+    ...(conversationId ? { conversationId } : {}),
+  };
   return eventStreamResponse(client.stream(prompt as string, runOpts));
 }
 

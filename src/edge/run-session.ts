@@ -5,6 +5,7 @@
 import { isToolnexusError, NetworkError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import { answerDeclined } from "../answer";
 import type { Answer, PendingRequest, RunResult, StreamEvent } from "../types";
+import { abortableSleep } from "../wire/retry-wait";
 import { readEventStream } from "./event-stream";
 import {
   defaultStorage,
@@ -170,8 +171,11 @@ function onEvent(core: Core, event: StreamEvent): void {
   });
 }
 
-/** Posts `body` and plays the events onto the state; `onRefused` sees a ToolnexusError before it is shown. */
-async function stream(core: Core, body: unknown, onRefused?: (error: ToolnexusError) => void): Promise<void> {
+/**
+ * Posts `body` and plays the events onto the state; `onStopped` sees why a stream ended early before that
+ * is shown — a ToolnexusError, or nothing for an abort.
+ */
+async function stream(core: Core, body: unknown, onStopped?: (error?: ToolnexusError) => void): Promise<void> {
   const controller = new AbortController();
   core.current = controller;
   let streamed = false;
@@ -184,9 +188,11 @@ async function stream(core: Core, body: unknown, onRefused?: (error: ToolnexusEr
     }
   } catch (error) {
     flush(core);
-    if (isAbort(error, controller.signal))
+    if (isAbort(error, controller.signal)) {
+      onStopped?.();
       return set(core, { status: core.state.requests.length ? "waiting" : "idle" });
-    if (isToolnexusError(error)) onRefused?.(error);
+    }
+    if (isToolnexusError(error)) onStopped?.(error);
     set(core, { status: "error", error: described(error) });
   } finally {
     if (core.current === controller) core.current = undefined;
@@ -224,12 +230,12 @@ async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions
   keep(core, {});
   const body = { runId, ...(answers.length === 1 ? { answer: answers[0] } : { answers }), ...(token ? { token } : {}) };
   await stream(core, body, (error) => {
-    if (GONE.has(error.code)) {
+    if (error && GONE.has(error.code)) {
       // answered elsewhere, expired, or not a question of this run: it is not coming back
       set(core, { requests: [], runId: undefined });
       forget(core);
     } else {
-      set(core, { requests: open, runId }); // refused or cut off: the question stays, to be answered again
+      set(core, { requests: open, runId }); // refused, cut off or aborted: the question stays, to be answered again
     }
   });
 }
@@ -258,8 +264,7 @@ async function inspectKept(core: Core, runId: string, signal: AbortSignal): Prom
       throw new ToolnexusError(code as ToolnexusErrorCode, body?.error?.message ?? `HTTP ${res.status}`);
     }
     if (body?.status !== "running" || polls >= RUNNING_POLLS) return body;
-    await new Promise((resolve) => setTimeout(resolve, RUNNING_POLL_MS));
-    signal.throwIfAborted();
+    await abortableSleep(RUNNING_POLL_MS, signal);
   }
 }
 

@@ -129,6 +129,26 @@ describe("createRunSession", () => {
     expect(w.executions).toEqual(["ask_city:Rome"]);
   });
 
+  it("an answer aborted midway leaves its question open; answering it again finishes the run, the tool ran once", async () => {
+    let release = () => {};
+    const w = edgeWorld({ answered: new Promise<void>((resolve) => (release = resolve)) });
+    const { session } = sessionIn(w);
+    await session.send("which city?");
+    const { runId, requests } = session.state;
+    const status = async () => ((await (await w.get(runId!)).json()) as { status: string }).status;
+    const answering = session.answer(answerOutput(requests[0]!.id, "Rome"), { text: "Rome" }); // the tool is held
+    while ((await status()) !== "running") await new Promise((resolve) => setTimeout(resolve, 5));
+    session.abort();
+    release();
+    await answering;
+    expect(session.state).toMatchObject({ status: "waiting", runId, requests });
+    while ((await status()) === "running") await new Promise((resolve) => setTimeout(resolve, 5));
+    await session.answer(answerOutput(requests[0]!.id, "Rome"));
+    expect(session.state).toMatchObject({ status: "done", requests: [] });
+    expect(texts(session.state).at(-1)).toBe("assistant: Done: city Rome");
+    expect(w.executions).toEqual(["ask_city:Rome"]);
+  });
+
   it("a double submit while streaming is ignored: one execution", async () => {
     const w = edgeWorld();
     const { session } = sessionIn(w);

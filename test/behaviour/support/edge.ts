@@ -103,9 +103,43 @@ export function edgeWorld(
     ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}),
   });
   const origin = "http://edge.test";
-  /** A page's fetch, answered by the handler; relative URLs resolve against the edge's origin. */
-  const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-    handler(new Request(new URL(String(input), origin), init))) as typeof globalThis.fetch;
+  /**
+   * A page's fetch, answered by the handler; relative URLs resolve against the edge's origin. As a real
+   * fetch does, aborting its signal fails the body being read (and the handler sees the request's signal).
+   */
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const signal = init?.signal;
+    const answered = handler(new Request(new URL(String(input), origin), init));
+    if (!signal) return answered;
+    const aborted = new Promise<never>((_, reject) => {
+      const fail = () => reject(signal.reason);
+      if (signal.aborted) fail();
+      else signal.addEventListener("abort", fail, { once: true });
+    });
+    // a page gone before the response came: the server's runtime cancels the response it then makes
+    aborted.catch(() => answered.then((late) => late.body?.cancel(signal.reason)).catch(() => {}));
+    const res = await Promise.race([answered, aborted]);
+    if (!res.body) return res;
+    const reader = res.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const fail = () => {
+          controller.error(signal.reason);
+          reader.cancel(signal.reason).catch(() => {});
+        };
+        if (signal.aborted) fail();
+        else signal.addEventListener("abort", fail, { once: true });
+      },
+      async pull(controller) {
+        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (signal.aborted) return;
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: res.status, headers: res.headers });
+  }) as typeof globalThis.fetch;
   const post = (body: unknown, headers: Record<string, string> = { "content-type": "application/json" }) =>
     handler(
       new Request(`${origin}/api/run`, {
