@@ -61,13 +61,13 @@ export async function* session(
   const started = Date.now();
   let state: LoopState | undefined;
   let result: RunResult;
-  let replayed = false;
+  let resumed = false; // a resumed run that runs again (not a kept outcome returned), whose conversation is settled
   try {
     const ctx = await env.context(ro.toolkit, limit.signal, stream);
     if (ro.output !== undefined) ctx.output = toolSchema(ro.output, "output");
     const planned = await plan(ctx);
     state = planned.state;
-    replayed = planned.finished !== undefined;
+    resumed = planned.resumed === true;
     result = planned.finished ?? (yield* withTokens(env, planned.events!));
   } catch (error) {
     if (!limit.signal?.aborted || !state) {
@@ -86,7 +86,7 @@ export async function* session(
   }
   env.record(runMetric(opts.model, result, Date.now() - started));
   if (result.status === "pending" && env.token) result.token = await env.token(result.runId!, result.pending!);
-  if (!replayed && state && result.status !== "pending") await env.finished?.(state, result);
+  if (resumed && state && result.status !== "pending") await env.finished?.(state, result);
   if (stream) {
     // run() and resume() collect the result alone: only a stream has someone reading events
     yield { type: "usage", usage: result.usage };

@@ -108,6 +108,8 @@ export interface Resumption {
   /** Returned again as it is: the kept outcome of an identical answer, or the run as a replayed answer left it. */
   finished?: RunResult;
   events?: AsyncGenerator<StreamEvent, RunResult>;
+  /** A resumed run (not a new one): its conversation, if any, is settled once it finishes. */
+  resumed?: true;
 }
 
 /** One answer matched to the open request it answers, with the calls that request covers. */
@@ -197,7 +199,7 @@ export async function prepareResume(
   };
   const base = await claim(ctx, claimed, raw, digest);
   const own = { current: claimed, digest, base };
-  return { state, events: owned(ctx, own, resumeRun(ctx, state, own, applied, { record, raw: base })) };
+  return { state, resumed: true, events: owned(ctx, own, resumeRun(ctx, state, own, applied, { record, raw: base })) };
 }
 
 /** A run finished, owned by another resume, or answered with other answers than these is refused here. */
