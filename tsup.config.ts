@@ -3,8 +3,7 @@ import { defineConfig, type Options } from "tsup";
 export default defineConfig([
   {
     // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
-    // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks; `mcp` is the
-    // toolnexus/mcp entry, which alone imports the MCP client (an optional peer dependency)
+    // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks
     entry: { index: "src/index.ts" },
     format: ["esm"],
     dts: true,

@@ -17,3 +17,15 @@ export function typeName(value: unknown): string {
   if (Array.isArray(value)) return "array";
   return typeof value;
 }
+
+/** JSON with every object's keys sorted (undefined members left out): equal values, equal text. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}

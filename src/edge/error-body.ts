@@ -13,7 +13,6 @@ const STATUS: Record<string, number> = {
   bad_request: 400,
   invalid_answer: 400,
   resume_token: 403,
-  not_found: 404,
   run_not_found: 404,
   method_not_allowed: 405,
   answer_mismatch: 409,

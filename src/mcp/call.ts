@@ -8,6 +8,7 @@
 //   session-era push             the server pushed `elicitation/create` into the open call: only this
 //                                process can answer, so it works inline; a resume elsewhere is refused
 import { isInputRequiredResult } from "@modelcontextprotocol/client";
+import { canonical } from "../_internal/json";
 import { pending, type Answer, type ToolContext, type ToolResult } from "../index";
 import { elicitationOf, requestFor, responseFor, type ElicitParams, type RequestSpec } from "./elicitation";
 import { isPageMainThread, paramHeaders } from "./headers";
@@ -94,13 +95,6 @@ function mismatch(link: Link, def: McpToolDef, args: Args, state: McpState, answ
     return "the arguments differ from those of the suspended call";
   return undefined;
 }
-
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_k, v: unknown) =>
-    typeof v === "object" && v !== null && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 
 /** One `tools/call` on a 2026-07-28 (or plain session-era) server; `input_required` becomes a suspension. */
 async function roundTrip(

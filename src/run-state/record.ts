@@ -1,7 +1,7 @@
 // The suspended-run record: plain, versioned JSON (`v: 1`), validated on every read.
 // It holds no API key, header or function — only what the model saw and what the tools returned.
 // Reading one back (parsed and shape-checked) lives in check.ts beside this file.
-import { isPlainObject } from "../_internal/json";
+import { canonical } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
 import type { Answer, PendingRequest, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
 import type { Style } from "../wire/types";
@@ -120,15 +120,4 @@ export function openGroups<T extends { request?: PendingRequest; result?: unknow
 /** SHA-256 (hex) of an answer's canonical JSON, so a repeated answer can be recognised without storing it. */
 export function answerDigest(answer: unknown): string {
   return sha256Hex(canonical(answer));
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value)
-      .filter((k) => value[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }

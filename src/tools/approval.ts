@@ -27,7 +27,8 @@ export async function approvalGate(
 ): Promise<{ result: ToolResult } | { ctx: ToolContext }> {
   const answer = ctx.answer;
   if (answer?.id.startsWith(APPROVAL_ID)) {
-    if (!answer.ok) return { result: { output: `declined: ${approvalPrompt(name)}`, isError: true } };
+    // the loop never re-runs a declined approval (it reports it itself); said the same way if a host does
+    if (!answer.ok) return { result: { output: `declined/expired: ${approvalPrompt(name)}`, isError: true } };
     const { answer: _, ...rest } = ctx;
     return { ctx: rest };
   }
