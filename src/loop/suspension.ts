@@ -43,6 +43,9 @@ export const parsedAnswer = (answer: unknown): Answer | undefined =>
 export function matchAnswer(request: PendingRequest, answer: Answer | undefined): Answer {
   if (!answer) return { id: request.id, ok: false, reason: "cancelled" };
   if (answer.id !== request.id) throw new AnswerMismatchError(request, answer);
+  // past the Request's expiresAt an ok answer counts as expired — decided here, before anything (the claim's
+  // started marks, the toolkit check, a re-run after a takeover) looks at it
+  if (answer.ok && isExpired(request)) return { id: answer.id, ok: false, reason: "expired" };
   return answer;
 }
 
@@ -59,7 +62,7 @@ export async function relayResults(
 }
 
 /**
- * Applies an answer to one open Request: expired ⇒ declined;
+ * Applies an answer (matched: an expired one is declined) to one open Request:
  * declined ⇒ `declined/expired: <prompt>`; relay ⇒ the host's results; otherwise the same tool re-runs
  * once with `ctx.answer`, and a second suspension becomes `unresolved: <prompt>`.
  */
@@ -70,7 +73,6 @@ export async function resolveRequest(
   members: { call: ToolCall; args: Record<string, unknown>; state?: unknown }[],
   answer: Answer,
 ): Promise<ToolResult[]> {
-  if (answer.ok && isExpired(request)) answer = { id: answer.id, ok: false, reason: "expired" };
   if (isRelay(request)) {
     const results = await relayResults(answer, members);
     return members.map(

@@ -489,6 +489,29 @@ describe("exactly once: the rest of the cases", () => {
     expect(ttls).toEqual(ttls.map(() => 600)); // halt, claims, checkpoints and the give-back alike
   });
 
+  it("an ok answer past its request's expiresAt is expired before anything looks at it: no tool needed, none run", async () => {
+    const storage = memoryStorage();
+    let runs = 0;
+    const soon = defineTool({
+      name: "soon",
+      description: "asks, briefly",
+      execute: (_a, ctx) => {
+        if (!ctx.answer)
+          return pending({ kind: "input", prompt: "Quick?", expiresAt: new Date(Date.now() + 30).toISOString() });
+        runs++;
+        return "ran";
+      },
+    });
+    const s = model("openai", (seen) => (seen ? { text: seen } : { calls: [{ name: "soon" }] }));
+    const client = createClient({ ...openai, fetch: s.fetch, storage });
+    const halted = asPending(await client.run("x", { toolkit: [soon] }));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // the resume's toolkit lacks the tool: an expired answer never runs it, so that is no reason to refuse
+    const done = await client.resume(halted.runId!, answerOutput(halted.pending.id, "yes"), { toolkit: [] });
+    expect(done.text).toBe("declined/expired: Quick?");
+    expect(runs).toBe(0);
+  });
+
   it("after a takeover, a tool with recovery: 'rerun' runs again with the same idempotencyKey; others are reported interrupted", async () => {
     const storage = memoryStorage();
     const keys: string[] = [];
