@@ -1,7 +1,7 @@
 // One run, resume or stream as the caller sees it: the deadline and the caller's signal, the `run`
 // metric, the text a cancelled run had streamed, resume tokens on what a page receives, and the final
 // `usage` and `done` events of a stream.
-import { anySignal } from "../_internal/signals";
+import { deadline } from "../_internal/signals";
 import { resultOf, type LoopState, type RunContext } from "../loop/context";
 import { toolSchema } from "../tools/schema/input-schema";
 import type { Resumption } from "../loop/resume";
@@ -21,21 +21,9 @@ export interface SessionEnv {
   finished?(state: LoopState, result: RunResult): Promise<void>;
 }
 
-/** A controller only for the timeout (the caller's signal is used as it is); with neither, no signal at all. */
-function deadline(opts: ResolvedOptions, signal: AbortSignal | undefined) {
-  if (opts.timeoutMs === undefined) return { signal, timedOut: () => false, clear: () => {} };
-  const controller = new AbortController();
-  let timeout: Error | undefined; // made when it fires: an Error costs microseconds
-  const timer = setTimeout(
-    () => controller.abort((timeout = new Error(`run timeout after ${opts.timeoutMs}ms`))),
-    opts.timeoutMs,
-  );
-  return {
-    signal: signal ? anySignal([controller.signal, signal]) : controller.signal,
-    timedOut: (reason: unknown) => timeout !== undefined && reason === timeout,
-    clear: () => clearTimeout(timer),
-  };
-}
+/** The run's signal: the caller's, and the timeout's when there is one; with neither, no signal at all. */
+const runLimit = (opts: ResolvedOptions, signal: AbortSignal | undefined) =>
+  opts.timeoutMs === undefined ? { signal, timedOut: () => false, done: () => {} } : deadline(opts.timeoutMs, signal);
 
 const runMetric = (
   model: string,
@@ -57,7 +45,7 @@ export async function* session(
   plan: Plan,
 ): AsyncGenerator<StreamEvent, RunResult> {
   const { opts } = env;
-  const limit = deadline(opts, ro.signal);
+  const limit = runLimit(opts, ro.signal);
   const started = Date.now();
   let state: LoopState | undefined;
   let result: RunResult;
@@ -80,9 +68,9 @@ export async function* session(
       throw error;
     }
     // what had streamed before the abort or the timeout stays in `text`
-    result = resultOf(state, "incomplete", { limit: limit.timedOut(limit.signal.reason) ? "timeout" : "aborted" });
+    result = resultOf(state, "incomplete", { limit: limit.timedOut() ? "timeout" : "aborted" });
   } finally {
-    limit.clear();
+    limit.done();
   }
   env.record(runMetric(opts.model, result, Date.now() - started));
   if (result.status === "pending" && env.token) result.token = await env.token(result.runId!, result.pending!);
