@@ -3,7 +3,7 @@
 // MCP_CONFORMANCE_CONTEXT names, an echo of the focal schema for json-schema-2020-12-preservation, else every
 // listed tool with arguments sampled from its schema), lets the run halt durably on any elicitation, and
 // resumes it on a second, fresh connection — round after round — the way a resume in another process does.
-import { connectMcp } from "../../dist/mcp.js";
+import { connectMcp, sanitize } from "../../dist/mcp.js";
 import { memoryStorage } from "../../dist/index.js";
 import { scriptedClient } from "./support/scripted.mjs";
 
@@ -36,7 +36,7 @@ function sampleObject(schema) {
 }
 
 function plannedCalls(tools) {
-  const name = (mcpName) => `${NAME}_${mcpName.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
+  const name = (mcpName) => `${sanitize(NAME)}_${sanitize(mcpName)}`; // the rule connectMcp names tools by
   if (Array.isArray(context.toolCalls))
     return context.toolCalls.map((c) => ({ name: name(c.name), args: c.arguments ?? {} }));
   const echo = tools.find((t) => t.name === name("json_schema_echo"));
