@@ -343,6 +343,18 @@ async function durableChecks(srv) {
       assert.deepEqual((await srv.stats()).transfers, []);
     },
   );
+
+  await check(
+    "durable: a tool state that is not a state at all is refused, naming the bad field; nothing is sent",
+    async () => {
+      const before = (await srv.stats()).calls;
+      const broken = (text) =>
+        JSON.stringify(rewrite(JSON.parse(text), "state", (st) => (st?.call ? { ...st, idFloor: "high" } : st)));
+      assert.match(await tamperedTransfer(broken), /its saved state is not valid \("idFloor" must be a whole number/);
+      assert.equal((await srv.stats()).calls, before + 1);
+      assert.deepEqual((await srv.stats()).transfers, []);
+    },
+  );
 }
 
 async function approvalChecks(srv) {
