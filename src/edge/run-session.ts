@@ -150,12 +150,10 @@ function finish(core: Core, result: RunResult, streamed: boolean): void {
     keep(core, { runId: result.runId, tokens });
     return;
   }
-  set(core, { status: "done", requests: [], runId: undefined });
   forget(core);
-  if (result.status === "incomplete") {
-    const message = `toolnexus: the run stopped early (${result.limit ?? "incomplete"})`;
-    set(core, { status: "error", error: { code: "incomplete", message } });
-  }
+  if (result.status !== "incomplete") return set(core, { status: "done", requests: [], runId: undefined });
+  const message = `toolnexus: the run stopped early (${result.limit ?? "incomplete"})`;
+  set(core, { status: "error", error: { code: "incomplete", message }, requests: [], runId: undefined });
 }
 
 function onEvent(core: Core, event: StreamEvent): void {
