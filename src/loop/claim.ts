@@ -67,9 +67,18 @@ export async function* owned(
   };
   ctx.carry = { answered: own.current.answered, applied: [...(own.current.applied ?? []), own.digest] };
   ctx.checkpoint = async (s, assistant, calls) => {
-    const { answered, applied } = own.current; // what earlier resumes applied stays recognisable as a replay
+    const last = own.current;
+    const { answered, applied } = last; // what earlier resumes applied stays recognisable as a replay
     own.current = { ...haltRecord(ctx, s, assistant, calls), answered, ...(applied ? { applied } : {}) };
-    own.base = await writeRecord(ctx, { ...own.current, status: "claimed", lease: lease(ctx, own.digest) });
+    // a turn's second checkpoint (its outcomes) changes only the calls: an edit of the first one's text
+    if (assistant === last.assistant && s.messages.length === last.messages.length)
+      await writeText(
+        ctx,
+        s.runId,
+        encode(ctx, own.current, "claimed", own.digest, own.base),
+        ttlOpts(ctx, own.current),
+      );
+    else own.base = await writeRecord(ctx, { ...own.current, status: "claimed", lease: lease(ctx, own.digest) });
   };
   try {
     const result = yield* events;
