@@ -2,7 +2,7 @@
 // metric, the text a cancelled run had streamed, resume tokens on what a page receives, and the final
 // `usage` and `done` events of a stream.
 import { deadline } from "../_internal/signals";
-import { resultOf, type LoopState, type RunContext } from "../loop/context";
+import { endRun, resultOf, type LoopState, type RunContext } from "../loop/context";
 import { toolSchema } from "../tools/schema/input-schema";
 import type { Resumption } from "../loop/resume";
 import type { MetricEvent, PendingRequest, RunOptions, RunResult, StreamEvent } from "../types";
@@ -47,11 +47,12 @@ export async function* session(
   const { opts } = env;
   const limit = runLimit(opts, ro.signal);
   const started = Date.now();
+  let ctx: RunContext | undefined;
   let state: LoopState | undefined;
   let result: RunResult;
   let resumed = false; // a resumed run that runs again (not a kept outcome returned), whose conversation is settled
   try {
-    const ctx = await env.context(ro.toolkit, limit.signal, stream);
+    ctx = await env.context(ro.toolkit, limit.signal, stream);
     if (ro.output !== undefined) ctx.output = toolSchema(ro.output, "output");
     const planned = await plan(ctx);
     state = planned.state;
@@ -71,6 +72,7 @@ export async function* session(
     result = resultOf(state, "incomplete", { limit: limit.timedOut() ? "timeout" : "aborted" });
   } finally {
     limit.done();
+    if (ctx) endRun(ctx);
   }
   env.record(runMetric(opts.model, result, Date.now() - started));
   if (result.status === "pending" && env.token) result.token = await env.token(result.runId!, result.pending!);

@@ -87,7 +87,15 @@ export async function* owned(
   } finally {
     ctx.checkpoint = undefined;
     if (!settled) await giveBack(ctx, own);
+    letGo(own);
   }
+}
+
+/** Drops the record and text a settled claim held: nothing reads them after, and see endRun (context.ts). */
+function letGo(own: Owner): void {
+  const held: Partial<Owner> = own;
+  held.current = undefined;
+  held.base = undefined;
 }
 
 /**

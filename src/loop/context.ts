@@ -62,6 +62,17 @@ export interface RunContext {
   carry?: { answered?: { requestId: string; digest: string }; applied?: string[] };
 }
 
+/**
+ * Lets go of what a finished run's context still points to: the stored text it owned and the claim's
+ * closures. V8 allocates an object that has often outlived a minor collection (as a run's context does)
+ * straight in the old generation; a dead one there keeps whatever it points to alive through every minor
+ * collection until the next major one, so each resumed run's transcript was copied and promoted, and the
+ * collector became the largest part of what a suspension costs.
+ */
+export function endRun(ctx: RunContext): void {
+  ctx.owned = ctx.checkpoint = ctx.released = ctx.carry = undefined;
+}
+
 /** What a run has accumulated; serialised into the run record when it halts. */
 export interface LoopState {
   runId: string;
