@@ -3,7 +3,7 @@
 // TTL: Redis expires the key itself (SET … PX).
 import type { RunStorage } from "../types";
 import { fromStored, toStored } from "./lossless";
-import { checkKey, checkValue, expiryOf } from "./shared";
+import { defineStorage, expiryOf } from "./shared";
 
 /** node-redis (`createClient()`), through `sendCommand`. */
 export interface NodeRedisLike {
@@ -69,26 +69,19 @@ export function redisStorage(options: RedisStorageOptions): RunStorage {
     return ms === undefined ? "" : String(Math.max(1, Math.ceil(ms)));
   };
 
-  return {
+  return defineStorage({
     capabilities: { atomic: true, ttl: true },
     async get(key) {
-      checkKey(key);
       const reply = await run(GET, name(key), []);
       return typeof reply === "string" && reply.startsWith("=") ? fromStored(reply.slice(1)) : undefined;
     },
     async set(key, value, opts) {
-      checkKey(key);
-      checkValue(value);
       await run(SET, name(key), [toStored(value), px(opts)]);
     },
     async delete(key) {
-      checkKey(key);
       await run(DEL, name(key), []);
     },
     async compareAndSet(key, expected, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      if (expected !== undefined) checkValue(expected, "expected value");
       const args = [
         expected === undefined ? "0" : "1",
         expected === undefined ? "" : toStored(expected),
@@ -97,5 +90,5 @@ export function redisStorage(options: RedisStorageOptions): RunStorage {
       ];
       return isOne(await run(CAS, name(key), args));
     },
-  };
+  });
 }

@@ -5,7 +5,7 @@
 import { ToolnexusError } from "../errors";
 import type { RunStorage } from "../types";
 import { fromStored, toStored } from "./lossless";
-import { checkKey, checkValue, expiryOf, fitKey } from "./shared";
+import { defineStorage, expiryOf, fitKey } from "./shared";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** Keys longer than this (UTF-8 bytes) are kept as their SHA-256, well under a btree entry's limit. */
@@ -98,11 +98,9 @@ export function sqlStorage(o: SqlTable): SweepingStorage {
     on conflict (key) do update set value = excluded.value, expires_at = excluded.expires_at`;
   const swap = `update ${t} set value = $2, expires_at = $3 where key = $1 and value = $4 and (expires_at is null or expires_at > $5) returning 1 as ok`;
 
-  return {
+  const storage = defineStorage({
     capabilities: { atomic: true, ttl: true },
-    sweep,
     async get(k) {
-      checkKey(k);
       const rows = await sql(`select value from ${t} where key = $1 and (expires_at is null or expires_at > $2)`, [
         await key(k),
         at(),
@@ -111,19 +109,13 @@ export function sqlStorage(o: SqlTable): SweepingStorage {
       return row === undefined ? undefined : fromStored(row.value);
     },
     async set(k, value, opts) {
-      checkKey(k);
-      checkValue(value);
       const expires = until(opts);
       await wrote(await sql(upsert, [await key(k), toStored(value), expires]));
     },
     async delete(k) {
-      checkKey(k);
       await sql(`delete from ${t} where key = $1`, [await key(k)]);
     },
     async compareAndSet(k, expected, value, opts) {
-      checkKey(k);
-      checkValue(value);
-      if (expected !== undefined) checkValue(expected, "expected value");
       const expires = until(opts);
       const rows =
         expected === undefined
@@ -136,5 +128,6 @@ export function sqlStorage(o: SqlTable): SweepingStorage {
           : await sql(swap, [await key(k), toStored(value), expires, toStored(expected), at()]);
       return wrote(rows.length === 1);
     },
-  };
+  });
+  return { ...storage, sweep };
 }
