@@ -29,11 +29,18 @@ export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
+let last: { secret: string; key: Promise<CryptoKey> } | undefined;
+
+/** The HMAC key of `secret`: imported once for the secret used last (a client signs and checks with one). */
 export function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
+  if (last?.secret !== secret) {
+    const key = crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
+    last = { secret, key };
+  }
+  return last.key;
 }
 
 export const DEFAULT_TTL_SECONDS = 86_400;
