@@ -3,7 +3,7 @@
 // metrics on top of one generator (loop.ts). Everything per run lives in a RunContext, nothing in module state.
 import { InvalidAnswerError } from "./errors";
 import { drive } from "./loop";
-import { newRunId, zeroUsage, type LoopState, type RunContext } from "./loop/context";
+import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunContext } from "./loop/context";
 import type { RunInspection } from "./loop/resume";
 import { envApiKey } from "./client/env";
 import { createMetrics } from "./client/metrics";
@@ -98,7 +98,6 @@ function answerList(answer: Answer | readonly Answer[]): readonly Answer[] {
 }
 
 type Conversations = () => Promise<ReturnType<typeof import("./client/conversations").conversationStore>>;
-type ResolvedOptions = ReturnType<typeof resolveOptions>;
 
 /** What every session of one client shares: the context of a run, metrics, tokens, conversations settled. */
 function sessionEnv(

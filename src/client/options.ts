@@ -2,17 +2,9 @@
 // names it and says what would work, so a misconfigured client never gets as far as its first call.
 import { typeName } from "../_internal/json";
 import { ConfigError } from "../errors";
+import type { ResolvedOptions } from "../loop/context";
 import type { ClientOptions } from "../types";
 import { checkResumeConfig } from "./resume-token/secret";
-
-/** The options a run reads, with their defaults filled in. */
-export interface ResolvedOptions extends ClientOptions {
-  maxTurns: number;
-  retries: number;
-  retryBaseMs: number;
-  completedTtlSeconds: number;
-  claimLeaseMs: number;
-}
 
 type Rule = [name: keyof ClientOptions, ok: (value: unknown) => boolean, expected: string];
 

@@ -2,11 +2,10 @@
 // metric, the text a cancelled run had streamed, resume tokens on what a page receives, and the final
 // `usage` and `done` events of a stream.
 import { deadline } from "../_internal/signals";
-import { endRun, resultOf, type LoopState, type RunContext } from "../loop/context";
+import { endRun, resultOf, type LoopState, type ResolvedOptions, type RunContext } from "../loop/context";
 import { toolSchema } from "../tools/schema/input-schema";
 import type { Resumption } from "../loop/resume";
 import type { MetricEvent, PendingRequest, RunOptions, RunResult, StreamEvent } from "../types";
-import type { ResolvedOptions } from "./options";
 
 export type Plan = (ctx: RunContext) => Promise<Resumption>;
 

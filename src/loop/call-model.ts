@@ -73,8 +73,8 @@ export function send(ctx: RunContext, url: string, body: Record<string, unknown>
     { headers: headersOf(ctx), body: JSON.stringify(body) },
     {
       fetch: opts.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      retries: opts.retries ?? 2,
-      retryBaseMs: opts.retryBaseMs ?? 500,
+      retries: opts.retries,
+      retryBaseMs: opts.retryBaseMs,
       retryableStatuses: opts.retryableStatuses,
       onError: opts.onError,
       signal: ctx.signal,

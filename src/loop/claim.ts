@@ -13,7 +13,7 @@ import { haltRecord, pendingTtl, writeRecord, writeText } from "./halt";
 export const conflict = (runId: string, what: string) =>
   new RunConflictError(runId, `toolnexus: run "${runId}" ${what}`);
 
-const lease = (ctx: RunContext, digest: string) => ({ until: Date.now() + (ctx.opts.claimLeaseMs ?? 60_000), digest });
+const lease = (ctx: RunContext, digest: string) => ({ until: Date.now() + ctx.opts.claimLeaseMs, digest });
 
 /** Writes `record` with `status` (and, claimed, a fresh lease): as a text edit of `base` when it can. */
 function encode(ctx: RunContext, record: RunRecord, status: RunRecordStatus, digest: string, base?: string): string {

@@ -31,9 +31,18 @@ export interface CallOutcome {
 }
 import type { ToolSchema } from "../tools/schema/input-schema";
 
+/** The client's options as a run reads them: checked once, with their defaults filled in. */
+export interface ResolvedOptions extends ClientOptions {
+  maxTurns: number;
+  retries: number;
+  retryBaseMs: number;
+  completedTtlSeconds: number;
+  claimLeaseMs: number;
+}
+
 /** Everything one run needs that does not change while it runs (resolved client options). */
 export interface RunContext {
-  opts: ClientOptions;
+  opts: ResolvedOptions;
   wire: Wire;
   apiKey: string | undefined;
   toolkit: Toolkit | undefined;

@@ -327,7 +327,7 @@ async function complete(
   result: RunResult,
   base: { record: RunRecord; raw: string },
 ): Promise<void> {
-  const ttl = ctx.opts.completedTtlSeconds ?? 86_400;
+  const ttl = ctx.opts.completedTtlSeconds;
   if (!ctx.storage.capabilities.ttl || ttl <= 0) {
     await ctx.storage.delete(runKey(record.runId)).catch(() => {}); // the result is returned either way
     return;
