@@ -3,7 +3,7 @@ import { callModel } from "./loop/call-model";
 import type { LoopState, RunContext } from "./loop/context";
 import { resultOf } from "./loop/context";
 import { runTurn, type CallOutcome } from "./loop/execute-tools";
-import { haltRecord, pendingResult, writeRecord } from "./loop/halt";
+import { halted, haltRecord, writeRecord } from "./loop/halt";
 import { appendTurn, mergeRelays, resolveInline } from "./loop/suspension";
 import type { RunResult, StreamEvent } from "./types";
 import type { ToolCall, Turn } from "./wire/types";
@@ -92,8 +92,5 @@ export async function* halt(
   if (ctx.stream) for (const c of calls) if (!c.request) yield toolResult(c);
   const record = { ...haltRecord(ctx, state, assistant, calls), ...ctx.carry };
   await writeRecord(ctx, record);
-  ctx.released?.();
-  const result = pendingResult(state, record, ctx);
-  if (ctx.stream) for (const request of result.requests!) yield { type: "pending", request, runId: state.runId };
-  return result;
+  return yield* halted(ctx, state, record);
 }

@@ -2,7 +2,7 @@
 import { StorageError } from "../errors";
 import { runKey } from "../run-state/keys";
 import { openGroups, saveRecord, type HaltedCall, type RunRecord } from "../run-state/record";
-import type { PendingRequest, PendingResult } from "../types";
+import type { PendingRequest, PendingResult, StreamEvent } from "../types";
 import { resultOf, type LoopState, type RunContext } from "./context";
 import type { CallOutcome } from "./execute-tools";
 
@@ -56,6 +56,21 @@ export function pendingResult(
   }));
   const result = resultOf(state, "pending", { text: first.prompt, pending: first, requests, runId: state.runId });
   result.messages.push(record.assistant, ...ctx.wire.results(placeholders));
+  return result;
+}
+
+/**
+ * The end of a run that wrote its record as halted: it no longer owns the record, and its caller gets the
+ * pending result (a stream first gets a `pending` event for each open request).
+ */
+export function* halted(
+  ctx: RunContext,
+  state: LoopState,
+  record: Pick<RunRecord, "assistant" | "calls">,
+): Generator<StreamEvent, PendingResult> {
+  ctx.released?.();
+  const result = pendingResult(state, record, ctx);
+  if (ctx.stream) for (const request of result.requests!) yield { type: "pending", request, runId: state.runId };
   return result;
 }
 

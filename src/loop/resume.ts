@@ -13,8 +13,8 @@ import type { ToolCall } from "../wire/types";
 import { zeroUsage, type CallOutcome, type LoopState, type RunContext } from "./context";
 import { runTool } from "./execute-tools";
 import { checkpoint, claim, conflict, owned, type Owner } from "./claim";
-import { openRequests, pendingResult, writeRecord, writeText } from "./halt";
-import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, resolveRequest } from "./suspension";
+import { halted, haltedCall, openRequests, pendingResult, writeRecord, writeText } from "./halt";
+import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, reruns, resolveRequest } from "./suspension";
 
 const asCall = (c: HaltedCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
 
@@ -144,8 +144,7 @@ function matchAll(record: RunRecord, answers: readonly (Answer | undefined)[]): 
 /** The answered tools must be in this resume's toolkit, or the answer could only be consumed, never used. */
 function checkToolkit(ctx: RunContext, runId: string, applied: Applied[]): void {
   for (const { request, calls, answer } of applied) {
-    if (isRelay(request)) continue;
-    const missing = calls.find((c) => (answer.ok || c.state !== undefined) && !ctx.toolkit?.get(c.name));
+    const missing = calls.find((c) => reruns(request, answer, c.state) && !ctx.toolkit?.get(c.name));
     if (missing) {
       throw new ConfigError(
         "toolkit",
@@ -232,7 +231,7 @@ const digestOf = (answers: readonly (Answer | undefined)[]): string =>
 /** A call being answered (and re-run) is marked as started by the claim itself. */
 function startedFor(call: HaltedCall, applied: Applied[]): HaltedCall {
   const a = applied.find((x) => x.calls.includes(call));
-  if (!a || isRelay(a.request) || (!a.answer.ok && call.state === undefined)) return call;
+  if (!a || !reruns(a.request, a.answer, call.state)) return call;
   return { ...call, started: true, answer: a.answer };
 }
 
@@ -269,12 +268,7 @@ async function* resumeRun(
   if (ctx.stream)
     for (const c of finished.filter((f) => f.result))
       yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
-  if (open) {
-    ctx.released?.();
-    const result = pendingResult(state, record, ctx);
-    if (ctx.stream) for (const request of result.requests!) yield { type: "pending", request, runId: record.runId };
-    return result;
-  }
+  if (open) return yield* halted(ctx, state, record);
   appendTurn(
     ctx,
     state,
@@ -288,11 +282,9 @@ async function* resumeRun(
 
 /** A re-run call's outcome: its result, or — an approved call that suspends for its own reason — its next request. */
 function settledCall(c: HaltedCall, result: ToolResult): HaltedCall {
-  const base = { id: c.id, name: c.name, args: c.args, raw: c.raw };
-  const again = pendingOf(result);
-  if (!again) return { ...base, result };
-  const state = result.metadata?.pendingState;
-  return { ...base, request: again, ...(state === undefined ? {} : { state }) };
+  const request = pendingOf(result);
+  const next = request ? { request, state: result.metadata?.pendingState } : {};
+  return haltedCall({ call: asCall(c), args: c.args, result, ...next });
 }
 
 /**

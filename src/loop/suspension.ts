@@ -11,6 +11,13 @@ import { isApprovalGate } from "../tools/approval";
 export const isRelay = (request: PendingRequest): boolean => request.kind === "tool_call";
 
 /**
+ * Whether answering `request` with `answer` runs the call's tool again: a relay call never does (the host's
+ * outputs are its results), a refusal only for a tool that carries a continuation (it hears the refusal).
+ */
+export const reruns = (request: PendingRequest, answer: Answer, toolState: unknown): boolean =>
+  !isRelay(request) && (answer.ok || toolState !== undefined);
+
+/**
  * Merges the relay suspensions of one turn into the first of them (`data.calls` in tool-call order,
  * each stamped with its provider call id), so the host answers them together with one `relayAnswer`.
  */
@@ -88,7 +95,7 @@ export async function resolveRequest(
     members.map(async (m) => {
       // a tool that carries a continuation (`pending(request, { state })`, e.g. an MCP elicitation) hears the
       // refusal too, so it can tell its server; any other tool is simply told no
-      if (!answer.ok && m.state === undefined) return refused;
+      if (!reruns(request, answer, m.state)) return refused;
       const again = await runTool(ctx, state, m.call, m.args, answer, m.state);
       if (!again.request) return again.result;
       // an approved call may then suspend for its own reason (a relay call, a question), and a tool with a
