@@ -139,8 +139,9 @@ async function call(core: Core, url: string, init: RequestInit, signal: AbortSig
 }
 
 function finish(core: Core, result: RunResult, streamed: boolean): void {
-  // a replayed outcome arrives without text events (a pending result's text is its prompt: not a message)
-  if (!streamed && result.status !== "pending" && result.text) say(core, "assistant", result.text);
+  // a replayed outcome arrives without text events. Only a done result's text is its own (a pending one's is
+  // its prompt); an incomplete one's is what had streamed, maybe in the request that halted before it, shown then
+  if (!streamed && result.status === "done" && result.text) say(core, "assistant", result.text);
   if (result.status === "pending") {
     const r = result as RunResult & { requests?: PendingRequest[]; token?: string };
     const requests = r.requests ?? (result.pending ? [result.pending] : []);

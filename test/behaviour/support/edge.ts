@@ -1,7 +1,9 @@
 // A small edge world for the widget-protocol tests: an in-process client whose storage counts writes,
 // tools that count their executions and suspend (one question, up to three approvals in one turn), the
-// run handler in front of them, and a fetch that reaches that handler as a page's fetch would.
+// run handler in front of them, and a fetch that reaches that handler as a page's fetch would. Given a
+// `model` (an injected fetch playing the provider), the client is a real one with a key and a header of its own.
 import {
+  createClient,
   createInProcessClient,
   createRunHandler,
   defineTool,
@@ -14,6 +16,9 @@ import {
 
 export const SYSTEM_PROMPT = "SYSTEM-PROMPT-never-to-the-page";
 export const RESUME_SECRET = "resume-secret-for-edge-tests-0123456789";
+/** What a `model` world's client sends the provider and a page must never see. */
+export const API_KEY = "sk-edge-API-KEY-never-to-the-page";
+export const HEADER_VALUE = "HEADER-VALUE-never-to-the-page";
 
 /** Storage that counts every write, so a test can say "nothing was stored". */
 export function countingStorage(): RunStorage & { writes: () => number } {
@@ -55,8 +60,21 @@ function generate({ messages }: GenerateRequest) {
   return { content: `You said: ${prompt}` };
 }
 
+/** A real client's provider: its fetch, and the run limits to give the client. */
+export interface EdgeModel {
+  fetch: typeof globalThis.fetch;
+  maxTurns?: number;
+  timeoutMs?: number;
+}
+
 export function edgeWorld(
-  opts: { resumeSecret?: string; maxBodyBytes?: number; failsAfterTool?: number; answered?: Promise<void> } = {},
+  opts: {
+    resumeSecret?: string;
+    maxBodyBytes?: number;
+    failsAfterTool?: number;
+    answered?: Promise<void>;
+    model?: EdgeModel;
+  } = {},
 ) {
   let fails = opts.failsAfterTool ?? 0; // the model's turns after a tool result that fail first (a dropped upstream)
   const storage = countingStorage();
@@ -83,20 +101,45 @@ export function edgeWorld(
         return `${what} ${ctx.answer.ok ? "approved" : "declined"}`;
       },
     }),
+    defineTool({
+      name: "lookup",
+      description: "looks something up (never suspends)",
+      execute: async (args) => {
+        executions.push(`lookup:${String(args.q)}`);
+        return `found ${String(args.q)}`;
+      },
+    }),
   ];
-  const client = createInProcessClient({
-    model: "edge-model",
-    generate: (req: GenerateRequest) => {
-      if (fails > 0 && (req.messages as Message[]).at(-1)?.role === "tool") {
-        fails--;
-        throw new Error("upstream dropped");
-      }
-      return generate(req);
-    },
+  const shared = {
     storage,
     systemPrompt: SYSTEM_PROMPT,
     ...(opts.resumeSecret ? { resumeSecret: opts.resumeSecret } : {}),
-  });
+  };
+  const model = opts.model;
+  const client = model
+    ? createClient({
+        ...shared,
+        baseUrl: "https://llm.test/v1",
+        style: "openai",
+        model: "edge-model",
+        apiKey: API_KEY,
+        headers: { "x-tenant": HEADER_VALUE },
+        fetch: model.fetch,
+        retries: 0,
+        ...(model.maxTurns === undefined ? {} : { maxTurns: model.maxTurns }),
+        ...(model.timeoutMs === undefined ? {} : { timeoutMs: model.timeoutMs }),
+      })
+    : createInProcessClient({
+        ...shared,
+        model: "edge-model",
+        generate: (req: GenerateRequest) => {
+          if (fails > 0 && (req.messages as Message[]).at(-1)?.role === "tool") {
+            fails--;
+            throw new Error("upstream dropped");
+          }
+          return generate(req);
+        },
+      });
   const handler = createRunHandler({
     client,
     toolkit: tools,
