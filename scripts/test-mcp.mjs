@@ -2,9 +2,12 @@
 //   1. the test server (server SDK 2.4, test/mcp/servers/) on Node: list and call, schemas, results, inline
 //      elicitation (form, two in one round, URL), decline and cancel, a durable halt → file storage → resume in
 //      a second process, a second resume of the same answer, tampered and expired state, secrets, and
-//      `needsApproval` (inline and durable: the server sees nothing before the approval, nothing after a decline)
+//      `needsApproval` (inline and durable: the server sees nothing before the approval, nothing after a decline),
+//      and connectMcp's own edges (test/mcp/connection-checks.mjs): a closed port, a silent server, bad options,
+//      calls after and during close(), the injected fetch, timeoutMs, header values kept out of every error
 //   2. @modelcontextprotocol/server-everything (session era, pushed elicitation) over streamable HTTP: list,
-//      call, inline elicitation, the -32042 URL error, and the durable path refusing a pushed elicitation
+//      call, every request through an injected fetch, inline elicitation, the -32042 URL error, and the durable
+//      path refusing a pushed elicitation
 //   3. the official conformance suite's 2026-07-28 client scenarios (Node 24 from tools/node24) against
 //      test/mcp/conformance-client.mjs, a small client built on toolnexus/mcp
 // Runs against dist/ (built first when missing). Prints `mcp: N passed, N failed`.
@@ -46,6 +49,7 @@ const { connectMcp } = await import(join(root, "dist/mcp.js"));
 const toolnexus = await import(join(root, "dist/index.js"));
 const { serveTestServer } = await import(join(root, "test/mcp/servers/serve-node.mjs"));
 const { scriptedClient } = await import(join(root, "test/mcp/support/scripted.mjs"));
+const { connectionChecks, sessionFetchCheck } = await import(join(root, "test/mcp/connection-checks.mjs"));
 
 const form = (id, fields) => (toolnexus.answerForm ? toolnexus.answerForm(id, fields) : { id, ok: true, data: fields });
 const find = (conn, name) =>
@@ -137,6 +141,7 @@ async function testServerChecks() {
   await inlineChecks(srv, conn);
   await durableChecks(srv);
   await approvalChecks(srv);
+  await connectionChecks({ check, cleanups, connectMcp, url: srv.url, stats: srv.stats });
 }
 
 async function inlineChecks(srv, conn) {
@@ -506,6 +511,8 @@ async function everythingChecks() {
     const echo = find(conn, "everything_echo");
     assert.deepEqual((await echo.execute({ message: "hello" }, {})).output, "Echo: hello");
   });
+
+  await sessionFetchCheck({ check, connectMcp, url });
 
   await check("server-everything: a pushed form elicitation is answered inline through waitFor", async () => {
     const seen = [];

@@ -13,6 +13,7 @@ import { pending, type Answer, type ToolContext, type ToolResult } from "../inde
 import { elicitationOf, requestFor, responseFor, type ElicitParams, type RequestSpec } from "./elicitation";
 import { isPageMainThread, paramHeaders } from "./headers";
 import type { Link, Settled } from "./link";
+import { reasonOf } from "./reason";
 import { failure, toToolResult, type McpCallResult } from "./result";
 import {
   readState,
@@ -63,8 +64,7 @@ function callOptions(link: Link, def: McpToolDef, args: Args, ctx: Ctx) {
 
 /** Runs the tool: a first call, or the continuation of a suspended one. */
 export async function executeMcp(link: Link, def: McpToolDef, args: Args, ctx: Ctx): Promise<ToolResult> {
-  if (link.closed)
-    return failure(link.name, `${link.name}: the MCP connection is closed — connect again with connectMcp`);
+  if (link.closed) return closed(link, def);
   const answer = ctx?.answer;
   if (ctx?.state === undefined || !answer)
     return link.era === "legacy" ? openCall(link, def, args, ctx) : roundTrip(link, def, args, ctx, {}, 0);
@@ -77,6 +77,15 @@ export async function executeMcp(link: Link, def: McpToolDef, args: Args, ctx: C
   if (state.mode === "url_required") return afterUrl(link, def, state, answer, ctx);
   return afterInput(link, def, state, answer, ctx);
 }
+
+/** A call after `close()` (nothing sent), or one `close()` cut off (`during`): an error result, never a hang. */
+const closed = (link: Link, def: McpToolDef, during = false): ToolResult =>
+  failure(
+    link.name,
+    during
+      ? `${link.name}: ${def.name} was cut off: the MCP connection was closed while the call was open (the server may have run it) — connect again with connectMcp`
+      : `${link.name}: ${def.name} was not called: the MCP connection is closed — connect again with connectMcp`,
+  );
 
 const refused = (link: Link, def: McpToolDef, why: string): ToolResult =>
   failure(
@@ -210,7 +219,8 @@ function thrown(link: Link, def: McpToolDef, args: Args, error: unknown, withSta
     elicitations?: unknown;
   } | null;
   const code = typeof e?.code === "number" ? e.code : undefined;
-  const message = typeof e?.message === "string" && e.message ? e.message : String(error);
+  if (link.closed) return closed(link, def, true);
+  const message = reasonOf(error, link.secrets, link.timeoutMs);
   if (code === URL_REQUIRED) {
     const list = (
       Array.isArray(e?.elicitations) ? e.elicitations : Array.isArray(e?.data?.elicitations) ? e.data.elicitations : []

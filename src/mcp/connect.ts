@@ -3,31 +3,16 @@
 // `initialize` of the versions before it), walks `tools/list` pages and mirrors `Mcp-Param-*` headers.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { JSONSchema, NeedsApproval, Tool, ToolContext } from "../index";
-import { approvalFor, approvalProblem, type McpApproval } from "./approval";
+import { approvalFor } from "./approval";
 import { executeMcp, type McpToolDef } from "./call";
 import type { ElicitParams, ElicitResponse } from "./elicitation";
 import { pushQueue, type Link } from "./link";
 import { toolName } from "./names";
+import { checkOptions, secretsOf, type ConnectMcpOptions } from "./options";
+import { mentions, reasonOf } from "./reason";
 import { endpointOf } from "./state";
 
-export interface ConnectMcpOptions {
-  /** The server's name: tools are named `sanitize(name) + "_" + sanitize(tool)`. */
-  name: string;
-  /** The streamable HTTP endpoint, e.g. `https://example.com/mcp`. */
-  url: string | URL;
-  /** Sent with every request (e.g. `Authorization`). Never stored, logged or put in a suspended run's state. */
-  headers?: Record<string, string>;
-  /** The fetch to use; default `globalThis.fetch`. */
-  fetch?: typeof fetch;
-  /** Bounds connecting, listing, and each call (a session-era call includes the time its pushed elicitation waits). */
-  timeoutMs?: number;
-  /**
-   * Calls that wait for an approval (`kind: "approval"`) before anything is sent to the server: `true` for
-   * every tool, `{ deploy: true, transfer: (args) => … }` by the server's tool names, or
-   * `(tool, args, ctx) => boolean` over the server's tool name and the arguments.
-   */
-  needsApproval?: McpApproval;
-}
+export type { ConnectMcpOptions } from "./options";
 
 export type McpStatus = "connected" | "failed" | "closed";
 
@@ -39,34 +24,22 @@ export interface McpConnection {
   readonly era: "modern" | "legacy" | undefined;
   /** Why the connection failed (status `"failed"`). */
   readonly error: Error | undefined;
-  /** Closes the connection; elicitations still waiting in open calls are cancelled. */
+  /**
+   * Closes the connection; elicitations still waiting in open calls are cancelled. A call still open, or made
+   * afterwards, ends as an error result saying the connection is closed (nothing more is sent).
+   */
   close(): Promise<void>;
 }
 
 const CLIENT_INFO = { name: "toolnexus", version: "0.1.0" };
 
-function checkOptions(options: ConnectMcpOptions): URL {
-  if (typeof options?.name !== "string" || options.name === "")
-    throw new TypeError("toolnexus/mcp: connectMcp: name must be a non-empty string");
-  let url: URL;
-  try {
-    url = new URL(options.url);
-  } catch {
-    throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": url must be an absolute http(s) URL`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": url must be http(s), got ${url.protocol}`);
-  if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
-    throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": timeoutMs must be a positive number`);
-  }
-  const problem = approvalProblem(options.needsApproval);
-  if (problem) throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": ${problem}`);
-  return url;
-}
-
-/** Connects to a remote MCP server and lists its tools. A server that cannot be reached gives status "failed". */
+/**
+ * Connects to a remote MCP server and lists its tools. A bad option is a TypeError; a server that cannot be
+ * reached, refuses or does not answer within `timeoutMs` gives status "failed" and `error` (never a throw).
+ */
 export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnection> {
   const url = checkOptions(options);
+  const secrets = secretsOf(options, url);
   const client = new Client(CLIENT_INFO, {
     capabilities: { elicitation: { form: {}, url: {} } },
     versionNegotiation: { mode: "auto" },
@@ -100,6 +73,7 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnect
       endpoint: endpointOf(url),
       era: client.getProtocolEra() === "modern" ? "modern" : "legacy",
       timeoutMs: options.timeoutMs,
+      secrets,
       idFloor: () => floor,
       raiseIds: (to) => raiseIds(client, to),
       nextPush: pushes.next,
@@ -113,7 +87,7 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnect
     );
   } catch (error) {
     await client.close().catch(() => {});
-    return failed(options.name, error);
+    return failed(options.name, endpointOf(url), error, secrets, options.timeoutMs);
   }
 }
 
@@ -136,13 +110,21 @@ function connection(link: Link, tools: Tool[], drain: () => { respond(r: ElicitR
   };
 }
 
-function failed(name: string, error: unknown): McpConnection {
-  const reason = error instanceof Error ? error.message : String(error);
+function failed(
+  name: string,
+  endpoint: string,
+  error: unknown,
+  secrets: readonly string[],
+  timeoutMs: number | undefined,
+): McpConnection {
+  const reason = reasonOf(error, secrets, timeoutMs);
+  const message = `toolnexus/mcp: could not connect to the MCP server "${name}" at ${endpoint}: ${reason}`;
   return {
     tools: [],
     status: "failed",
     era: undefined,
-    error: new Error(`toolnexus/mcp: could not connect to the MCP server "${name}": ${reason}`, { cause: error }),
+    // the client's error stays the cause unless it (or its cause) repeats a header value
+    error: new Error(message, mentions(error, secrets) ? undefined : { cause: error }),
     close: async () => {},
   };
 }

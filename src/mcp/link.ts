@@ -24,6 +24,8 @@ export interface Link {
   endpoint: string;
   era: "modern" | "legacy";
   timeoutMs: number | undefined;
+  /** The configured header values and the URL's query: masked out of every failure message. */
+  secrets: readonly string[];
   /** The highest JSON-RPC request id sent so far on this connection (-1 before any). */
   idFloor(): number;
   /** Makes the next request id greater than `floor`, so a retry never repeats an id of the suspended call. */
