@@ -1,5 +1,8 @@
 // Abort signals shared by the loop and the fetch-based tools.
 
+/** The longest `setTimeout` waits: a longer delay fires at once (Node warns and waits 1 ms; browsers wait 0). */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** Aborts when any of `signals` aborts, with its reason (AbortSignal.any where the runtime has it). */
 export function anySignal(signals: AbortSignal[]): AbortSignal {
   const any = (AbortSignal as { any?: (s: AbortSignal[]) => AbortSignal }).any;
@@ -18,14 +21,20 @@ export interface Deadline {
   done(): void;
 }
 
-/** A signal that aborts after `ms`, or with `outer`. Call `done()` when the work finished. */
+/**
+ * A signal that aborts after `ms` (at most {@link MAX_TIMER_MS}: a longer wait, such as a model's webfetch
+ * timeout in seconds, waits that long instead of firing at once), or with `outer`. Call `done()` when the work finished.
+ */
 export function deadline(ms: number, outer: AbortSignal | undefined): Deadline {
   const timer = new AbortController();
   let expired = false;
-  const handle = setTimeout(() => {
-    expired = true;
-    timer.abort(new Error(`timed out after ${ms}ms`));
-  }, ms);
+  const handle = setTimeout(
+    () => {
+      expired = true;
+      timer.abort(new Error(`timed out after ${ms}ms`));
+    },
+    Math.min(ms, MAX_TIMER_MS),
+  );
   return {
     signal: outer ? anySignal([outer, timer.signal]) : timer.signal,
     timedOut: () => expired,

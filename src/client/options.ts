@@ -1,6 +1,7 @@
 // createClient's options, checked once when the client is created: each bad option is a ConfigError that
 // names it and says what would work, so a misconfigured client never gets as far as its first call.
 import { typeName } from "../_internal/json";
+import { MAX_TIMER_MS } from "../_internal/signals";
 import { ConfigError } from "../errors";
 import type { ResolvedOptions } from "../loop/context";
 import type { ClientOptions } from "../types";
@@ -11,6 +12,8 @@ type Rule = [name: keyof ClientOptions, ok: (value: unknown) => boolean, expecte
 const isCount = (min: number) => (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= min;
 const isDuration = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0;
 const isPositive = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v > 0;
+/** A delay a timer can wait: a longer one would fire at once. */
+const isDelay = (v: unknown) => isPositive(v) && (v as number) <= MAX_TIMER_MS;
 const isFunction = (v: unknown) => typeof v === "function";
 const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
 const isStringMap = (v: unknown) => isObject(v) && Object.values(v as object).every((x) => typeof x === "string");
@@ -21,8 +24,8 @@ const RULES: Rule[] = [
   ["retries", isCount(0), "a whole number ≥ 0, e.g. retries: 2"],
   ["retryBaseMs", isDuration, "a number of ms ≥ 0, e.g. retryBaseMs: 500"],
   ["retryableStatuses", (v) => Array.isArray(v) && v.every(isCount(100)), "an array of HTTP statuses, e.g. [408]"],
-  ["timeoutMs", isPositive, "a number of ms > 0, e.g. timeoutMs: 30000"],
-  ["toolTimeoutMs", isPositive, "a number of ms > 0, e.g. toolTimeoutMs: 10000"],
+  ["timeoutMs", isDelay, `a number of ms > 0 and ≤ ${MAX_TIMER_MS}, e.g. timeoutMs: 30000`],
+  ["toolTimeoutMs", isDelay, `a number of ms > 0 and ≤ ${MAX_TIMER_MS}, e.g. toolTimeoutMs: 10000`],
   ["completedTtlSeconds", isDuration, "a number of seconds ≥ 0 (0 keeps no outcome), e.g. 86400"],
   ["pendingTtlSeconds", isPositive, "a number of seconds > 0, e.g. pendingTtlSeconds: 604800"],
   ["claimLeaseMs", isPositive, "a number of ms > 0, e.g. claimLeaseMs: 60000"],

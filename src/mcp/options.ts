@@ -1,6 +1,7 @@
 // What `connectMcp` is given, checked once: a bad option is a TypeError naming the option (never echoing a
 // header value), and the secrets no error may carry — every header value and the URL's query.
 import { isPlainObject, typeName } from "../_internal/json";
+import { MAX_TIMER_MS } from "../_internal/signals";
 import { approvalProblem, type McpApproval } from "./approval";
 
 export interface ConnectMcpOptions {
@@ -25,9 +26,6 @@ export interface ConnectMcpOptions {
    */
   needsApproval?: McpApproval;
 }
-
-/** The longest `setTimeout` waits: a longer one fires at once (Node warns and waits 1 ms). */
-const MAX_TIMEOUT_MS = 2_147_483_647;
 
 const shown = (value: unknown): string =>
   typeof value === "number" ? String(value) : typeof value === "string" ? `the string "${value}"` : typeName(value);
@@ -70,8 +68,8 @@ function problemOf(options: ConnectMcpOptions): { url: URL } | { problem: string
   if (options.fetch !== undefined && typeof options.fetch !== "function")
     return { problem: `fetch must be a function, got ${typeName(options.fetch)}` };
   const t = options.timeoutMs;
-  if (t !== undefined && !(typeof t === "number" && t > 0 && t <= MAX_TIMEOUT_MS))
-    return { problem: `timeoutMs must be a number of milliseconds > 0 and ≤ ${MAX_TIMEOUT_MS}, got ${shown(t)}` };
+  if (t !== undefined && !(typeof t === "number" && t > 0 && t <= MAX_TIMER_MS))
+    return { problem: `timeoutMs must be a number of milliseconds > 0 and ≤ ${MAX_TIMER_MS}, got ${shown(t)}` };
   const approval = approvalProblem(options.needsApproval);
   return approval ? { problem: approval } : url;
 }

@@ -3,7 +3,7 @@
 // usually — never appear in an output or an error.
 import { toolSchema, type StandardSchemaV1 } from "./schema/input-schema";
 import { maskSecrets } from "../_internal/redact";
-import { deadline } from "../_internal/signals";
+import { deadline, MAX_TIMER_MS } from "../_internal/signals";
 import { makeTool, requireToolName, thrownMessage } from "./tool";
 import type { JSONSchema, Tool, ToolContext, ToolResult } from "../types";
 
@@ -69,11 +69,8 @@ function checkHttpOptions(name: string, o: HttpToolOptions): string {
   if (o.body !== undefined && !BODY_MODES.includes(o.body)) throw bad("body", `one of ${BODY_MODES.join(", ")}`);
   if (o.resultMode !== undefined && !RESULT_MODES.includes(o.resultMode))
     throw bad("resultMode", `one of ${RESULT_MODES.join(", ")}`);
-  if (
-    o.timeoutMs !== undefined &&
-    !(typeof o.timeoutMs === "number" && o.timeoutMs > 0 && Number.isFinite(o.timeoutMs))
-  )
-    throw bad("timeoutMs", "a positive number");
+  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === "number" && o.timeoutMs > 0 && o.timeoutMs <= MAX_TIMER_MS))
+    throw bad("timeoutMs", `a number of ms > 0 and ≤ ${MAX_TIMER_MS}`);
   if (o.headers !== undefined && !isStringRecord(o.headers)) throw bad("headers", "an object of string values");
   if (o.env !== undefined && !isStringRecord(o.env)) throw bad("env", "an object of string values");
   if (o.query !== undefined && !(Array.isArray(o.query) && o.query.every((q) => typeof q === "string")))

@@ -1,7 +1,8 @@
 // Waiting before a retry: exponential backoff with jitter, or a whole-seconds Retry-After,
 // on an abortable timer, for postWithRetry (post.ts).
+import { MAX_TIMER_MS } from "../_internal/signals";
+
 const MAX_BACKOFF_MS = 60_000;
-const MAX_TIMER_MS = 2_147_483_647;
 const MAX_RETRY_AFTER_SECONDS = 2_147_483_647;
 
 /** An abortable timer: resolves after `ms`, rejects with `signal.reason` as soon as the signal aborts. */

@@ -182,6 +182,9 @@ for (const style of ["openai", "anthropic"] as const) {
         ["claimLeaseMs", 0],
         ["pendingTtlSeconds", "1d"],
         ["timeoutMs", Number.POSITIVE_INFINITY],
+        // longer than a timer can wait: it would fire at once and cut every run or tool call off
+        ["timeoutMs", 2 ** 31],
+        ["toolTimeoutMs", 3e9],
         ["headers", { "X-Key": 5 }],
       ] as const) {
         let error: unknown;

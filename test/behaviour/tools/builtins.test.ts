@@ -132,6 +132,17 @@ describe("webfetch", () => {
     expect(kit.get("webfetch")?.inputSchema.required).toEqual(["url"]);
   });
 
+  it("a timeout longer than a timer can wait (the model's, in seconds) waits instead of firing at once", async () => {
+    const slow = fakeFetch(async ({ signal }) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      signal?.throwIfAborted(); // as a real fetch rejects once its signal aborts
+      return new Response("fine", { headers: { "content-type": "text/plain" } });
+    });
+    const kit = await kitWith(slow);
+    const result = await kit.execute("webfetch", { url: "https://example.test", format: "text", timeout: 1e7 });
+    expect(result).toMatchObject({ output: "fine", isError: false });
+  });
+
   it("a fetch failure becomes 'webfetch: <message>'", async () => {
     const kit = await kitWith(fakeFetch(() => Promise.reject(new TypeError("network down"))));
     expect(await kit.execute("webfetch", { url: "https://example.test" })).toEqual({

@@ -27,7 +27,8 @@ describe("httpTool: the declaration", () => {
     expect(() => httpTool({ ...ok, url: "" })).toThrow("url must be");
     expect(() => httpTool({ ...ok, body: "xml" as never })).toThrow("body must be one of json, form, raw");
     expect(() => httpTool({ ...ok, resultMode: "bytes" as never })).toThrow("resultMode must be");
-    expect(() => httpTool({ ...ok, timeoutMs: 0 })).toThrow("timeoutMs must be a positive number");
+    expect(() => httpTool({ ...ok, timeoutMs: 0 })).toThrow("timeoutMs must be a number of ms > 0 and ≤ 2147483647");
+    expect(() => httpTool({ ...ok, timeoutMs: 2 ** 31 })).toThrow("timeoutMs must be a number of ms > 0"); // would fire at once
     expect(() => httpTool({ ...ok, headers: { "X-N": 1 } as never })).toThrow("headers must be");
     expect(() => httpTool({ ...ok, name: "" })).toThrow(TypeError);
   });
