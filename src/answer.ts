@@ -15,6 +15,7 @@ import { InvalidAnswerError } from "./errors";
 import type { RelayResult, Answer, AnswerReason, PendingRequest, ToolResult } from "./types";
 
 const REASONS: readonly AnswerReason[] = ["declined", "cancelled", "expired"];
+const REASONS_TEXT = 'must be "declined", "cancelled" or "expired"';
 
 function requireId(fn: string, id: unknown): asserts id is string {
   if (typeof id !== "string" || id === "") {
@@ -40,9 +41,7 @@ export function answerOutput(id: string, output: string, isError = false): Answe
 export function answerDeclined(id: string, reason: AnswerReason = "declined"): Answer {
   requireId("answerDeclined", id);
   if (!REASONS.includes(reason)) {
-    throw new TypeError(
-      `toolnexus: Answer reason must be "declined", "cancelled" or "expired", got ${JSON.stringify(reason) ?? typeName(reason)}`,
-    );
+    throw new TypeError(`toolnexus: Answer reason ${REASONS_TEXT}, got ${JSON.stringify(reason) ?? typeName(reason)}`);
   }
   return { id, ok: false, reason };
 }
@@ -170,7 +169,7 @@ const ANSWER: Record<string, Check> = {
   id: nonEmpty,
   ok: boolean,
   data,
-  reason: optional(oneOf(["declined", "cancelled", "expired"], 'must be "declined", "cancelled" or "expired"')),
+  reason: optional(oneOf(REASONS, REASONS_TEXT)),
 };
 
 const REQUEST: Record<string, Check> = {
