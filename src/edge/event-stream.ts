@@ -115,16 +115,19 @@ function remoteError({ code, message }: ErrorPayload): ToolnexusError {
   return new ToolnexusError(code as ToolnexusErrorCode, message);
 }
 
+/** What a non-2xx response of the endpoint says: the server's own error, or a StreamError naming the status. */
+export async function responseError(res: Response): Promise<ToolnexusError> {
+  const payload = payloadOf(await res.json().catch(() => undefined));
+  if (payload) return remoteError(payload);
+  return new StreamError(
+    `toolnexus: the event stream request failed with HTTP ${res.status} — check the endpoint's URL and its logs`,
+  );
+}
+
 async function bodyOf(source: Response | ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
   if (typeof (source as ReadableStream).getReader === "function") return source as ReadableStream<Uint8Array>;
   const res = source as Response;
-  if (!res.ok) {
-    const payload = payloadOf(await res.json().catch(() => undefined));
-    if (payload) throw remoteError(payload);
-    throw new StreamError(
-      `toolnexus: the event stream request failed with HTTP ${res.status} — check the endpoint's URL and its logs`,
-    );
-  }
+  if (!res.ok) throw await responseError(res);
   const type = res.headers.get("content-type");
   if (!res.body || (type && !type.toLowerCase().includes("text/event-stream"))) {
     res.body?.cancel().catch(() => {});

@@ -2,11 +2,11 @@
 // every change, the same one otherwise — React's useSyncExternalStore contract; `subscribe` calls the
 // listener at once, as a Svelte store does), built from the run's events, never from the transcript.
 // It talks to an endpoint made by createRunHandler and keeps the open run in Web Storage for reloads.
-import { isToolnexusError, NetworkError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import { isToolnexusError, NetworkError, type ToolnexusError } from "../errors";
 import { answerDeclined } from "../answer";
 import type { Answer, PendingRequest, RunResult, StreamEvent } from "../types";
 import { abortableSleep } from "../wire/retry-wait";
-import { readEventStream } from "./event-stream";
+import { readEventStream, responseError } from "./event-stream";
 import {
   defaultStorage,
   load,
@@ -92,6 +92,8 @@ interface Core {
   state: RunSessionState;
   kept: Kept;
   current: AbortController | undefined;
+  /** When the page last stopped an exchange (`abort()`), ms since the epoch. */
+  stoppedAt?: number;
   readonly listeners: Set<(state: RunSessionState) => void>;
   readonly endpoint: string;
   readonly fetch: typeof fetch | undefined;
@@ -172,15 +174,22 @@ function onEvent(core: Core, event: StreamEvent): void {
 
 /**
  * Posts `body` and plays the events onto the state; `onStopped` sees why a stream ended early before that
- * is shown — a ToolnexusError, or nothing for an abort.
+ * is shown — a ToolnexusError, or nothing for an abort. For a refusal that came before any event, it may
+ * return true: nothing is shown, and the caller posts again.
  */
-async function stream(core: Core, body: unknown, onStopped?: (error?: ToolnexusError) => void): Promise<void> {
+async function stream(
+  core: Core,
+  body: unknown,
+  onStopped?: (error?: ToolnexusError) => boolean | void,
+): Promise<void> {
   const controller = new AbortController();
   core.current = controller;
   let streamed = false;
+  let started = false;
   try {
     const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
     for await (const event of readEventStream(await call(core, core.endpoint, init, controller.signal))) {
+      started = true;
       if (event.type === "text") streamed = true;
       if (event.type === "done") finish(core, event.result, streamed);
       else onEvent(core, event);
@@ -188,10 +197,11 @@ async function stream(core: Core, body: unknown, onStopped?: (error?: ToolnexusE
   } catch (error) {
     flush(core);
     if (isAbort(error, controller.signal)) {
+      core.stoppedAt = Date.now();
       onStopped?.();
       return set(core, { status: core.state.requests.length ? "waiting" : "idle" });
     }
-    if (isToolnexusError(error)) onStopped?.(error);
+    if (isToolnexusError(error) && onStopped?.(error) === true && !started) return;
     set(core, { status: "error", error: described(error) });
   } finally {
     if (core.current === controller) core.current = undefined;
@@ -215,7 +225,36 @@ async function send(core: Core, prompt: string): Promise<void> {
   set(core, { status: "streaming", error: undefined, text: "", requests: [], runId: undefined });
   say(core, "user", text);
   forget(core);
-  await stream(core, { prompt: text, conversationId: core.kept.conversationId });
+  // the exchange this page just stopped holds the conversation until the server has stopped it too (a tool
+  // or a model call slow to notice): a prompt sent meanwhile is refused as busy, and waits its turn instead
+  const until = (core.stoppedAt ?? Number.NEGATIVE_INFINITY) + STOPPING_WAIT_MS;
+  for (;;) {
+    let busy = false;
+    await stream(core, { prompt: text, conversationId: core.kept.conversationId }, (error) => {
+      busy = error?.code === "run_conflict" && Date.now() < until;
+      return busy;
+    });
+    if (!busy || !(await pause(core, STOPPING_POLL_MS))) return;
+  }
+}
+
+/** How long a prompt sent right after the page stopped an exchange waits for the server to let go of it. */
+const STOPPING_WAIT_MS = 10_000;
+const STOPPING_POLL_MS = 250;
+
+/** Waits `ms` unless the page aborts meanwhile (then the session is idle); resolves whether it waited. */
+async function pause(core: Core, ms: number): Promise<boolean> {
+  const controller = new AbortController();
+  core.current = controller;
+  try {
+    await abortableSleep(ms, controller.signal);
+    return true;
+  } catch {
+    set(core, { status: "idle" });
+    return false;
+  } finally {
+    if (core.current === controller) core.current = undefined;
+  }
 }
 
 async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions): Promise<void> {
@@ -244,7 +283,6 @@ interface InspectBody {
   requests?: PendingRequest[];
   token?: string;
   tokens?: Record<string, string>;
-  error?: { code?: string; message?: string };
 }
 
 /** How often, and how many times, a reloaded page looks again at a run another resume is still running. */
@@ -256,12 +294,12 @@ async function inspectKept(core: Core, runId: string, signal: AbortSignal): Prom
   const url = `${core.endpoint}${core.endpoint.includes("?") ? "&" : "?"}runId=${encodeURIComponent(runId)}`;
   for (let polls = 0; ; polls++) {
     const res = await call(core, url, { method: "GET", headers: { accept: "application/json" } }, signal);
-    const body = (await res.json().catch(() => undefined)) as InspectBody | undefined;
     if (!res.ok) {
-      const code = typeof body?.error?.code === "string" ? body.error.code : "stream";
-      if (code === "run_not_found") return undefined;
-      throw new ToolnexusError(code as ToolnexusErrorCode, body?.error?.message ?? `HTTP ${res.status}`);
+      const error = await responseError(res);
+      if (error.code === "run_not_found") return undefined;
+      throw error;
     }
+    const body = (await res.json().catch(() => undefined)) as InspectBody | undefined;
     if (body?.status !== "running" || polls >= RUNNING_POLLS) return body;
     await abortableSleep(RUNNING_POLL_MS, signal);
   }

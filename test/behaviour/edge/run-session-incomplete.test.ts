@@ -14,18 +14,22 @@ import {
 import { API_KEY, edgeWorld, framesOf, HEADER_VALUE, SYSTEM_PROMPT, type EdgeModel } from "../support/edge";
 import { scripted, toolResultsIn, type ScriptTurn } from "../support/scripted";
 
-/** A model call that streams `text` (if any) and then never answers, until the call's signal aborts. */
-type Hang = { hang: true; text?: string };
+/**
+ * A model call that streams `text` (if any) and then never answers, until the call's signal aborts — and
+ * then, with `lingerMs`, only that much later (an upstream slow to notice).
+ */
+type Hang = { hang: true; text?: string; lingerMs?: number };
 
 /** The provider: each model call plays the next step; it records what it was sent and the calls it saw stopped. */
 function provider(steps: (ScriptTurn | Hang)[], limits: Omit<EdgeModel, "fetch"> = {}) {
   const bodies: Record<string, any>[] = [];
   const headers: Record<string, string>[] = [];
   let stopped = 0;
-  const hang = (signal: AbortSignal, text?: string): Promise<Response> =>
+  const hang = (signal: AbortSignal, text?: string, lingerMs = 0): Promise<Response> =>
     new Promise((resolve, reject) => {
       const stop = (fail: (reason: unknown) => void) => {
-        const go = () => (stopped++, fail(signal.reason));
+        const end = () => (stopped++, fail(signal.reason));
+        const go = () => (lingerMs ? setTimeout(end, lingerMs) : end());
         if (signal.aborted) go();
         else signal.addEventListener("abort", go, { once: true });
       };
@@ -46,7 +50,7 @@ function provider(steps: (ScriptTurn | Hang)[], limits: Omit<EdgeModel, "fetch">
     if (!step) throw new Error(`the provider has no step ${bodies.length - 1}`);
     if (!("hang" in step)) return scripted("openai", [step]).fetch(input, init);
     if (!init?.signal) throw new Error("a model call without a signal would never end");
-    return hang(init.signal, step.text);
+    return hang(init.signal, step.text, step.lingerMs);
   }) as typeof globalThis.fetch;
   return { model: { ...limits, fetch }, bodies, headers, stopped: () => stopped };
 }
@@ -353,5 +357,40 @@ describe("createRunHandler: the stream of an incomplete run, read as a page read
     const events = await read(await answered);
     expect(model.stopped()).toBe(1);
     expect(resultOf(events)).toMatchObject({ status: "incomplete", limit: "aborted", text: "" });
+  });
+});
+
+describe("createRunSession: a prompt sent right after the page stopped an exchange", () => {
+  it("waits until the server has stopped that exchange too, instead of failing as busy", async () => {
+    const model = provider([{ hang: true, text: "Thinking", lingerMs: 300 }, { text: "Here you go." }]);
+    const w = edgeWorld({ model: model.model });
+    const p = page(w);
+    const first = p.session.send("slow one");
+    while (!p.session.state.text) await tick();
+    p.session.abort();
+    await first;
+    expect(p.session.state.status).toBe("idle");
+    const from = p.seen.length;
+    await p.session.send("next one"); // at once: the server's run still holds the conversation for 300 ms
+    expect(p.session.state).toMatchObject({ status: "done", error: undefined });
+    expect(p.seen.slice(from).some((s) => s.error !== undefined)).toBe(false); // no busy error, not even briefly
+    expect(texts(p.session.state).slice(-2)).toEqual(["user: next one", "assistant: Here you go."]);
+    expect(model.stopped()).toBe(1);
+    expect(model.bodies).toHaveLength(2);
+    expectNoSecrets(p, model);
+  });
+
+  it("a conversation busy with another tab's exchange is still refused at once", async () => {
+    const model = provider([{ hang: true, text: "Thinking", lingerMs: 50 }]);
+    const w = edgeWorld({ model: model.model });
+    const a = page(w);
+    const sending = a.session.send("slow one");
+    while (!a.session.state.text) await tick();
+    const b = page(w, a.storage); // a second tab: the same kept conversation, no stop of its own
+    await b.session.send("me too");
+    expect(b.session.state).toMatchObject({ status: "error", error: { code: "run_conflict" } });
+    expect(model.bodies).toHaveLength(1);
+    a.session.abort();
+    await sending;
   });
 });
