@@ -175,13 +175,13 @@ function onEvent(core: Core, event: StreamEvent): void {
 /**
  * Posts `body` and plays the events onto the state; `onStopped` sees why a stream ended early before that
  * is shown — a ToolnexusError, or nothing for an abort. For a refusal that came before any event, it may
- * return true: nothing is shown, and the caller posts again.
+ * return true: nothing is shown, and stream resolves true (the caller posts again).
  */
 async function stream(
   core: Core,
   body: unknown,
   onStopped?: (error?: ToolnexusError) => boolean | void,
-): Promise<void> {
+): Promise<boolean | void> {
   const controller = new AbortController();
   core.current = controller;
   let streamed = false;
@@ -201,7 +201,7 @@ async function stream(
       onStopped?.();
       return set(core, { status: core.state.requests.length ? "waiting" : "idle" });
     }
-    if (isToolnexusError(error) && onStopped?.(error) === true && !started) return;
+    if (isToolnexusError(error) && onStopped?.(error) === true && !started) return true;
     set(core, { status: "error", error: described(error) });
   } finally {
     if (core.current === controller) core.current = undefined;
@@ -229,12 +229,9 @@ async function send(core: Core, prompt: string): Promise<void> {
   // or a model call slow to notice): a prompt sent meanwhile is refused as busy, and waits its turn instead
   const until = (core.stoppedAt ?? Number.NEGATIVE_INFINITY) + STOPPING_WAIT_MS;
   for (;;) {
-    let busy = false;
-    await stream(core, { prompt: text, conversationId: core.kept.conversationId }, (error) => {
-      busy = error?.code === "run_conflict" && Date.now() < until;
-      return busy;
-    });
-    if (!busy || !(await pause(core, STOPPING_POLL_MS))) return;
+    const body = { prompt: text, conversationId: core.kept.conversationId };
+    const busy = await stream(core, body, (error) => error?.code === "run_conflict" && Date.now() < until);
+    if (busy !== true || !(await pause(core, STOPPING_POLL_MS))) return;
   }
 }
 
@@ -329,7 +326,8 @@ async function restore(core: Core): Promise<void> {
   // its answers were applied but it stopped before finishing (the tab closed mid-resume): continue it
   if (body.status === "ready") {
     const token = Object.values(core.kept.tokens ?? {})[0]; // any token of the run passes with no answers
-    return stream(core, { runId, answers: [], ...(token ? { token } : {}) });
+    await stream(core, { runId, answers: [], ...(token ? { token } : {}) });
+    return;
   }
   if (body.status === "running") {
     const message = "toolnexus: the run is still being resumed elsewhere — reload to look again";
