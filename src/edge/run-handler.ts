@@ -6,10 +6,11 @@
 // A request it cannot use (bad JSON, wrong content type, a body over maxBodyBytes, bad fields) is refused
 // with a 4xx `{ error: { code, message } }` before the client is called: nothing is stored, nothing runs.
 import { parseAnswer } from "../answer";
+import { isToolnexusError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import type { Client } from "../client";
 import type { Answer, ResumeOptions, RunOptions, ToolkitLike } from "../types";
-import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
+import { errorPayload, errorResponse } from "./error-body";
 import { eventStreamResponse } from "./event-stream";
 
 export interface RunHandlerOptions {
@@ -26,15 +27,9 @@ const MAX_ID = 256;
 const MAX_ANSWERS = 64;
 const MAX_TOKEN = 8192;
 
-class Refusal {
-  constructor(
-    readonly code: string,
-    readonly message: string,
-  ) {}
-}
-
-const refuse = (code: string, message: string): never => {
-  throw new Refusal(code, `toolnexus: ${message}`);
+/** A request the endpoint cannot use: a ToolnexusError, whose code and message the page is told as they are. */
+const refuse = (code: ToolnexusErrorCode, message: string): never => {
+  throw new ToolnexusError(code, `toolnexus: ${message}`);
 };
 
 /** The body as text, refused once it passes `max` bytes (whatever Content-Length claims). */
@@ -74,7 +69,7 @@ async function readJsonObject(request: Request, max: number): Promise<Record<str
   try {
     body = JSON.parse(await readText(request, max));
   } catch (error) {
-    if (error instanceof Refusal) throw error;
+    if (isToolnexusError(error)) throw error;
     refuse("bad_request", "the request body is not valid JSON");
   }
   if (!isPlainObject(body)) refuse("bad_request", "the request body must be a JSON object");
@@ -165,9 +160,7 @@ export function createRunHandler(opts: RunHandlerOptions): (request: Request) =>
       );
     } catch (error) {
       // an unexpected error is not described (nor logged: its text is not ours to vouch for)
-      const payload: ErrorPayload =
-        error instanceof Refusal ? { code: error.code, message: error.message } : errorPayload(error);
-      return errorResponse(payload);
+      return errorResponse(errorPayload(error));
     }
   };
 }
