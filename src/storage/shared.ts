@@ -53,7 +53,7 @@ export const RESERVED = "#";
  * `maxBytes` in UTF-8, the empty key and `.`/`..` (KV refuses them), and keys starting with `#` — so a user
  * key can never collide with a hashed key or with the adapter's own `#…` entries.
  */
-export async function fitKey(key: string, maxBytes: number): Promise<string> {
+export function fitKey(key: string, maxBytes: number): string {
   if (key !== "" && key !== "." && key !== ".." && !key.startsWith(RESERVED) && utf8Length(key) <= maxBytes) return key;
   return `${RESERVED}h:${sha256Hex(key)}`;
 }
