@@ -11,7 +11,7 @@ import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createTripPlanner } from "../examples/mcp/trip-planner.mjs";
-import { serveMcp } from "../test/mcp/servers/serve-node.mjs";
+import { serveMcp } from "../examples/mcp/serve-node.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const { values } = parseArgs({

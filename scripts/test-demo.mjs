@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import assert from "node:assert/strict";
 import { chromium } from "playwright";
 import { createTripPlanner } from "../examples/mcp/trip-planner.mjs";
-import { serveMcp } from "../test/mcp/servers/serve-node.mjs";
+import { serveMcp } from "../examples/mcp/serve-node.mjs";
 import { createChecks } from "./lib/checks.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
