@@ -92,7 +92,7 @@ interface Core {
   state: RunSessionState;
   kept: Kept;
   current: AbortController | undefined;
-  /** When the page last stopped an exchange (`abort()`), ms since the epoch. */
+  /** When the page last stopped a prompt's exchange (`abort()`), ms since the epoch. */
   stoppedAt?: number;
   readonly listeners: Set<(state: RunSessionState) => void>;
   readonly endpoint: string;
@@ -197,7 +197,6 @@ async function stream(
   } catch (error) {
     flush(core);
     if (isAbort(error, controller.signal)) {
-      core.stoppedAt = Date.now();
       onStopped?.();
       return set(core, { status: core.state.requests.length ? "waiting" : "idle" });
     }
@@ -230,10 +229,16 @@ async function send(core: Core, prompt: string): Promise<void> {
   const until = (core.stoppedAt ?? Number.NEGATIVE_INFINITY) + STOPPING_WAIT_MS;
   for (;;) {
     const body = { prompt: text, conversationId: core.kept.conversationId };
-    const busy = await stream(core, body, (error) => error?.code === "run_conflict" && Date.now() < until);
+    const busy = await stream(core, body, (error) => {
+      if (!error) core.stoppedAt = Date.now(); // the page stopped this prompt's exchange
+      return error?.code === "run_conflict" && BUSY.test(error.message) && Date.now() < until;
+    });
     if (busy !== true || !(await pause(core, STOPPING_POLL_MS))) return;
   }
 }
+
+/** The conversation store's refusal of a second ask while one runs (client/conversations.ts): it clears. */
+const BUSY = /^toolnexus: conversation "[^"]*" is busy with another ask/;
 
 /** How long a prompt sent right after the page stopped an exchange waits for the server to let go of it. */
 const STOPPING_WAIT_MS = 10_000;

@@ -380,6 +380,40 @@ describe("createRunSession: a prompt sent right after the page stopped an exchan
     expectNoSecrets(p, model);
   });
 
+  it("after the page's abort, only a busy refusal is waited out: a conversation waiting on a run is an error at once", async () => {
+    let posts = 0;
+    const fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      posts++;
+      if (posts === 1) {
+        // a stream the page walks away from
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(
+              new TextEncoder().encode(`event: text\ndata: ${JSON.stringify({ type: "text", delta: "Hi" })}\n\n`),
+            );
+            init?.signal?.addEventListener("abort", () => c.error(init.signal!.reason), { once: true });
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      }
+      const message =
+        'toolnexus: conversation "c1" waits on run "run-1" — resume it with client.resume(runId, answer), or discard it with client.forget(id)';
+      return new Response(JSON.stringify({ error: { code: "run_conflict", message } }), {
+        status: 409,
+        headers: { "content-type": "application/json" },
+      });
+    }) as typeof globalThis.fetch;
+    const session = createRunSession({ endpoint: "/api/run", fetch, storage: null });
+    const first = session.send("hello");
+    while (!session.state.text) await tick();
+    session.abort();
+    await first;
+    await session.send("again");
+    expect(session.state).toMatchObject({ status: "error", error: { code: "run_conflict" } });
+    expect(session.state.error!.message).toContain("waits on run");
+    expect(posts).toBe(2); // not posted again: waiting cannot end that refusal
+  });
+
   it("a conversation busy with another tab's exchange is still refused at once", async () => {
     const model = provider([{ hang: true, text: "Thinking", lingerMs: 50 }]);
     const w = edgeWorld({ model: model.model });
