@@ -83,9 +83,9 @@ export function checkOptions(options: ConnectMcpOptions): URL {
   return checked.url;
 }
 
-/** What no error may carry: every header value (and the token after Bearer/Basic), and the URL's query. */
+/** What no error may carry: every header value (and the token after Bearer/Basic), the URL's query and each value in it. */
 export function secretsOf(options: ConnectMcpOptions, url: URL): string[] {
-  const out = url.search ? [url.search] : [];
+  const out = url.search ? [url.search, ...[...url.searchParams.values()].filter(Boolean)] : [];
   for (const value of Object.values(options.headers ?? {})) {
     out.push(value);
     const token = /^(?:Bearer|Basic)\s+(.+)$/i.exec(value)?.[1];

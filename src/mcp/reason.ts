@@ -4,8 +4,6 @@
 // the URL's query are masked, as are credential-shaped words a server may echo back.
 import { redact } from "../_internal/redact";
 
-/** The MCP client's own limit on a request when `timeoutMs` is not given. */
-const CLIENT_DEFAULT_TIMEOUT_MS = 60_000;
 const REQUEST_TIMEOUT = "REQUEST_TIMEOUT";
 
 interface ErrorLike {
@@ -40,8 +38,9 @@ export function mentions(error: unknown, secrets: readonly string[]): boolean {
 /** Why `error` happened, in one line with no secret in it. */
 export function reasonOf(error: unknown, secrets: readonly string[], timeoutMs: number | undefined): string {
   const e = error as ErrorLike | null;
-  if (e?.code === REQUEST_TIMEOUT) {
-    const waited = typeof e.data?.timeout === "number" ? e.data.timeout : (timeoutMs ?? CLIENT_DEFAULT_TIMEOUT_MS);
+  // the client reports a call its signal cancelled with the same code, but without the limit it waited for
+  if (e?.code === REQUEST_TIMEOUT && typeof e.data?.timeout === "number") {
+    const waited = e.data.timeout;
     const limit =
       timeoutMs === undefined ? "the MCP client's default limit; set timeoutMs to change it" : "connectMcp's timeoutMs";
     return redact(`no answer within ${waited} ms (${limit})`, secrets);

@@ -171,13 +171,14 @@ async function failureChecks({ check, cleanups, connectMcp, url }) {
   );
 
   await check(
-    "a server that echoes the headers back in its errors: neither connection.error nor a call's error result carries them",
+    "a server that echoes the headers and a query value back in its errors: neither connection.error nor a call's error result carries them",
     async () => {
       let fail = "tools/list";
       const echoing = async (input, init) => {
         const request = new Request(input, init);
         if ((await methodOf(request)).method !== fail) return fetch(request);
-        const echo = `refused: authorization=${request.headers.get("authorization")} key ${request.headers.get("x-api-key")}`;
+        const query = new URL(request.url).searchParams.get("key"); // a query value echoed on its own, too
+        const echo = `refused: authorization=${request.headers.get("authorization")} key ${request.headers.get("x-api-key")} ${query ?? ""}`;
         return new Response(echo, { status: 403, headers: { "content-type": "text/plain" } });
       };
       const broken = await connectMcp({ name: "echoing", url: `${url}?key=${QUERY_KEY}`, headers, fetch: echoing });
@@ -319,6 +320,22 @@ async function fetchAndTimeoutChecks({ check, cleanups, connectMcp, url, stats }
       assert.equal((await find(conn, "slow_echo").execute({ text: "after" }, {})).output, "echo: after");
     },
   );
+
+  await check("a call its run cancels (ctx.signal) is not reported as a timeout", async () => {
+    const { stalling, held } = stallingFetch(() => true);
+    const conn = await connectMcp({ name: "cut", url, headers, fetch: stalling, timeoutMs: 60_000 });
+    cleanups.push(() => conn.close());
+    assert.equal(conn.status, "connected", conn.error?.message);
+    const stop = new AbortController();
+    const running = find(conn, "cut_echo").execute({ text: "x" }, { signal: stop.signal });
+    while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    stop.abort(new Error("the user left"));
+    const result = await within(10_000, running, "a cancelled call");
+    assert.equal(result.isError, true);
+    assert.match(result.output, /^cut: echo failed: /);
+    assert.doesNotMatch(result.output, /no answer within|timeoutMs/); // it was cancelled, not timed out
+    assert.equal(held[0].aborted, true, "the cancelled request was not aborted");
+  });
 }
 
 /** The session era makes more requests (initialize, its notification, the GET stream): all through the fetch. */
