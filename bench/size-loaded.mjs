@@ -34,6 +34,7 @@ export async function loadedForOneRun(scenario = oneRunWithSuspension, { execute
       entryPoints: [entryFile],
       bundle: true,
       splitting: true,
+      absWorkingDir: root, // chunk names hash paths relative to it: the same bytes from whatever folder the bench runs in
       minify: true,
       treeShaking: true,
       format: "esm",
