@@ -8,10 +8,17 @@ import {
   createRunSession,
   readEventStream,
   type RunSessionState,
-  type SessionStorageLike,
   type StreamEvent,
 } from "toolnexus";
-import { API_KEY, edgeWorld, framesOf, HEADER_VALUE, SYSTEM_PROMPT, type EdgeModel } from "../support/edge";
+import {
+  API_KEY,
+  edgeWorld,
+  framesOf,
+  HEADER_VALUE,
+  memoryWebStorage,
+  SYSTEM_PROMPT,
+  type EdgeModel,
+} from "../support/edge";
 import { scripted, toolResultsIn, type ScriptTurn } from "../support/scripted";
 
 /**
@@ -53,16 +60,6 @@ function provider(steps: (ScriptTurn | Hang)[], limits: Omit<EdgeModel, "fetch">
     return hang(init.signal, step.text, step.lingerMs);
   }) as typeof globalThis.fetch;
   return { model: { ...limits, fetch }, bodies, headers, stopped: () => stopped };
-}
-
-function memoryWebStorage(): SessionStorageLike & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, String(v)),
-    removeItem: (k) => void data.delete(k),
-  };
 }
 
 /** A page: its session over the world's fetch, every snapshot it was given, and every byte it received. */

@@ -8,17 +8,7 @@ import {
   type RunSessionState,
   type SessionStorageLike,
 } from "toolnexus";
-import { edgeWorld } from "../support/edge";
-
-function memoryWebStorage(): SessionStorageLike & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, String(v)),
-    removeItem: (k) => void data.delete(k),
-  };
-}
+import { edgeWorld, memoryWebStorage } from "../support/edge";
 
 function sessionIn(w: ReturnType<typeof edgeWorld>, storage = memoryWebStorage()) {
   const session = createRunSession({ endpoint: "/api/run", fetch: w.fetch, storage });

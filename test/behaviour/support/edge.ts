@@ -11,6 +11,7 @@ import {
   pending,
   type GenerateRequest,
   type RunStorage,
+  type SessionStorageLike,
   type StreamEvent,
 } from "toolnexus";
 
@@ -21,6 +22,17 @@ export const API_KEY = "sk-edge-API-KEY-never-to-the-page";
 export const HEADER_VALUE = "HEADER-VALUE-never-to-the-page";
 
 /** Storage that counts every write, so a test can say "nothing was stored". */
+/** A page's Web Storage (`sessionStorage`), in memory; `data` shows what the page kept. */
+export function memoryWebStorage(): SessionStorageLike & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return {
+    data,
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => void data.set(k, String(v)),
+    removeItem: (k) => void data.delete(k),
+  };
+}
+
 export function countingStorage(): RunStorage & { writes: () => number } {
   const inner = memoryStorage();
   let writes = 0;
