@@ -7,7 +7,7 @@ import { openGroups, restamp, saveRecord, type RunRecord, type RunRecordStatus }
 import { swap } from "../run-state/swap";
 import type { RunResult, StreamEvent } from "../types";
 import type { RunContext } from "./context";
-import { haltRecord, pendingTtl, writeRecord, writeText } from "./halt";
+import { haltRecord, ttlOf, writeRecord, writeText } from "./halt";
 
 /** The RunConflictError for run `runId`: `toolnexus: run "<runId>" <what>`. */
 export const conflict = (runId: string, what: string) =>
@@ -22,12 +22,6 @@ function encode(ctx: RunContext, record: RunRecord, status: RunRecordStatus, dig
   return edited ?? saveRecord({ ...record, ...extra, status });
 }
 
-/** The TTL a not-yet-finished record is written with (`pendingTtlSeconds`, at least until its requests expire). */
-function ttlOpts(ctx: RunContext, record: RunRecord): { ttlSeconds: number } | undefined {
-  const ttl = pendingTtl(ctx, record.calls);
-  return ttl === undefined ? undefined : { ttlSeconds: ttl };
-}
-
 /**
  * Takes the record for this resume: compare-and-set where the adapter has it (atomic ones make this
  * exactly-once). Resolves the text later writes edit: the stored one as the halt wrote it, or — when an
@@ -38,7 +32,7 @@ export async function claim(ctx: RunContext, record: RunRecord, raw: string, dig
   const key = runKey(record.runId);
   const base = record.lease === undefined ? raw : saveRecord(record);
   const value = encode(ctx, record, "claimed", digest, base);
-  const opts = ttlOpts(ctx, record);
+  const opts = ttlOf(ctx, record);
   let won: boolean;
   try {
     won = await swap(ctx.storage, key, raw, value, opts);
@@ -72,12 +66,7 @@ export async function* owned(
     own.current = { ...haltRecord(ctx, s, assistant, calls), answered, ...(applied ? { applied } : {}) };
     // a turn's second checkpoint (its outcomes) changes only the calls: an edit of the first one's text
     if (assistant === last.assistant && s.messages.length === last.messages.length)
-      await writeText(
-        ctx,
-        s.runId,
-        encode(ctx, own.current, "claimed", own.digest, own.base),
-        ttlOpts(ctx, own.current),
-      );
+      await writeText(ctx, s.runId, encode(ctx, own.current, "claimed", own.digest, own.base), ttlOf(ctx, own.current));
     else own.base = await writeRecord(ctx, { ...own.current, status: "claimed", lease: lease(ctx, own.digest) });
   };
   try {
@@ -114,7 +103,7 @@ async function giveBack(ctx: RunContext, own: Owner): Promise<void> {
   const record = own.current;
   const status = openGroups(record.calls).length ? "suspended" : "ready";
   try {
-    await writeText(ctx, record.runId, encode(ctx, record, status, own.digest, own.base), ttlOpts(ctx, record));
+    await writeText(ctx, record.runId, encode(ctx, record, status, own.digest, own.base), ttlOf(ctx, record));
   } catch {
     // the claim stays until its lease passes; then the same answer takes it over
   }
@@ -128,6 +117,6 @@ export async function checkpoint(
   status: "claimed" | "suspended",
 ): Promise<void> {
   const next = status === "suspended" ? { ...record, applied: [...(record.applied ?? []), own.digest] } : record;
-  await writeText(ctx, record.runId, encode(ctx, next, status, own.digest, own.base), ttlOpts(ctx, next));
+  await writeText(ctx, record.runId, encode(ctx, next, status, own.digest, own.base), ttlOf(ctx, next));
   own.current = next;
 }

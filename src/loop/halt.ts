@@ -101,7 +101,8 @@ export async function writeRecord(ctx: RunContext, record: RunRecord, opts?: { t
   return writeText(ctx, record.runId, value, opts ?? ttlOf(ctx, record));
 }
 
-const ttlOf = (ctx: RunContext, record: RunRecord): { ttlSeconds?: number } | undefined => {
+/** The TTL a record is written with: `pendingTtlSeconds` (at least until its requests expire) until it is done. */
+export const ttlOf = (ctx: RunContext, record: RunRecord): { ttlSeconds?: number } | undefined => {
   const ttlSeconds = record.status === "done" ? undefined : pendingTtl(ctx, record.calls);
   return ttlSeconds === undefined ? undefined : { ttlSeconds };
 };
