@@ -3,13 +3,7 @@
 // key and a header. What the session reports (once), what the stream carries, what a reload finds, that
 // the conversation goes on with the next prompt, and that no secret reaches the page.
 import { describe, expect, it } from "vitest";
-import {
-  answerOutput,
-  createRunSession,
-  readEventStream,
-  type RunSessionState,
-  type StreamEvent,
-} from "toolnexus";
+import { answerOutput, createRunSession, readEventStream, type RunSessionState, type StreamEvent } from "toolnexus";
 import {
   API_KEY,
   edgeWorld,
@@ -375,6 +369,30 @@ describe("createRunSession: a prompt sent right after the page stopped an exchan
     expect(model.stopped()).toBe(1);
     expect(model.bodies).toHaveLength(2);
     expectNoSecrets(p, model);
+  });
+
+  it("a second abort() while the prompt waits for the server stops the wait: idle, no error, nothing posted after", async () => {
+    const model = provider([{ hang: true, text: "Thinking", lingerMs: 600 }, { text: "Later." }]);
+    const w = edgeWorld({ model: model.model });
+    const p = page(w);
+    const first = p.session.send("slow one");
+    while (!p.session.state.text) await tick();
+    p.session.abort();
+    await first;
+    const from = p.seen.length;
+    const waiting = p.session.send("next one"); // refused as busy: the session waits and posts again
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(p.session.state.status).toBe("streaming");
+    p.session.abort();
+    await waiting;
+    expect(p.session.state).toMatchObject({ status: "idle", error: undefined });
+    expect(p.seen.slice(from).some((s) => s.error !== undefined)).toBe(false);
+    await letGo(w, p); // the stopped exchange ends on the server
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past the session's next poll, had it kept polling
+    expect(model.bodies).toHaveLength(1); // the waiting prompt never reached the model
+    await p.session.send("now");
+    expect(p.session.state).toMatchObject({ status: "done", error: undefined });
+    expect(texts(p.session.state).at(-1)).toBe("assistant: Later.");
   });
 
   it("after the page's abort, only a busy refusal is waited out: a conversation waiting on a run is an error at once", async () => {
