@@ -86,9 +86,22 @@ export interface ToolSpec {
   rethrow?: (error: unknown) => boolean;
 }
 
+/**
+ * A predicate `needsApproval` as the loop calls it (it gates every tool, before `execute`): given the checked
+ * arguments, as its type says; arguments that do not check need no approval — `execute` refuses them.
+ */
+function checkedPredicate(schema: ToolSchema, needsApproval: NeedsApproval | undefined): NeedsApproval | undefined {
+  if (typeof needsApproval !== "function") return needsApproval;
+  return async (args, ctx) => {
+    const checked = await schema.check(args ?? {});
+    return checked.ok && needsApproval(checked.value as Record<string, unknown>, ctx);
+  };
+}
+
 /** Builds a Tool from a spec: check the arguments, run, normalise the result, never crash on a tool's throw. */
 export function makeTool(spec: ToolSpec): Tool {
-  const { name, schema, needsApproval } = spec;
+  const { name, schema } = spec;
+  const needsApproval = checkedPredicate(schema, spec.needsApproval);
   return {
     name,
     description: spec.description,

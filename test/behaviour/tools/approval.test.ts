@@ -121,6 +121,24 @@ for (const style of STYLES) {
         expect(ran).toEqual([]);
       });
 
+      it("a defineTool predicate sees only checked arguments: a call whose arguments do not check is refused without asking", async () => {
+        const seen: unknown[] = [];
+        const { tool, ran } = deployTool((args) => (seen.push(args), true));
+        const s = scripted(style, [
+          { calls: [{ name: "deploy", args: { env: 42 } }] },
+          (body) => ({ text: `tool said: ${toolResultsIn(body)[0]}` }),
+        ]);
+        const client = createClient({
+          ...base,
+          fetch: s.fetch,
+          waitFor: async () => Promise.reject(new Error("asked")),
+        });
+        const { result } = await runIn(client, mode, "ship it", { toolkit: [tool] });
+        expect(result.text).toMatch(/^tool said: Invalid arguments for deploy: /);
+        expect(seen).toEqual([]); // the predicate never saw { env: 42 }
+        expect(ran).toEqual([]);
+      });
+
       it("a needsApproval predicate that throws is an error result for the model; the tool does not run", async () => {
         const { tool, ran } = deployTool(() => {
           throw new Error("policy service down");
