@@ -591,6 +591,8 @@ describe("conversations never lose an exchange", () => {
   });
 
   /** A tool that runs until `release()`; an in-process client over `storage` whose model calls it for "wait". */
+  /** Long enough that a loaded machine's pauses do not outlast a renewal (every third of it). */
+  const LEASE_MS = 300;
   function slowWorld(storage: RunStorage) {
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -603,7 +605,7 @@ describe("conversations never lose an exchange", () => {
     const client = createInProcessClient({
       model: "m",
       storage,
-      claimLeaseMs: 150,
+      claimLeaseMs: LEASE_MS,
       generate: ({ messages }) => {
         const last = (messages as { role: string; content?: unknown }[]).at(-1)!;
         if (last.role === "tool") return { content: "after the slow tool" };
@@ -615,11 +617,16 @@ describe("conversations never lose an exchange", () => {
     return { client, slow, release, runs: () => runs };
   }
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Until the exchange's slow tool has started, so the conversation is surely claimed. */
+  const started = async (w: { runs: () => number }) => {
+    while (w.runs() === 0) await pause(5);
+  };
 
   it("an exchange that runs longer than its lease keeps the conversation busy: the lease is renewed", async () => {
     const w = slowWorld(memoryStorage());
     const first = w.client.ask("wait", { id: "c-long", toolkit: [w.slow] });
-    await pause(600); // four leases
+    await started(w);
+    await pause(4 * LEASE_MS);
     await expect(w.client.ask("meanwhile", { id: "c-long" })).rejects.toBeInstanceOf(RunConflictError);
     w.release();
     expect((await first).text).toBe("after the slow tool");
@@ -640,10 +647,10 @@ describe("conversations never lose an exchange", () => {
     const a = slowWorld(dying);
     const b = slowWorld(shared);
     const first = a.client.ask("wait", { id: "c-dead", toolkit: [a.slow] });
-    await pause(50);
+    await started(a);
     await expect(b.client.ask("meanwhile", { id: "c-dead" })).rejects.toBeInstanceOf(RunConflictError);
     dead = true; // from here on nothing of the first exchange reaches the store, as if its isolate had stopped
-    await pause(600);
+    await pause(2 * LEASE_MS);
     expect((await b.client.ask("after", { id: "c-dead" })).text).toBe("hi");
     a.release();
     await first.catch(() => {}); // its own outcome cannot be saved: it fails, and the conversation keeps b's exchange

@@ -206,7 +206,7 @@ describe("storage faults", () => {
         return new Promise(() => {});
       },
     };
-    const lease = { claimLeaseMs: 30 };
+    const lease = { claimLeaseMs: 200 }; // outlasts a loaded machine's pause before the check below
     void createClient({ ...base, ...lease, fetch: byTranscript().fetch, storage: dying })
       .resume(halted.runId!, answerOutput("q-book", "Jo"), { toolkit: [tool] })
       .catch(() => {});
@@ -216,7 +216,7 @@ describe("storage faults", () => {
     expect(
       await rejection(client.resume(halted.runId, answerOutput("q-book", "Jo"), { toolkit: [tool] })),
     ).toBeInstanceOf(RunConflictError);
-    await new Promise((r) => setTimeout(r, 60)); // the dead owner's lease passes
+    await new Promise((r) => setTimeout(r, 300)); // the dead owner's lease passes
     expect(
       await rejection(client.resume(halted.runId!, answerOutput("q-book", "another"), { toolkit: [tool] })),
     ).toBeInstanceOf(RunConflictError); // only the answer the claim applied may take it over
