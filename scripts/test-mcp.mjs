@@ -49,7 +49,9 @@ const { connectMcp } = await import(join(root, "dist/mcp.js"));
 const toolnexus = await import(join(root, "dist/index.js"));
 const { serveTestServer } = await import(join(root, "test/mcp/servers/serve-node.mjs"));
 const { scriptedClient } = await import(join(root, "test/mcp/support/scripted.mjs"));
-const { connectionChecks, sessionFetchCheck } = await import(join(root, "test/mcp/connection-checks.mjs"));
+const { connectionChecks, sessionFetchCheck, sessionEndChecks } = await import(
+  join(root, "test/mcp/connection-checks.mjs")
+);
 
 const form = (id, fields) => (toolnexus.answerForm ? toolnexus.answerForm(id, fields) : { id, ok: true, data: fields });
 const find = (conn, name) =>
@@ -513,6 +515,7 @@ async function everythingChecks() {
   });
 
   await sessionFetchCheck({ check, connectMcp, url });
+  await sessionEndChecks({ check, connectMcp, url });
 
   await check("server-everything: a pushed form elicitation is answered inline through waitFor", async () => {
     const seen = [];

@@ -26,7 +26,8 @@ export interface McpConnection {
   readonly error: Error | undefined;
   /**
    * Closes the connection; elicitations still waiting in open calls are cancelled. A call still open, or made
-   * afterwards, ends as an error result saying the connection is closed (nothing more is sent).
+   * afterwards, ends as an error result saying the connection is closed (nothing more is sent). On a
+   * session-era server it first ends the session (HTTP DELETE), waiting for that at most `timeoutMs` (5 s without).
    */
   close(): Promise<void>;
 }
@@ -84,6 +85,7 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnect
       link,
       listed.tools.map((t) => mcpTool(link, t, approvalFor(options.needsApproval, t.name))),
       () => pushes.drain(),
+      transport,
     );
   } catch (error) {
     await client.close().catch(() => {});
@@ -91,7 +93,12 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnect
   }
 }
 
-function connection(link: Link, tools: Tool[], drain: () => { respond(r: ElicitResponse): void }[]): McpConnection {
+function connection(
+  link: Link,
+  tools: Tool[],
+  drain: () => { respond(r: ElicitResponse): void }[],
+  transport: StreamableHTTPClientTransport,
+): McpConnection {
   return {
     tools,
     get status(): McpStatus {
@@ -105,9 +112,25 @@ function connection(link: Link, tools: Tool[], drain: () => { respond(r: ElicitR
       for (const open of link.open.values()) open.push.respond({ action: "cancel" });
       for (const push of drain()) push.respond({ action: "cancel" });
       link.open.clear();
-      await link.client.close();
+      if (transport.sessionId) await endSession(transport, link.timeoutMs ?? END_SESSION_MS);
+      await link.client.close(); // also aborts a DELETE still waiting
     },
   };
+}
+
+/** How long `close()` waits for a session-era server to confirm the end of its session, without `timeoutMs`. */
+const END_SESSION_MS = 5_000;
+
+/**
+ * Tells a session-era server the session is over (HTTP DELETE with its id), so it can free it now instead of at
+ * its own expiry. A server that does not support that answers 405; one that fails or does not answer within
+ * `ms` changes nothing: the connection closes on our side either way.
+ */
+async function endSession(transport: StreamableHTTPClientTransport, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([transport.terminateSession().catch(() => {}), waited]);
+  clearTimeout(timer);
 }
 
 function failed(

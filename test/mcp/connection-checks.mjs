@@ -350,10 +350,77 @@ export async function sessionFetchCheck({ check, connectMcp, url }) {
       );
       assert.equal(conn.era, "legacy", conn.error?.message);
       assert.equal(result.output, "Echo: via");
-      for (const method of ["initialize", "notifications/initialized", "GET", "tools/list", "tools/call"])
+      for (const method of ["initialize", "notifications/initialized", "GET", "tools/list", "tools/call", "DELETE"])
         assert.ok(seen.includes(method), `${method} did not go through the fetch: ${seen}`);
+      assert.equal(seen.at(-1), "DELETE", `close() ends the session last: ${seen}`);
       assert.equal(bypassed, 0, "a request went through globalThis.fetch");
       assert.ok(control > 0, "the control connection made no request through globalThis.fetch");
+    },
+  );
+}
+
+/** A POST of `tools/list` in session `id`, as a session-era client sends it: the server's status. */
+async function listIn(url, id) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": id,
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 99, method: "tools/list" }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+/** close() on a session-era connection ends the session on the server; a server that never answers does not hold it up. */
+export async function sessionEndChecks({ check, connectMcp, url }) {
+  await check(
+    "server-everything: close() ends the session on the server (HTTP DELETE): its id is refused afterwards",
+    async () => {
+      let id;
+      const conn = await connectMcp({
+        name: "everything",
+        url,
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          id ??= request.headers.get("mcp-session-id") ?? undefined;
+          return fetch(request);
+        },
+      });
+      assert.equal(conn.era, "legacy", conn.error?.message);
+      assert.ok(id, "no request carried a session id");
+      assert.equal(await listIn(url, id), 200, "the session answers while the connection is open");
+      await conn.close();
+      const after = await listIn(url, id);
+      assert.ok(after >= 400 && after < 500, `the ended session still answers: ${after}`);
+    },
+  );
+
+  await check(
+    "server-everything: a server that never answers the DELETE does not hold close() past timeoutMs; the DELETE is aborted",
+    async () => {
+      const deletes = [];
+      const conn = await connectMcp({
+        name: "everything",
+        url,
+        timeoutMs: 1_000,
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          if (request.method !== "DELETE") return fetch(request);
+          const entry = { aborted: false };
+          deletes.push(entry);
+          request.signal.addEventListener("abort", () => (entry.aborted = true));
+          return new Promise(() => {});
+        },
+      });
+      assert.equal(conn.era, "legacy", conn.error?.message);
+      await within(10_000, conn.close(), "close() with a DELETE nobody answers");
+      assert.equal(conn.status, "closed");
+      assert.equal(deletes.length, 1, "close() sent one DELETE");
+      assert.ok(deletes[0].aborted, "the DELETE nobody answered was aborted");
     },
   );
 }
