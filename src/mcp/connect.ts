@@ -130,7 +130,7 @@ async function endSession(transport: StreamableHTTPClientTransport, ms: number):
   let timer: ReturnType<typeof setTimeout> | undefined;
   const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
   await Promise.race([transport.terminateSession().catch(() => {}), waited]);
-  clearTimeout(timer);
+  if (timer !== undefined) clearTimeout(timer);
 }
 
 function failed(
