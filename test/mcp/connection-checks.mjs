@@ -46,12 +46,17 @@ const methodOf = async (request) =>
         .catch(() => undefined)) ?? {})
     : {};
 
-/** A fetch that passes every request on, and holds each `tools/call` without ever answering while `stall()`. */
-function stallingFetch(stall) {
+const isCall = async (request) => (await methodOf(request)).method === "tools/call";
+
+/**
+ * A fetch that passes every request on, and holds each one `which` picks (a `tools/call` by default) without
+ * ever answering while `stall()`.
+ */
+function stallingFetch(stall, which = isCall) {
   const held = [];
   const stalling = async (input, init) => {
     const request = new Request(input, init);
-    if (!stall() || (await methodOf(request)).method !== "tools/call") return fetch(request);
+    if (!stall() || !(await which(request))) return fetch(request);
     const entry = { aborted: false };
     held.push(entry);
     request.signal.addEventListener("abort", () => (entry.aborted = true));
@@ -402,20 +407,9 @@ export async function sessionEndChecks({ check, connectMcp, url }) {
   await check(
     "server-everything: a server that never answers the DELETE does not hold close() past timeoutMs; the DELETE is aborted",
     async () => {
-      const deletes = [];
-      const conn = await connectMcp({
-        name: "everything",
-        url,
-        timeoutMs: 1_000,
-        fetch: (input, init) => {
-          const request = new Request(input, init);
-          if (request.method !== "DELETE") return fetch(request);
-          const entry = { aborted: false };
-          deletes.push(entry);
-          request.signal.addEventListener("abort", () => (entry.aborted = true));
-          return new Promise(() => {});
-        },
-      });
+      const isDelete = (request) => request.method === "DELETE";
+      const { stalling, held: deletes } = stallingFetch(() => true, isDelete);
+      const conn = await connectMcp({ name: "everything", url, timeoutMs: 1_000, fetch: stalling });
       assert.equal(conn.era, "legacy", conn.error?.message);
       await within(10_000, conn.close(), "close() with a DELETE nobody answers");
       assert.equal(conn.status, "closed");

@@ -351,15 +351,20 @@ describe("createRunHandler: the stream of an incomplete run, read as a page read
   });
 });
 
+/** Sends `prompt` and stops its exchange (the page's abort()) once its first text has streamed. */
+async function stopOnceStreaming(p: ReturnType<typeof page>, prompt: string): Promise<void> {
+  const sent = p.session.send(prompt);
+  while (!p.session.state.text) await tick();
+  p.session.abort();
+  await sent;
+}
+
 describe("createRunSession: a prompt sent right after the page stopped an exchange", () => {
   it("waits until the server has stopped that exchange too, instead of failing as busy", async () => {
     const model = provider([{ hang: true, text: "Thinking", lingerMs: 300 }, { text: "Here you go." }]);
     const w = edgeWorld({ model: model.model });
     const p = page(w);
-    const first = p.session.send("slow one");
-    while (!p.session.state.text) await tick();
-    p.session.abort();
-    await first;
+    await stopOnceStreaming(p, "slow one");
     expect(p.session.state.status).toBe("idle");
     const from = p.seen.length;
     await p.session.send("next one"); // at once: the server's run still holds the conversation for 300 ms
@@ -375,10 +380,7 @@ describe("createRunSession: a prompt sent right after the page stopped an exchan
     const model = provider([{ hang: true, text: "Thinking", lingerMs: 600 }, { text: "Later." }]);
     const w = edgeWorld({ model: model.model });
     const p = page(w);
-    const first = p.session.send("slow one");
-    while (!p.session.state.text) await tick();
-    p.session.abort();
-    await first;
+    await stopOnceStreaming(p, "slow one");
     const from = p.seen.length;
     const waiting = p.session.send("next one"); // refused as busy: the session waits and posts again
     await new Promise((resolve) => setTimeout(resolve, 100));
