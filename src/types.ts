@@ -92,10 +92,21 @@ export interface Answer {
   reason?: AnswerReason;
 }
 
+/**
+ * An image or a file in a user message or a tool result: inline (`data`, base64) or by `url`, sent in each
+ * wire's own shape.
+ */
+export type ContentPart =
+  | { type: "text"; text: string }
+  | { type: "image"; data?: string; url?: string; mediaType: string }
+  | { type: "file"; data?: string; url?: string; mediaType: string; filename?: string };
+
 export interface ToolResult {
   output: string;
   isError: boolean;
   metadata?: Record<string, unknown>;
+  /** Images and files the tool returns beside `output` (a chart, a screenshot), sent to the model with it. */
+  content?: ContentPart[];
 }
 
 export interface ToolContext {
@@ -218,6 +229,9 @@ export type OutputRunResult<O> = (DoneResult<O> & { output: O }) | PendingResult
 
 export type StreamEvent<R extends RunResult = RunResult> =
   | { type: "text"; delta: string }
+  | { type: "reasoning"; delta: string }
+  /** A tool call's arguments as the model writes them; a call's deltas joined are its final arguments. */
+  | { type: "tool_input"; id: string; name: string; delta: string }
   | { type: "tool_call"; id: string; name: string; args: unknown }
   | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
   | { type: "pending"; request: PendingRequest; runId?: string; token?: string }

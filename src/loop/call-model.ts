@@ -141,8 +141,8 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
       let streamed = "";
       turn = yield* pump<StreamEvent, Turn>((emit) =>
         wire.readStream(res.body!, (delta) => {
-          state.text = streamed += delta;
-          emit({ type: "text", delta });
+          if (delta.type === "text") state.text = streamed += delta.delta;
+          emit(delta);
         }),
       );
       response = { streamed: true, usage: turn.usage };

@@ -1,6 +1,6 @@
 /**
  * Runs `work`, yielding every value it emits as soon as it is emitted, and returns what `work` returns.
- * Bridges a callback producer (a stream reader's `onText`) into an async generator.
+ * Bridges a callback producer (a stream reader's `onDelta`) into an async generator.
  */
 export async function* pump<T, R>(work: (emit: (value: T) => void) => Promise<R>): AsyncGenerator<T, R> {
   const queue: T[] = [];

@@ -1,7 +1,7 @@
 // The Anthropic wire's streamed replies: SSE events assembled into one Turn. Loaded
 // with the first streamed turn, so a run that never streams does not download it.
 import type { SSEEvent } from "./sse";
-import type { ToolCall, Turn } from "./types";
+import type { ToolCall, Turn, WireDelta } from "./types";
 import { callFromRaw, callFromValue, count, cutOff, providerError, record, type Json } from "./common";
 import { readSSE } from "./sse";
 
@@ -16,14 +16,14 @@ interface Assembly {
   events: number;
 }
 
-function addDelta(a: Assembly, event: Json, onText: (delta: string) => void): void {
+function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void): void {
   const index = count(event.index);
   const block = a.blocks.get(index);
   const delta = record(event.delta);
   if (!block || !delta) return;
   if (delta.type === "text_delta" && typeof delta.text === "string") {
     block.text = (typeof block.text === "string" ? block.text : "") + delta.text;
-    if (delta.text !== "") onText(delta.text);
+    if (delta.text !== "") onDelta({ type: "text", delta: delta.text });
   } else if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") {
     a.json.set(index, (a.json.get(index) ?? "") + delta.partial_json);
   } else if (delta.type === "thinking_delta" && typeof delta.thinking === "string") {
@@ -35,7 +35,7 @@ function addDelta(a: Assembly, event: Json, onText: (delta: string) => void): vo
   }
 }
 
-function addEvent(a: Assembly, sse: SSEEvent, onText: (delta: string) => void): void {
+function addEvent(a: Assembly, sse: SSEEvent, onDelta: (delta: WireDelta) => void): void {
   if (a.stopped) return;
   let parsed: unknown;
   try {
@@ -58,7 +58,7 @@ function addEvent(a: Assembly, sse: SSEEvent, onText: (delta: string) => void): 
       break;
     }
     case "content_block_delta":
-      return addDelta(a, event, onText);
+      return addDelta(a, event, onDelta);
     case "message_delta": {
       const stop = record(event.delta)?.stop_reason;
       if (typeof stop === "string") a.stop = stop;
@@ -99,7 +99,7 @@ function assemble(a: Assembly): Turn {
   return turn;
 }
 
-export async function readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn> {
+export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
   const a: Assembly = {
     blocks: new Map(),
     json: new Map(),
@@ -111,12 +111,12 @@ export async function readStream(body: ReadableStream<Uint8Array>, onText: (delt
   };
   const cut = await readSSE(body, (event) => {
     a.events++;
-    addEvent(a, event, onText);
+    addEvent(a, event, onDelta);
   });
   // The spec drops an event that lacks its closing blank line; a complete message_stop in it still counts.
   if (cut) {
     a.events++;
-    addEvent(a, cut, onText);
+    addEvent(a, cut, onDelta);
   }
   if (!a.stopped) throw cutOff("message_stop", a.events);
   return assemble(a);

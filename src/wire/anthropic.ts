@@ -76,7 +76,7 @@ export const anthropicWire: Wire = {
   declare: (toolkit) => toolkit?.toAnthropic() ?? [],
   parse,
   // the stream assembler (and the SSE parser) load with the first streamed turn
-  readStream: async (body, onText) => (await import("./anthropic-stream")).readStream(body, onText),
+  readStream: async (body, onDelta) => (await import("./anthropic-stream")).readStream(body, onDelta),
   results,
   callsOf: (message) =>
     toolUses(message).map(({ block }) => ({ id: String(block.id ?? ""), name: String(block.name ?? "") })),

@@ -3,7 +3,7 @@
 import type { Usage } from "../types";
 import { callFromRaw, cutOff, openaiUsage, providerError, record, textOf, type Json } from "./common";
 import { readSSE } from "./sse";
-import type { Turn } from "./types";
+import type { Turn, WireDelta } from "./types";
 
 interface Slot {
   id: string;
@@ -58,7 +58,7 @@ function nextUsage(so: Usage, u: Usage): Usage {
   };
 }
 
-function addChunk(a: Assembly, chunk: Json, onText: (delta: string) => void): void {
+function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void): void {
   if (chunk.error !== undefined && chunk.error !== null) throw providerError(chunk.error);
   const usage = record(chunk.usage);
   if (usage) a.usage = nextUsage(a.usage, openaiUsage(usage));
@@ -69,18 +69,18 @@ function addChunk(a: Assembly, chunk: Json, onText: (delta: string) => void): vo
   const text = textOf(delta?.content); // a string, or content parts (Mistral)
   if (text !== "") {
     a.content += text;
-    onText(text);
+    onDelta({ type: "text", delta: text });
   }
   if (typeof delta?.refusal === "string" && delta.refusal !== "") {
     a.refusal += delta.refusal;
-    onText(delta.refusal);
+    onDelta({ type: "text", delta: delta.refusal });
   }
   if (Array.isArray(delta?.tool_calls)) addToolDeltas(a, delta.tool_calls);
 }
 
 // One event's data: a JSON chunk, or `[DONE]`. Data that is not JSON is skipped (keep-alives some
 // servers send); data holding several lines (a server that ends events with one newline) is read line by line.
-function addData(a: Assembly, data: string, onText: (delta: string) => void): void {
+function addData(a: Assembly, data: string, onDelta: (delta: WireDelta) => void): void {
   if (a.done) return;
   if (data === "[DONE]") {
     a.done = true;
@@ -90,11 +90,11 @@ function addData(a: Assembly, data: string, onText: (delta: string) => void): vo
   try {
     chunk = JSON.parse(data);
   } catch {
-    if (data.includes("\n")) for (const line of data.split("\n")) addData(a, line.trim(), onText);
+    if (data.includes("\n")) for (const line of data.split("\n")) addData(a, line.trim(), onDelta);
     return;
   }
   const json = record(chunk);
-  if (json) addChunk(a, json, onText);
+  if (json) addChunk(a, json, onDelta);
 }
 
 function assemble(a: Assembly): Turn {
@@ -114,7 +114,7 @@ function assemble(a: Assembly): Turn {
 }
 
 /** Reads an OpenAI SSE body to the end (see `Wire.readStream`). */
-export async function readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn> {
+export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
   const a: Assembly = {
     content: "",
     refusal: "",
@@ -127,12 +127,12 @@ export async function readStream(body: ReadableStream<Uint8Array>, onText: (delt
   };
   const cut = await readSSE(body, (event) => {
     a.events++;
-    addData(a, event.data, onText);
+    addData(a, event.data, onDelta);
   });
   // The spec drops an event that lacks its closing blank line; a complete end marker in it still counts.
   if (cut) {
     a.events++;
-    addData(a, cut.data, onText);
+    addData(a, cut.data, onDelta);
   }
   if (!a.done && a.finish === undefined) throw cutOff("[DONE] or a finish_reason", a.events);
   return assemble(a);

@@ -70,7 +70,7 @@ export const openaiWire: Wire = {
   declare: (toolkit) => toolkit?.toOpenAI() ?? [],
   parse,
   // the stream assembler (and the SSE parser) load with the first streamed turn
-  readStream: async (body, onText) => (await import("./openai-stream")).readStream(body, onText),
+  readStream: async (body, onDelta) => (await import("./openai-stream")).readStream(body, onDelta),
   callsOf: (message) =>
     toolCallsOf(message).map((tc) => ({ id: String(tc?.id ?? ""), name: String(record(tc?.function)?.name ?? "") })),
   withCallIds: (message, ids) => ({

@@ -1,9 +1,12 @@
 // The seam between the loop (provider-agnostic) and a provider's wire format.
 // Messages stay in the provider's own shape from start to end, so a stored transcript can be
 // sent back as it is; the loop only sees the normalised `Turn` and `ToolCall`s.
-import type { JSONSchema, Style, ToolResult, Toolkit, Usage } from "../types";
+import type { JSONSchema, StreamEvent, Style, ToolResult, Toolkit, Usage } from "../types";
 
 export type { Style } from "../types";
+
+/** What a stream reader reports as it reads: text, reasoning and tool-argument deltas. */
+export type WireDelta = Extract<StreamEvent, { type: "text" | "reasoning" | "tool_input" }>;
 
 export interface ToolCall {
   /** The provider's call id (OpenAI `tool_calls[].id`, Anthropic `tool_use.id`). */
@@ -60,11 +63,12 @@ export interface Wire {
   /** Reads a non-streaming JSON response. Throws `StreamError` when it is not a usable response. */
   parse(json: unknown): Turn;
   /**
-   * Reads an SSE response body to the end, calling `onText` for each text delta, and assembles the turn.
+   * Reads an SSE response body to the end, calling `onDelta` for each text, reasoning and tool-argument
+   * delta, and assembles the turn.
    * Throws `StreamError` when the stream ends before the provider's end marker (so no tool runs on
    * half-received arguments) or the body is not an event stream.
    */
-  readStream(body: ReadableStream<Uint8Array>, onText: (delta: string) => void): Promise<Turn>;
+  readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn>;
   /** The transcript messages that carry one assistant turn's tool results, in call order. */
   results(outcomes: readonly ToolOutcome[]): unknown[];
   /** The tool calls an assistant message (in this provider's shape) makes, in order: what a stored turn is checked against. */

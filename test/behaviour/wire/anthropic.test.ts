@@ -10,7 +10,7 @@ const toolkit = { toOpenAI: () => [], toAnthropic: () => [weather] } as unknown 
 
 async function read(text: string, size?: number) {
   const deltas: string[] = [];
-  const turn = await wire.readStream(streamOf(text, size), (d) => deltas.push(d));
+  const turn = await wire.readStream(streamOf(text, size), (d) => d.type === "text" && deltas.push(d.delta));
   return { turn, deltas };
 }
 
@@ -193,7 +193,7 @@ describe("anthropicWire.readStream", () => {
     const text = anthropicSSE(EVENTS.slice(1, 5).concat([{ type: "message_stop" }] as typeof EVENTS));
     for (const { at, stream } of everySplit(text)) {
       const deltas: string[] = [];
-      const turn = await wire.readStream(stream(), (d) => deltas.push(d));
+      const turn = await wire.readStream(stream(), (d) => d.type === "text" && deltas.push(d.delta));
       expect({ at, text: turn.text, deltas: deltas.join("") }).toEqual({
         at,
         text: "Let me check é🙂.",

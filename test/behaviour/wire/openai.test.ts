@@ -13,7 +13,7 @@ const toolkit = { toOpenAI: () => [weather], toAnthropic: () => [] } as unknown 
 
 async function read(text: string, size?: number) {
   const deltas: string[] = [];
-  const turn = await wire.readStream(streamOf(text, size), (d) => deltas.push(d));
+  const turn = await wire.readStream(streamOf(text, size), (d) => d.type === "text" && deltas.push(d.delta));
   return { turn, deltas };
 }
 
@@ -212,7 +212,7 @@ describe("openaiWire.readStream", () => {
     const whole = await read(text);
     for (const { at, stream } of everySplit(text)) {
       const deltas: string[] = [];
-      const turn = await wire.readStream(stream(), (d) => deltas.push(d));
+      const turn = await wire.readStream(stream(), (d) => d.type === "text" && deltas.push(d.delta));
       expect({ at, message: turn.message, text: deltas.join("") }).toEqual({
         at,
         message: whole.turn.message,
