@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { peersRoot, root } from "./ours.mjs";
 import * as size from "./size.mjs";
+import * as sizePacked from "./size-packed.mjs";
 import * as loop from "./loop.mjs";
 import * as suspend from "./suspend.mjs";
 import * as sse from "./sse.mjs";
@@ -19,7 +20,7 @@ import * as coldStart from "./cold-start.mjs";
 import * as pack from "./pack.mjs";
 import * as mcp from "./mcp.mjs";
 
-export const BENCHMARKS = { size, loop, suspend, sse, "cold-start": coldStart, pack, mcp };
+export const BENCHMARKS = { size, "size-packed": sizePacked, loop, suspend, sse, "cold-start": coldStart, pack, mcp };
 /** The benchmarks with peers in them: the ones run again on Node 24 with the newest peers. */
 export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse", "mcp"];
 const loadAtStart = loadavg(); // how busy the machine was: other processes make every number noisier

@@ -3,7 +3,7 @@
 // chunks to a temp dir with a marker in each, the entry is imported and drives that run — a tool
 // with a JSON Schema halts, memoryStorage keeps it, resume(answerOutput) finishes it, against a
 // scripted OpenAI-style fetch — and the chunks that were evaluated are summed (gzip -9 each, as
-// each is a separate download). Deferring code does not make it free: this is the number budgeted.
+// each is a separate download). Deferring code does not make it free. Reported for information (the budgets are in size-packed.mjs).
 import { build } from "esbuild";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +17,7 @@ const MARK = "__toolnexusBenchLoaded";
 
 /**
  * @returns gzip bytes of: `initial` — the core bundle: every chunk importing the five names evaluates, as one
- *   stream (what a bundler ships up front; the budgeted "core bundle"); `loaded` — the code of every chunk the run evaluated, compressed as one stream
+ *   stream (what a bundler ships up front; the "core bundle"); `loaded` — the code of every chunk the run evaluated, compressed as one stream
  *   (how much code the run needs, whatever the split); `loadedFiles` — the same chunks gzipped one by one
  *   (what a page downloads when it keeps this split); `entry` — the entry chunk alone; `all` — every chunk;
  *   `chunks.list` — each chunk the run evaluated, its gzip bytes and the source files it holds; `glue` — the

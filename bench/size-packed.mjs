@@ -1,0 +1,189 @@
+// 1b. What each named user ships, measured from the packed package: `npm pack` of the built package,
+// installed into a scratch project the way `npm i toolnexus` installs it, then each case bundled as a
+// user's bundler would (esbuild: bundle, minify, ESM, browser platform, tree-shaken) and gzip -9.
+// The whole single file is dist/toolnexus.js as it ships. Subpaths a user imports on their own
+// (toolnexus/widget, toolnexus/react, toolnexus/otel, toolnexus/mcp) are measured alone, when the package
+// has them.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { root } from "./ours.mjs";
+import { fmtBytes, table } from "./lib.mjs";
+
+const KiB = 1024;
+const ANSWERS = "answerOutput, answerDeclined, answerForm, relayAnswer";
+
+/**
+ * DESIGN's budgets, each on what one named user ships. `ceiling` is the ratchet CI enforces while a budget
+ * is missed: lower it whenever a change makes that case smaller; never raise it to let a change through
+ * without saying why in its commit.
+ */
+export const CASES = [
+  {
+    id: "page",
+    what: "the page: `createRunSession` + the answer helpers",
+    code: `export { createRunSession, ${ANSWERS} } from "toolnexus";`,
+    budget: 5 * KiB,
+    ceiling: 6.5 * KiB,
+  },
+  {
+    id: "widget",
+    what: "the page with the widget element (`toolnexus/widget`)",
+    subpath: "./widget",
+    code: `export { defineChatElement } from "toolnexus/widget";`,
+    budget: 14 * KiB,
+  },
+  {
+    id: "worker",
+    what: "a Worker: `createClient` + `createRunHandler` + `durableObjectStorage`",
+    code: `export { createClient, createRunHandler, durableObjectStorage } from "toolnexus";`,
+    budget: 26 * KiB,
+    ceiling: 31.5 * KiB,
+  },
+  {
+    id: "five",
+    what: "the five names (`createClient, createToolkit, defineTool, answerOutput, memoryStorage`)",
+    code: `export { createClient, createToolkit, defineTool, answerOutput, memoryStorage } from "toolnexus";`,
+    budget: 24 * KiB,
+    ceiling: 30 * KiB,
+  },
+  {
+    id: "file",
+    what: "the whole single file `dist/toolnexus.js`",
+    file: "dist/toolnexus.js",
+    budget: 36 * KiB,
+    ceiling: 42 * KiB,
+  },
+];
+
+/** Subpaths measured on their own, beside the core budgets (no budget of their own here). */
+export const SUBPATHS = [
+  {
+    id: "react",
+    what: "`toolnexus/react` (`useRunSession`, React external)",
+    subpath: "./react",
+    code: `export { useRunSession } from "toolnexus/react";`,
+  },
+  {
+    id: "otel",
+    what: "`toolnexus/otel` (`otelTelemetry`, `@opentelemetry/api` external)",
+    subpath: "./otel",
+    code: `export { otelTelemetry } from "toolnexus/otel";`,
+  },
+  {
+    id: "mcp",
+    what: "`toolnexus/mcp` (`connectMcp`, the MCP SDK external)",
+    subpath: "./mcp",
+    code: `export { connectMcp } from "toolnexus/mcp";`,
+  },
+];
+
+const PEERS = ["react", "react-dom", "@opentelemetry/api", "@modelcontextprotocol/client"];
+
+/** Packs the built package and installs the tarball into a scratch project; returns that project's folder. */
+function install() {
+  const env = {
+    ...process.env,
+    npm_config_update_notifier: "false",
+    npm_config_fund: "false",
+    npm_config_audit: "false",
+  };
+  if (!existsSync(join(root, "dist/toolnexus.js")))
+    execFileSync("npm", ["run", "-s", "build"], { cwd: root, stdio: "ignore", env });
+  const dir = mkdtempSync(join(tmpdir(), "toolnexus-size-"));
+  const [info] = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+    }),
+  );
+  const project = join(dir, "project");
+  mkdirSync(project);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
+  execFileSync("npm", ["install", "--offline", "--no-package-lock", "--ignore-scripts", join(dir, info.filename)], {
+    cwd: project,
+    env,
+    stdio: "ignore",
+  });
+  return { dir, project, tarball: info.size, unpacked: info.unpackedSize };
+}
+
+async function bundleGzip(project, code) {
+  const result = await build({
+    stdin: { contents: code, resolveDir: project, loader: "js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+    legalComments: "none",
+    external: PEERS,
+  });
+  return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
+}
+
+/** Measures every case that the package has; a case whose subpath the package lacks is `undefined`. */
+export async function measurePacked() {
+  const { dir, project, tarball, unpacked } = install();
+  try {
+    const pkg = JSON.parse(readFileSync(join(project, "node_modules/toolnexus/package.json"), "utf8"));
+    const has = (subpath) => !subpath || subpath in pkg.exports;
+    const measure = async (c) => {
+      if (!has(c.subpath)) return undefined;
+      if (c.file) return gzipSync(readFileSync(join(project, "node_modules/toolnexus", c.file)), { level: 9 }).length;
+      return bundleGzip(project, c.code);
+    };
+    const sizes = {};
+    for (const c of [...CASES, ...SUBPATHS]) sizes[c.id] = await measure(c);
+    return { sizes, tarball, unpacked };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A case's check: the budget when it is met, else its ratchet (a case with neither is reported only). */
+export function checkOf(c, size) {
+  const limit = size !== undefined && size <= c.budget ? c.budget : (c.ceiling ?? c.budget);
+  const kind = limit === c.budget ? "budget" : `ratchet toward the ${fmtBytes(c.budget)} budget`;
+  return {
+    name: `size (packed): ${c.what} ≤ ${fmtBytes(limit)} gzip (${kind})${size === undefined ? "" : ` (now ${size.toLocaleString("en")} B)`}`,
+    ok: size === undefined ? !!c.subpath : size <= limit,
+    detail: size === undefined ? "not measured" : `over by ${(size - limit).toLocaleString("en")} B`,
+  };
+}
+
+export async function bench() {
+  const { sizes, tarball, unpacked } = await measurePacked();
+  const row = (c) => {
+    const s = sizes[c.id];
+    if (s === undefined) return [c.what, "not in the package yet", c.budget ? fmtBytes(c.budget) : "—", ""];
+    const met = c.budget === undefined ? "" : s <= c.budget ? "met" : "**missed**";
+    return [c.what, `**${fmtBytes(s)}**`, c.budget ? fmtBytes(c.budget) : "—", met];
+  };
+  const text = [
+    "From the packed package (`npm pack`, installed into a scratch project), each case bundled by esbuild (minify, ESM, browser, tree-shaken; optional peers external), gzip -9:",
+    "",
+    table(["What a user ships", "Size", "Budget", ""], [...CASES.map(row), ...SUBPATHS.map(row)]),
+    "",
+    `The tarball: ${fmtBytes(tarball)} packed, ${fmtBytes(unpacked)} unpacked.`,
+  ].join("\n");
+  const goals = CASES.map((c) => ({
+    goal: `${c.what} ≤ ${fmtBytes(c.budget)} gzip, from the packed package (CI-enforced)`,
+    measured: sizes[c.id] === undefined ? "not in the package yet" : fmtBytes(sizes[c.id]),
+    met: sizes[c.id] !== undefined && sizes[c.id] <= c.budget,
+  }));
+  return {
+    id: "size-packed",
+    goals,
+    title: "1b. Bytes where users pay for them (from the packed package)",
+    text,
+    results: { ...sizes, tarball, unpacked },
+    checks: CASES.map((c) => checkOf(c, sizes[c.id])),
+  };
+}
