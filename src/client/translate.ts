@@ -102,7 +102,7 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
       continue;
     }
     if (Array.isArray(m.content) && m.content.some(isMedia)) {
-      const at = `messages[${out.length}].content`;
+      const at = `messages[${messages.indexOf(raw)}].content`;
       out.push({ role: "user", content: m.content.map((p, i) => openaiToAnthropicPart(p, `${at}[${i}]`)) });
       continue;
     }
@@ -141,7 +141,7 @@ function anthropicToolChoice(choice: unknown): unknown {
 function openAIMessages(messages: unknown[], system: string | undefined, fallback: string | undefined): unknown[] {
   // neutral content parts in user messages are sent in OpenAI's shape
   const chat = messages.some((m) => isPlainObject(m) && Array.isArray(m.content) && m.content.some(isNeutral))
-    ? historyParts(messages, openaiPart)
+    ? historyParts(messages, openaiPart, "messages")
     : messages;
   const kept = system === undefined ? chat : chat.filter((m) => !isSystem(m));
   const out = kept.map((m) => {

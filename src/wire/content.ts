@@ -89,12 +89,16 @@ export const isNeutral = (part: unknown): boolean =>
  * History as the wire sends it: a user message whose `content` holds neutral parts has them converted
  * (checked first); every other message, and every part already in the provider's shape, is kept as it is.
  */
-export function historyParts(history: readonly unknown[], convert: (part: ContentPart, at: string) => Json): unknown[] {
+export function historyParts(
+  history: readonly unknown[],
+  convert: (part: ContentPart, at: string) => Json,
+  label = "history",
+): unknown[] {
   return history.map((message, m) => {
     if (!isPlainObject(message) || message.role !== "user" || !Array.isArray(message.content)) return message;
     if (!message.content.some(isNeutral)) return message;
     const content = message.content.map((part, i) => {
-      const at = `history[${m}].content[${i}]`;
+      const at = `${label}[${m}].content[${i}]`;
       return isNeutral(part) ? convert(checkPart(part, at), at) : part;
     });
     return { ...message, content };
