@@ -239,3 +239,68 @@ describe("a tool that returns an image", () => {
     );
   });
 });
+
+describe("a turn where one tool returns an image and another halts", () => {
+  const PNG1 = PNG;
+  const both = JSON.stringify({
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "call_p", type: "function", function: { name: "plot", arguments: "{}" } },
+            { id: "call_q", type: "function", function: { name: "ask", arguments: "{}" } },
+          ],
+        },
+        finish_reason: "tool_calls",
+      },
+    ],
+  });
+  const tools = () => [
+    defineTool({
+      name: "plot",
+      description: "plots",
+      execute: async () => ({
+        output: "chart",
+        isError: false,
+        content: [{ type: "image", data: PNG1, mediaType: "image/png" }],
+      }),
+    }),
+    defineTool({
+      name: "ask",
+      description: "asks",
+      execute: (_a, ctx) => (ctx.answer ? "yes" : pending({ kind: "input", prompt: "?", id: "q-9" })),
+    }),
+  ];
+
+  it("OpenAI Chat: resumed elsewhere, both tool messages and then the image go out, and the run finishes", async () => {
+    const storage = memoryStorage();
+    const first = replay([{ body: both }]);
+    const halted = await createClient({ ...base, style: "openai", storage, fetch: first.fetch }).run("go", {
+      toolkit: tools(),
+    });
+    expect(halted.status).toBe("pending");
+    if (halted.status !== "pending") return;
+    const second = replay([{ body: OPENAI_DONE }]);
+    const done = await createClient({ ...base, style: "openai", storage, fetch: second.fetch }).resume(
+      halted.runId,
+      answerOutput("q-9", "ok"),
+      { toolkit: tools() },
+    );
+    expect(done.status).toBe("done");
+    const sent = second.bodies[0]!.messages as Record<string, unknown>[];
+    expect(sent.slice(2)).toEqual([
+      { role: "tool", tool_call_id: "call_p", content: "chart" },
+      { role: "tool", tool_call_id: "call_q", content: "yes" },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Output of tool plot (call_p):" },
+          { type: "image_url", image_url: { url: `data:image/png;base64,${PNG1}` } },
+        ],
+      },
+    ]);
+  });
+});
