@@ -62,9 +62,10 @@ const JOINED = new Set(["text", "summary"]);
 function addReasoning(a: Assembly, delta: Json, onDelta: (delta: WireDelta) => void): void {
   for (const key of REASONING_KEYS) {
     const piece = delta[key];
-    if (typeof piece !== "string" || piece === "") continue;
+    if (typeof piece !== "string") continue;
+    a.reasoningKey ??= key; // even an empty one goes back: DeepSeek refuses a turn that lost the field
+    if (piece === "") continue;
     a.reasoning += piece;
-    a.reasoningKey ??= key;
     onDelta({ type: "reasoning", delta: piece });
     break; // a server that sends both names sends the same text twice
   }

@@ -108,6 +108,18 @@ describe("reasoning from OpenAI-compatible servers", () => {
     expect(turn.message).toEqual({ role: "assistant", content: "Hi", reasoning: "Thinking." });
   });
 
+  it("an empty reasoning_content still goes back (DeepSeek refuses a tool-call turn that lost the field)", async () => {
+    const sse = openaiSSE([
+      delta({ role: "assistant", content: null, reasoning_content: "" }),
+      call(0, { name: "f", arguments: "{}" }, "call_1"),
+      delta({ content: "", reasoning_content: null }, "tool_calls"),
+    ]);
+    const deltas: WireDelta[] = [];
+    const turn = await openaiWire.readStream(streamOf(sse), (d) => deltas.push(d));
+    expect(deltas.filter((d) => d.type === "reasoning")).toEqual([]);
+    expect((turn.message as Record<string, unknown>).reasoning_content).toBe("");
+  });
+
   it("a server sending both names reports the text once", async () => {
     const sse = openaiSSE([delta({ reasoning_content: "Once.", reasoning: "Once." }), delta({ content: "A" }, "stop")]);
     const deltas: WireDelta[] = [];
