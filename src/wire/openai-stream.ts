@@ -1,7 +1,7 @@
 // The OpenAI wire's streamed replies: SSE chunks assembled into one Turn. Loaded
 // with the first streamed turn, so a run that never streams does not download it.
 import type { Usage } from "../types";
-import { callFromRaw, cutOff, openaiUsage, providerError, record, textOf, type Json } from "./common";
+import { callFromRaw, cutOff, openaiUsage, providerError, record, textOf, thinkingOf, type Json } from "./common";
 import { readSSE } from "./sse";
 import type { Turn, WireDelta } from "./types";
 
@@ -114,6 +114,8 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
     a.refusal += delta.refusal;
     onDelta({ type: "text", delta: delta.refusal });
   }
+  const thinking = thinkingOf(delta?.content);
+  if (thinking !== "") onDelta({ type: "reasoning", delta: thinking });
   if (delta) addReasoning(a, delta, onDelta);
   if (Array.isArray(delta?.tool_calls)) addToolDeltas(a, delta.tool_calls, onDelta);
 }

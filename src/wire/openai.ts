@@ -2,7 +2,7 @@
 // are assembled in openai-stream.ts, loaded with the first streamed turn.
 import { StreamError } from "../errors";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
-import { callFromRaw, callFromValue, openaiUsage, providerError, record, textOf } from "./common";
+import { callFromRaw, callFromValue, openaiUsage, providerError, record, textOf, thinkingOf } from "./common";
 import { historyParts, openaiPart, promptContent, toolParts } from "./content";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
@@ -36,7 +36,7 @@ function parse(json: unknown): Turn {
   // a refusal (`message.refusal`, content null) is the turn's text, as it is when streamed
   const text = textOf(message.content) + (typeof message.refusal === "string" ? message.refusal : "");
   const turn: Turn = { message, text, calls, usage: openaiUsage(data.usage) };
-  const reasoning = message.reasoning_content ?? message.reasoning;
+  const reasoning = message.reasoning_content ?? message.reasoning ?? thinkingOf(message.content);
   if (typeof reasoning === "string" && reasoning !== "") turn.reasoning = reasoning;
   if (typeof choice?.finish_reason === "string") turn.finishReason = choice.finish_reason;
   return turn;

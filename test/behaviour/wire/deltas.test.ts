@@ -147,6 +147,21 @@ describe("reasoning from OpenAI-compatible servers", () => {
     ]);
   });
 
+  it("Mistral's thinking content parts are reasoning, streamed or not", async () => {
+    const thinking = { type: "thinking", thinking: [{ type: "text", text: "adding" }] };
+    const sse = openaiSSE([delta({ content: [thinking] }), delta({ content: [{ type: "text", text: "4" }] }, "stop")]);
+    const deltas: WireDelta[] = [];
+    const turn = await openaiWire.readStream(streamOf(sse), (d) => deltas.push(d));
+    expect(deltas).toEqual([
+      { type: "reasoning", delta: "adding" },
+      { type: "text", delta: "4" },
+    ]);
+    const parsed = openaiWire.parse({
+      choices: [{ message: { role: "assistant", content: [thinking, { type: "text", text: "4" }] } }],
+    });
+    expect([parsed.text, parsed.reasoning]).toEqual([turn.text, "adding"]);
+  });
+
   it("a non-streamed reply's `reasoning` is the turn's reasoning, never its text", () => {
     const turn = openaiWire.parse({
       choices: [{ index: 0, message: { role: "assistant", content: "4", reasoning: "2+2" }, finish_reason: "stop" }],
