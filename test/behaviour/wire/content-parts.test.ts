@@ -214,6 +214,26 @@ describe("a tool that returns an image", () => {
     expect(JSON.stringify(played.bodies[1])).toContain("[unsupported content part:");
   });
 
+  it("OpenAI Chat: a returned file by URL, which the API cannot take, reaches the model as a note", async () => {
+    const linked = defineTool({
+      name: "plot",
+      description: "plots",
+      execute: async () => ({
+        output: "see file",
+        isError: false,
+        content: [{ type: "file", url: "https://example.com/a.pdf", mediaType: "application/pdf" }],
+      }),
+    });
+    const played = replay([{ body: callOpenAI }, { body: OPENAI_DONE }]);
+    const result = await createClient({ ...base, style: "openai", fetch: played.fetch }).run("p", {
+      toolkit: [linked],
+    });
+    expect(result.status).toBe("done");
+    const attached = (played.bodies[1]!.messages as { role: string; content: { text?: string }[] }[]).at(-1)!;
+    expect(attached.role).toBe("user");
+    expect(attached.content[1]!.text).toMatch(/^\[unsupported content part: .*inline data only/);
+  });
+
   it("the images a halted run received are in its stored record, and go out again when it resumes", async () => {
     const asking = defineTool({
       name: "ask",
