@@ -19,8 +19,9 @@ interface Assembly {
   /** Reasoning deltas, kept under the field they came in (`reasoning_content` or `reasoning`). */
   reasoning: string;
   reasoningKey: string | undefined;
-  /** OpenRouter's `reasoning_details`, merged by `index`. */
+  /** OpenRouter's `reasoning_details`, merged by `index`; `lastDetail` is the index of the last piece. */
   details: Map<number, Json>;
+  lastDetail: number | undefined;
   slots: Map<number, Slot>;
   last: number;
   usage: Usage;
@@ -73,7 +74,15 @@ function addReasoning(a: Assembly, delta: Json, onDelta: (delta: WireDelta) => v
   for (const value of delta.reasoning_details) {
     const detail = record(value);
     if (!detail) continue;
-    const index = typeof detail.index === "number" ? detail.index : a.details.size;
+    // a piece without `index` continues the last item of its type, else starts the next one
+    const last = a.lastDetail;
+    const index =
+      typeof detail.index === "number"
+        ? detail.index
+        : last !== undefined && a.details.get(last)?.type === detail.type
+          ? last
+          : (last ?? -1) + 1;
+    a.lastDetail = index;
     const into = a.details.get(index) ?? {};
     for (const [key, v] of Object.entries(detail))
       into[key] = JOINED.has(key) && typeof v === "string" && typeof into[key] === "string" ? into[key] + v : v;
@@ -167,6 +176,7 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
     reasoning: "",
     reasoningKey: undefined,
     details: new Map(),
+    lastDetail: undefined,
     slots: new Map(),
     last: -1,
     usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },

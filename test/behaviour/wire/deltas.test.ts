@@ -162,6 +162,21 @@ describe("reasoning from OpenAI-compatible servers", () => {
     expect([parsed.text, parsed.reasoning]).toEqual([turn.text, "adding"]);
   });
 
+  it("reasoning_details pieces without an index continue the last item of their type", async () => {
+    const sse = openaiSSE([
+      delta({ reasoning_details: [{ type: "reasoning.summary", summary: "Look " }] }),
+      delta({ reasoning_details: [{ type: "reasoning.summary", summary: "closer." }] }),
+      delta({ reasoning_details: [{ type: "reasoning.text", text: "A" }] }),
+      delta({ reasoning_details: [{ type: "reasoning.text", text: "B" }] }),
+      delta({ content: "Ok" }, "stop"),
+    ]);
+    const turn = await openaiWire.readStream(streamOf(sse), () => {});
+    expect((turn.message as Record<string, unknown>).reasoning_details).toEqual([
+      { type: "reasoning.summary", summary: "Look closer." },
+      { type: "reasoning.text", text: "AB" },
+    ]);
+  });
+
   it("a non-streamed reply's `reasoning` is the turn's reasoning, never its text", () => {
     const turn = openaiWire.parse({
       choices: [{ index: 0, message: { role: "assistant", content: "4", reasoning: "2+2" }, finish_reason: "stop" }],
