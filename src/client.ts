@@ -17,6 +17,7 @@ import type {
   ClientOptions,
   InferSchema,
   OutputRunResult,
+  Prompt,
   ResumeOptions,
   RunOptions,
   RunResult,
@@ -37,7 +38,7 @@ export interface AskOptions extends RunOptions {
 
 export interface Conversation {
   readonly id: string;
-  send(prompt: string, opts?: { signal?: AbortSignal }): Promise<RunResult>;
+  send(prompt: Prompt, opts?: { signal?: AbortSignal }): Promise<RunResult>;
   messages(): Promise<unknown[]>;
   reset(): Promise<void>;
 }
@@ -55,13 +56,13 @@ type WithOutput<O, S extends ToolInputSchema> = O & { output: S };
 type Typed<S> = OutputRunResult<InferSchema<S>>;
 
 export interface Client {
-  run<S extends ToolInputSchema>(prompt: string, opts: WithOutput<RunOptions, S>): Promise<Typed<S>>;
-  run(prompt: string, opts?: RunOptions): Promise<RunResult>;
+  run<S extends ToolInputSchema>(prompt: Prompt, opts: WithOutput<RunOptions, S>): Promise<Typed<S>>;
+  run(prompt: Prompt, opts?: RunOptions): Promise<RunResult>;
   stream<S extends ToolInputSchema>(
-    prompt: string,
+    prompt: Prompt,
     opts: WithOutput<RunOptions, S>,
   ): AsyncIterable<StreamEvent<Typed<S>>>;
-  stream(prompt: string, opts?: RunOptions): AsyncIterable<StreamEvent>;
+  stream(prompt: Prompt, opts?: RunOptions): AsyncIterable<StreamEvent>;
   /** Answers one or several open requests of a halted run, in any order. */
   resume<S extends ToolInputSchema>(
     runId: string,
@@ -77,7 +78,7 @@ export interface Client {
   resumeStream(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): AsyncIterable<StreamEvent>;
   /** Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined: unknown run. */
   inspect(runId: string): Promise<Inspection | undefined>;
-  ask(prompt: string, opts?: AskOptions): Promise<RunResult>;
+  ask(prompt: Prompt, opts?: AskOptions): Promise<RunResult>;
   forget(id: string): Promise<void>;
   conversation(opts?: { id?: string; toolkit?: RunOptions["toolkit"] }): Conversation;
   translate(req: TranslateRequest): Promise<TranslateResult>;
@@ -145,7 +146,7 @@ function sessionEnv(
 }
 
 /** A new run's plan: its state from the prompt (and history), then the loop. */
-function freshPlan(opts: ResolvedOptions, prompt: string, ro: RunOptions, conversationId?: string): Plan {
+function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions, conversationId?: string): Plan {
   return async (ctx) => {
     const system = opts.systemPrompt ?? "";
     const state: LoopState = {
@@ -204,7 +205,7 @@ export function createClient(options: ClientOptions): Client {
   const resumed = resumePlans(opts);
 
   /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
-  async function* started(prompt: string, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
+  async function* started(prompt: Prompt, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
     const id = ro.conversationId;
     if (id === undefined) return yield* session(env, ro, stream, freshPlan(opts, prompt, ro));
     return yield* (await conversations()).exchange(id, (history) =>
@@ -214,8 +215,8 @@ export function createClient(options: ClientOptions): Client {
 
   const client: Client = {
     // one implementation each; the overloads above only type `output` from the schema
-    run: ((prompt: string, ro: RunOptions = {}) => collect(started(prompt, ro, false))) as Client["run"],
-    stream: ((prompt: string, ro: RunOptions = {}) => started(prompt, ro, true)) as Client["stream"],
+    run: ((prompt: Prompt, ro: RunOptions = {}) => collect(started(prompt, ro, false))) as Client["run"],
+    stream: ((prompt: Prompt, ro: RunOptions = {}) => started(prompt, ro, true)) as Client["stream"],
     resume: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
       collect(session(env, ro, false, resumed(runId, answer, ro)))) as Client["resume"],
     resumeStream: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>

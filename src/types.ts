@@ -350,6 +350,9 @@ export interface ClientOptions {
   requireResumeToken?: boolean;
 }
 
+/** What a run starts from: text, or content parts (text, images, files) for one user message. */
+export type Prompt = string | readonly ContentPart[];
+
 export interface RunOptions {
   toolkit?: ToolkitLike;
   history?: readonly unknown[];
@@ -359,6 +362,11 @@ export interface RunOptions {
    * in the provider's structured-output mode, validated, and returned typed as `result.output`.
    */
   output?: ToolInputSchema;
+  /**
+   * Shallow-merged over the client's `requestParams` for this run's model calls (the run's keys win);
+   * `messages`, `tools` and `stream` are refused as they are there.
+   */
+  requestParams?: Record<string, unknown>;
   /**
    * Runs as the next exchange of this conversation (what `ask(prompt, { id })` does): its transcript is the
    * history, and the outcome — or the run it now waits on — is saved to it with a compare-and-set.
@@ -371,6 +379,8 @@ export interface ResumeOptions {
   signal?: AbortSignal;
   /** The run's `output` schema, again: a function cannot be stored with the halted run. */
   output?: ToolInputSchema;
+  /** Merged over the client's `requestParams` for the resumed run's model calls; a halt does not keep a run's own. */
+  requestParams?: Record<string, unknown>;
   /** A token from `createResumeToken` for this run's open request; checked against the client's `resumeSecret`. */
   token?: string;
 }

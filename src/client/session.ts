@@ -4,6 +4,7 @@
 import { deadline } from "../_internal/signals";
 import { endRun, resultOf, type LoopState, type ResolvedOptions, type RunContext } from "../loop/context";
 import { toolSchema } from "../tools/schema/input-schema";
+import { withRunParams } from "../loop/call-model";
 import type { Resumption } from "../loop/resume";
 import type { MetricEvent, PendingRequest, RunOptions, RunResult, StreamEvent } from "../types";
 
@@ -53,6 +54,7 @@ export async function* session(
   try {
     ctx = await env.context(ro.toolkit, limit.signal, stream);
     if (ro.output !== undefined) ctx.output = toolSchema(ro.output, "output");
+    ctx.opts = withRunParams(ctx.opts, ro.requestParams);
     const planned = await plan(ctx);
     state = planned.state;
     resumed = planned.resumed === true;

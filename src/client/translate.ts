@@ -5,6 +5,7 @@ import { isPlainObject } from "../_internal/json";
 import { toAnthropic, toOpenAI } from "../tools/declarations";
 import type { Tool, Toolkit, ToolkitLike, Usage } from "../types";
 import { callFromRaw, callFromValue, textOf } from "../wire/common";
+import { historyParts, isNeutral, openaiPart, openaiToAnthropicPart } from "../wire/content";
 import type { Wire } from "../wire/types";
 
 export interface TranslateRequest {
@@ -60,11 +61,16 @@ function assistantToAnthropic(m: Msg, blocks: unknown[]): void {
   }
 }
 
+const MEDIA = new Set(["image_url", "file", "image", "document"]);
+/** An image or a file, in OpenAI's shape, Anthropic's or the neutral one. */
+const isMedia = (p: unknown): boolean => isPlainObject(p) && MEDIA.has(p.type as string);
+
 /**
  * OpenAI chat messages in Anthropic terms: system/developer hoisted (joined `\n\n`), tool results as
  * `tool_result` blocks (consecutive ones merged into one user turn), assistant `tool_calls` as
- * `tool_use` blocks (string or object arguments; malformed ⇒ `{}`), empty turns dropped, everything
- * else a user turn with its text. No tool call and no tool result is ever dropped.
+ * `tool_use` blocks (string or object arguments; malformed ⇒ `{}`), empty turns dropped, a user turn with
+ * images or files as Anthropic blocks (`image_url` ⇒ `image`, inline `file` ⇒ `document`, neutral content
+ * parts converted), everything else a user turn with its text. No tool call and no tool result is ever dropped.
  */
 export function openAIMessagesToAnthropic(messages: unknown[]): { system: string; messages: unknown[] } {
   const system: string[] = [];
@@ -93,6 +99,11 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
       const blocks: unknown[] = [];
       assistantToAnthropic(m, blocks);
       if (blocks.length) out.push({ role: "assistant", content: blocks });
+      continue;
+    }
+    if (Array.isArray(m.content) && m.content.some(isMedia)) {
+      const at = `messages[${messages.indexOf(raw)}].content`;
+      out.push({ role: "user", content: m.content.map((p, i) => openaiToAnthropicPart(p, `${at}[${i}]`)) });
       continue;
     }
     const native = Array.isArray(m.content)
@@ -128,7 +139,11 @@ function anthropicToolChoice(choice: unknown): unknown {
 
 /** OpenAI messages as sent: `system` replaces any system/developer message; object arguments become strings. */
 function openAIMessages(messages: unknown[], system: string | undefined, fallback: string | undefined): unknown[] {
-  const kept = system === undefined ? messages : messages.filter((m) => !isSystem(m));
+  // neutral content parts in user messages are sent in OpenAI's shape
+  const chat = messages.some((m) => isPlainObject(m) && Array.isArray(m.content) && m.content.some(isNeutral))
+    ? historyParts(messages, openaiPart, "messages")
+    : messages;
+  const kept = system === undefined ? chat : chat.filter((m) => !isSystem(m));
   const out = kept.map((m) => {
     if (
       !isPlainObject(m) ||

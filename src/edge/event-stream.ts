@@ -10,6 +10,8 @@ import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 export interface EventStreamOptions {
   /** Send `result.messages` (the whole transcript, system prompt included) in the `done` event. Default false. */
   includeMessages?: boolean;
+  /** Send `reasoning` events (the model's thinking) to the page. Default false: a page sees only its answer. */
+  reasoning?: boolean;
   /** Headers added to the response (the error response too), e.g. CORS headers. */
   headers?: HeadersInit;
   /** The status of a stream that started. Default 200. */
@@ -56,6 +58,7 @@ export async function eventStreamResponse(
   options: EventStreamOptions = {},
 ): Promise<Response> {
   const includeMessages = options.includeMessages === true;
+  const reasoning = options.reasoning === true;
   const iterator = events[Symbol.asyncIterator]();
   let buffered: IteratorResult<StreamEvent> | undefined;
   try {
@@ -70,8 +73,10 @@ export async function eventStreamResponse(
       let text: string;
       let last = false;
       try {
-        const next = buffered ?? (await iterator.next());
+        let next = buffered ?? (await iterator.next());
         buffered = undefined;
+        // reasoning is held back unless the host asked for it
+        while (!reasoning && !next.done && next.value.type === "reasoning") next = await iterator.next();
         if (next.done) {
           if (!cancelled) controller.close();
           return;

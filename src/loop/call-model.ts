@@ -1,9 +1,10 @@
 import { postWithRetry } from "../wire/post";
-import { isToolnexusError, StreamError } from "../errors";
+import { isPlainObject, typeName } from "../_internal/json";
+import { ConfigError, isToolnexusError, StreamError } from "../errors";
 import { providerError } from "../wire/common";
 import type { StreamEvent, Usage } from "../types";
 import type { Turn } from "../wire/types";
-import { addUsage, type LoopState, type RunContext } from "./context";
+import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from "./context";
 import { pump } from "./pump";
 import { redact, secretsOf } from "../_internal/redact";
 
@@ -20,6 +21,20 @@ export function shapeBody(
     else if (key !== "__proto__") body[key] = value;
   }
   return ctx.opts.bodyTransform?.(body) || body;
+}
+
+/**
+ * The options one run sends with: a run's own `requestParams` shallow-merged over the client's (the run's
+ * win; the same keys are refused when the body is shaped). Anything but a plain object is a ConfigError.
+ */
+export function withRunParams(opts: ResolvedOptions, params: unknown): ResolvedOptions {
+  if (params === undefined) return opts;
+  if (!isPlainObject(params))
+    throw new ConfigError(
+      "requestParams",
+      `toolnexus: a run's requestParams must be an object merged into every request body, got ${typeName(params)}`,
+    );
+  return { ...opts, requestParams: { ...opts.requestParams, ...params } };
 }
 
 const headersOf = (ctx: RunContext): Record<string, string> => ({
@@ -105,7 +120,7 @@ async function refuseNonStream(res: Response): Promise<void> {
 
 /**
  * One model call for turn `state.turns`: hooks, body shaping, retries, stream or JSON reading, usage and
- * the `llm` metric. Yields text deltas as they arrive; returns the assembled turn.
+ * the `llm` metric. Yields text, reasoning and tool-input deltas as they arrive; returns the assembled turn.
  */
 export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenerator<StreamEvent, Turn> {
   const { opts, wire } = ctx;
@@ -149,6 +164,8 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
     } else {
       response = await res.json();
       turn = wire.parse(response);
+      // a stream answered with one JSON reply: its reasoning and text each arrive as one event
+      if (ctx.stream && turn.reasoning) yield { type: "reasoning", delta: turn.reasoning };
       if (ctx.stream && turn.text) yield { type: "text", delta: turn.text };
     }
   } catch (error) {

@@ -26,8 +26,17 @@ function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
     if (delta.text !== "") onDelta({ type: "text", delta: delta.text });
   } else if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") {
     a.json.set(index, (a.json.get(index) ?? "") + delta.partial_json);
+    // a call's arguments as they are written; server-side tool blocks stream theirs too but run no tool here
+    if (block.type === "tool_use" && delta.partial_json !== "")
+      onDelta({
+        type: "tool_input",
+        id: String(block.id ?? ""),
+        name: String(block.name ?? ""),
+        delta: delta.partial_json,
+      });
   } else if (delta.type === "thinking_delta" && typeof delta.thinking === "string") {
     block.thinking = (typeof block.thinking === "string" ? block.thinking : "") + delta.thinking;
+    if (delta.thinking !== "") onDelta({ type: "reasoning", delta: delta.thinking });
   } else if (delta.type === "signature_delta" && typeof delta.signature === "string") {
     block.signature = delta.signature; // thinking blocks must go back to the API signed
   } else if (delta.type === "citations_delta" && delta.citation !== undefined) {

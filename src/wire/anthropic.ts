@@ -3,23 +3,26 @@
 import { StreamError } from "../errors";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
 import { anthropicUsage, callFromValue, providerError, record } from "./common";
+import { anthropicPart, historyParts, promptContent, toolParts } from "./content";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
-/** The turn in an Anthropic `content` array: joined `text` blocks and the `tool_use` calls, in order. */
-function read(content: unknown[]): { text: string; calls: ToolCall[] } {
+/** The turn in an Anthropic `content` array: joined `text` and `thinking` blocks and the `tool_use` calls, in order. */
+function read(content: unknown[]): { text: string; calls: ToolCall[]; reasoning?: string } {
   let text = "";
+  let reasoning = "";
   const calls: ToolCall[] = [];
   for (const value of content) {
     const block = record(value);
     if (block?.type === "text" && typeof block.text === "string") text += block.text;
+    else if (block?.type === "thinking" && typeof block.thinking === "string") reasoning += block.thinking;
     else if (block?.type === "tool_use") {
       const call = callFromValue(String(block.id ?? ""), String(block.name ?? ""), block.input);
       if (call.argsError) block.input = call.args; // refused input (not an object, or too deep) is sent back as {}
       calls.push(call);
     }
   }
-  return { text, calls };
+  return reasoning ? { text, calls, reasoning } : { text, calls };
 }
 
 function parse(json: unknown): Turn {
@@ -39,14 +42,21 @@ function parse(json: unknown): Turn {
   return turn;
 }
 
+// the API refuses an empty text block
+const textBlock = (text: string): unknown[] => (text ? [{ type: "text", text }] : []);
+
 function results(outcomes: readonly ToolOutcome[]): unknown[] {
   if (outcomes.length === 0) return [];
-  const content = outcomes.map(({ call, result }) => ({
-    type: "tool_result",
-    tool_use_id: call.id,
-    content: result.output,
-    is_error: result.isError,
-  }));
+  // images and documents a tool returned go inside its tool_result, after its text
+  const content = outcomes.map(({ call, result }) => {
+    const parts = toolParts(result.content);
+    return {
+      type: "tool_result",
+      tool_use_id: call.id,
+      content: parts.length > 0 ? [...textBlock(result.output), ...parts.map(anthropicPart)] : result.output,
+      is_error: result.isError,
+    };
+  });
   return [{ role: "user", content }];
 }
 
@@ -62,7 +72,10 @@ export const anthropicWire: Wire = {
     "anthropic-version": "2023-06-01",
     "Content-Type": "application/json",
   }),
-  start: (_system, history, prompt) => [...history, { role: "user", content: prompt }],
+  start(_system, history, prompt) {
+    const content = promptContent(prompt, anthropicPart);
+    return [...historyParts(history, anthropicPart), { role: "user", content }];
+  },
   body({ model, system, messages, tools, stream, output }) {
     const body: Record<string, unknown> = { model, max_tokens: 4096 };
     if (system) body.system = system; // an empty system is just noise: left out

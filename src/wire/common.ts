@@ -31,6 +31,17 @@ export function textOf(content: unknown): string {
   return text;
 }
 
+/** The `thinking` parts of OpenAI-style `content` parts as text (Mistral's reasoning models send them): never the turn's text. */
+export function thinkingOf(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  let text = "";
+  for (const part of content) {
+    const thinking = record(part)?.type === "thinking" ? (part as Json).thinking : undefined;
+    text += typeof thinking === "string" ? thinking : textOf(thinking);
+  }
+  return text;
+}
+
 /** OpenAI `{ prompt_tokens, completion_tokens, total_tokens }`; total falls back to the sum; missing ⇒ 0. */
 export function openaiUsage(usage: unknown): Usage {
   const u = record(usage);

@@ -1,7 +1,7 @@
 // The OpenAI wire's streamed replies: SSE chunks assembled into one Turn. Loaded
 // with the first streamed turn, so a run that never streams does not download it.
 import type { Usage } from "../types";
-import { callFromRaw, cutOff, openaiUsage, providerError, record, textOf, type Json } from "./common";
+import { callFromRaw, cutOff, openaiUsage, providerError, record, textOf, thinkingOf, type Json } from "./common";
 import { readSSE } from "./sse";
 import type { Turn, WireDelta } from "./types";
 
@@ -16,6 +16,12 @@ interface Assembly {
   content: string;
   /** A refusal (`delta.refusal`): part of the turn's text, and kept in the message as `refusal`. */
   refusal: string;
+  /** Reasoning deltas, kept under the field they came in (`reasoning_content` or `reasoning`). */
+  reasoning: string;
+  reasoningKey: string | undefined;
+  /** OpenRouter's `reasoning_details`, merged by `index`; `lastDetail` is the index of the last piece. */
+  details: Map<number, Json>;
+  lastDetail: number | undefined;
   slots: Map<number, Slot>;
   last: number;
   usage: Usage;
@@ -24,8 +30,9 @@ interface Assembly {
   events: number;
 }
 
-// Tool-call deltas are assembled by `index`: `id` set when present, name and arguments concatenated.
-function addToolDeltas(a: Assembly, deltas: unknown[]): void {
+// Tool-call deltas are assembled by `index`: `id` set when present, name and arguments concatenated;
+// each piece of arguments is reported as it comes, under the call's id and name as known so far.
+function addToolDeltas(a: Assembly, deltas: unknown[], onDelta: (delta: WireDelta) => void): void {
   for (const value of deltas) {
     const tc = record(value);
     if (!tc) continue;
@@ -38,7 +45,48 @@ function addToolDeltas(a: Assembly, deltas: unknown[]): void {
     if (id !== undefined) slot.id = id;
     const fn = record(tc.function);
     if (typeof fn?.name === "string") slot.name += fn.name;
-    if (typeof fn?.arguments === "string") slot.args += fn.arguments;
+    if (typeof fn?.arguments === "string" && fn.arguments !== "") {
+      slot.args += fn.arguments;
+      onDelta({ type: "tool_input", id: slot.id, name: slot.name, delta: fn.arguments });
+    }
+  }
+}
+
+const REASONING_KEYS = ["reasoning_content", "reasoning"] as const;
+const JOINED = new Set(["text", "summary"]);
+
+/**
+ * Reasoning deltas of OpenAI-compatible servers: `reasoning_content` (DeepSeek, vLLM) or `reasoning`
+ * (OpenRouter, newer vLLM, Ollama); never text. OpenRouter's `reasoning_details` pieces are merged by
+ * `index` (`text` and `summary` joined, other fields replaced), so the signed details go back whole.
+ */
+function addReasoning(a: Assembly, delta: Json, onDelta: (delta: WireDelta) => void): void {
+  for (const key of REASONING_KEYS) {
+    const piece = delta[key];
+    if (typeof piece !== "string") continue;
+    a.reasoningKey ??= key; // even an empty one goes back: DeepSeek refuses a turn that lost the field
+    if (piece === "") continue;
+    a.reasoning += piece;
+    onDelta({ type: "reasoning", delta: piece });
+    break; // a server that sends both names sends the same text twice
+  }
+  if (!Array.isArray(delta.reasoning_details)) return;
+  for (const value of delta.reasoning_details) {
+    const detail = record(value);
+    if (!detail) continue;
+    // a piece without `index` continues the last item of its type, else starts the next one
+    const last = a.lastDetail;
+    const index =
+      typeof detail.index === "number"
+        ? detail.index
+        : last !== undefined && a.details.get(last)?.type === detail.type
+          ? last
+          : (last ?? -1) + 1;
+    a.lastDetail = index;
+    const into = a.details.get(index) ?? {};
+    for (const [key, v] of Object.entries(detail))
+      into[key] = JOINED.has(key) && typeof v === "string" && typeof into[key] === "string" ? into[key] + v : v;
+    a.details.set(index, into);
   }
 }
 
@@ -75,7 +123,10 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
     a.refusal += delta.refusal;
     onDelta({ type: "text", delta: delta.refusal });
   }
-  if (Array.isArray(delta?.tool_calls)) addToolDeltas(a, delta.tool_calls);
+  const thinking = thinkingOf(delta?.content);
+  if (thinking !== "") onDelta({ type: "reasoning", delta: thinking });
+  if (delta) addReasoning(a, delta, onDelta);
+  if (Array.isArray(delta?.tool_calls)) addToolDeltas(a, delta.tool_calls, onDelta);
 }
 
 // One event's data: a JSON chunk, or `[DONE]`. Data that is not JSON is skipped (keep-alives some
@@ -101,6 +152,10 @@ function assemble(a: Assembly): Turn {
   const slots = [...a.slots.entries()].sort((x, y) => x[0] - y[0]).map(([, slot]) => slot);
   const toolCalls = slots.map((s) => ({ id: s.id, type: "function", function: { name: s.name, arguments: s.args } }));
   const message: Record<string, unknown> = { role: "assistant", content: a.content || null };
+  // reasoning goes back on the next request: DeepSeek's thinking mode refuses a tool-call turn without it
+  if (a.reasoningKey) message[a.reasoningKey] = a.reasoning;
+  if (a.details.size > 0)
+    message.reasoning_details = [...a.details.entries()].sort((x, y) => x[0] - y[0]).map(([, d]) => d);
   if (a.refusal) message.refusal = a.refusal;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   const turn: Turn = {
@@ -118,6 +173,10 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
   const a: Assembly = {
     content: "",
     refusal: "",
+    reasoning: "",
+    reasoningKey: undefined,
+    details: new Map(),
+    lastDetail: undefined,
     slots: new Map(),
     last: -1,
     usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },

@@ -1,8 +1,9 @@
 // The OpenAI chat-completions wire: requests and JSON replies; SSE replies
 // are assembled in openai-stream.ts, loaded with the first streamed turn.
 import { StreamError } from "../errors";
-import type { ToolCall, Turn, Wire } from "./types";
-import { callFromRaw, callFromValue, openaiUsage, providerError, record, textOf } from "./common";
+import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
+import { callFromRaw, callFromValue, openaiUsage, providerError, record, textOf, thinkingOf } from "./common";
+import { historyParts, openaiPart, promptContent, toolParts } from "./content";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
@@ -35,8 +36,63 @@ function parse(json: unknown): Turn {
   // a refusal (`message.refusal`, content null) is the turn's text, as it is when streamed
   const text = textOf(message.content) + (typeof message.refusal === "string" ? message.refusal : "");
   const turn: Turn = { message, text, calls, usage: openaiUsage(data.usage) };
+  const reasoning = message.reasoning_content ?? message.reasoning ?? thinkingOf(message.content);
+  if (typeof reasoning === "string" && reasoning !== "") turn.reasoning = reasoning;
   if (typeof choice?.finish_reason === "string") turn.finishReason = choice.finish_reason;
   return turn;
+}
+
+/** A tool's part as OpenAI chat content; one the API cannot take (a file by URL) becomes a note the model reads. */
+function safePart(part: Parameters<typeof openaiPart>[0]): unknown {
+  try {
+    return openaiPart(part);
+  } catch (error) {
+    return { type: "text", text: `[unsupported content part: ${(error as Error).message}]` };
+  }
+}
+
+/**
+ * Tool messages carry text only. The images and files the turn's tools returned follow the last tool
+ * message in one user message, each tool's parts after a line naming the call they came from.
+ */
+function results(outcomes: readonly ToolOutcome[]): unknown[] {
+  const messages: unknown[] = outcomes.map(({ call, result }) => ({
+    role: "tool",
+    tool_call_id: call.id,
+    content: result.output,
+  }));
+  const attached: unknown[] = [];
+  for (const { call, result } of outcomes) {
+    const parts = toolParts(result.content);
+    if (parts.length === 0) continue;
+    attached.push({ type: "text", text: `Output of tool ${call.name} (${call.id}):` }, ...parts.map(safePart));
+  }
+  if (attached.length > 0) messages.push({ role: "user", content: attached });
+  return messages;
+}
+
+/**
+ * Whether OpenAI's strict mode accepts a schema: every object lists all its properties in `required` and
+ * sets `additionalProperties: false`, down through properties, items, unions and definitions. A schema
+ * that breaks the rules is sent without `strict` (the API would refuse it with a 400 before any output).
+ */
+export function strictable(schema: unknown, depth = 0): boolean {
+  const node = record(schema);
+  if (!node) return !Array.isArray(schema) || schema.every((s) => strictable(s, depth + 1));
+  if (depth > 64) return false;
+  const props = record(node.properties);
+  if (node.type === "object" || props) {
+    const required = Array.isArray(node.required) ? node.required : [];
+    if (node.additionalProperties !== false) return false;
+    if (props && !Object.keys(props).every((k) => required.includes(k))) return false;
+  }
+  const children = [
+    props && Object.values(props),
+    node.items,
+    node.anyOf,
+    record(node.$defs) && Object.values(node.$defs as object),
+  ];
+  return children.every((c) => c === undefined || strictable(c, depth + 1));
 }
 
 /** OpenAI chat completions, and every server that speaks it (OpenRouter, vLLM, Ollama, llama.cpp, …). */
@@ -49,9 +105,10 @@ export const openaiWire: Wire = {
     return headers;
   },
   start(system, history, prompt) {
+    const content = promptContent(prompt, openaiPart);
     const messages: unknown[] =
-      history.length > 0 ? history.slice() : system ? [{ role: "system", content: system }] : [];
-    messages.push({ role: "user", content: prompt });
+      history.length > 0 ? historyParts(history, openaiPart) : system ? [{ role: "system", content: system }] : [];
+    messages.push({ role: "user", content });
     return messages;
   },
   body({ model, messages, tools, stream, output }) {
@@ -60,7 +117,11 @@ export const openaiWire: Wire = {
       body.tools = tools;
       body.tool_choice = "auto";
     }
-    if (output) body.response_format = { type: "json_schema", json_schema: { name: "output", schema: output } };
+    if (output)
+      body.response_format = {
+        type: "json_schema",
+        json_schema: { name: "output", schema: output, ...(strictable(output) ? { strict: true } : {}) },
+      };
     if (stream) {
       body.stream = true;
       body.stream_options = { include_usage: true };
@@ -77,6 +138,5 @@ export const openaiWire: Wire = {
     ...record(message),
     tool_calls: toolCallsOf(message).map((tc, i) => ({ ...tc, id: ids[i] ?? tc?.id })),
   }),
-  results: (outcomes) =>
-    outcomes.map(({ call, result }) => ({ role: "tool", tool_call_id: call.id, content: result.output })),
+  results,
 };

@@ -1,7 +1,7 @@
 // The seam between the loop (provider-agnostic) and a provider's wire format.
 // Messages stay in the provider's own shape from start to end, so a stored transcript can be
 // sent back as it is; the loop only sees the normalised `Turn` and `ToolCall`s.
-import type { JSONSchema, StreamEvent, Style, ToolResult, Toolkit, Usage } from "../types";
+import type { ContentPart, JSONSchema, StreamEvent, Style, ToolResult, Toolkit, Usage } from "../types";
 
 export type { Style } from "../types";
 
@@ -28,6 +28,8 @@ export interface Turn {
   text: string;
   /** Tool calls in the order the model made them. */
   calls: ToolCall[];
+  /** The reasoning a non-streamed reply carried (Anthropic thinking, OpenAI-compatible `reasoning_content`). */
+  reasoning?: string;
   usage: Usage;
   /** The provider's stop/finish reason, verbatim, when it sent one. */
   finishReason?: string;
@@ -57,7 +59,7 @@ export interface Wire {
   /** Auth and protocol headers; no auth header when `apiKey` is undefined. */
   headers(apiKey: string | undefined): Record<string, string>;
   /** The messages a new run starts from (system handling per provider), ending with the user turn. */
-  start(system: string, history: readonly unknown[], prompt: string): unknown[];
+  start(system: string, history: readonly unknown[], prompt: string | readonly ContentPart[]): unknown[];
   body(input: BodyInput): Record<string, unknown>;
   declare(toolkit: Toolkit | undefined): unknown[];
   /** Reads a non-streaming JSON response. Throws `StreamError` when it is not a usable response. */

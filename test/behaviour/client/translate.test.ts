@@ -458,3 +458,52 @@ describe("translate round trip", () => {
     expect(state.executed).toBe(0);
   });
 });
+
+describe("translate: images and files", () => {
+  const PNG = "iVBORw0KGgo=";
+  const PDF = "JVBERi0xLjQK";
+
+  it("OpenAI chat parts go to Anthropic as image and document blocks, in order, beside their text", () => {
+    const content = [
+      { type: "text", text: "Compare:" },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
+      { type: "image_url", image_url: { url: "https://example.com/b.jpg", detail: "low" } },
+      { type: "file", file: { filename: "r.pdf", file_data: `data:application/pdf;base64,${PDF}` } },
+      { type: "image", data: PNG, mediaType: "image/png" },
+    ];
+    const { messages } = openAIMessagesToAnthropic([{ role: "user", content }]);
+    expect(messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Compare:" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
+          { type: "image", source: { type: "url", url: "https://example.com/b.jpg" } },
+          { type: "document", source: { type: "base64", media_type: "application/pdf", data: PDF }, title: "r.pdf" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
+        ],
+      },
+    ]);
+  });
+
+  it("neutral parts go to OpenAI in its own shape; OpenAI's own parts pass unchanged", () => {
+    const own = { type: "image_url", image_url: { url: "https://example.com/a.png" } };
+    const body = translateBody(openaiWire, "m", undefined, {
+      messages: [{ role: "user", content: [{ type: "file", data: PDF, mediaType: "application/pdf" }, own] }],
+    });
+    expect(body.messages).toEqual([
+      {
+        role: "user",
+        content: [{ type: "file", file: { filename: "file", file_data: `data:application/pdf;base64,${PDF}` } }, own],
+      },
+    ]);
+  });
+
+  it("a bad neutral part is a ConfigError naming it", () => {
+    expect(() =>
+      translateBody(anthropicWire, "m", undefined, {
+        messages: [{ role: "user", content: [{ type: "image", mediaType: "image/png" }] }],
+      }),
+    ).toThrow("messages[0].content[0]");
+  });
+});

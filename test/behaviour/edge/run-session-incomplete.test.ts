@@ -295,7 +295,7 @@ describe("createRunHandler: the stream of an incomplete run, read as a page read
     const events = await read(res);
     const types = events.map((e) => e.type).filter((t, i, all) => i === 0 || t !== all[i - 1]); // deltas folded
     expect(types).toEqual([
-      ...["text", "tool_call", "tool_result", "text", "tool_call", "tool_result"],
+      ...["text", "tool_input", "tool_call", "tool_result", "text", "tool_input", "tool_call", "tool_result"],
       "usage",
       "done",
     ]);

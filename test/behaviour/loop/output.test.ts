@@ -38,7 +38,10 @@ for (const style of STYLES) {
         expect(result.status).toBe("done");
         expect(result.status === "done" && result.output).toEqual({ city: "Chennai", tempC: 31 });
         if (style === "openai")
-          expect(body.response_format).toEqual({ type: "json_schema", json_schema: { name: "output", schema: city } });
+          expect(body.response_format).toEqual({
+            type: "json_schema",
+            json_schema: { name: "output", schema: city, strict: true },
+          });
         else expect(body.output_config).toEqual({ format: { type: "json_schema", schema: city } });
       });
 

@@ -5,4 +5,4 @@
 export { openaiWire } from "../../../src/wire/openai";
 export { anthropicWire } from "../../../src/wire/anthropic";
 export { createSSEParser } from "../../../src/wire/sse";
-export type { ToolCall, ToolOutcome, Turn } from "../../../src/wire/types";
+export type { ToolCall, ToolOutcome, Turn, WireDelta } from "../../../src/wire/types";

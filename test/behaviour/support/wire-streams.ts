@@ -71,7 +71,7 @@ export function openaiSSE(chunks: readonly unknown[], done = true): string {
 }
 
 /** Anthropic-style SSE: `event: <type>\ndata: <json>\n\n` for each event object. */
-export function anthropicSSE(events: readonly { type: string }[]): string {
+export function anthropicSSE(events: readonly { type: string; [key: string]: unknown }[]): string {
   return events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
 }
 
