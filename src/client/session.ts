@@ -52,6 +52,7 @@ export async function* session(
   let resumed = false; // a resumed run that runs again (not a kept outcome returned), whose conversation is settled
   try {
     ctx = await env.context(ro.toolkit, limit.signal, stream);
+    ctx.trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl });
     if (ro.output !== undefined) ctx.output = toolSchema(ro.output, "output");
     const planned = await plan(ctx);
     state = planned.state;
@@ -65,6 +66,7 @@ export async function* session(
         usage: state?.usage ?? { totalTokens: 0 },
       };
       env.record({ ...runMetric(opts.model, counts, Date.now() - started), error: errorText(error) });
+      ctx?.trace?.end(undefined, error);
       throw error;
     }
     // what had streamed before the abort or the timeout stays in `text`
@@ -74,6 +76,7 @@ export async function* session(
     if (ctx) endRun(ctx);
   }
   env.record(runMetric(opts.model, result, Date.now() - started));
+  ctx?.trace?.end(result);
   if (result.status === "pending" && env.token) result.token = await env.token(result.runId!, result.pending!);
   if (resumed && state && result.status !== "pending") await env.finished?.(state, result);
   if (stream) {
