@@ -373,7 +373,10 @@ export interface RunTelemetry {
   tool(call: ToolCallReport): void;
   /** Plain JSON a halted run's record keeps, so that its resume can be linked to this run. */
   context(): Record<string, unknown>;
-  /** The run ended with `result`, or failed with `error`. */
+  /**
+   * The run ended with `result`, failed with `error`, or — neither — was given up by its caller (a stream
+   * whose reader went away). Only the first call counts.
+   */
   end(result: RunResult | undefined, error?: unknown): void;
 }
 

@@ -73,10 +73,11 @@ export async function* session(
     result = resultOf(state, "incomplete", { limit: limit.timedOut() ? "timeout" : "aborted" });
   } finally {
     limit.done();
+    // the run's telemetry ends once: with the result, the error, or — its reader went away — neither
+    ctx?.trace?.end(result!);
     if (ctx) endRun(ctx);
   }
   env.record(runMetric(opts.model, result, Date.now() - started));
-  ctx?.trace?.end(result);
   if (result.status === "pending" && env.token) result.token = await env.token(result.runId!, result.pending!);
   if (resumed && state && result.status !== "pending") await env.finished?.(state, result);
   if (stream) {

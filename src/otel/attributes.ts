@@ -95,8 +95,9 @@ export function toolAttributes(report: ToolCallReport, content: boolean): Attrib
   return out;
 }
 
-/** What a finished run adds to its `invoke_agent` span. */
-export function runAttributes(result: RunResult): Attributes {
+/** What a finished run adds to its `invoke_agent` span: its status, `error`, or `cancelled` (its caller left). */
+export function runAttributes(result: RunResult | undefined, error: unknown): Attributes {
+  if (!result) return { [n.RUN_STATUS]: error === undefined ? "cancelled" : "error" };
   return {
     [n.RUN_STATUS]: result.status,
     ...(result.status === "incomplete" ? { [n.RUN_LIMIT]: result.limit } : {}),

@@ -81,6 +81,7 @@ function runSpans(options: OtelTelemetryOptions, info: { model: string; style: S
     parent,
   );
   const inRun = withSpan(parent ?? emptyContext(), run);
+  let ended = false;
   const failed = (span: Span, error: unknown) => {
     const type = errorType(error);
     span.setAttribute(n.ERROR_TYPE, type);
@@ -140,7 +141,9 @@ function runSpans(options: OtelTelemetryOptions, info: { model: string; style: S
     context: () => quietly(() => spanRecord(run, Date.now()), {}),
     end: (result, error) =>
       quietly(() => {
-        if (result) run.setAttributes(runAttributes(result));
+        if (ended) return;
+        ended = true;
+        run.setAttributes(runAttributes(result, error));
         if (error !== undefined) failed(run, error);
         run.end();
       }, undefined),

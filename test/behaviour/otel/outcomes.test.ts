@@ -38,7 +38,19 @@ describe("toolnexus/otel outcomes", () => {
     expect(chat!.status.code).toBe(2); // SpanStatusCode.ERROR
     expect(run!.name).toBe("invoke_agent");
     expect(run!.attributes["error.type"]).toBe(code);
+    expect(run!.attributes["toolnexus.run.status"]).toBe("error");
+    expect(memory.spans()).toHaveLength(2);
     expect(JSON.stringify(memory.spans().map((s) => [s.attributes, s.status, s.events]))).not.toContain("sk-x");
+  });
+
+  it("a stream whose reader goes away ends its run span, as cancelled", async () => {
+    const memory = memoryTracer();
+    const s = scripted("openai", [{ text: "a long answer, streamed in pieces" }]);
+    const client = createClient({ ...base, fetch: s.fetch, telemetry: otelTelemetry({ tracer: memory.tracer }) });
+    for await (const event of client.stream("hi")) if (event.type === "text") break;
+    const runs = memory.spans().filter((x) => x.name === "invoke_agent");
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.attributes["toolnexus.run.status"]).toBe("cancelled");
   });
 
   it("a tool's error result is an execute_tool span with error.type tool_error; the run goes on", async () => {
