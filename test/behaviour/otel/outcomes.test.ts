@@ -10,6 +10,7 @@ import {
   createInProcessClient,
   defineTool,
   isToolnexusError,
+  memoryStorage,
   pending,
   type Tool,
 } from "toolnexus";
@@ -51,6 +52,39 @@ describe("toolnexus/otel outcomes", () => {
     const runs = memory.spans().filter((x) => x.name === "invoke_agent");
     expect(runs).toHaveLength(1);
     expect(runs[0]!.attributes["toolnexus.run.status"]).toBe("cancelled");
+  });
+
+  it("a resume whose record has no usable trace context (an older record, a hand edit) runs, unlinked", async () => {
+    const memory = memoryTracer();
+    const storage = memoryStorage();
+    const ask = defineTool({
+      name: "ask",
+      description: "asks",
+      execute: (_a, ctx) => (ctx.answer ? "Goa" : pending({ kind: "input", prompt: "Where?", id: "q1" })),
+    });
+    const s = scripted("openai", [
+      { calls: [{ name: "ask" }] },
+      { text: "ok" },
+      { calls: [{ name: "ask" }] },
+      { text: "ok" },
+    ]);
+    const telemetry = otelTelemetry({ tracer: memory.tracer });
+    const client = createClient({ ...base, fetch: s.fetch, storage, telemetry });
+    for (const trace of [{ traceId: "not-hex", spanId: 7 }, undefined]) {
+      const halted = await client.run("go", { toolkit: [ask] });
+      if (halted.status !== "pending") throw new Error(`expected a halt, got ${halted.status}`);
+      const key = `run:${halted.runId}`;
+      const record = JSON.parse((await storage.get(key))!);
+      expect(record.trace?.spanId).toMatch(/^[0-9a-f]{16}$/); // what the halt stored
+      await storage.set(key, JSON.stringify({ ...record, trace }));
+      expect((await client.resume(halted.runId, answerOutput("q1", "x"), { toolkit: [ask] })).status).toBe("done");
+      const resumed = memory
+        .spans()
+        .filter((x) => x.name === "invoke_agent")
+        .at(-1)!;
+      expect(resumed.links).toEqual([]);
+      expect(resumed.attributes["toolnexus.resume.wait_ms"]).toBeUndefined();
+    }
   });
 
   it("a tool's error result is an execute_tool span with error.type tool_error; the run goes on", async () => {
