@@ -16,6 +16,8 @@ export default defineConfig([
   // toolnexus/mcp in a build of its own, so dist/index.d.ts stays one self-contained file (a Deno URL import
   // and JSR read it alone); the core's own code is shared through the package's published entry
   overTheCore("mcp", "src/mcp/index.ts"),
+  // toolnexus/otel the same way: the core knows only the telemetry seam, and @opentelemetry/api stays the host's
+  overTheCore("otel", "src/otel/index.ts"),
   // toolnexus/testing: its own file over the published core, so the core bundle holds no testing code and
   // the testing code shares the user's copy of the core
   overTheCore("testing", "src/testing/index.ts"),

@@ -13,6 +13,7 @@ export const peersRoot = process.env.TOOLNEXUS_BENCH_PEERS ?? root;
 
 let loaded;
 let loadedWithMcp;
+let loadedWithOtel;
 
 /** The toolnexus module as built from the current sources (cached per process). */
 export function loadOurs() {
@@ -36,6 +37,14 @@ export function loadOursWithMcp() {
     },
   );
   return loadedWithMcp;
+}
+
+/** The core and toolnexus/otel (`otelTelemetry`) built together from the current sources. */
+export function loadOursWithOtel() {
+  loadedWithOtel ??= bundleAndImport(
+    `export * from "./src/index.ts";\nexport { otelTelemetry } from "./src/otel/index.ts";`,
+  );
+  return loadedWithOtel;
 }
 
 async function bundleAndImport(entry, plugin) {

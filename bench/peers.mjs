@@ -23,8 +23,8 @@ const weatherOf = (city) => `${city}: ${city === "Paris" ? "21°C, sunny" : "33�
 
 // ── toolnexus ───────────────────────────────────────────────────────────────────────────────────
 
-/** A three-turn run on toolnexus' in-process client; `run()` resolves with the RunResult. */
-export async function oursThreeTurns(tn) {
+/** A three-turn run on toolnexus' in-process client (more client `options` too); `run()` resolves with the RunResult. */
+export async function oursThreeTurns(tn, options = {}) {
   // the weather tool alone, as the peers are given it (createToolkit adds the builtins unless told not to)
   const toolkit = await tn.createToolkit({
     builtins: false,
@@ -38,6 +38,7 @@ export async function oursThreeTurns(tn) {
     ],
   });
   const client = tn.createInProcessClient({
+    ...options,
     model: "scripted",
     generate: ({ messages }) => {
       const done = messages.filter((m) => m.role === "tool").length;

@@ -9,7 +9,8 @@ export DENO_DIR="${DENO_DIR:-$PWD/node_modules/.cache/deno}"   # keep Deno's cac
 DENO=node_modules/.bin/deno
 [ -f dist/toolnexus.js ] || npm run -s build
 # --no-remote/--cached-only: any download attempt is an error; --unstable-kv: Deno.openKv;
-# --no-check: tsc checks the suite against the sources. Extra arguments go to `deno test` (e.g. --filter).
-FLAGS=(--no-remote --cached-only --no-lock --node-modules-dir=manual --unstable-kv --allow-net=127.0.0.1 --no-check --allow-read=. --import-map=test/deno/import-map.json)
+# --no-check: tsc checks the suite against the sources; --allow-env=OTEL_*: the OpenTelemetry SDK the otel
+# tests trace into reads its OTEL_* settings when a provider is made. Extra arguments go to `deno test`.
+FLAGS=(--no-remote --cached-only --no-lock --node-modules-dir=manual --unstable-kv --allow-net=127.0.0.1 --no-check --allow-read=. '--allow-env=OTEL_*' --import-map=test/deno/import-map.json)
 "$DENO" --version | head -1
 "$DENO" test "${FLAGS[@]}" "$@" test/behaviour/ test/deno/

@@ -5,6 +5,7 @@
 //            compiled on the fly and the CDN URL in the import map is answered with dist/toolnexus.js
 //   worker   examples/worker/resume-from-kv.ts in workerd (Miniflare), halting into persisted KV and
 //            resumed by a second, fresh instance
+//   otel     examples/otel/otlp-http.ts in the same project, exporting to an OTLP/HTTP collector stand-in
 //   deno     examples/deno/*.ts (from-url.ts has its own test) with the CDN URL mapped to
 //            dist/toolnexus.js, plus a `deno check` of them against the sources
 // Everything listens on 127.0.0.1 only and is stopped at the end. Prints `N passed, N failed`.
@@ -184,6 +185,68 @@ async function nodeExamples() {
     assert.equal(endpoint.seen[0].body.model, "fake-model");
     assert.equal(endpoint.seen[0].body.stream, true);
   });
+}
+
+// --- otel --------------------------------------------------------------------------------------------
+
+/** An OTLP/HTTP collector stand-in on 127.0.0.1: keeps every span of every JSON export it receives. */
+async function fakeCollector() {
+  const spans = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      assert.equal(req.headers["content-type"], "application/json");
+      for (const r of JSON.parse(body).resourceSpans)
+        for (const scope of r.scopeSpans) spans.push(...scope.spans.map((span) => ({ ...span, path: req.url })));
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  cleanups.push(() => new Promise((r) => server.close(r)));
+  return { url: `http://127.0.0.1:${server.address().port}/v1/traces`, spans };
+}
+
+async function otelExample() {
+  await check(
+    "otel otlp-http.ts: a collector receives both runs as GenAI spans, the resume linked to the halt",
+    async () => {
+      const collector = await fakeCollector();
+      // the project has the OpenTelemetry packages installed beside toolnexus, as a user's has
+      const otel = join(nodeOut, "node_modules/@opentelemetry");
+      symlinkSync(join(root, "node_modules/@opentelemetry"), otel, "dir");
+      cleanups.push(async () => unlinkSync(otel));
+      const outfile = join(nodeOut, "otlp-http.mjs");
+      await esbuild.build({
+        entryPoints: [join(root, "examples/otel/otlp-http.ts")],
+        bundle: true,
+        packages: "external",
+        platform: "node",
+        format: "esm",
+        outfile,
+        logLevel: "silent",
+      });
+      const out = await run(process.execPath, [outfile], { env: { OTLP_URL: collector.url } });
+      ok(out);
+      assert.deepEqual(lines(out.stdout), ["pending Which city?", "done Forecast: 31 °C and humid in Chennai"]);
+      const { spans } = collector;
+      assert.ok(spans.every((s) => s.path === "/v1/traces"));
+      const [halted, resumed, ...more] = spans.filter((s) => s.name === "invoke_agent");
+      assert.equal(more.length, 0, "two runs");
+      assert.deepEqual(
+        resumed.links.map((l) => [l.traceId, l.spanId]),
+        [[halted.traceId, halted.spanId]],
+      );
+      const under = (run) =>
+        spans
+          .filter((s) => s.parentSpanId === run.spanId)
+          .map((s) => s.name)
+          .sort();
+      assert.deepEqual(under(halted), ["chat demo", "execute_tool weather"]);
+      assert.deepEqual(under(resumed), ["chat demo", "execute_tool weather"]);
+      assert.ok(halted.events.some((e) => e.name === "pending"));
+    },
+  );
 }
 
 // --- browser -----------------------------------------------------------------------------------------
@@ -399,6 +462,7 @@ try {
   symlinkSync(root, join(nodeOut, "node_modules/toolnexus"), "dir");
   cleanups.unshift(async () => unlinkSync(join(nodeOut, "node_modules/toolnexus"))); // runs last, before the temp dir goes
   await nodeExamples();
+  await otelExample();
   await browserExamples();
   await workerExample();
   await denoExamples();

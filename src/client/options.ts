@@ -44,6 +44,7 @@ const RULES: Rule[] = [
   ["fetch", isFunction, "a fetch function"],
   ["waitFor", isFunction, "a function (request) => Promise<Answer>"],
   ["storage", (v) => isObject(v) && isFunction((v as { get?: unknown }).get), "a RunStorage (e.g. memoryStorage())"],
+  ["telemetry", (v) => isFunction((v as { run?: unknown })?.run), "otelTelemetry({ tracer })"],
 ];
 
 function refuse(option: string, value: unknown, expected: string): never {

@@ -53,6 +53,7 @@ export async function* session(
   let resumed = false; // a resumed run that runs again (not a kept outcome returned), whose conversation is settled
   try {
     ctx = await env.context(ro.toolkit, limit.signal, stream);
+    ctx.trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl });
     if (ro.output !== undefined) ctx.output = toolSchema(ro.output, "output");
     ctx.opts = withRunParams(ctx.opts, ro.requestParams);
     const planned = await plan(ctx);
@@ -67,12 +68,15 @@ export async function* session(
         usage: state?.usage ?? { totalTokens: 0 },
       };
       env.record({ ...runMetric(opts.model, counts, Date.now() - started), error: errorText(error) });
+      ctx?.trace?.end(undefined, error);
       throw error;
     }
     // what had streamed before the abort or the timeout stays in `text`
     result = resultOf(state, "incomplete", { limit: limit.timedOut() ? "timeout" : "aborted" });
   } finally {
     limit.done();
+    // the run's telemetry ends once: with the result, the error, or — its reader went away — neither
+    ctx?.trace?.end(result!);
     if (ctx) endRun(ctx);
   }
   env.record(runMetric(opts.model, result, Date.now() - started));

@@ -170,9 +170,11 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
     }
   } catch (error) {
     recordLlm(ctx, state.model, started);
+    ctx.trace?.model({ model: state.model, started, messages: state.messages, system: state.system, error });
     throw await scrub(ctx, error);
   }
   recordLlm(ctx, state.model, started, turn.usage);
+  ctx.trace?.model({ model: state.model, started, messages: state.messages, system: state.system, turn, response });
   addUsage(state.usage, turn.usage);
   await opts.hooks?.afterLLM?.({ response, model: state.model, turn: turnIndex });
   return turn;

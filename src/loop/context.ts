@@ -7,6 +7,7 @@ import type {
   RunResult,
   RunStatus,
   RunStorage,
+  RunTelemetry,
   ToolCallRecord,
   ToolResult,
   Toolkit,
@@ -69,6 +70,8 @@ export interface RunContext {
    * as they left it (the kept outcome of a suspension that led to another).
    */
   carry?: { answered?: { requestId: string; digest: string }; applied?: string[] };
+  /** The client's telemetry for this run, when it has one. */
+  trace?: RunTelemetry;
 }
 
 /**

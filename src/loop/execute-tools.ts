@@ -136,7 +136,9 @@ export async function runTool(
   result ??= await invoke(ctx, state, call, args, answer, toolState);
   const { request, problem } = requestOf(result, call.name);
   if (problem) result = problem;
-  const source = ctx.toolkit?.get(call.name)?.source ?? "custom";
+  const tool = ctx.toolkit?.get(call.name);
+  ctx.trace?.tool({ id: call.id, name: call.name, args, started, tool, result, request });
+  const source = tool?.source ?? "custom";
   ctx.metrics.record({
     event: "tool",
     tool: call.name,

@@ -33,6 +33,7 @@ export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown
     usage: state.usage,
     toolCalls: state.toolCalls,
     text: state.text,
+    ...(ctx.trace ? { trace: ctx.trace.context() } : {}),
   };
 }
 

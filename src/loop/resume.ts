@@ -166,6 +166,7 @@ export async function prepareResume(
   guard?: ResumeGuard,
 ): Promise<Resumption> {
   const { raw, record } = await mustRead(ctx, runId);
+  ctx.trace?.resumed(record.trace);
   const state = stateOf(ctx, record);
   // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError
   const parsed = answers.map(parsedAnswer);

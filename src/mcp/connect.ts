@@ -163,6 +163,12 @@ function raiseIds(client: Client, floor: number): void {
     counter._requestMessageId = floor + 1;
 }
 
+/** The server a tool runs on, as telemetry names it: the connection's name, host and port (no path, no query). */
+function serverOf(link: Link): NonNullable<Tool["server"]> {
+  const { hostname, port } = new URL(link.endpoint);
+  return { name: link.name, address: hostname, ...(port ? { port: Number(port) } : {}) };
+}
+
 interface ListedTool {
   name: string;
   title?: string;
@@ -182,6 +188,7 @@ function mcpTool(link: Link, listed: ListedTool, needsApproval: NeedsApproval | 
     description: listed.description ?? listed.title ?? "",
     inputSchema: listed.inputSchema as JSONSchema,
     source: "mcp",
+    server: serverOf(link),
     ...(needsApproval !== undefined && { needsApproval }),
     // the loop gates needsApproval before execute, as for any tool
     execute: (given: Record<string, unknown>, ctx?: ToolContext) => executeMcp(link, def, given ?? {}, ctx),

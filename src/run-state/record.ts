@@ -58,6 +58,8 @@ export interface RunRecord {
   lease?: { until: number; digest: string };
   /** The outcome, once `status === "done"`. */
   result?: RunResult;
+  /** The telemetry's context of the run that wrote the record (a resume links to it). */
+  trace?: Record<string, unknown>;
 }
 
 /**

@@ -22,7 +22,7 @@ function layerOf(file: string): number {
   if (file === "client.ts" || top === "client") return 5;
   if (top === "edge") return 6;
   if (file === "index.ts") return 7;
-  if (top === "mcp" || top === "testing") return 8;
+  if (top === "mcp" || top === "otel" || top === "testing") return 8;
   throw new Error(`src/${file} is in no layer: place it in a folder of LAYOUT's picture`);
 }
 
