@@ -21,7 +21,17 @@ import * as pack from "./pack.mjs";
 import * as mcp from "./mcp.mjs";
 import * as otel from "./otel.mjs";
 
-export const BENCHMARKS = { size, "size-packed": sizePacked, loop, suspend, sse, "cold-start": coldStart, pack, mcp, otel };
+export const BENCHMARKS = {
+  size,
+  "size-packed": sizePacked,
+  loop,
+  suspend,
+  sse,
+  "cold-start": coldStart,
+  pack,
+  mcp,
+  otel,
+};
 /** The benchmarks with peers in them: the ones run again on Node 24 with the newest peers. */
 export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse", "mcp", "otel"];
 const loadAtStart = loadavg(); // how busy the machine was: other processes make every number noisier
