@@ -1,7 +1,7 @@
 // The seam between the loop (provider-agnostic) and a provider's wire format.
 // Messages stay in the provider's own shape from start to end, so a stored transcript can be
 // sent back as it is; the loop only sees the normalised `Turn` and `ToolCall`s.
-import type { JSONSchema, StreamEvent, Style, ToolResult, Toolkit, Usage } from "../types";
+import type { ContentPart, JSONSchema, StreamEvent, Style, ToolResult, Toolkit, Usage } from "../types";
 
 export type { Style } from "../types";
 
@@ -52,12 +52,15 @@ export interface ToolOutcome {
 
 export interface Wire {
   readonly style: Style;
-  /** The endpoint for a base URL (OpenAI `/chat/completions`, Anthropic `/v1/messages`). */
-  url(baseUrl: string): string;
+  /**
+   * The endpoint for a base URL (OpenAI `/chat/completions`, Anthropic `/v1/messages`); Gemini's path also
+   * names the model and whether the reply streams (the loop always passes both).
+   */
+  url(baseUrl: string, model?: string, stream?: boolean): string;
   /** Auth and protocol headers; no auth header when `apiKey` is undefined. */
   headers(apiKey: string | undefined): Record<string, string>;
   /** The messages a new run starts from (system handling per provider), ending with the user turn. */
-  start(system: string, history: readonly unknown[], prompt: string): unknown[];
+  start(system: string, history: readonly unknown[], prompt: string | readonly ContentPart[]): unknown[];
   body(input: BodyInput): Record<string, unknown>;
   declare(toolkit: Toolkit | undefined): unknown[];
   /** Reads a non-streaming JSON response. Throws `StreamError` when it is not a usable response. */
