@@ -18,8 +18,12 @@ interface Assembly {
 
 const isText = (part: Json | undefined): part is Json & { text: string } => typeof part?.text === "string";
 
-/** Joins `part` to the parts so far: text to an unsigned text part of the same kind, anything else appended. */
+/**
+ * Joins `part` to the parts so far: text to an unsigned text part of the same kind, anything else appended.
+ * An empty, unsigned text part (a closing chunk's) carries nothing and is dropped: Gemini refuses empty text.
+ */
 function addPart(a: Assembly, part: Json): void {
+  if (part.text === "" && Object.keys(part).length === 1) return;
   const prev = a.parts[a.parts.length - 1];
   const joins =
     isText(prev) &&
