@@ -199,6 +199,29 @@ describe("gemini: recorded text replies", () => {
 });
 
 describe("gemini: recorded function calls and their signatures", () => {
+  it("through a run: the image a tool returned follows its functionResponse in the next request", async () => {
+    const mapTool: Tool = {
+      name: "weather",
+      description: "Weather",
+      inputSchema: { type: "object" },
+      source: "native",
+      execute: async () => ({
+        output: "map attached",
+        isError: false,
+        content: [{ type: "image", data: "iVBORw0KGgo=", mediaType: "image/png" }],
+      }),
+    };
+    const r = replay(json(toolCall.json), json(text.json));
+    await client(r.fetch).run("Weather in SF?", { toolkit: [mapTool] });
+    expect((r.sent[1]!.body.contents as Json[])[2]).toEqual({
+      role: "user",
+      parts: [
+        { functionResponse: { name: "weather", response: { result: "map attached" } } },
+        { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
+      ],
+    });
+  });
+
   it("run: the call runs; the next request echoes the model content exactly and answers in a user turn", async () => {
     const r = replay(json(toolCall.json), json(text.json));
     const result = await client(r.fetch).run("Weather in SF?", { toolkit: [weather] });

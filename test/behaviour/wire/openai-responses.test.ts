@@ -249,6 +249,30 @@ describe("openai-responses: a compatible server's recorded call (LM Studio)", ()
 });
 
 describe("openai-responses: tool results with images", () => {
+  it("through a run: the image a tool returned is in the next request's function_call_output", async () => {
+    const weather: Tool = {
+      name: "weather",
+      description: "Weather",
+      inputSchema: { type: "object" },
+      source: "native",
+      execute: async () => ({
+        output: "map attached",
+        isError: false,
+        content: [{ type: "image", url: "https://example.test/map.png", mediaType: "image/png" }],
+      }),
+    };
+    const r = replay(json(lmstudio.json), json(phase.json));
+    await client(r.fetch).run("weather in SF?", { toolkit: [weather] });
+    expect((r.sent[1]!.body.input as Json[]).at(-1)).toEqual({
+      type: "function_call_output",
+      call_id: "call_2866856768160095",
+      output: [
+        { type: "input_text", text: "map attached" },
+        { type: "input_image", image_url: "https://example.test/map.png" },
+      ],
+    });
+  });
+
   it("a tool's images go back in function_call_output as input parts after its text", () => {
     const [item] = wire.results([
       {
