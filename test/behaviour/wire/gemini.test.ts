@@ -7,6 +7,8 @@ import {
   defineTool,
   jsonSchema,
   memoryStorage,
+  relayAnswer,
+  relayTool,
   type RunResult,
   type StreamEvent,
   type Tool,
@@ -286,6 +288,49 @@ describe("gemini: recorded function calls and their signatures", () => {
     const r = replay(json(thinkingCall.json), json(text.json));
     await client(r.fetch).run("Days until New Year?", { toolkit: [now] });
     expect((r.sent[1]!.body.contents as Json[])[1]).toEqual(contentOf(thinkingCall.json));
+  });
+});
+
+describe("gemini: suspensions on a recorded call", () => {
+  it("inline: waitFor answers the approval, the call runs once, its result goes back", async () => {
+    const asked: string[] = [];
+    const guarded: Tool = { ...weather, needsApproval: true };
+    const r = replay(json(toolCall.json), json(text.json));
+    const result = await client(r.fetch, {
+      waitFor: async (request: { id: string; kind: string }) => (
+        asked.push(request.kind), answerOutput(request.id, "yes")
+      ),
+    }).run("Weather in SF?", { toolkit: [guarded] });
+    expect(asked).toEqual(["approval"]);
+    expect(result.status).toBe("done");
+    expect((r.sent[1]!.body.contents as Json[])[2]).toEqual({
+      role: "user",
+      parts: [{ functionResponse: { name: "weather", response: { result: "San Francisco: 18°C, fog" } } }],
+    });
+  });
+
+  it("relay: the host runs the call between a halt and a resume; the resumed request answers it", async () => {
+    const storage = memoryStorage();
+    const relayed = relayTool("weather", "The weather", { type: "object" });
+    const halted = await client(replay(json(toolCall.json)).fetch, { storage }).run("Weather in SF?", {
+      toolkit: [relayed],
+    });
+    expect(halted.status).toBe("pending");
+    const pending = halted as Extract<RunResult, { status: "pending" }>;
+    const [call] = pending.pending.data!.calls as { id: string; input: unknown }[];
+    expect(call!.input).toEqual({ location: "San Francisco" });
+    const later = replay(json(text.json));
+    await client(later.fetch, { storage }).resume(
+      pending.runId,
+      relayAnswer(pending.pending.id, [{ id: call!.id, output: "sunny" }]),
+      { toolkit: [relayed] },
+    );
+    const contents = later.sent[0]!.body.contents as Json[];
+    expect(contents[1]).toEqual(contentOf(toolCall.json));
+    expect(contents[2]).toEqual({
+      role: "user",
+      parts: [{ functionResponse: { name: "weather", response: { result: "sunny" } } }],
+    });
   });
 });
 

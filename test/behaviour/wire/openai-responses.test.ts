@@ -7,6 +7,8 @@ import {
   defineTool,
   jsonSchema,
   memoryStorage,
+  relayAnswer,
+  relayTool,
   type RunResult,
   type StreamEvent,
   type Tool,
@@ -245,6 +247,45 @@ describe("openai-responses: a compatible server's recorded call (LM Studio)", ()
       type: "function_call_output",
       output: "18°C, fog",
     });
+  });
+});
+
+describe("openai-responses: suspensions on a recorded call", () => {
+  it("relay: the host runs the call between a halt and a resume; the resumed request answers it by call_id", async () => {
+    const storage = memoryStorage();
+    const relayed = relayTool("weather", "The weather", { type: "object" });
+    const halted = await client(replay(json(lmstudio.json)).fetch, { storage }).run("weather in SF?", {
+      toolkit: [relayed],
+    });
+    const pending = halted as Extract<RunResult, { status: "pending" }>;
+    expect(pending.status).toBe("pending");
+    const later = replay(json(phase.json));
+    await client(later.fetch, { storage }).resume(
+      pending.runId,
+      relayAnswer(pending.pending.id, [{ id: "call_2866856768160095", output: "sunny" }]),
+      { toolkit: [relayed] },
+    );
+    const input = later.sent[0]!.body.input as Json[];
+    const { id: _fc, ...call } = JSON.parse(lmstudio.json).output[0];
+    expect(input.slice(1)).toEqual([
+      call,
+      { type: "function_call_output", call_id: "call_2866856768160095", output: "sunny" },
+    ]);
+  });
+
+  it("inline: waitFor answers the approval and the loop goes on", async () => {
+    const guarded: Tool = { ...calc, needsApproval: true };
+    const r = replay(...[calculator.turn1, calculator.turn2, calculator.turn3, calculator.turn4].map(responsesSSE));
+    const events = await collect(
+      client(r.fetch, { waitFor: async (request: { id: string }) => answerOutput(request.id, "yes") }).stream("12+7…", {
+        toolkit: [guarded],
+      }),
+    );
+    expect((events.at(-1) as Extract<StreamEvent, { type: "done" }>).result.toolCalls.map((c) => c.output)).toEqual([
+      "19",
+      "57",
+      "570",
+    ]);
   });
 });
 
