@@ -217,6 +217,28 @@ describe("openai-responses: a recorded tool loop with reasoning (gpt-5-mini, sto
 });
 
 describe("openai-responses: a compatible server's recorded call (LM Studio)", () => {
+  it("a final response that lists no items: the turn is the items as they streamed", async () => {
+    const bare = lmstudio.events.map((line) => {
+      const event = JSON.parse(line);
+      return event.type === "response.completed"
+        ? JSON.stringify({ ...event, response: { ...event.response, output: [] } })
+        : line;
+    });
+    const events = await collect(
+      client(replay(responsesSSE(bare), responsesSSE(phase.events)).fetch).stream("weather in SF?", {
+        toolkit: [defineTool({ name: "weather", description: "Weather", execute: () => "fog" })],
+      }),
+    );
+    const call = completed(lmstudio.events).output.find((i: Json) => i.type === "function_call");
+    expect(events.find((e) => e.type === "tool_call")).toMatchObject({
+      id: call.call_id,
+      args: JSON.parse(call.arguments),
+    });
+    expect(events.flatMap((e) => (e.type === "text" ? [e.delta] : [])).join("")).toContain(
+      "I'll get the current weather",
+    );
+  });
+
   it("run: the unstreamed call runs and its output goes back by call_id", async () => {
     const weather = defineTool({ name: "weather", description: "Weather", execute: () => "18°C, fog" });
     const r = replay(json(lmstudio.json), json(phase.json));
