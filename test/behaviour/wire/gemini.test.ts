@@ -24,6 +24,7 @@ import * as shortReplySSE from "../../fixtures/wire/gemini/short-reply-sse";
 import * as thinkingCall from "../../fixtures/wire/gemini/thinking-call";
 import * as apiKeyError from "../../fixtures/wire/gemini/api-key-error";
 import * as unknownModel from "../../fixtures/wire/gemini/unknown-model";
+import { scripted } from "../support/scripted";
 import { collect, geminiSSE, json, replay, type Reply } from "../support/replay";
 import { geminiWire as wire } from "../support/wire-internals";
 
@@ -92,6 +93,22 @@ describe("gemini: requests", () => {
       responseJsonSchema: schema,
     });
     expect(error).toMatchObject({ name: "OutputError" }); // the recorded answer is prose
+  });
+
+  it("a final answer in JSON of the schema comes back as result.output, run and streamed", async () => {
+    const output = jsonSchema<{ city: string; days: number }>({
+      type: "object",
+      properties: { city: { type: "string" }, days: { type: "number" } },
+      required: ["city", "days"],
+    });
+    for (const stream of [false, true]) {
+      const model = scripted("gemini", [{ text: '{"city":"Oslo","days":3}' }]);
+      const c = client(model.fetch);
+      const result = stream
+        ? ((await collect(c.stream("plan", { output }))).at(-1) as Extract<StreamEvent, { type: "done" }>).result
+        : await c.run("plan", { output });
+      expect(result).toMatchObject({ status: "done", output: { city: "Oslo", days: 3 } });
+    }
   });
 
   it("sends a user's images and files as inlineData (bytes) or fileData (a URI)", () => {

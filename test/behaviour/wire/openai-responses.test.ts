@@ -19,6 +19,7 @@ import * as quota from "../../fixtures/wire/openai-responses/quota-error";
 import * as temperature from "../../fixtures/wire/openai-responses/temperature-error";
 import * as copilot from "../../fixtures/wire/openai-responses/copilot-id-rotation";
 import * as lmstudio from "../../fixtures/wire/openai-responses/lmstudio-tool-call";
+import { scripted } from "../support/scripted";
 import { collect, json, replay, responsesSSE } from "../support/replay";
 import { openaiResponsesWire as wire } from "../support/wire-internals";
 
@@ -78,6 +79,22 @@ describe("openai-responses: requests", () => {
     expect(r.sent[0]!.body.text).toEqual({ format: { type: "json_schema", name: "output", schema, strict: true } });
     // the recorded answer is prose, not JSON of the schema
     expect(error).toMatchObject({ name: "OutputError", code: "output" });
+  });
+
+  it("a final answer in JSON of the schema comes back as result.output, run and streamed", async () => {
+    const output = jsonSchema<{ city: string; days: number }>({
+      type: "object",
+      properties: { city: { type: "string" }, days: { type: "number" } },
+      required: ["city", "days"],
+    });
+    for (const stream of [false, true]) {
+      const model = scripted("openai-responses", [{ text: '{"city":"Oslo","days":3}' }]);
+      const c = client(model.fetch);
+      const result = stream
+        ? ((await collect(c.stream("plan", { output }))).at(-1) as Extract<StreamEvent, { type: "done" }>).result
+        : await c.run("plan", { output });
+      expect(result).toMatchObject({ status: "done", output: { city: "Oslo", days: 3 } });
+    }
   });
 
   it("sends a user's images and files as input_image / input_file parts", () => {
