@@ -47,13 +47,16 @@ function responseOf(result: ToolResult): Json {
   return result.isError ? { error: result.output } : { result: result.output };
 }
 
-/** One user turn answering every call, in call order; images and files a tool returned follow its response. */
+/**
+ * One user turn answering every call: the `functionResponse` parts in call order, then the images and
+ * files the tools returned (the responses stay together, one per call, as Gemini counts them).
+ */
 function results(outcomes: readonly ToolOutcome[]): unknown[] {
   if (outcomes.length === 0) return [];
-  const parts = outcomes.flatMap(({ call, result }) => [
-    { functionResponse: { name: call.name, response: responseOf(result) } },
-    ...(result.content ?? []).map(geminiPart),
-  ]);
+  const parts: unknown[] = outcomes.map(({ call, result }) => ({
+    functionResponse: { name: call.name, response: responseOf(result) },
+  }));
+  for (const { result } of outcomes) for (const part of result.content ?? []) parts.push(geminiPart(part));
   return [{ role: "user", parts }];
 }
 

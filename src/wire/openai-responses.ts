@@ -74,7 +74,7 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
 function flat(tools: readonly unknown[]): unknown[] {
   return tools.map((tool) => {
     const fn = record(record(tool)?.function);
-    // `strict` is left off: a tool's schema need not meet strict mode's rules (every property required)
+    // not strict: a tool's schema need not meet strict mode's rules (every property required, no extras)
     return fn
       ? { type: "function", name: fn.name, description: fn.description, parameters: fn.parameters, strict: false }
       : tool;

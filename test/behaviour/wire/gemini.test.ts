@@ -140,7 +140,7 @@ describe("gemini: requests", () => {
     });
   });
 
-  it("a tool's images follow its functionResponse in the same user turn", () => {
+  it("a tool's images follow the functionResponse parts in the same user turn", () => {
     expect(
       wire.results([
         {
@@ -158,8 +158,8 @@ describe("gemini: requests", () => {
         role: "user",
         parts: [
           { functionResponse: { name: "chart", response: { result: "here" } } },
-          { inlineData: { mimeType: "image/png", data: "AAAA" } },
           { functionResponse: { name: "fail", response: { error: "boom" } } },
+          { inlineData: { mimeType: "image/png", data: "AAAA" } },
         ],
       },
     ]);
