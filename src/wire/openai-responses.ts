@@ -14,6 +14,13 @@ import type { ToolOutcome, Turn, Wire } from "./types";
 
 const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
+/**
+ * Whether `model` reasons (o-series, gpt-5 and codex models; a gateway's `openai/` prefix allowed): only those
+ * accept `include: ["reasoning.encrypted_content"]` — any other model answers 400 "Encrypted content is not
+ * supported with this model". `requestParams: { include }` decides for a name this does not know.
+ */
+const reasons = (model: string): boolean => /^(?:[\w-]+\/)?(?:o\d|gpt-5|codex)(?![\w.-]*-chat)/i.test(model);
+
 /** The items of one assistant turn (`{ role: "assistant", output }`), or `[]`. */
 const itemsOf = (message: unknown): unknown[] => {
   const output = record(message)?.output;
@@ -110,7 +117,7 @@ export const openaiResponsesWire: Wire = {
     }
     if (output) body.text = { format: { type: "json_schema", name: "output", schema: output, strict: true } };
     body.store = false;
-    body.include = ["reasoning.encrypted_content"];
+    if (reasons(model)) body.include = ["reasoning.encrypted_content"];
     if (stream) body.stream = true;
     return body;
   },

@@ -70,6 +70,22 @@ describe("openai-responses: requests", () => {
     });
   });
 
+  it("asks for encrypted reasoning only from a reasoning model (any other answers 400 to it)", () => {
+    const body = (model: string) => wire.body({ model, system: "", messages: [], tools: [], stream: false });
+    for (const model of ["gpt-5-mini", "gpt-5.1", "o3", "o4-mini", "openai/gpt-5", "gpt-5.3-codex"])
+      expect(body(model).include, model).toEqual(["reasoning.encrypted_content"]);
+    for (const model of [
+      "gpt-4o",
+      "gpt-4.1-mini",
+      "gpt-5-chat-latest",
+      "chatgpt-4o-latest",
+      "omni-moderation-latest",
+    ]) {
+      expect(body(model), model).not.toHaveProperty("include");
+      expect(body(model).store, model).toBe(false);
+    }
+  });
+
   it("asks for structured output through text.format with strict: true, and checks the answer against it", async () => {
     const r = replay(json(phase.json));
     const schema = { type: "object" as const, properties: { n: { type: "number" } }, required: ["n"] };
