@@ -27,19 +27,31 @@ export function geminiUsage(usage: unknown) {
   };
 }
 
-/** The turn a model content makes: its answer text (thought parts are reasoning, not text) and its calls. */
-export function turnOf(parts: unknown[], usage: unknown, finish: string | undefined): Turn {
+/** The id a function call came with, or a fresh one: Gemini's API sends calls without ids. */
+export function callId(call: Json): string {
+  return typeof call.id === "string" && call.id ? call.id : `call_${crypto.randomUUID()}`;
+}
+
+/**
+ * The turn a model content makes: its answer text (thought parts are reasoning, not text) and its calls,
+ * whose ids are `ids` (in call order; fresh ones where missing). Ids Gemini did not send are kept beside
+ * the parts as `callIds`, never inside them: the parts go back exactly as they came.
+ */
+export function turnOf(parts: unknown[], usage: unknown, finish: string | undefined, ids: string[] = []): Turn {
   let text = "";
   const calls: ToolCall[] = [];
+  let given = true;
   for (const value of parts) {
     const part = record(value);
     const call = record(part?.functionCall);
     if (call) {
-      const id = typeof call.id === "string" ? call.id : "";
+      const id = (ids[calls.length] ??= callId(call));
+      if (id !== call.id) given = false;
       calls.push(callFromValue(id, typeof call.name === "string" ? call.name : "", call.args ?? {}));
     } else if (typeof part?.text === "string" && part.thought !== true) text += part.text;
   }
-  const turn: Turn = { message: { role: "model", parts }, text, calls, usage: geminiUsage(usage) };
+  const message = given ? { role: "model", parts } : { role: "model", parts, callIds: ids.slice(0, calls.length) };
+  const turn: Turn = { message, text, calls, usage: geminiUsage(usage) };
   if (finish !== undefined) turn.finishReason = finish;
   return turn;
 }

@@ -5,12 +5,14 @@
 // on the part it came on (often a last, empty text part, which joins the text before it and signs it),
 // and a signed part is never joined to what follows it. A function call arrives whole.
 import { cutOff, providerError, record, type Json } from "./common";
-import { finishOf, firstCandidate, turnOf } from "./gemini-parts";
+import { callId, finishOf, firstCandidate, turnOf } from "./gemini-parts";
 import { readSSE } from "./sse";
 import type { Turn, WireDelta } from "./types";
 
 interface Assembly {
   parts: Json[];
+  /** The calls' ids, in order, as their `tool_input` events named them. */
+  ids: string[];
   usage: unknown;
   finish: string | undefined;
   events: number;
@@ -48,7 +50,8 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
     addPart(a, part);
     const call = record(part.functionCall);
     if (call) {
-      const id = typeof call.id === "string" ? call.id : "";
+      const id = callId(call);
+      a.ids.push(id);
       const name = typeof call.name === "string" ? call.name : "";
       onDelta({ type: "tool_input", id, name, delta: JSON.stringify(call.args ?? {}) });
     } else if (isText(part) && part.text !== "") {
@@ -70,7 +73,7 @@ function addData(a: Assembly, data: string, onDelta: (delta: WireDelta) => void)
 
 /** Reads a Gemini SSE body to the end (see `Wire.readStream`). */
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
-  const a: Assembly = { parts: [], usage: undefined, finish: undefined, events: 0 };
+  const a: Assembly = { parts: [], ids: [], usage: undefined, finish: undefined, events: 0 };
   const cut = await readSSE(body, (event) => {
     a.events++;
     addData(a, event.data, onDelta);
@@ -82,5 +85,5 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
   }
   // the last chunk names why the reply ended; without it the reply was cut off
   if (a.finish === undefined) throw cutOff("a finishReason", a.events);
-  return turnOf(a.parts, a.usage, a.finish);
+  return turnOf(a.parts, a.usage, a.finish, a.ids);
 }

@@ -3,7 +3,7 @@
 //
 // The model's content goes back exactly as it came — every part in order, each `thoughtSignature` on the
 // part it came on — because Gemini refuses a function call whose signature is missing. Calls carry no id
-// (the loop gives them one); those ids are kept beside the parts as `callIds` and left out of the request.
+// (the wire gives each one); those ids are kept beside the parts as `callIds` and left out of the request.
 import { StreamError } from "../errors";
 import type { ToolResult } from "../types";
 import { providerError, record, type Json } from "./common";

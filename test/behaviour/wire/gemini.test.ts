@@ -263,6 +263,10 @@ describe("gemini: recorded function calls and their signatures", () => {
     expect(events.filter((e) => e.type === "tool_input")).toMatchObject([
       { type: "tool_input", name: "weather", delta: '{"location":"San Francisco"}' },
     ]);
+    // Gemini sends no call id: the wire gives one, the same on the tool_input and the tool_call
+    const input = events.find((e) => e.type === "tool_input") as Extract<StreamEvent, { type: "tool_input" }>;
+    expect(input.id).not.toBe("");
+    expect(events.find((e) => e.type === "tool_call")).toMatchObject({ id: input.id, name: "weather" });
     const signed = JSON.parse(toolCall.chunks[0]!).candidates[0].content.parts[0];
     expect((r.sent[1]!.body.contents as Json[])[1]).toEqual({ role: "model", parts: [signed] });
   });
