@@ -18,11 +18,10 @@ import * as sse from "./sse.mjs";
 import * as coldStart from "./cold-start.mjs";
 import * as pack from "./pack.mjs";
 import * as mcp from "./mcp.mjs";
-import * as wires from "./wires.mjs";
 
-export const BENCHMARKS = { size, loop, wires, suspend, sse, "cold-start": coldStart, pack, mcp };
+export const BENCHMARKS = { size, loop, suspend, sse, "cold-start": coldStart, pack, mcp };
 /** The benchmarks with peers in them: the ones run again on Node 24 with the newest peers. */
-export const PEER_BENCHMARKS = ["size", "loop", "wires", "suspend", "sse", "mcp"];
+export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse", "mcp"];
 const loadAtStart = loadavg(); // how busy the machine was: other processes make every number noisier
 
 /** Runs the named benchmarks in order; a benchmark that throws becomes a failed section, not a crash. */

@@ -25,7 +25,7 @@ import * as thinkingCall from "../../fixtures/wire/gemini/thinking-call";
 import * as apiKeyError from "../../fixtures/wire/gemini/api-key-error";
 import * as unknownModel from "../../fixtures/wire/gemini/unknown-model";
 import { scripted } from "../support/scripted";
-import { collect, geminiSSE, json, replay, type Reply } from "../support/replay";
+import { collect, geminiSSE, json, replay, type Reply } from "../support/recorded-replies";
 import { geminiWire as wire } from "../support/wire-internals";
 
 const BASE = "http://127.0.0.1:9";

@@ -20,7 +20,7 @@ import * as temperature from "../../fixtures/wire/openai-responses/temperature-e
 import * as copilot from "../../fixtures/wire/openai-responses/copilot-id-rotation";
 import * as lmstudio from "../../fixtures/wire/openai-responses/lmstudio-tool-call";
 import { scripted } from "../support/scripted";
-import { collect, json, replay, responsesSSE } from "../support/replay";
+import { collect, json, replay, responsesSSE } from "../support/recorded-replies";
 import { openaiResponsesWire as wire } from "../support/wire-internals";
 
 const BASE = "http://127.0.0.1:9/v1";
