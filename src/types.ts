@@ -7,7 +7,8 @@ export interface JSONSchema {
   [key: string]: unknown;
 }
 
-export type Style = "openai" | "anthropic";
+/** The provider API a client speaks (see the providers guide for each one's URL and key variable). */
+export type Style = "openai" | "openai-responses" | "anthropic" | "gemini";
 
 /** The Standard Schema v1 interface (standardschema.dev), as much of it as a tool needs. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {

@@ -1,5 +1,6 @@
 // The API-key lookup for hosts that have an environment (Node, Deno). Browsers and Workers have none:
 // there the lookup finds nothing and never throws — pass `apiKey` (or a Worker `env` reader) instead.
+import type { Style } from "../types";
 
 /** Reads one environment variable; `undefined` when unset. */
 export type EnvReader = (name: string) => string | undefined;
@@ -21,32 +22,43 @@ function hostEnv(name: string): string | undefined {
   }
 }
 
-/** True when `baseUrl` is OpenRouter's API (`openrouter.ai` or a subdomain of it). */
-function isOpenRouter(baseUrl: string | undefined): boolean {
+/** Each provider's key variable and the hosts it serves (a host or a subdomain of it). */
+const PROVIDERS: readonly [variable: string, hosts: readonly string[]][] = [
+  ["OPENROUTER_API_KEY", ["openrouter.ai"]],
+  ["OPENAI_API_KEY", ["openai.com"]],
+  ["ANTHROPIC_API_KEY", ["anthropic.com"]],
+  ["GEMINI_API_KEY", ["generativelanguage.googleapis.com"]],
+];
+
+const STYLE_KEY: Record<Style, string> = {
+  openai: "OPENAI_API_KEY",
+  "openai-responses": "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+  gemini: "GEMINI_API_KEY",
+};
+
+/** The key variable of the provider whose host `baseUrl` names, when it names a known one. */
+function hostKey(baseUrl: string | undefined): string | undefined {
+  let host: string;
   try {
-    const host = new URL(baseUrl ?? "").hostname.toLowerCase();
-    return host === "openrouter.ai" || host.endsWith(".openrouter.ai");
+    host = new URL(baseUrl ?? "").hostname.toLowerCase();
   } catch {
-    return false;
+    return undefined;
   }
+  const serves = (h: string) => host === h || host.endsWith(`.${h}`);
+  return PROVIDERS.find(([, hosts]) => hosts.some(serves))?.[0];
 }
 
 /**
  * The environment's API key for the provider `baseUrl` belongs to, and only that one — a key is never
- * sent to another provider's host: `OPENROUTER_API_KEY` for an openrouter.ai `baseUrl`, else the style's
- * own, `OPENAI_API_KEY` (openai) or `ANTHROPIC_API_KEY` (anthropic). An empty value counts as unset.
+ * sent to another provider's host: a known provider's host (openrouter.ai, openai.com, anthropic.com,
+ * generativelanguage.googleapis.com) gets that provider's variable whatever the style; any other host (a
+ * proxy, a local server) gets the style's own: `OPENAI_API_KEY` (openai, openai-responses),
+ * `ANTHROPIC_API_KEY` (anthropic) or `GEMINI_API_KEY` (gemini). An empty value counts as unset.
  * `env` replaces the host lookup (e.g. `(n) => workerEnv[n]` in a Worker).
  */
-export function envApiKey(
-  style: "openai" | "anthropic",
-  baseUrl: string | undefined,
-  env: EnvReader = hostEnv,
-): string | undefined {
-  const name = isOpenRouter(baseUrl)
-    ? "OPENROUTER_API_KEY"
-    : style === "anthropic"
-      ? "ANTHROPIC_API_KEY"
-      : "OPENAI_API_KEY";
+export function envApiKey(style: Style, baseUrl: string | undefined, env: EnvReader = hostEnv): string | undefined {
+  const name = hostKey(baseUrl) ?? STYLE_KEY[style];
   let value: unknown;
   try {
     value = env(name);

@@ -4,8 +4,10 @@ import { typeName } from "../_internal/json";
 import { MAX_TIMER_MS } from "../_internal/signals";
 import { ConfigError } from "../errors";
 import type { ResolvedOptions } from "../loop/context";
-import type { ClientOptions } from "../types";
+import type { ClientOptions, Style } from "../types";
 import { checkResumeConfig } from "./resume-token/secret";
+
+const STYLES: readonly unknown[] = ["openai", "openai-responses", "anthropic", "gemini"] satisfies Style[];
 
 type Rule = [name: keyof ClientOptions, ok: (value: unknown) => boolean, expected: string];
 
@@ -58,8 +60,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   for (const key of ["baseUrl", "model"] as const) {
     if (typeof options[key] !== "string" || !options[key]) refuse(key, options[key], "a non-empty string");
   }
-  if (options.style !== "openai" && options.style !== "anthropic")
-    refuse("style", options.style, '"openai" or "anthropic"');
+  if (!STYLES.includes(options.style)) refuse("style", options.style, STYLES.map((s) => `"${s}"`).join(", "));
   for (const [name, ok, expected] of RULES) {
     const value = options[name];
     if (value !== undefined && !ok(value)) refuse(name, value, expected);

@@ -17,7 +17,7 @@ export async function translateCall(ctx: RunContext, req: TranslateRequest): Pro
   const started = Date.now();
   let out: TranslateResult;
   try {
-    const json = await (await send(ctx, ctx.wire.url(opts.baseUrl), body)).json();
+    const json = await (await send(ctx, ctx.wire.url(opts.baseUrl, opts.model, false), body)).json();
     out = translateResponse(ctx.wire, opts.model, json);
   } catch (error) {
     recordLlm(ctx, opts.model, started);

@@ -149,7 +149,7 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
   let turn: Turn;
   let response: unknown;
   try {
-    const res = await send(ctx, wire.url(opts.baseUrl), body);
+    const res = await send(ctx, wire.url(opts.baseUrl, state.model, ctx.stream), body);
     if (ctx.stream && res.body) {
       await refuseNonStream(res);
       // what has streamed so far is the run's text, so an aborted or timed-out run keeps it

@@ -48,7 +48,7 @@ const RECORD = shape({
   v: oneOf([RUN_STATE_VERSION]),
   runId: nonEmpty,
   status: oneOf(["suspended", "claimed", "ready", "done"]),
-  style: oneOf(["openai", "anthropic"]),
+  style: oneOf(["openai", "openai-responses", "anthropic", "gemini"]),
   model: string,
   system: string,
   conversationId: optional(string),

@@ -1,7 +1,10 @@
-// Scripted provider endpoints: an injected `fetch` that plays an OpenAI- or Anthropic-style server, JSON or
+// Scripted provider endpoints: an injected `fetch` that plays a server of any of the four styles, JSON or
 // SSE (chunked at any size), and records every request body it got — so tools and runs are tested without
 // a model: `createClient({ baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test",
 // fetch: scripted("openai", [{ calls: [{ name: "book" }] }, { text: "done" }]).fetch })`.
+import type { Style } from "../types";
+import { geminiJson, geminiSse, responsesJson, responsesSse } from "./scripted-wires";
+
 export interface ScriptCall {
   id?: string;
   name: string;
@@ -151,11 +154,22 @@ function anthropicSse(t: ScriptTurn, i: number): string {
   return out + ev("message_stop", {});
 }
 
+const REPLIES: Record<
+  Style,
+  { json: (t: ScriptTurn, i: number) => unknown; sse: (t: ScriptTurn, i: number) => string }
+> = {
+  openai: { json: openaiJson, sse: openaiSse },
+  "openai-responses": { json: responsesJson, sse: responsesSse },
+  anthropic: { json: anthropicJson, sse: anthropicSse },
+  gemini: { json: geminiJson, sse: geminiSse },
+};
+
 /**
- * A fetch that answers each model call with the next step of the script (JSON, or SSE when the body asks
- * for `stream`), chunked at `chunkSize` bytes. Running past the script fails the test loudly.
+ * A fetch that answers each model call with the next step of the script (JSON, or SSE when the request
+ * asks to stream: `stream` in the body, or Gemini's `alt=sse`), chunked at `chunkSize` bytes. Running past
+ * the script fails the test loudly.
  */
-export function scripted(style: "openai" | "anthropic", steps: Step[], opts: { chunkSize?: number } = {}): Scripted {
+export function scripted(style: Style, steps: Step[], opts: { chunkSize?: number } = {}): Scripted {
   const bodies: Record<string, any>[] = [];
   const urls: string[] = [];
   const headers: Record<string, string>[] = [];
@@ -168,16 +182,17 @@ export function scripted(style: "openai" | "anthropic", steps: Step[], opts: { c
     const step = steps[i];
     if (!step) throw new Error(`scripted ${style} endpoint: no step ${i} (the model was called ${i + 1} times)`);
     const turn = typeof step === "function" ? step(body) : step;
-    if (body.stream) {
-      const text = style === "openai" ? openaiSse(turn, i) : anthropicSse(turn, i);
+    const reply = REPLIES[style];
+    if (body.stream || String(input).includes("alt=sse")) {
+      const text = reply.sse(turn, i);
       return new Response(chunked(text, opts.chunkSize ?? 64), { headers: { "content-type": "text/event-stream" } });
     }
-    return Response.json(style === "openai" ? openaiJson(turn, i) : anthropicJson(turn, i));
+    return Response.json(reply.json(turn, i));
   }) as typeof globalThis.fetch;
   return { fetch, bodies, urls, headers };
 }
 
-/** The text of the tool results the model received in a request body, in order (both styles). */
+/** The text of the tool results the model received in a request body, in order (every style). */
 export function toolResultsIn(body: Record<string, any>): string[] {
   const out: string[] = [];
   for (const m of body.messages ?? []) {
@@ -185,13 +200,24 @@ export function toolResultsIn(body: Record<string, any>): string[] {
     if (m.role === "user" && Array.isArray(m.content))
       for (const b of m.content) if (b.type === "tool_result") out.push(b.content);
   }
+  for (const item of body.input ?? [])
+    if (item.type === "function_call_output")
+      out.push(typeof item.output === "string" ? item.output : (item.output[0]?.text ?? ""));
+  for (const c of body.contents ?? [])
+    for (const p of c.parts ?? [])
+      if (p.functionResponse) out.push(p.functionResponse.response.result ?? p.functionResponse.response.error);
   return out;
 }
 
 /** How many user turns (not tool-result carriers) a request body holds. */
 export function userTurnsIn(body: Record<string, any>): number {
-  return (body.messages ?? []).filter(
+  const messages = body.messages ?? body.input ?? [];
+  const users = messages.filter(
     (m: any) =>
       m.role === "user" && (typeof m.content === "string" || !m.content.some?.((b: any) => b.type === "tool_result")),
   ).length;
+  const contents = (body.contents ?? []).filter(
+    (c: any) => c.role === "user" && !c.parts.some((p: any) => p.functionResponse),
+  ).length;
+  return users + contents;
 }

@@ -54,8 +54,11 @@ export interface ToolOutcome {
 
 export interface Wire {
   readonly style: Style;
-  /** The endpoint for a base URL (OpenAI `/chat/completions`, Anthropic `/v1/messages`). */
-  url(baseUrl: string): string;
+  /**
+   * The endpoint for a base URL (OpenAI `/chat/completions`, Anthropic `/v1/messages`); Gemini's path also
+   * names the model and whether the reply streams (the loop always passes both).
+   */
+  url(baseUrl: string, model?: string, stream?: boolean): string;
   /** Auth and protocol headers; no auth header when `apiKey` is undefined. */
   headers(apiKey: string | undefined): Record<string, string>;
   /** The messages a new run starts from (system handling per provider), ending with the user turn. */

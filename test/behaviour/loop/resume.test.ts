@@ -1,4 +1,4 @@
-// Durable halt and client.resume, both styles, run and streamed.
+// Durable halt and client.resume, every style, run and streamed.
 import { describe, expect, it } from "vitest";
 import {
   AnswerMismatchError,
@@ -18,7 +18,7 @@ import {
   type RunStorage,
   type ToolContext,
 } from "toolnexus";
-import { MODES, resumeIn, runIn, STYLES, types } from "../support/drive";
+import { MODES, resumeIn, runIn, ALL_STYLES, types } from "../support/drive";
 import { naturalStorage } from "../support/natural-storage";
 import { scripted, toolResultsIn, userTurnsIn } from "../support/scripted";
 import { asPending } from "../support/results";
@@ -52,7 +52,7 @@ function kit() {
   return { tools, runs, answers };
 }
 
-for (const style of STYLES) {
+for (const style of ALL_STYLES) {
   for (const mode of MODES) {
     describe(`resume (${style}, ${mode})`, () => {
       const base = { baseUrl: "https://llm.test/v1", style, model: "m", apiKey: "sk-secret-key-123" } as const;
@@ -331,7 +331,7 @@ for (const style of STYLES) {
 const natural = naturalStorage();
 
 describe(`resume on this runtime's natural storage (${natural.name})`, () => {
-  for (const style of STYLES) {
+  for (const style of ALL_STYLES) {
     const base = { baseUrl: "https://llm.test/v1", style, model: "m", apiKey: "sk-secret-key-123" } as const;
 
     it(`halts, resumes one of two suspensions, then the other, in fresh clients (${style})`, async () => {

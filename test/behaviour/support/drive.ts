@@ -5,6 +5,8 @@ import type { Answer, Client, RunOptions, RunResult, StreamEvent } from "toolnex
 export type Mode = "run" | "stream";
 export const MODES: Mode[] = ["run", "stream"];
 export const STYLES = ["openai", "anthropic"] as const;
+/** Every wire style, for the scenarios whose assertions hold on each provider's format. */
+export const ALL_STYLES = ["openai", "openai-responses", "anthropic", "gemini"] as const;
 
 export interface Driven {
   result: RunResult;

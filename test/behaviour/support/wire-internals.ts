@@ -4,5 +4,7 @@
 // so tests match them by `name`/`code`, never with `instanceof`.
 export { openaiWire } from "../../../src/wire/openai";
 export { anthropicWire } from "../../../src/wire/anthropic";
+export { openaiResponsesWire } from "../../../src/wire/openai-responses";
+export { geminiWire } from "../../../src/wire/gemini";
 export { createSSEParser } from "../../../src/wire/sse";
 export type { ToolCall, ToolOutcome, Turn, WireDelta } from "../../../src/wire/types";

@@ -1,4 +1,4 @@
-// needsApproval: a call waits for an approval before it runs — inline and durable, on both wires, run and
+// needsApproval: a call waits for an approval before it runs — inline and durable, on every wire, run and
 // stream; approve ⇒ it runs once with those arguments, decline/expire ⇒ it never runs.
 import { describe, expect, it } from "vitest";
 import {
@@ -12,7 +12,7 @@ import {
   type PendingRequest,
   type Tool,
 } from "toolnexus";
-import { MODES, resumeIn, runIn, STYLES } from "../support/drive";
+import { MODES, resumeIn, runIn, ALL_STYLES } from "../support/drive";
 import { scripted, toolResultsIn } from "../support/scripted";
 import { asPending } from "../support/results";
 
@@ -28,13 +28,13 @@ const deployTool = (needsApproval: boolean | ((args: { env: string }) => boolean
   return { tool, ran };
 };
 
-const script = (style: (typeof STYLES)[number]) =>
+const script = (style: (typeof ALL_STYLES)[number]) =>
   scripted(style, [
     { calls: [{ name: "deploy", args: { env: "prod" } }] },
     (body) => ({ text: `tool said: ${toolResultsIn(body)[0]}` }),
   ]);
 
-for (const style of STYLES) {
+for (const style of ALL_STYLES) {
   for (const mode of MODES) {
     describe(`needsApproval (${style}, ${mode})`, () => {
       const base = { baseUrl: "http://127.0.0.1:9", style, model: "m", apiKey: "k" };

@@ -1,0 +1,114 @@
+// Gemini's own API wire (`generateContent`, `streamGenerateContent?alt=sse`): requests and JSON replies;
+// SSE replies are assembled in gemini-stream.ts, loaded with the first streamed turn.
+//
+// The model's content goes back exactly as it came — every part in order, each `thoughtSignature` on the
+// part it came on — because Gemini refuses a function call whose signature is missing. Calls carry no id
+// (the wire gives each one); those ids are kept beside the parts as `callIds` and left out of the request.
+import { StreamError } from "../errors";
+import type { ToolResult } from "../types";
+import { providerError, record, type Json } from "./common";
+import { finishOf, firstCandidate, geminiPart, turnOf } from "./gemini-parts";
+import type { ToolOutcome, Turn, Wire } from "./types";
+
+const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
+
+const partsOf = (message: unknown): unknown[] => {
+  const parts = record(message)?.parts;
+  return Array.isArray(parts) ? parts : [];
+};
+
+const functionCalls = (message: unknown): Json[] =>
+  partsOf(message).flatMap((p) => {
+    const call = record(record(p)?.functionCall);
+    return call ? [call] : [];
+  });
+
+function parse(json: unknown): Turn {
+  const data = record(json);
+  if (data?.error !== undefined && data.error !== null) throw providerError(data.error);
+  const candidate = data && firstCandidate(data);
+  if (!data || (!candidate && !data.promptFeedback)) {
+    throw new StreamError(
+      'toolnexus: the reply has no candidates — is baseUrl the Gemini API? (style "gemini" posts to <baseUrl>/v1beta/models/<model>:generateContent)',
+    );
+  }
+  return turnOf(partsOf(candidate?.content), data.usageMetadata, finishOf(data, candidate));
+}
+
+/** The transcript as `contents`: each entry's `role` and `parts` only (`callIds` stays here). */
+const contentsOf = (messages: readonly unknown[]): unknown[] =>
+  messages.map((m) => {
+    const content = record(m);
+    return content && "callIds" in content ? { role: content.role, parts: content.parts } : m;
+  });
+
+/** `functionResponse.response` must be an object: a tool's text goes in as `{ result }` (`{ error }` when it failed). */
+function responseOf(result: ToolResult): Json {
+  return result.isError ? { error: result.output } : { result: result.output };
+}
+
+/**
+ * One user turn answering every call: the `functionResponse` parts in call order, then the images and
+ * files the tools returned (the responses stay together, one per call, as Gemini counts them).
+ */
+function results(outcomes: readonly ToolOutcome[]): unknown[] {
+  if (outcomes.length === 0) return [];
+  const parts: unknown[] = outcomes.map(({ call, result }) => ({
+    functionResponse: { name: call.name, response: responseOf(result) },
+  }));
+  for (const { result } of outcomes) for (const part of result.content ?? []) parts.push(geminiPart(part));
+  return [{ role: "user", parts }];
+}
+
+/** Tool declarations with their schema as `parametersJsonSchema` (full JSON Schema, not the OpenAPI subset). */
+function declare(tools: readonly unknown[]): unknown[] {
+  const declarations = tools.flatMap((t) => {
+    const list = record(t)?.functionDeclarations;
+    return Array.isArray(list) ? list : [];
+  });
+  if (declarations.length === 0) return [];
+  return [
+    {
+      functionDeclarations: declarations.map((d) => {
+        const { parameters, ...rest } = record(d) ?? {};
+        return parameters === undefined ? rest : { ...rest, parametersJsonSchema: parameters };
+      }),
+    },
+  ];
+}
+
+/** Gemini's API (`generativelanguage.googleapis.com`): key in `x-goog-api-key`. */
+export const geminiWire: Wire = {
+  style: "gemini",
+  url(baseUrl, model, stream) {
+    const base = stripSlash(baseUrl);
+    const root = /\/v1(beta|alpha)?\d*$/.test(base) ? base : `${base}/v1beta`;
+    const name = encodeURIComponent((model ?? "").replace(/^models\//, ""));
+    return `${root}/models/${name}:${stream ? "streamGenerateContent?alt=sse" : "generateContent"}`;
+  },
+  headers: (apiKey) => ({ ...(apiKey ? { "x-goog-api-key": apiKey } : {}), "Content-Type": "application/json" }),
+  start(_system, history, prompt) {
+    const parts = typeof prompt === "string" ? [{ text: prompt }] : prompt.map(geminiPart);
+    return [...history, { role: "user", parts }];
+  },
+  body({ system, messages, tools, output }) {
+    const body: Record<string, unknown> = { contents: contentsOf(messages) };
+    if (system) body.systemInstruction = { parts: [{ text: system }] };
+    if (tools.length > 0) body.tools = tools;
+    if (output) body.generationConfig = { responseMimeType: "application/json", responseJsonSchema: output };
+    return body;
+  },
+  declare: (toolkit) => declare(toolkit?.toGemini() ?? []),
+  parse,
+  // the stream assembler (and the SSE parser) load with the first streamed turn
+  readStream: async (body, onDelta) => (await import("./gemini-stream")).readStream(body, onDelta),
+  results,
+  callsOf(message) {
+    const ids = record(message)?.callIds;
+    return functionCalls(message).map((call, i) => ({
+      id: String((Array.isArray(ids) ? ids[i] : undefined) ?? call.id ?? ""),
+      name: String(call.name ?? ""),
+    }));
+  },
+  withCallIds: (message, ids) => ({ ...record(message), callIds: ids.slice() }),
+};

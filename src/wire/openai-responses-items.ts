@@ -1,0 +1,72 @@
+// The Responses API's output items read into a Turn, and content parts as its input parts: shared by the
+// JSON reply (openai-responses.ts) and the stream reader (openai-responses-stream.ts).
+import type { ContentPart } from "../types";
+import { callFromRaw, count, record, type Json } from "./common";
+import type { ToolCall, Turn } from "./types";
+
+/** A part's bytes as a `data:` URL, or its URL as given. */
+const source = (part: { data?: string; url?: string; mediaType: string }): string =>
+  part.url ?? `data:${part.mediaType};base64,${part.data ?? ""}`;
+
+/** A content part as a Responses input part (`input_text`, `input_image`, `input_file`). */
+export function inputPart(part: ContentPart): Json {
+  if (part.type === "text") return { type: "input_text", text: part.text };
+  if (part.type === "image") return { type: "input_image", image_url: source(part) };
+  const file: Json = part.url
+    ? { type: "input_file", file_url: part.url }
+    : { type: "input_file", file_data: source(part) };
+  if (part.filename) file.filename = part.filename;
+  return file;
+}
+
+/** The usage of a response: `output_tokens` already counts the reasoning tokens. */
+export function responsesUsage(usage: unknown) {
+  const u = record(usage);
+  const promptTokens = count(u?.input_tokens);
+  const completionTokens = count(u?.output_tokens);
+  const total = u?.total_tokens;
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: typeof total === "number" && Number.isFinite(total) ? total : promptTokens + completionTokens,
+  };
+}
+
+/** The text a message item shows: its `output_text` parts, and a refusal in its words. */
+function messageText(item: Json): string {
+  let text = "";
+  for (const value of Array.isArray(item.content) ? item.content : []) {
+    const part = record(value);
+    if (part?.type === "output_text" && typeof part.text === "string") text += part.text;
+    else if (part?.type === "refusal" && typeof part.refusal === "string") text += part.refusal;
+  }
+  return text;
+}
+
+const callOf = (item: Json): ToolCall =>
+  callFromRaw(
+    typeof item.call_id === "string" ? item.call_id : "",
+    typeof item.name === "string" ? item.name : "",
+    typeof item.arguments === "string" ? item.arguments : JSON.stringify(item.arguments ?? {}),
+  );
+
+/** The turn one response's `output` items make: the text of its messages, its function calls, in order. */
+export function turnOf(output: unknown[], usage: unknown, finish: string | undefined): Turn {
+  let text = "";
+  const calls: ToolCall[] = [];
+  for (const value of output) {
+    const item = record(value);
+    if (item?.type === "message") text += messageText(item);
+    else if (item?.type === "function_call") calls.push(callOf(item));
+  }
+  const turn: Turn = { message: { role: "assistant", output }, text, calls, usage: responsesUsage(usage) };
+  if (finish !== undefined) turn.finishReason = finish;
+  return turn;
+}
+
+/** Why a response stopped: `incomplete_details.reason` (e.g. `max_output_tokens`), else its `status`. */
+export function finishOf(response: Json): string | undefined {
+  const reason = record(response.incomplete_details)?.reason;
+  if (typeof reason === "string") return reason;
+  return typeof response.status === "string" ? response.status : undefined;
+}

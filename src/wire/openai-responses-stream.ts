@@ -1,0 +1,109 @@
+// The Responses API's streamed replies: typed SSE events assembled into one Turn. Loaded with the first
+// streamed turn, so a run that never streams does not download it.
+//
+// Items are joined by `output_index`, never by item id: some servers (GitHub Copilot) give every event of
+// one item a new id. A finished item (`response.output_item.done`) replaces what its deltas built, so a
+// reasoning item keeps the `encrypted_content` of its final form.
+import { cutOff, providerError, record, type Json } from "./common";
+import { finishOf, turnOf } from "./openai-responses-items";
+import { readSSE } from "./sse";
+import type { Turn, WireDelta } from "./types";
+
+interface Assembly {
+  /** The output items by `output_index`: as added, then as finished. */
+  items: Map<number, Json>;
+  /** Text and argument deltas by `output_index`, for items that never arrive finished. */
+  text: Map<number, string>;
+  /** The final response (`response.completed` / `response.incomplete`), once it came. */
+  response: Json | undefined;
+  events: number;
+}
+
+const indexOf = (event: Json): number => (typeof event.output_index === "number" ? event.output_index : 0);
+
+function append(a: Assembly, at: number, delta: string): void {
+  a.text.set(at, (a.text.get(at) ?? "") + delta);
+}
+
+/** An item whose `.done` never came, completed from its deltas. */
+function built(a: Assembly, at: number, item: Json): Json {
+  const text = a.text.get(at);
+  if (text === undefined) return item;
+  if (item.type === "function_call") return { ...item, arguments: text };
+  if (item.type === "message") return { ...item, content: [{ type: "output_text", text, annotations: [] }] };
+  return item;
+}
+
+function addEvent(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void): void {
+  const at = indexOf(event);
+  const delta = typeof event.delta === "string" ? event.delta : "";
+  switch (event.type) {
+    case "response.output_item.added":
+    case "response.output_item.done": {
+      const item = record(event.item);
+      if (item) a.items.set(at, item);
+      if (event.type === "response.output_item.done") a.text.delete(at);
+      return;
+    }
+    case "response.output_text.delta":
+    case "response.refusal.delta":
+      append(a, at, delta);
+      if (delta) onDelta({ type: "text", delta });
+      return;
+    case "response.function_call_arguments.delta": {
+      append(a, at, delta);
+      const item = a.items.get(at);
+      const id = typeof item?.call_id === "string" ? item.call_id : "";
+      const name = typeof item?.name === "string" ? item.name : "";
+      if (delta) onDelta({ type: "tool_input", id, name, delta });
+      return;
+    }
+    case "response.reasoning_summary_text.delta":
+    case "response.reasoning_text.delta":
+      if (delta) onDelta({ type: "reasoning", delta });
+      return;
+    case "error":
+      throw providerError(event.error ?? event);
+    case "response.failed":
+      throw providerError(record(event.response)?.error ?? "the response failed");
+    case "response.completed":
+    case "response.incomplete":
+      a.response = record(event.response) ?? {};
+      return;
+  }
+}
+
+function addData(a: Assembly, data: string, onDelta: (delta: WireDelta) => void): void {
+  if (a.response || data === "[DONE]") return;
+  let event: unknown;
+  try {
+    event = JSON.parse(data);
+  } catch {
+    return; // not JSON: a keep-alive some servers send
+  }
+  const json = record(event);
+  if (json) addEvent(a, json, onDelta);
+}
+
+function assemble(a: Assembly, response: Json): Turn {
+  const streamed = [...a.items.entries()].sort((x, y) => x[0] - y[0]).map(([at, item]) => built(a, at, item));
+  // the final response lists the same items; it is the authority when it carries them
+  const output = Array.isArray(response.output) && response.output.length > 0 ? response.output : streamed;
+  return turnOf(output, response.usage, finishOf(response));
+}
+
+/** Reads a Responses API SSE body to the end (see `Wire.readStream`). */
+export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
+  const a: Assembly = { items: new Map(), text: new Map(), response: undefined, events: 0 };
+  const cut = await readSSE(body, (event) => {
+    a.events++;
+    addData(a, event.data, onDelta);
+  });
+  // the spec drops an event that lacks its closing blank line; a complete final response in it still counts
+  if (cut) {
+    a.events++;
+    addData(a, cut.data, onDelta);
+  }
+  if (!a.response) throw cutOff("response.completed", a.events);
+  return assemble(a, a.response);
+}

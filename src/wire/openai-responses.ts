@@ -1,0 +1,138 @@
+// OpenAI's Responses API wire (`/v1/responses`): requests and JSON replies; SSE replies are assembled in
+// openai-responses-stream.ts, loaded with the first streamed turn.
+//
+// Nothing is kept at the provider (`store: false`): every request carries the whole transcript, and the
+// model's reasoning travels in it as `reasoning` items with their `encrypted_content`, so a run halted for a
+// day resumes in another process with the reasoning it had. One assistant turn is several output items
+// (reasoning, message, function_call); the transcript holds it as one `{ role: "assistant", output }`
+// entry, and the request spreads it back into the items it came as.
+import { StreamError } from "../errors";
+import type { ToolResult } from "../types";
+import { providerError, record, type Json } from "./common";
+import { finishOf, inputPart, turnOf } from "./openai-responses-items";
+import type { ToolOutcome, Turn, Wire } from "./types";
+
+const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
+
+/**
+ * Whether `model` reasons (o-series, gpt-5 and codex models; a gateway's `openai/` prefix allowed): only those
+ * accept `include: ["reasoning.encrypted_content"]` — any other model answers 400 "Encrypted content is not
+ * supported with this model". `requestParams: { include }` decides for a name this does not know.
+ */
+const reasons = (model: string): boolean => /^(?:[\w-]+\/)?(?:o\d|gpt-5|codex)(?![\w.-]*-chat)/i.test(model);
+
+/** The items of one assistant turn (`{ role: "assistant", output }`), or `[]`. */
+const itemsOf = (message: unknown): unknown[] => {
+  const output = record(message)?.output;
+  return Array.isArray(output) ? output : [];
+};
+
+function parse(json: unknown): Turn {
+  const data = record(json);
+  if (data?.error !== undefined && data.error !== null) throw providerError(data.error);
+  if (!data || !Array.isArray(data.output)) {
+    throw new StreamError(
+      'toolnexus: the reply has no output array — is baseUrl an OpenAI Responses API? (style "openai-responses" posts to <baseUrl>/responses)',
+    );
+  }
+  return turnOf(data.output, data.usage, finishOf(data));
+}
+
+/**
+ * What the model said, as the next request's input items. Reasoning items go back whole (their
+ * `encrypted_content` unchanged); the other items without their `id`, which names an item stored at the
+ * provider, and none is.
+ */
+function inputOf(messages: readonly unknown[]): unknown[] {
+  const input: unknown[] = [];
+  for (const message of messages) {
+    const turn = record(message);
+    if (turn?.role !== "assistant" || !Array.isArray(turn.output)) {
+      input.push(message);
+      continue;
+    }
+    for (const value of turn.output) {
+      const item = record(value);
+      if (!item || item.type === "reasoning" || item.id === undefined) input.push(value);
+      else {
+        const { id: _stored, ...rest } = item;
+        input.push(rest);
+      }
+    }
+  }
+  return input;
+}
+
+/** A tool's result: its text, or its text followed by the images and files it returned. */
+function outputOf(result: ToolResult): unknown {
+  if (!result.content?.length) return result.output;
+  return [{ type: "input_text", text: result.output }, ...result.content.map(inputPart)];
+}
+
+function results(outcomes: readonly ToolOutcome[]): unknown[] {
+  return outcomes.map(({ call, result }) => ({
+    type: "function_call_output",
+    call_id: call.id,
+    output: outputOf(result),
+  }));
+}
+
+/** Chat-completions declarations (`{ type, function: {…} }`) in the Responses API's flat shape. */
+function flat(tools: readonly unknown[]): unknown[] {
+  return tools.map((tool) => {
+    const fn = record(record(tool)?.function);
+    // not strict: a tool's schema need not meet strict mode's rules (every property required, no extras)
+    return fn
+      ? { type: "function", name: fn.name, description: fn.description, parameters: fn.parameters, strict: false }
+      : tool;
+  });
+}
+
+const functionCalls = (message: unknown): { item: Json; at: number }[] =>
+  itemsOf(message).flatMap((value, at) => {
+    const item = record(value);
+    return item?.type === "function_call" ? [{ item, at }] : [];
+  });
+
+/** OpenAI's Responses API, and the servers that speak it (Azure OpenAI, LiteLLM, OpenRouter, …). */
+export const openaiResponsesWire: Wire = {
+  style: "openai-responses",
+  url: (baseUrl) => `${stripSlash(baseUrl)}/responses`,
+  headers(apiKey) {
+    const headers: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+    headers["Content-Type"] = "application/json";
+    return headers;
+  },
+  start(_system, history, prompt) {
+    const content = typeof prompt === "string" ? prompt : prompt.map(inputPart);
+    return [...history, { role: "user", content }];
+  },
+  body({ model, system, messages, tools, stream, output }) {
+    const body: Record<string, unknown> = { model };
+    if (system) body.instructions = system;
+    body.input = inputOf(messages);
+    if (tools.length > 0) {
+      body.tools = tools;
+      body.tool_choice = "auto";
+    }
+    if (output) body.text = { format: { type: "json_schema", name: "output", schema: output, strict: true } };
+    body.store = false;
+    if (reasons(model)) body.include = ["reasoning.encrypted_content"];
+    if (stream) body.stream = true;
+    return body;
+  },
+  declare: (toolkit) => flat(toolkit?.toOpenAI() ?? []),
+  parse,
+  // the stream assembler (and the SSE parser) load with the first streamed turn
+  readStream: async (body, onDelta) => (await import("./openai-responses-stream")).readStream(body, onDelta),
+  results,
+  callsOf: (message) =>
+    functionCalls(message).map(({ item }) => ({ id: String(item.call_id ?? ""), name: String(item.name ?? "") })),
+  withCallIds(message, ids) {
+    const output = itemsOf(message).slice();
+    functionCalls(message).forEach(({ item, at }, i) => {
+      output[at] = { ...item, call_id: ids[i] ?? item.call_id };
+    });
+    return { ...record(message), output };
+  },
+};

@@ -1,0 +1,398 @@
+// The Gemini wire on real recorded responses (test/fixtures/wire/gemini), replayed through run, stream and
+// a durable halt; every follow-up request is checked field by field, thought signatures above all.
+import { describe, expect, it } from "vitest";
+import {
+  answerOutput,
+  createClient,
+  defineTool,
+  jsonSchema,
+  memoryStorage,
+  relayAnswer,
+  relayTool,
+  type RunResult,
+  type StreamEvent,
+  type Tool,
+} from "toolnexus";
+import * as text from "../../fixtures/wire/gemini/text";
+import * as toolCall from "../../fixtures/wire/gemini/tool-call";
+import * as reasoning from "../../fixtures/wire/gemini/reasoning";
+import * as quota from "../../fixtures/wire/gemini/quota-429";
+import * as thinkingCallSSE from "../../fixtures/wire/gemini/thinking-call-sse";
+import * as thinkingReplySSE from "../../fixtures/wire/gemini/thinking-reply-sse";
+import * as blockedSSE from "../../fixtures/wire/gemini/blocked-sse";
+import * as shortReplySSE from "../../fixtures/wire/gemini/short-reply-sse";
+import * as thinkingCall from "../../fixtures/wire/gemini/thinking-call";
+import * as apiKeyError from "../../fixtures/wire/gemini/api-key-error";
+import * as unknownModel from "../../fixtures/wire/gemini/unknown-model";
+import { scripted } from "../support/scripted";
+import { collect, geminiSSE, json, replay, type Reply } from "../support/recorded-replies";
+import { geminiWire as wire } from "../support/wire-internals";
+
+const BASE = "http://127.0.0.1:9";
+const KEY = "key1234";
+const MODEL = "gemini-3-pro-preview";
+const client = (fetch: typeof globalThis.fetch, extra: Record<string, unknown> = {}) =>
+  createClient({ baseUrl: BASE, style: "gemini", model: MODEL, apiKey: KEY, fetch, ...extra });
+
+type Json = Record<string, any>;
+const sse = (body: string): Reply => ({ body, type: "text/event-stream" });
+/** The model content of a recorded unstreamed reply. */
+const contentOf = (body: string): Json => JSON.parse(body).candidates[0].content;
+const doneOf = (events: StreamEvent[]) => (events.at(-1) as Extract<StreamEvent, { type: "done" }>).result;
+
+const weather = defineTool({
+  name: "weather",
+  description: "The weather in a city",
+  inputSchema: { type: "object", properties: { location: { type: "string" } }, required: ["location"] },
+  execute: ({ location }) => `${String(location)}: 18°C, fog`,
+});
+
+describe("gemini: requests", () => {
+  it("posts to generateContent with the key in x-goog-api-key, the system prompt as systemInstruction", async () => {
+    const r = replay(json(text.json));
+    await client(r.fetch, { systemPrompt: "Be brief." }).run("How many r in strawberry?", { toolkit: [weather] });
+    const [{ url, headers, body }] = r.sent as [(typeof r.sent)[0]];
+    expect(url).toBe(`${BASE}/v1beta/models/${MODEL}:generateContent`);
+    expect(headers["x-goog-api-key"]).toBe(KEY);
+    expect(headers.authorization).toBeUndefined();
+    expect(body).toEqual({
+      contents: [{ role: "user", parts: [{ text: "How many r in strawberry?" }] }],
+      systemInstruction: { parts: [{ text: "Be brief." }] },
+      tools: [
+        {
+          functionDeclarations: [
+            { name: "weather", description: "The weather in a city", parametersJsonSchema: weather.inputSchema },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("streams from streamGenerateContent?alt=sse; a base URL that already names the version is kept", async () => {
+    const r = replay(sse(shortReplySSE.body));
+    await collect(
+      createClient({
+        baseUrl: `${BASE}/v1beta/`,
+        style: "gemini",
+        model: "models/gemini-2.5-flash",
+        apiKey: KEY,
+        fetch: r.fetch,
+      }).stream("hi"),
+    );
+    expect(r.sent[0]!.url).toBe(`${BASE}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`);
+  });
+
+  it("asks for structured output with responseMimeType and responseJsonSchema", async () => {
+    const r = replay(json(text.json));
+    const schema = { type: "object" as const, properties: { n: { type: "number" } }, required: ["n"] };
+    const error = await client(r.fetch)
+      .run("hi", { output: jsonSchema(schema) })
+      .catch((e: unknown) => e);
+    expect(r.sent[0]!.body.generationConfig).toEqual({
+      responseMimeType: "application/json",
+      responseJsonSchema: schema,
+    });
+    expect(error).toMatchObject({ name: "OutputError" }); // the recorded answer is prose
+  });
+
+  it("a final answer in JSON of the schema comes back as result.output, run and streamed", async () => {
+    const output = jsonSchema<{ city: string; days: number }>({
+      type: "object",
+      properties: { city: { type: "string" }, days: { type: "number" } },
+      required: ["city", "days"],
+    });
+    for (const stream of [false, true]) {
+      const model = scripted("gemini", [{ text: '{"city":"Oslo","days":3}' }]);
+      const c = client(model.fetch);
+      const result = stream
+        ? ((await collect(c.stream("plan", { output }))).at(-1) as Extract<StreamEvent, { type: "done" }>).result
+        : await c.run("plan", { output });
+      expect(result).toMatchObject({ status: "done", output: { city: "Oslo", days: 3 } });
+    }
+  });
+
+  it("sends a user's images and files as inlineData (bytes) or fileData (a URI)", () => {
+    const [message] = wire.start(
+      "",
+      [],
+      [
+        { type: "text", text: "What is this?" },
+        { type: "image", data: "iVBORw0KGgo=", mediaType: "image/png" },
+        {
+          type: "file",
+          url: "https://generativelanguage.googleapis.com/v1beta/files/abc",
+          mediaType: "application/pdf",
+        },
+      ],
+    );
+    expect(message).toEqual({
+      role: "user",
+      parts: [
+        { text: "What is this?" },
+        { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
+        {
+          fileData: {
+            mimeType: "application/pdf",
+            fileUri: "https://generativelanguage.googleapis.com/v1beta/files/abc",
+          },
+        },
+      ],
+    });
+  });
+
+  it("a tool's images follow the functionResponse parts in the same user turn", () => {
+    expect(
+      wire.results([
+        {
+          call: { id: "call_1", name: "chart", args: {}, raw: "{}" },
+          result: {
+            output: "here",
+            isError: false,
+            content: [{ type: "image", data: "AAAA", mediaType: "image/png" }],
+          },
+        },
+        { call: { id: "call_2", name: "fail", args: {}, raw: "{}" }, result: { output: "boom", isError: true } },
+      ]),
+    ).toEqual([
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { name: "chart", response: { result: "here" } } },
+          { functionResponse: { name: "fail", response: { error: "boom" } } },
+          { inlineData: { mimeType: "image/png", data: "AAAA" } },
+        ],
+      },
+    ]);
+  });
+});
+
+describe("gemini: recorded text replies", () => {
+  it("run: the text, and usage with the thinking tokens counted as completion", async () => {
+    const result = await client(replay(json(text.json)).fetch).run("How many r in strawberry?");
+    const { usageMetadata: u } = JSON.parse(text.json);
+    expect(result.text).toBe(contentOf(text.json).parts[0].text);
+    expect(result.usage).toEqual({
+      promptTokens: u.promptTokenCount,
+      completionTokens: u.candidatesTokenCount + u.thoughtsTokenCount,
+      totalTokens: u.totalTokenCount,
+    });
+  });
+
+  it("stream: the deltas make the text; the closing empty part's signature lands on the text, and goes back with it", async () => {
+    const first = replay(geminiSSE(text.chunks));
+    const done = doneOf(await collect(client(first.fetch).stream("How many r in strawberry?")));
+    const chunks = text.chunks.map((l) => JSON.parse(l).candidates[0].content.parts[0]);
+    expect(done.text).toBe(chunks.map((p: Json) => p.text).join(""));
+    const model = { role: "model", parts: [{ text: done.text, thoughtSignature: chunks.at(-1).thoughtSignature }] };
+    expect(done.messages.at(-1)).toEqual(model);
+
+    const next = replay(json(text.json));
+    await client(next.fetch).run("And in raspberry?", { history: done.messages });
+    expect(next.sent[0]!.body.contents).toEqual([
+      { role: "user", parts: [{ text: "How many r in strawberry?" }] },
+      model,
+      { role: "user", parts: [{ text: "And in raspberry?" }] },
+    ]);
+  });
+
+  it("thought parts stream as reasoning, never as text (raw SSE, CRLF framing)", async () => {
+    const events = await collect(client(replay(sse(thinkingReplySSE.body)).fetch).stream("Why is the sky blue?"));
+    const reasoningText = events.flatMap((e) => (e.type === "reasoning" ? [e.delta] : [])).join("");
+    expect(reasoningText).toMatch(/^\*\*Exploring Sky Color\*\*/);
+    const done = doneOf(events);
+    expect(done.text).toMatch(/^The sky is blue because/);
+    expect(done.text).not.toContain("Exploring Sky Color");
+    expect(done.usage.totalTokens).toBe(598); // the last chunk's usage: it is cumulative, never summed
+  });
+
+  it("reasoning recorded unstreamed: the text only", async () => {
+    const result = await client(replay(json(reasoning.json)).fetch).run("How many r in strawberry?");
+    expect(result.text).toBe(contentOf(reasoning.json).parts.find((p: Json) => !p.thought).text);
+  });
+
+  it("a prompt blocked for safety (no candidates) ends the run with no text", async () => {
+    const done = doneOf(await collect(client(replay(sse(blockedSSE.body)).fetch).stream("…")));
+    expect(done.status).toBe("done");
+    expect(done.text).toBe("");
+  });
+});
+
+describe("gemini: recorded function calls and their signatures", () => {
+  it("through a run: the image a tool returned follows its functionResponse in the next request", async () => {
+    const mapTool: Tool = {
+      name: "weather",
+      description: "Weather",
+      inputSchema: { type: "object" },
+      source: "native",
+      execute: async () => ({
+        output: "map attached",
+        isError: false,
+        content: [{ type: "image", data: "iVBORw0KGgo=", mediaType: "image/png" }],
+      }),
+    };
+    const r = replay(json(toolCall.json), json(text.json));
+    await client(r.fetch).run("Weather in SF?", { toolkit: [mapTool] });
+    expect((r.sent[1]!.body.contents as Json[])[2]).toEqual({
+      role: "user",
+      parts: [
+        { functionResponse: { name: "weather", response: { result: "map attached" } } },
+        { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
+      ],
+    });
+  });
+
+  it("run: the call runs; the next request echoes the model content exactly and answers in a user turn", async () => {
+    const r = replay(json(toolCall.json), json(text.json));
+    const result = await client(r.fetch).run("Weather in SF?", { toolkit: [weather] });
+    expect(result.toolCalls).toMatchObject([
+      { name: "weather", args: { location: "San Francisco" }, output: "San Francisco: 18°C, fog" },
+    ]);
+    expect(r.sent[1]!.body.contents).toEqual([
+      { role: "user", parts: [{ text: "Weather in SF?" }] },
+      contentOf(toolCall.json),
+      {
+        role: "user",
+        parts: [{ functionResponse: { name: "weather", response: { result: "San Francisco: 18°C, fog" } } }],
+      },
+    ]);
+  });
+
+  it("stream: a call arrives whole (one tool_input event); the signed call goes back on its own part", async () => {
+    const r = replay(geminiSSE(toolCall.chunks), geminiSSE(text.chunks));
+    const events = await collect(client(r.fetch).stream("Weather in SF?", { toolkit: [weather] }));
+    expect(events.filter((e) => e.type === "tool_input")).toMatchObject([
+      { type: "tool_input", name: "weather", delta: '{"location":"San Francisco"}' },
+    ]);
+    // Gemini sends no call id: the wire gives one, the same on the tool_input and the tool_call
+    const input = events.find((e) => e.type === "tool_input") as Extract<StreamEvent, { type: "tool_input" }>;
+    expect(input.id).not.toBe("");
+    expect(events.find((e) => e.type === "tool_call")).toMatchObject({ id: input.id, name: "weather" });
+    const signed = JSON.parse(toolCall.chunks[0]!).candidates[0].content.parts[0];
+    expect((r.sent[1]!.body.contents as Json[])[1]).toEqual({ role: "model", parts: [signed] });
+  });
+
+  it("halted on an approval and resumed by another client: the resumed request carries the thought signature unchanged", async () => {
+    const storage = memoryStorage();
+    const now: Tool = {
+      ...defineTool({ name: "now", description: "The current time", execute: () => "2025-12-02T13:00:00Z" }),
+      needsApproval: true,
+    };
+    const first = replay(sse(thinkingCallSSE.body));
+    const halted = doneOf(
+      await collect(client(first.fetch, { storage }).stream("Days until New Year?", { toolkit: [now] })),
+    );
+    expect(halted.status).toBe("pending");
+    const pending = halted as Extract<RunResult, { status: "pending" }>;
+
+    const later = replay(json(text.json));
+    const resumed = await client(later.fetch, { storage }).resume(
+      pending.runId,
+      answerOutput(pending.pending.id, "ok"),
+      {
+        toolkit: [now],
+      },
+    );
+    expect(resumed.status).toBe("done");
+    const signature = /"thoughtSignature": "([^"]+)"/.exec(thinkingCallSSE.body)![1];
+    const contents = later.sent[0]!.body.contents as Json[];
+    expect(contents[1]!.role).toBe("model");
+    expect(contents[1]!.parts.at(-1)).toEqual({ functionCall: { name: "now", args: {} }, thoughtSignature: signature });
+    expect(contents[1]).not.toHaveProperty("callIds");
+    expect(contents[2]).toEqual({
+      role: "user",
+      parts: [{ functionResponse: { name: "now", response: { result: "2025-12-02T13:00:00Z" } } }],
+    });
+  });
+
+  it("unstreamed thinking and a signed call (gemini-2.5-flash): thoughts are not text, the part keeps its signature", async () => {
+    const now = defineTool({ name: "now", description: "The current time", execute: () => "2025-12-02T13:00:00Z" });
+    const r = replay(json(thinkingCall.json), json(text.json));
+    await client(r.fetch).run("Days until New Year?", { toolkit: [now] });
+    expect((r.sent[1]!.body.contents as Json[])[1]).toEqual(contentOf(thinkingCall.json));
+  });
+});
+
+describe("gemini: suspensions on a recorded call", () => {
+  it("inline: waitFor answers the approval, the call runs once, its result goes back", async () => {
+    const asked: string[] = [];
+    const guarded: Tool = { ...weather, needsApproval: true };
+    const r = replay(json(toolCall.json), json(text.json));
+    const result = await client(r.fetch, {
+      waitFor: async (request: { id: string; kind: string }) => (
+        asked.push(request.kind), answerOutput(request.id, "yes")
+      ),
+    }).run("Weather in SF?", { toolkit: [guarded] });
+    expect(asked).toEqual(["approval"]);
+    expect(result.status).toBe("done");
+    expect((r.sent[1]!.body.contents as Json[])[2]).toEqual({
+      role: "user",
+      parts: [{ functionResponse: { name: "weather", response: { result: "San Francisco: 18°C, fog" } } }],
+    });
+  });
+
+  it("relay: the host runs the call between a halt and a resume; the resumed request answers it", async () => {
+    const storage = memoryStorage();
+    const relayed = relayTool("weather", "The weather", { type: "object" });
+    const halted = await client(replay(json(toolCall.json)).fetch, { storage }).run("Weather in SF?", {
+      toolkit: [relayed],
+    });
+    expect(halted.status).toBe("pending");
+    const pending = halted as Extract<RunResult, { status: "pending" }>;
+    const [call] = pending.pending.data!.calls as { id: string; input: unknown }[];
+    expect(call!.input).toEqual({ location: "San Francisco" });
+    const later = replay(json(text.json));
+    await client(later.fetch, { storage }).resume(
+      pending.runId,
+      relayAnswer(pending.pending.id, [{ id: call!.id, output: "sunny" }]),
+      { toolkit: [relayed] },
+    );
+    const contents = later.sent[0]!.body.contents as Json[];
+    expect(contents[1]).toEqual(contentOf(toolCall.json));
+    expect(contents[2]).toEqual({
+      role: "user",
+      parts: [{ functionResponse: { name: "weather", response: { result: "sunny" } } }],
+    });
+  });
+});
+
+describe("gemini: recorded errors", () => {
+  const options = { retries: 1, retryBaseMs: 0 };
+
+  it("429 RESOURCE_EXHAUSTED is retried, then an LlmHttpError", async () => {
+    const r = replay(json(quota.json, 429), json(quota.json, 429));
+    const error = await client(r.fetch, options)
+      .run("hi")
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "LlmHttpError", status: 429 });
+    expect((error as { body: string }).body).toContain("RESOURCE_EXHAUSTED");
+    expect(r.sent).toHaveLength(2);
+  });
+
+  it("400 INVALID_ARGUMENT (a bad key) is not retried, and the key it echoes is masked", async () => {
+    const r = replay(json(apiKeyError.json, 400), json(text.json));
+    const error = await client(r.fetch, options)
+      .run("hi")
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "LlmHttpError", status: 400 });
+    const { body, message } = error as { body: string; message: string };
+    expect(body).toContain("API_KEY_INVALID");
+    expect(body + message).not.toContain(KEY);
+    expect(r.sent).toHaveLength(1);
+  });
+
+  it("404 NOT_FOUND (an unknown model) is not retried", async () => {
+    const r = replay(json(unknownModel.json, 404), json(text.json));
+    await expect(client(r.fetch, options).run("hi")).rejects.toMatchObject({ name: "LlmHttpError", status: 404 });
+    expect(r.sent).toHaveLength(1);
+  });
+
+  it("a stream cut before its finishReason is a stream error: the call never runs", async () => {
+    let ran = false;
+    const tool = defineTool({ name: "weather", description: "w", execute: () => ((ran = true), "x") });
+    const cut = geminiSSE(toolCall.chunks.slice(0, 1));
+    await expect(collect(client(replay(cut).fetch).stream("hi", { toolkit: [tool] }))).rejects.toMatchObject({
+      name: "StreamError",
+    });
+    expect(ran).toBe(false);
+  });
+});
