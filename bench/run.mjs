@@ -20,6 +20,7 @@ import * as coldStart from "./cold-start.mjs";
 import * as pack from "./pack.mjs";
 import * as mcp from "./mcp.mjs";
 import * as otel from "./otel.mjs";
+import * as wires from "./wires.mjs";
 
 export const BENCHMARKS = {
   size,
@@ -33,7 +34,7 @@ export const BENCHMARKS = {
   otel,
 };
 /** The benchmarks with peers in them: the ones run again on Node 24 with the newest peers. */
-export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse", "mcp", "otel"];
+export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse", "mcp", "otel", "wires"];
 const loadAtStart = loadavg(); // how busy the machine was: other processes make every number noisier
 
 /** Runs the named benchmarks in order; a benchmark that throws becomes a failed section, not a crash. */
