@@ -169,11 +169,11 @@ function freshPlan(opts: ResolvedOptions, prompt: string, ro: RunOptions, conver
 function resumePlans(opts: ResolvedOptions) {
   let checkToken: Promise<ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck>> | undefined;
   async function tokenGuard(runId: string, ro: ResumeOptions) {
-    if (ro.token === undefined && !opts.requireResumeToken) return undefined;
+    if (ro.token === undefined && ro.tokens === undefined && !opts.requireResumeToken) return undefined;
     checkToken ??= import("./client/resume-token/verify").then((m) =>
       m.resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true),
     );
-    return (await checkToken)(runId, ro.token);
+    return (await checkToken)(runId, ro);
   }
   return (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
     async (ctx) => {

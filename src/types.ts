@@ -371,6 +371,11 @@ export interface ResumeOptions {
   signal?: AbortSignal;
   /** The run's `output` schema, again: a function cannot be stored with the halted run. */
   output?: ToolInputSchema;
-  /** A token from `createResumeToken` for this run's open request; checked against the client's `resumeSecret`. */
+  /**
+   * A token from `createResumeToken` (or `result.token`) for the one request this resume answers; checked
+   * against the client's `resumeSecret`. It lets no answer to another request through: use `tokens` for several.
+   */
   token?: string;
+  /** One token per answer, in the order of the answers, each issued for that answer's request. */
+  tokens?: string[];
 }
