@@ -186,16 +186,42 @@ const REQUEST: Record<string, Check> = {
 const ANSWER_SHAPE = shape(ANSWER);
 const REQUEST_SHAPE = shape(REQUEST);
 
-/** Only the known fields, in their order, `data` deep-copied (no prototype tricks survive). */
+/** How deep, and how large (string characters, keys and values counted), untrusted `data` may be. */
+const MAX_DEPTH = 64;
+const MAX_SIZE = 16 * 1024 * 1024;
+
+/**
+ * `get()` on a value a caller handed in: a getter or a Proxy trap that throws makes `field` bad — an
+ * InvalidAnswerError naming it — and the value's own error never escapes.
+ */
+function read<T>(what: string, field: string, get: () => T): T {
+  try {
+    return get();
+  } catch {
+    throw new InvalidAnswerError(
+      field,
+      `toolnexus: invalid ${what}: ${field ? `"${field}"` : "the value"} could not be read (a getter or proxy threw) — send plain JSON`,
+    );
+  }
+}
+
+/**
+ * Only the known fields, each read once, in their order; `data` deep-copied as plain JSON (no prototype
+ * tricks, getters or proxies survive), so what is checked is what is returned.
+ */
 function parseWith<T>(what: string, fields: Record<string, Check>, check: Check, value: unknown): T {
-  if (!isPlainObject(value)) {
+  if (!read(what, "", () => isPlainObject(value))) {
     throw new InvalidAnswerError("", `toolnexus: invalid ${what}: expected a JSON object, got ${typeName(value)}`);
   }
-  const problem = problemIn(check, value);
-  if (problem) throw new InvalidAnswerError(problem.path, `toolnexus: invalid ${what}: ${problem.describe()}`);
   const out: Record<string, unknown> = {};
-  for (const key in fields)
-    if (value[key] !== undefined) out[key] = key === "data" ? cloneJson(value[key], what, "data") : value[key];
+  for (const key in fields) {
+    const field = read(what, key, () => (value as Record<string, unknown>)[key]);
+    if (field === undefined) continue;
+    const copy = key === "data" && read(what, key, () => isPlainObject(field));
+    out[key] = copy ? cloneJson(field, what, key, 0, { left: MAX_SIZE }) : field;
+  }
+  const problem = problemIn(check, out);
+  if (problem) throw new InvalidAnswerError(problem.path, `toolnexus: invalid ${what}: ${problem.describe()}`);
   return out as T;
 }
 
@@ -212,34 +238,42 @@ export function parseRequest(value: unknown): PendingRequest {
   return parseWith("Request", REQUEST, REQUEST_SHAPE, value);
 }
 
-const MAX_DEPTH = 64;
-
 /**
- * A JSON-safe copy of `value`: plain objects, arrays, strings, finite numbers, booleans and null.
- * `__proto__` keys are dropped so nothing downstream can reach an object prototype through them.
+ * A JSON-safe copy of `value`: plain objects, arrays, strings, finite numbers, booleans and null, at most
+ * MAX_DEPTH deep and MAX_SIZE large. `__proto__` keys are dropped so nothing downstream can reach an object
+ * prototype through them. Every member is read once, through {@link read}.
  */
-export function cloneJson(value: unknown, what: string, field: string, depth = 0): unknown {
-  if (depth > MAX_DEPTH)
-    throw new InvalidAnswerError(
-      field,
-      `toolnexus: invalid ${what}: "${field}" is nested deeper than ${MAX_DEPTH} levels`,
-    );
+function cloneJson(value: unknown, what: string, field: string, depth: number, budget: { left: number }): unknown {
+  const bad = (problem: string) => new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" ${problem}`);
+  if (depth > MAX_DEPTH) throw bad(`is nested deeper than ${MAX_DEPTH} levels`);
+  budget.left -= typeof value === "string" ? value.length + 1 : 1;
+  if (budget.left < 0) throw bad(`makes the value larger than ${MAX_SIZE} characters`);
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
     if (Number.isFinite(value)) return value;
-    throw new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" is ${value}, which JSON cannot carry`);
+    throw bad(`is ${value}, which JSON cannot carry`);
   }
-  if (Array.isArray(value)) return value.map((item, i) => cloneJson(item, what, `${field}[${i}]`, depth + 1));
-  if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
+  const list = read(what, field, () => Array.isArray(value));
+  if (list || read(what, field, () => isPlainObject(value))) {
+    const source = value as Record<string, unknown>;
+    const keys = read(what, field, () => (list ? (value as unknown[]).length : Object.keys(source)));
+    const count = typeof keys === "number" ? keys : keys.length;
+    if (count > budget.left) throw bad(`makes the value larger than ${MAX_SIZE} characters`);
+    const out = (list ? [] : {}) as Record<string | number, unknown>;
+    for (let i = 0; i < count; i++) {
+      const key = typeof keys === "number" ? i : keys[i]!;
       if (key === "__proto__") continue;
-      out[key] = cloneJson(value[key], what, field ? `${field}.${key}` : key, depth + 1);
+      const path = list ? `${field}[${key}]` : field ? `${field}.${key}` : String(key);
+      if (!list) budget.left -= String(key).length;
+      out[key] = cloneJson(
+        read(what, path, () => source[key]),
+        what,
+        path,
+        depth + 1,
+        budget,
+      );
     }
     return out;
   }
-  throw new InvalidAnswerError(
-    field,
-    `toolnexus: invalid ${what}: "${field}" is ${typeName(value)}, which JSON cannot carry`,
-  );
+  throw bad(`is ${typeName(value)}, which JSON cannot carry`);
 }

@@ -86,7 +86,15 @@ export interface Client {
 
 /** `answer | answers` as a list; a missing answer is refused before anything is read. */
 function answerList(answer: Answer | readonly Answer[]): readonly Answer[] {
-  const list = Array.isArray(answer) ? answer : [answer];
+  let list: readonly Answer[];
+  try {
+    list = Array.isArray(answer) ? [...answer] : [answer];
+  } catch {
+    throw new InvalidAnswerError(
+      "answers",
+      "toolnexus: resume could not read its answers (a getter or proxy threw) — pass Answers built with answerOutput(id, output)",
+    );
+  }
   list.forEach((a, i) => {
     if (a === null || a === undefined)
       throw new InvalidAnswerError(
