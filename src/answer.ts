@@ -11,7 +11,7 @@ import {
   type Check,
 } from "./_internal/check";
 import { isPlainObject, typeName } from "./_internal/json";
-import { InvalidAnswerError } from "./errors";
+import { ConfigError, InvalidAnswerError, shown } from "./errors";
 import type { RelayResult, Answer, AnswerReason, PendingRequest, ToolResult } from "./types";
 
 const REASONS: readonly AnswerReason[] = ["declined", "cancelled", "expired"];
@@ -19,9 +19,12 @@ const REASONS_TEXT = 'must be "declined", "cancelled" or "expired"';
 
 function requireId(fn: string, id: unknown): asserts id is string {
   if (typeof id !== "string" || id === "") {
-    throw new TypeError(`toolnexus: ${fn}: id is required (it must match the Request's id)`);
+    throw new ConfigError("id", `toolnexus: ${fn}: id is required (it must match the Request's id), got ${shown(id)}`);
   }
 }
+
+/** `number 42`, `object { city }`: the kind first (the message DESIGN fixes), then the value, cut short. */
+const typed = (value: unknown): string => (value == null ? String(value) : `${typeName(value)} ${shown(value)}`);
 
 /**
  * The Answer for a human's (or host's) string reply: `{ id, ok: true, data: { output } }`,
@@ -30,7 +33,7 @@ function requireId(fn: string, id: unknown): asserts id is string {
 /* @__NO_SIDE_EFFECTS__ */
 export function answerOutput(id: string, output: string, isError = false): Answer {
   if (typeof output !== "string") {
-    throw new TypeError(`toolnexus: Answer output must be a string, got ${typeName(output)}`);
+    throw new ConfigError("output", `toolnexus: Answer output must be a string, got ${typed(output)}`);
   }
   requireId("answerOutput", id);
   return { id, ok: true, data: isError ? { output, isError: true } : { output } };
@@ -41,7 +44,7 @@ export function answerOutput(id: string, output: string, isError = false): Answe
 export function answerDeclined(id: string, reason: AnswerReason = "declined"): Answer {
   requireId("answerDeclined", id);
   if (!REASONS.includes(reason)) {
-    throw new TypeError(`toolnexus: Answer reason ${REASONS_TEXT}, got ${JSON.stringify(reason) ?? typeName(reason)}`);
+    throw new ConfigError("reason", `toolnexus: Answer reason ${REASONS_TEXT}, got ${shown(reason)}`);
   }
   return { id, ok: false, reason };
 }
@@ -56,7 +59,7 @@ export type { RelayResult } from "./types";
 export function answerForm(id: string, fields: Record<string, unknown>): Answer {
   requireId("answerForm", id);
   if (!isPlainObject(fields)) {
-    throw new TypeError(`toolnexus: answerForm fields must be a plain object, got ${typeName(fields)}`);
+    throw new ConfigError("fields", `toolnexus: answerForm fields must be a plain object, got ${shown(fields)}`);
   }
   return { id, ok: true, data: { ...fields } };
 }
@@ -66,14 +69,18 @@ export function answerForm(id: string, fields: Record<string, unknown>): Answer 
 export function relayAnswer(id: string, results: RelayResult[]): Answer {
   requireId("relayAnswer", id);
   if (!Array.isArray(results))
-    throw new TypeError(`toolnexus: relayAnswer results must be an array, got ${typeName(results)}`);
+    throw new ConfigError("results", `toolnexus: relayAnswer results must be an array, got ${shown(results)}`);
   const copy = results.map((r, i) => {
     if (typeof r !== "object" || r === null || typeof r.id !== "string") {
-      throw new TypeError(`toolnexus: relayAnswer results[${i}] must be { id, output, isError? }`);
+      throw new ConfigError(
+        "results",
+        `toolnexus: relayAnswer results[${i}] must be { id, output, isError? }, got ${shown(r)}`,
+      );
     }
     if (typeof r.output !== "string") {
-      throw new TypeError(
-        `toolnexus: Answer output must be a string, got ${typeName(r.output)} (results[${i}].output)`,
+      throw new ConfigError(
+        "results",
+        `toolnexus: Answer output must be a string, got ${typed(r.output)} (results[${i}].output)`,
       );
     }
     return r.isError === undefined
@@ -108,7 +115,7 @@ export interface PendingOptions {
 /**
  * What a tool returns to suspend: the Request rides in `metadata.pending` (and the tool's private state in
  * `metadata.pendingState`). Everything is checked here, so a halted run can always be loaded and resumed:
- * a bad field throws TypeError, which the loop hands to the model as the tool's error result.
+ * a bad field throws ConfigError, which the loop hands to the model as the tool's error result.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function pending(request: PendingInput, options: PendingOptions = {}): ToolResult {
@@ -120,23 +127,36 @@ export function pending(request: PendingInput, options: PendingOptions = {}): To
     const value = fields[key];
     if (value === undefined && key !== "kind" && key !== "prompt") continue;
     if (typeof value !== "string" || (value === "" && key !== "prompt")) {
-      throw new TypeError(`toolnexus: pending: ${key} must be a non-empty string, got ${typeName(value)}`);
+      throw new ConfigError(key, `toolnexus: pending: ${key} must be a non-empty string, got ${shown(value)}`);
     }
   }
   if (request.data !== undefined && !isObject(request.data))
-    throw new TypeError(`toolnexus: pending: data must be a plain object, got ${typeName(request.data)}`);
+    throw new ConfigError("data", `toolnexus: pending: data must be a plain object, got ${shown(request.data)}`);
   if (request.expiresAt !== undefined && Number.isNaN(Date.parse(request.expiresAt)))
-    throw new TypeError(`toolnexus: pending: expiresAt must be an RFC 3339 timestamp, got "${request.expiresAt}"`);
+    throw new ConfigError(
+      "expiresAt",
+      `toolnexus: pending: expiresAt must be an RFC 3339 timestamp, got ${shown(request.expiresAt)}`,
+    );
   const req: PendingRequest = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
   if (request.url !== undefined) req.url = request.url;
   if (request.data !== undefined) req.data = request.data;
   if (request.expiresAt !== undefined) req.expiresAt = request.expiresAt;
   const metadata: Record<string, unknown> = { pending: req };
   if (options.state !== undefined) {
-    if (JSON.stringify(options.state) === undefined) throw new TypeError("toolnexus: pending: state must be JSON");
+    if (jsonOf(options.state) === undefined)
+      throw new ConfigError("state", `toolnexus: pending: state must be JSON, got ${shown(options.state)}`);
     metadata.pendingState = options.state;
   }
   return { output: req.url ? `${req.prompt}\n${req.url}` : req.prompt, isError: true, metadata };
+}
+
+/** `value` as JSON text, or `undefined` when it has none (a function, a BigInt, a cycle, a throwing toJSON). */
+function jsonOf(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Suspends until the user has authorized at `url` (kind `authorization`). */

@@ -6,7 +6,7 @@
 // A request it cannot use (bad JSON, wrong content type, a body over maxBodyBytes, bad fields) is refused
 // with a 4xx `{ error: { code, message } }` before the client is called: nothing is stored, nothing runs.
 import { parseAnswer } from "../answer";
-import { isToolnexusError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import { ConfigError, isToolnexusError, shown, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import type { Client } from "../client";
 import type { Answer, ResumeOptions, RunOptions, ToolkitLike } from "../types";
@@ -152,10 +152,16 @@ async function inspect(url: URL, opts: RunHandlerOptions): Promise<Response> {
 export function createRunHandler(opts: RunHandlerOptions): (request: Request) => Promise<Response> {
   const client = opts?.client as Partial<Client> | undefined;
   if (typeof client?.stream !== "function" || typeof client.resumeStream !== "function")
-    throw new TypeError("toolnexus: createRunHandler needs { client } — a client made by createClient");
+    throw new ConfigError(
+      "client",
+      `toolnexus: createRunHandler needs { client } — a client made by createClient, got ${shown(client)}`,
+    );
   const max = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
   if (!Number.isInteger(max) || max <= 0)
-    throw new TypeError(`toolnexus: createRunHandler maxBodyBytes must be a whole number > 0, got ${String(max)}`);
+    throw new ConfigError(
+      "maxBodyBytes",
+      `toolnexus: createRunHandler maxBodyBytes must be a whole number > 0, got ${shown(max)}`,
+    );
   return async (request) => {
     try {
       if (request.method === "POST") return await post(request, opts, max);

@@ -2,7 +2,7 @@
 // every change, the same one otherwise — React's useSyncExternalStore contract; `subscribe` calls the
 // listener at once, as a Svelte store does), built from the run's events, never from the transcript.
 // It talks to an endpoint made by createRunHandler and keeps the open run in Web Storage for reloads.
-import { isToolnexusError, NetworkError, type ToolnexusError } from "../errors";
+import { ConfigError, isToolnexusError, NetworkError, shown, type ToolnexusError } from "../errors";
 import { answerDeclined } from "../answer";
 import type { Answer, PendingRequest, RunResult, StreamEvent } from "../types";
 import { abortableSleep } from "../wire/retry-wait";
@@ -361,8 +361,9 @@ async function restore(core: Core): Promise<void> {
 /* @__NO_SIDE_EFFECTS__ */
 export function createRunSession(options: RunSessionOptions): RunSession {
   if (typeof options?.endpoint !== "string" && !(options?.endpoint instanceof URL))
-    throw new TypeError(
-      'toolnexus: createRunSession needs { endpoint }, the URL of a createRunHandler (e.g. "/api/run")',
+    throw new ConfigError(
+      "endpoint",
+      `toolnexus: createRunSession needs { endpoint }, the URL of a createRunHandler (e.g. "/api/run"), got ${shown(options?.endpoint)}`,
     );
   const storage = options.storage === null ? undefined : (options.storage ?? defaultStorage());
   const key = options.key ?? "toolnexus:run-session";

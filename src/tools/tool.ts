@@ -1,6 +1,6 @@
 // `defineTool` and the machinery every tool shares: arguments checked before the tool runs, any return
 // value turned into a ToolResult, and any throw turned into an error result — tool failures are data.
-import { errorMessage } from "../errors";
+import { ConfigError, errorMessage, shown } from "../errors";
 import { toolSchema, type InferSchema, type ToolInputSchema, type ToolSchema } from "./schema/input-schema";
 import type { JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult, ToolSource } from "../types";
 
@@ -29,9 +29,15 @@ export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
 export function defineTool<S extends ToolInputSchema = JSONSchema>(options: DefineToolOptions<S>): Tool {
   const name = requireToolName("defineTool", options);
   if (typeof options.execute !== "function")
-    throw new TypeError(`toolnexus: defineTool "${name}": execute must be a function`);
+    throw new ConfigError(
+      "execute",
+      `toolnexus: defineTool "${name}": execute must be a function, got ${shown(options.execute)}`,
+    );
   if (options.recovery !== undefined && options.recovery !== "rerun")
-    throw new TypeError(`toolnexus: defineTool "${name}": recovery must be "rerun" or left out`);
+    throw new ConfigError(
+      "recovery",
+      `toolnexus: defineTool "${name}": recovery must be "rerun" or left out, got ${shown(options.recovery)}`,
+    );
   const tool = makeTool({
     name,
     description: options.description,
@@ -66,9 +72,12 @@ export function toolContext(ctx?: Partial<ToolContext>): ToolContext {
 /** Checks the options every tool factory shares; returns the name. */
 export function requireToolName(fn: string, options: { name?: unknown; description?: unknown } | undefined): string {
   if (typeof options?.name !== "string" || options.name === "")
-    throw new TypeError(`toolnexus: ${fn}: name must be a non-empty string`);
+    throw new ConfigError("name", `toolnexus: ${fn}: name must be a non-empty string, got ${shown(options?.name)}`);
   if (typeof options.description !== "string")
-    throw new TypeError(`toolnexus: ${fn} "${options.name}": description must be a string`);
+    throw new ConfigError(
+      "description",
+      `toolnexus: ${fn} "${options.name}": description must be a string, got ${shown(options.description)}`,
+    );
   return options.name;
 }
 

@@ -1,6 +1,7 @@
 // The suspension data (pending requests, answers, parseAnswer/parseRequest), the same in Node, Chromium, workerd and Deno.
 import { describe, expect, it } from "vitest";
 import {
+  ConfigError,
   answerDeclined,
   answerOutput,
   authRequired,
@@ -43,15 +44,15 @@ describe("answerOutput", () => {
     [["a"], "array"],
     [true, "boolean"],
   ] as const) {
-    it(`throws TypeError for a ${type} output, never coercing it`, () => {
+    it(`throws ConfigError for a ${type} output, never coercing it`, () => {
       const call = () => answerOutput("sus-1", value as unknown as string);
-      expect(call).toThrow(TypeError);
+      expect(call).toThrow(ConfigError);
       expect(call).toThrow(`toolnexus: Answer output must be a string, got ${type}`);
     });
   }
 
-  it("throws TypeError for an empty id", () => {
-    expect(() => answerOutput("", "x")).toThrow(TypeError);
+  it("throws ConfigError for an empty id", () => {
+    expect(() => answerOutput("", "x")).toThrow(ConfigError);
     expect(() => answerOutput("", "x")).toThrow("id is required");
   });
 
@@ -71,8 +72,8 @@ describe("answerDeclined", () => {
     expect(answerDeclined("sus-1", "cancelled").reason).toBe("cancelled");
   });
   it("refuses any other reason and an empty id", () => {
-    expect(() => answerDeclined("sus-1", "nope" as never)).toThrow(TypeError);
-    expect(() => answerDeclined("")).toThrow(TypeError);
+    expect(() => answerDeclined("sus-1", "nope" as never)).toThrow(ConfigError);
+    expect(() => answerDeclined("")).toThrow(ConfigError);
   });
   it("round-trips through JSON and parseAnswer", () => {
     const a = answerDeclined("x", "cancelled");

@@ -1,7 +1,7 @@
 // translate: OpenAI-shaped requests to either
 // provider's body, and either provider's response back to one result. Pure; nothing is executed.
 import { describe, expect, it } from "vitest";
-import type { Tool, Toolkit } from "toolnexus";
+import { ConfigError, type Tool, type Toolkit } from "toolnexus";
 import { toolCtx } from "../support/tool-context";
 import { openAIMessagesToAnthropic, StreamError, translateBody, translateResponse } from "../support/internals";
 import { anthropicWire, openaiWire } from "../support/wire-internals";
@@ -199,7 +199,7 @@ describe("translateBody: openai", () => {
 
   it("refuses messages that are not an array", () => {
     expect(() => translateBody(openaiWire, "m", undefined, { messages: "hi" as unknown as unknown[] })).toThrow(
-      TypeError,
+      ConfigError,
     );
   });
 });
