@@ -39,15 +39,30 @@ export function answerOutput(id: string, output: string, isError = false): Answe
   return { id, ok: true, data: isError ? { output, isError: true } : { output } };
 }
 
-/** The Answer that refuses a Request: `{ id, ok: false, reason }`. */
+/** The longest `message` a refusal may carry, in characters. */
+export const MAX_DECLINE_MESSAGE = 1000;
+const MESSAGE_TEXT = `must be a string of at most ${MAX_DECLINE_MESSAGE} characters`;
+const isMessage = (m: unknown): m is string => typeof m === "string" && m.length <= MAX_DECLINE_MESSAGE;
+
+/**
+ * The Answer that refuses a Request: `{ id, ok: false, reason }`, plus `message` — why, in words — when
+ * given: the model then sees `declined/expired: <prompt> — <message>`.
+ */
 /* @__NO_SIDE_EFFECTS__ */
-export function answerDeclined(id: string, reason: AnswerReason = "declined"): Answer {
+export function answerDeclined(id: string, reason: AnswerReason = "declined", message?: string): Answer {
   requireId("answerDeclined", id);
   if (!REASONS.includes(reason)) {
     throw new ConfigError("reason", `toolnexus: Answer reason ${REASONS_TEXT}, got ${shown(reason)}`);
   }
-  return { id, ok: false, reason };
+  if (message === undefined) return { id, ok: false, reason };
+  if (!isMessage(message))
+    throw new ConfigError("message", `toolnexus: answerDeclined message ${MESSAGE_TEXT}, got ${shown(message)}`);
+  return { id, ok: false, reason, message };
 }
+
+/** What the model sees for a refused Request: the family's fixed text, then ` — <message>` when the answer says why. */
+export const declineText = (prompt: string, answer: Answer): string =>
+  `declined/expired: ${prompt}${answer.message ? ` — ${answer.message}` : ""}`;
 
 export type { RelayResult } from "./types";
 
@@ -190,6 +205,7 @@ const ANSWER: Record<string, Check> = {
   ok: boolean,
   data,
   reason: optional(oneOf(REASONS, REASONS_TEXT)),
+  message: optional(is(isMessage, MESSAGE_TEXT)),
 };
 
 const REQUEST: Record<string, Check> = {

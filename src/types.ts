@@ -90,6 +90,8 @@ export interface Answer {
   ok: boolean;
   data?: AnswerData;
   reason?: AnswerReason;
+  /** Why, in words, on a refusal: the model sees `declined/expired: <prompt> — <message>`. At most 1000 characters. */
+  message?: string;
 }
 
 /**
@@ -137,6 +139,11 @@ export interface Tool {
   /** Set ⇒ before `execute`, the call suspends with `kind: "approval"` until an ok answer approves it. */
   needsApproval?: NeedsApproval;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * The tool's own words for a refusal (its Request, or its approval, declined, cancelled or expired): the
+   * result the model sees instead of `declined/expired: <prompt>`. Never throws: a throw is an error result.
+   */
+  onDecline?(answer: Answer, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 
 export interface Toolkit {

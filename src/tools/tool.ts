@@ -2,7 +2,7 @@
 // value turned into a ToolResult, and any throw turned into an error result — tool failures are data.
 import { ConfigError, errorMessage, shown } from "../errors";
 import { toolSchema, type InferSchema, type ToolInputSchema, type ToolSchema } from "./schema/input-schema";
-import type { JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult, ToolSource } from "../types";
+import type { Answer, JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult, ToolSource } from "../types";
 
 export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
   name: string;
@@ -22,6 +22,12 @@ export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
    * tools that are safe to run twice, or that deduplicate on the idempotency key.
    */
   recovery?: "rerun";
+  /**
+   * The tool's own words when its Request (or its approval) is declined, cancelled or expired: what it returns
+   * is the tool result the model sees instead of `declined/expired: <prompt>` — a string or JSON value as an
+   * error result, a ToolResult as it is. `answer.message` says why, when the user said. May throw.
+   */
+  onDecline?: (answer: Answer, args: InferSchema<S>, ctx: ToolContext) => unknown;
 }
 
 /** A tool the model can call. Its arguments are checked against `inputSchema` before `execute` runs. */
@@ -32,6 +38,11 @@ export function defineTool<S extends ToolInputSchema = JSONSchema>(options: Defi
     throw new ConfigError(
       "execute",
       `toolnexus: defineTool "${name}": execute must be a function, got ${shown(options.execute)}`,
+    );
+  if (options.onDecline !== undefined && typeof options.onDecline !== "function")
+    throw new ConfigError(
+      "onDecline",
+      `toolnexus: defineTool "${name}": onDecline must be a function or left out, got ${shown(options.onDecline)}`,
     );
   if (options.recovery !== undefined && options.recovery !== "rerun")
     throw new ConfigError(
@@ -45,6 +56,7 @@ export function defineTool<S extends ToolInputSchema = JSONSchema>(options: Defi
     schema: toolSchema(options.inputSchema, name),
     run: options.execute as ToolSpec["run"],
     needsApproval: options.needsApproval as NeedsApproval | undefined,
+    onDecline: options.onDecline as ToolSpec["onDecline"],
   });
   return options.recovery ? { ...tool, recovery: options.recovery } : tool;
 }
@@ -91,6 +103,8 @@ export interface ToolSpec {
   needsApproval?: NeedsApproval | undefined;
   /** The output for a thrown message (builtins prefix their name). */
   failure?: (message: string) => string;
+  /** The tool's own refusal (see DefineToolOptions.onDecline). */
+  onDecline?: ((answer: Answer, args: Record<string, unknown>, ctx: ToolContext) => unknown) | undefined;
   /** Errors meant for the host, not the model (they propagate out of `execute`). */
   rethrow?: (error: unknown) => boolean;
 }
@@ -117,6 +131,7 @@ export function makeTool(spec: ToolSpec): Tool {
     inputSchema: schema.json,
     source: spec.source,
     ...(needsApproval === undefined ? {} : { needsApproval }),
+    ...(spec.onDecline ? { onDecline: declineWith(spec, spec.onDecline) } : {}),
     async execute(args, given) {
       try {
         const checked = await schema.check(args ?? {});
@@ -128,6 +143,20 @@ export function makeTool(spec: ToolSpec): Tool {
         return { output: spec.failure ? spec.failure(message) : message, isError: true };
       }
     },
+  };
+}
+
+/** A tool's `onDecline` as the loop calls it: a string or JSON value is an error result, a throw too. */
+function declineWith(spec: ToolSpec, onDecline: NonNullable<ToolSpec["onDecline"]>): NonNullable<Tool["onDecline"]> {
+  return async (answer, args, given) => {
+    try {
+      const checked = await spec.schema.check(args ?? {});
+      const value = await onDecline(answer, checked.ok ? checked.value : args, toolContext(given));
+      const result = toToolResult(spec.name, value);
+      return isToolResult(value) ? result : { ...result, isError: true };
+    } catch (error) {
+      return { output: thrownMessage(error), isError: true };
+    }
   };
 }
 

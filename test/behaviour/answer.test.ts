@@ -79,6 +79,26 @@ describe("answerDeclined", () => {
     const a = answerDeclined("x", "cancelled");
     expect(parseAnswer(roundTrip(a))).toEqual(a);
   });
+  it("says why in words with a message, which survives JSON and parseAnswer", () => {
+    const a = answerDeclined("x", undefined, "too pricey");
+    expect(a).toEqual({ id: "x", ok: false, reason: "declined", message: "too pricey" });
+    expect(parseAnswer(roundTrip(a))).toEqual(a);
+    expect(answerDeclined("x", "expired", "m".repeat(1000)).message).toHaveLength(1000);
+  });
+  it("refuses a message that is not a string or is longer than 1000 characters", () => {
+    expect(() => answerDeclined("x", "declined", 42 as never)).toThrow(ConfigError);
+    expect(() => answerDeclined("x", "declined", "m".repeat(1001))).toThrow(/at most 1000 characters/);
+    for (const message of [42, "m".repeat(1001), { text: "no" }]) {
+      let error: unknown;
+      try {
+        parseAnswer({ id: "x", ok: false, reason: "declined", message });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InvalidAnswerError);
+      expect((error as InvalidAnswerError).field).toBe("message");
+    }
+  });
 });
 
 describe("relayAnswer", () => {
