@@ -201,23 +201,20 @@ export class ResumeTokenError extends ToolnexusError {
 const SHOWN_CHARS = 40;
 
 /**
- * A value as an error message shows it, cut short: a string quoted, a number as written, an object by its
- * kind and first keys. Never pass it a secret (an API key, a header value, a system prompt).
+ * A value as an error message shows it, cut short: a string quoted, a number as written, an array by its
+ * length, an object by its first keys. Never pass it a secret (an API key, a header value, a system prompt).
  */
 export function shown(value: unknown): string {
   if (typeof value === "string")
-    return value.length > SHOWN_CHARS ? `${JSON.stringify(value.slice(0, SHOWN_CHARS))}…` : JSON.stringify(value);
+    return JSON.stringify(value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value);
   if (typeof value === "function") return "a function";
   if (typeof value !== "object" || value === null) return String(value);
   try {
-    if (Array.isArray(value)) return `[${value.length} ${value.length === 1 ? "item" : "items"}]`;
-    const kind = Object.prototype.toString.call(value).slice(8, -1);
+    if (Array.isArray(value)) return `[${value.length} items]`;
     const keys = Object.keys(value);
-    const listed = keys.slice(0, 4).map((k) => (k.length > 20 ? `${k.slice(0, 20)}…` : k));
-    if (keys.length > 4) listed.push("…");
-    return kind === "Object" ? `{ ${listed.join(", ")} }`.replace("{  }", "{}") : `a ${kind}`;
+    return `{${keys.slice(0, 4).map((k) => ` ${k.slice(0, SHOWN_CHARS)}`)}${keys.length > 4 ? ", …" : ""} }`;
   } catch {
-    return "an object that cannot be read";
+    return "an unreadable object";
   }
 }
 
