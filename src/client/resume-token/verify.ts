@@ -88,6 +88,9 @@ function guardFor(all: Claims[], runId: string): ResumeGuard {
         refuse("request", `token ${i + 1} was issued for another request than answer ${i + 1}'s`);
     });
     if (replay) return; // the identical answers again: they get the kept outcome, nothing runs
+    // a run whose answers were applied (its model call failed) takes only those same answers again, checked
+    // before the claim; each token is bound to one of them above
+    if (record.status !== "suspended" && record.status !== "done") return;
     for (const claims of all) bindOne(record, claims.q, refuse);
   };
 }

@@ -311,6 +311,36 @@ describe("a token per answer", () => {
     });
   }
 
+  it("after a failed model call the same two answers retry with their two tokens; no tool runs twice", async () => {
+    let calls = 0;
+    const h = await halted({ two: true });
+    const s = scripted("openai", [(b) => ({ text: toolResultsIn(b).join("|") })]);
+    const flaky = (async (input: RequestInfo | URL, init?: RequestInit) =>
+      calls++ === 0
+        ? new Response('{"error":{"message":"bad"}}', { status: 400 })
+        : s.fetch(input, init)) as typeof fetch;
+    const client = createClient({
+      ...base,
+      fetch: flaky,
+      storage: h.storage,
+      resumeSecret: SECRET,
+      requireResumeToken: true,
+      retries: 0,
+    });
+    const t = await twoTokens(h);
+    const first = await client.resume(h.runId, both, { toolkit: h.k.tools, tokens: [t.city, t.book] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isToolnexusError(first) && first.code).toBe("llm_http");
+    expect(h.k.runs).toEqual({ city: 2, book: 2 });
+    // the retry needs both tokens still: one of them alone is refused, and nothing runs
+    expect(await refused(client.resume(h.runId, both, { toolkit: h.k.tools, token: t.city }))).toBe("missing");
+    const done = await client.resume(h.runId, both, { toolkit: h.k.tools, tokens: [t.city, t.book] });
+    expect(done.text).toBe("city=Pune|booked");
+    expect(h.k.runs).toEqual({ city: 2, book: 2 });
+  });
+
   it("inspect hands a token for each open request; each opens only its own answer", async () => {
     const h = await halted({ two: true });
     const found = await h.client.inspect(h.runId);
