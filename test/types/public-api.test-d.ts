@@ -125,3 +125,12 @@ defineTool({
   // @ts-expect-error — `hour` is not an argument of this schema
   onDecline: (_answer, { hour }) => hour,
 });
+
+// a token per answer: `tokens` in the answers' order beside `token` for one
+async function tokensPerAnswer(a1: Answer, a2: Answer) {
+  await client.resume("run-1", [a1, a2], { tokens: ["t1", "t2"] });
+  await client.resume("run-1", a1, { token: "t1" });
+  // @ts-expect-error — tokens is a list of token strings
+  await client.resume("run-1", [a1, a2], { tokens: "t1" });
+}
+void tokensPerAnswer;
