@@ -129,6 +129,36 @@ describe("a decline's message reaches the model", () => {
     expect(reasons).toEqual([]);
   });
 
+  it("an onDecline that never settles is bounded by toolTimeoutMs, and sees its signal aborted", async () => {
+    let aborted: Promise<unknown> | undefined;
+    const b = booking({
+      onDecline: (_a: Answer, _args: unknown, ctx: ToolContext) => {
+        aborted = new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(ctx.signal.reason)));
+        return new Promise(() => {});
+      },
+    });
+    const s = model("book", { day: "fri" });
+    const storage = memoryStorage();
+    const client = createClient({ ...base, fetch: s.fetch, storage, toolTimeoutMs: 50 });
+    const halted = asPending(await client.run("book", { toolkit: [b.tool] }));
+    const result = await client.resume(halted.runId, answerDeclined(halted.pending.id), { toolkit: [b.tool] });
+    expect(result.text).toBe("tool book timed out after 50ms");
+    expect(await aborted).toMatchObject({ name: "TimeoutError" });
+  });
+
+  it("a hand-written tool's onDecline that throws or returns no ToolResult is an error result", async () => {
+    const handWritten = (onDecline: Tool["onDecline"]): Tool => ({
+      ...booking().tool,
+      onDecline,
+    });
+    const threw = handWritten(async () => {
+      throw new Error("no words");
+    });
+    expect((await modelSees(threw, (id) => answerDeclined(id), false)).text).toBe("no words");
+    const bad = handWritten(async () => "a bare string" as never);
+    expect((await modelSees(bad, (id) => answerDeclined(id), true)).text).toBe("tool book returned an invalid refusal");
+  });
+
   it("defineTool refuses an onDecline that is not a function", () => {
     expect(() => booking({ onDecline: "sorry" as never })).toThrow(/onDecline must be a function/);
   });
