@@ -198,7 +198,7 @@ export class ResumeTokenError extends ToolnexusError {
   }
 }
 
-const SHOWN_CHARS = 40;
+const SHOWN_CHARS = 64;
 
 /**
  * A value as an error message shows it, cut short: a string quoted, a number as written, an array by its
