@@ -369,8 +369,11 @@ async function approvalChecks(srv) {
   cleanups.push(() => gated.close());
   const calls = async () => (await srv.stats()).calls;
 
-  await check("needsApproval: a bad option is a TypeError from connectMcp; the rule shows on the tools", async () => {
-    await assert.rejects(connectMcp({ name: "x", url: srv.url, needsApproval: "yes" }), TypeError);
+  await check("needsApproval: a bad option is a ConfigError from connectMcp; the rule shows on the tools", async () => {
+    await assert.rejects(connectMcp({ name: "x", url: srv.url, needsApproval: "yes" }), {
+      name: "ConfigError",
+      code: "config",
+    });
     await assert.rejects(
       connectMcp({ name: "x", url: srv.url, needsApproval: { deploy: "yes" } }),
       /needsApproval.deploy/,

@@ -11,7 +11,7 @@ import {
   type Check,
 } from "./_internal/check";
 import { isPlainObject, typeName } from "./_internal/json";
-import { InvalidAnswerError } from "./errors";
+import { ConfigError, InvalidAnswerError, shown } from "./errors";
 import type { RelayResult, Answer, AnswerReason, PendingRequest, ToolResult } from "./types";
 
 const REASONS: readonly AnswerReason[] = ["declined", "cancelled", "expired"];
@@ -19,9 +19,12 @@ const REASONS_TEXT = 'must be "declined", "cancelled" or "expired"';
 
 function requireId(fn: string, id: unknown): asserts id is string {
   if (typeof id !== "string" || id === "") {
-    throw new TypeError(`toolnexus: ${fn}: id is required (it must match the Request's id)`);
+    throw new ConfigError("id", `toolnexus: ${fn}: id is required (it must match the Request's id), got ${shown(id)}`);
   }
 }
+
+/** `number 42`, `object { city }`: the kind first (the message DESIGN fixes), then the value, cut short. */
+const typed = (value: unknown): string => (value == null ? String(value) : `${typeName(value)} ${shown(value)}`);
 
 /**
  * The Answer for a human's (or host's) string reply: `{ id, ok: true, data: { output } }`,
@@ -30,21 +33,36 @@ function requireId(fn: string, id: unknown): asserts id is string {
 /* @__NO_SIDE_EFFECTS__ */
 export function answerOutput(id: string, output: string, isError = false): Answer {
   if (typeof output !== "string") {
-    throw new TypeError(`toolnexus: Answer output must be a string, got ${typeName(output)}`);
+    throw new ConfigError("output", `toolnexus: Answer output must be a string, got ${typed(output)}`);
   }
   requireId("answerOutput", id);
   return { id, ok: true, data: isError ? { output, isError: true } : { output } };
 }
 
-/** The Answer that refuses a Request: `{ id, ok: false, reason }`. */
+/** The longest `message` a refusal may carry, in characters. */
+export const MAX_DECLINE_MESSAGE = 1000;
+const MESSAGE_TEXT = `must be a string of at most ${MAX_DECLINE_MESSAGE} characters`;
+const isMessage = (m: unknown): m is string => typeof m === "string" && m.length <= MAX_DECLINE_MESSAGE;
+
+/**
+ * The Answer that refuses a Request: `{ id, ok: false, reason }`, plus `message` — why, in words — when
+ * given: the model then sees `declined/expired: <prompt> — <message>`.
+ */
 /* @__NO_SIDE_EFFECTS__ */
-export function answerDeclined(id: string, reason: AnswerReason = "declined"): Answer {
+export function answerDeclined(id: string, reason: AnswerReason = "declined", message?: string): Answer {
   requireId("answerDeclined", id);
   if (!REASONS.includes(reason)) {
-    throw new TypeError(`toolnexus: Answer reason ${REASONS_TEXT}, got ${JSON.stringify(reason) ?? typeName(reason)}`);
+    throw new ConfigError("reason", `toolnexus: Answer reason ${REASONS_TEXT}, got ${shown(reason)}`);
   }
-  return { id, ok: false, reason };
+  if (message === undefined) return { id, ok: false, reason };
+  if (!isMessage(message))
+    throw new ConfigError("message", `toolnexus: answerDeclined message ${MESSAGE_TEXT}, got ${shown(message)}`);
+  return { id, ok: false, reason, message };
 }
+
+/** What the model sees for a refused Request: the family's fixed text, then ` — <message>` when the answer says why. */
+export const declineText = (prompt: string, answer: Answer): string =>
+  `declined/expired: ${prompt}${answer.message ? ` — ${answer.message}` : ""}`;
 
 export type { RelayResult } from "./types";
 
@@ -56,7 +74,7 @@ export type { RelayResult } from "./types";
 export function answerForm(id: string, fields: Record<string, unknown>): Answer {
   requireId("answerForm", id);
   if (!isPlainObject(fields)) {
-    throw new TypeError(`toolnexus: answerForm fields must be a plain object, got ${typeName(fields)}`);
+    throw new ConfigError("fields", `toolnexus: answerForm fields must be a plain object, got ${shown(fields)}`);
   }
   return { id, ok: true, data: { ...fields } };
 }
@@ -66,14 +84,18 @@ export function answerForm(id: string, fields: Record<string, unknown>): Answer 
 export function relayAnswer(id: string, results: RelayResult[]): Answer {
   requireId("relayAnswer", id);
   if (!Array.isArray(results))
-    throw new TypeError(`toolnexus: relayAnswer results must be an array, got ${typeName(results)}`);
+    throw new ConfigError("results", `toolnexus: relayAnswer results must be an array, got ${shown(results)}`);
   const copy = results.map((r, i) => {
     if (typeof r !== "object" || r === null || typeof r.id !== "string") {
-      throw new TypeError(`toolnexus: relayAnswer results[${i}] must be { id, output, isError? }`);
+      throw new ConfigError(
+        "results",
+        `toolnexus: relayAnswer results[${i}] must be { id, output, isError? }, got ${shown(r)}`,
+      );
     }
     if (typeof r.output !== "string") {
-      throw new TypeError(
-        `toolnexus: Answer output must be a string, got ${typeName(r.output)} (results[${i}].output)`,
+      throw new ConfigError(
+        "results",
+        `toolnexus: Answer output must be a string, got ${typed(r.output)} (results[${i}].output)`,
       );
     }
     return r.isError === undefined
@@ -108,7 +130,7 @@ export interface PendingOptions {
 /**
  * What a tool returns to suspend: the Request rides in `metadata.pending` (and the tool's private state in
  * `metadata.pendingState`). Everything is checked here, so a halted run can always be loaded and resumed:
- * a bad field throws TypeError, which the loop hands to the model as the tool's error result.
+ * a bad field throws ConfigError, which the loop hands to the model as the tool's error result.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function pending(request: PendingInput, options: PendingOptions = {}): ToolResult {
@@ -120,23 +142,36 @@ export function pending(request: PendingInput, options: PendingOptions = {}): To
     const value = fields[key];
     if (value === undefined && key !== "kind" && key !== "prompt") continue;
     if (typeof value !== "string" || (value === "" && key !== "prompt")) {
-      throw new TypeError(`toolnexus: pending: ${key} must be a non-empty string, got ${typeName(value)}`);
+      throw new ConfigError(key, `toolnexus: pending: ${key} must be a non-empty string, got ${shown(value)}`);
     }
   }
   if (request.data !== undefined && !isObject(request.data))
-    throw new TypeError(`toolnexus: pending: data must be a plain object, got ${typeName(request.data)}`);
+    throw new ConfigError("data", `toolnexus: pending: data must be a plain object, got ${shown(request.data)}`);
   if (request.expiresAt !== undefined && Number.isNaN(Date.parse(request.expiresAt)))
-    throw new TypeError(`toolnexus: pending: expiresAt must be an RFC 3339 timestamp, got "${request.expiresAt}"`);
+    throw new ConfigError(
+      "expiresAt",
+      `toolnexus: pending: expiresAt must be an RFC 3339 timestamp, got ${shown(request.expiresAt)}`,
+    );
   const req: PendingRequest = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
   if (request.url !== undefined) req.url = request.url;
   if (request.data !== undefined) req.data = request.data;
   if (request.expiresAt !== undefined) req.expiresAt = request.expiresAt;
   const metadata: Record<string, unknown> = { pending: req };
   if (options.state !== undefined) {
-    if (JSON.stringify(options.state) === undefined) throw new TypeError("toolnexus: pending: state must be JSON");
+    if (jsonOf(options.state) === undefined)
+      throw new ConfigError("state", `toolnexus: pending: state must be JSON, got ${shown(options.state)}`);
     metadata.pendingState = options.state;
   }
   return { output: req.url ? `${req.prompt}\n${req.url}` : req.prompt, isError: true, metadata };
+}
+
+/** `value` as JSON text, or `undefined` when it has none (a function, a BigInt, a cycle, a throwing toJSON). */
+function jsonOf(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Suspends until the user has authorized at `url` (kind `authorization`). */
@@ -170,6 +205,7 @@ const ANSWER: Record<string, Check> = {
   ok: boolean,
   data,
   reason: optional(oneOf(REASONS, REASONS_TEXT)),
+  message: optional(is(isMessage, MESSAGE_TEXT)),
 };
 
 const REQUEST: Record<string, Check> = {
@@ -186,16 +222,42 @@ const REQUEST: Record<string, Check> = {
 const ANSWER_SHAPE = shape(ANSWER);
 const REQUEST_SHAPE = shape(REQUEST);
 
-/** Only the known fields, in their order, `data` deep-copied (no prototype tricks survive). */
+/** How deep, and how large (string characters, keys and values counted), untrusted `data` may be. */
+const MAX_DEPTH = 64;
+const MAX_SIZE = 16 * 1024 * 1024;
+
+/**
+ * `get()` on a value a caller handed in: a getter or a Proxy trap that throws makes `field` bad — an
+ * InvalidAnswerError naming it — and the value's own error never escapes.
+ */
+function read<T>(what: string, field: string, get: () => T): T {
+  try {
+    return get();
+  } catch {
+    throw new InvalidAnswerError(
+      field,
+      `toolnexus: invalid ${what}: ${field ? `"${field}"` : "the value"} could not be read (a getter or proxy threw) — send plain JSON`,
+    );
+  }
+}
+
+/**
+ * Only the known fields, each read once, in their order; `data` deep-copied as plain JSON (no prototype
+ * tricks, getters or proxies survive), so what is checked is what is returned.
+ */
 function parseWith<T>(what: string, fields: Record<string, Check>, check: Check, value: unknown): T {
-  if (!isPlainObject(value)) {
+  if (!read(what, "", () => isPlainObject(value))) {
     throw new InvalidAnswerError("", `toolnexus: invalid ${what}: expected a JSON object, got ${typeName(value)}`);
   }
-  const problem = problemIn(check, value);
-  if (problem) throw new InvalidAnswerError(problem.path, `toolnexus: invalid ${what}: ${problem.describe()}`);
   const out: Record<string, unknown> = {};
-  for (const key in fields)
-    if (value[key] !== undefined) out[key] = key === "data" ? cloneJson(value[key], what, "data") : value[key];
+  for (const key in fields) {
+    const field = read(what, key, () => (value as Record<string, unknown>)[key]);
+    if (field === undefined) continue;
+    const copy = key === "data" && read(what, key, () => isPlainObject(field));
+    out[key] = copy ? cloneJson(field, what, key, 0, { left: MAX_SIZE }) : field;
+  }
+  const problem = problemIn(check, out);
+  if (problem) throw new InvalidAnswerError(problem.path, `toolnexus: invalid ${what}: ${problem.describe()}`);
   return out as T;
 }
 
@@ -212,34 +274,42 @@ export function parseRequest(value: unknown): PendingRequest {
   return parseWith("Request", REQUEST, REQUEST_SHAPE, value);
 }
 
-const MAX_DEPTH = 64;
-
 /**
- * A JSON-safe copy of `value`: plain objects, arrays, strings, finite numbers, booleans and null.
- * `__proto__` keys are dropped so nothing downstream can reach an object prototype through them.
+ * A JSON-safe copy of `value`: plain objects, arrays, strings, finite numbers, booleans and null, at most
+ * MAX_DEPTH deep and MAX_SIZE large. `__proto__` keys are dropped so nothing downstream can reach an object
+ * prototype through them. Every member is read once, through {@link read}.
  */
-export function cloneJson(value: unknown, what: string, field: string, depth = 0): unknown {
-  if (depth > MAX_DEPTH)
-    throw new InvalidAnswerError(
-      field,
-      `toolnexus: invalid ${what}: "${field}" is nested deeper than ${MAX_DEPTH} levels`,
-    );
+function cloneJson(value: unknown, what: string, field: string, depth: number, budget: { left: number }): unknown {
+  const bad = (problem: string) => new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" ${problem}`);
+  if (depth > MAX_DEPTH) throw bad(`is nested deeper than ${MAX_DEPTH} levels`);
+  budget.left -= typeof value === "string" ? value.length + 1 : 1;
+  if (budget.left < 0) throw bad(`makes the value larger than ${MAX_SIZE} characters`);
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
     if (Number.isFinite(value)) return value;
-    throw new InvalidAnswerError(field, `toolnexus: invalid ${what}: "${field}" is ${value}, which JSON cannot carry`);
+    throw bad(`is ${value}, which JSON cannot carry`);
   }
-  if (Array.isArray(value)) return value.map((item, i) => cloneJson(item, what, `${field}[${i}]`, depth + 1));
-  if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
+  const list = read(what, field, () => Array.isArray(value));
+  if (list || read(what, field, () => isPlainObject(value))) {
+    const source = value as Record<string, unknown>;
+    const keys = read(what, field, () => (list ? (value as unknown[]).length : Object.keys(source)));
+    const count = typeof keys === "number" ? keys : keys.length;
+    if (count > budget.left) throw bad(`makes the value larger than ${MAX_SIZE} characters`);
+    const out = (list ? [] : {}) as Record<string | number, unknown>;
+    for (let i = 0; i < count; i++) {
+      const key = typeof keys === "number" ? i : keys[i]!;
       if (key === "__proto__") continue;
-      out[key] = cloneJson(value[key], what, field ? `${field}.${key}` : key, depth + 1);
+      const path = list ? `${field}[${key}]` : field ? `${field}.${key}` : String(key);
+      if (!list) budget.left -= String(key).length;
+      out[key] = cloneJson(
+        read(what, path, () => source[key]),
+        what,
+        path,
+        depth + 1,
+        budget,
+      );
     }
     return out;
   }
-  throw new InvalidAnswerError(
-    field,
-    `toolnexus: invalid ${what}: "${field}" is ${typeName(value)}, which JSON cannot carry`,
-  );
+  throw bad(`is ${typeName(value)}, which JSON cannot carry`);
 }

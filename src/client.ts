@@ -87,7 +87,15 @@ export interface Client {
 
 /** `answer | answers` as a list; a missing answer is refused before anything is read. */
 function answerList(answer: Answer | readonly Answer[]): readonly Answer[] {
-  const list = Array.isArray(answer) ? answer : [answer];
+  let list: readonly Answer[];
+  try {
+    list = Array.isArray(answer) ? [...answer] : [answer];
+  } catch {
+    throw new InvalidAnswerError(
+      "answers",
+      "toolnexus: resume could not read its answers (a getter or proxy threw) — pass Answers built with answerOutput(id, output)",
+    );
+  }
   list.forEach((a, i) => {
     if (a === null || a === undefined)
       throw new InvalidAnswerError(
@@ -170,11 +178,11 @@ function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions, conver
 function resumePlans(opts: ResolvedOptions) {
   let checkToken: Promise<ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck>> | undefined;
   async function tokenGuard(runId: string, ro: ResumeOptions) {
-    if (ro.token === undefined && !opts.requireResumeToken) return undefined;
+    if (ro.token === undefined && ro.tokens === undefined && !opts.requireResumeToken) return undefined;
     checkToken ??= import("./client/resume-token/verify").then((m) =>
       m.resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true),
     );
-    return (await checkToken)(runId, ro.token);
+    return (await checkToken)(runId, ro);
   }
   return (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
     async (ctx) => {

@@ -153,11 +153,15 @@ export class NetworkError extends ToolnexusError {
   }
 }
 
-/** A `createClient` option that cannot work, named in `option`; thrown by `createClient` itself, never at a later call. */
+/**
+ * A bad option or argument, named in `option`: thrown where it is passed (`createClient`, an adapter's
+ * factory, `defineTool`, the answer helpers), never at a later call. The message shows the value it got
+ * (cut short, never a secret) and what would be accepted.
+ */
 export class ConfigError extends ToolnexusError {
   declare readonly option: string;
-  constructor(option: string, message: string) {
-    super("config", message);
+  constructor(option: string, message: string, options?: ToolnexusErrorOptions) {
+    super("config", message, options);
     this.name = "ConfigError";
     this.option = option;
   }
@@ -191,6 +195,26 @@ export class ResumeTokenError extends ToolnexusError {
     this.name = "ResumeTokenError";
     this.runId = runId;
     this.problem = problem;
+  }
+}
+
+const SHOWN_CHARS = 64;
+
+/**
+ * A value as an error message shows it, cut short: a string quoted, a number as written, an array by its
+ * length, an object by its first keys. Never pass it a secret (an API key, a header value, a system prompt).
+ */
+export function shown(value: unknown): string {
+  if (typeof value === "string")
+    return JSON.stringify(value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value);
+  if (typeof value === "function") return "a function";
+  if (typeof value !== "object" || value === null) return String(value);
+  try {
+    if (Array.isArray(value)) return `[${value.length} items]`;
+    const keys = Object.keys(value);
+    return `{${keys.slice(0, 4).map((k) => ` ${k.slice(0, SHOWN_CHARS)}`)}${keys.length > 4 ? ", …" : ""} }`;
+  } catch {
+    return "an unreadable object";
   }
 }
 

@@ -91,6 +91,8 @@ export interface Answer {
   ok: boolean;
   data?: AnswerData;
   reason?: AnswerReason;
+  /** Why, in words, on a refusal: the model sees `declined/expired: <prompt> — <message>`. At most 1000 characters. */
+  message?: string;
 }
 
 /**
@@ -140,6 +142,11 @@ export interface Tool {
   /** Where a remote tool runs (an MCP server): its name, host and port, as telemetry reports them. */
   server?: { name: string; address: string; port?: number };
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * The tool's own words for a refusal (its Request, or its approval, declined, cancelled or expired): the
+   * result the model sees instead of `declined/expired: <prompt>`. Never throws: a throw is an error result.
+   */
+  onDecline?(answer: Answer, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 
 export interface Toolkit {
@@ -443,6 +450,11 @@ export interface ResumeOptions {
   output?: ToolInputSchema;
   /** Merged over the client's `requestParams` for the resumed run's model calls; a halt does not keep a run's own. */
   requestParams?: Record<string, unknown>;
-  /** A token from `createResumeToken` for this run's open request; checked against the client's `resumeSecret`. */
+  /**
+   * A token from `createResumeToken` (or `result.token`) for the one request this resume answers; checked
+   * against the client's `resumeSecret`. It lets no answer to another request through: use `tokens` for several.
+   */
   token?: string;
+  /** One token per answer, in the order of the answers, each issued for that answer's request. */
+  tokens?: string[];
 }

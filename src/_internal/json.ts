@@ -14,7 +14,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /** `"null"`, `"array"`, or the `typeof` of a value — for error messages. */
 export function typeName(value: unknown): string {
   if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
+  try {
+    if (Array.isArray(value)) return "array";
+  } catch {} // a revoked Proxy: an object all the same
   return typeof value;
 }
 

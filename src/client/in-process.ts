@@ -3,6 +3,7 @@
 // code path (retries, hooks, streaming, suspension, resume) is the one real clients take.
 import { createClient, type Client, type ClientOptions } from "../client";
 import type { Usage } from "../types";
+import { ConfigError, shown } from "../errors";
 
 export interface GenerateRequest {
   messages: unknown[];
@@ -90,7 +91,10 @@ function completed(json: ReturnType<typeof completion>): Response {
 export function createInProcessClient(options: InProcessClientOptions): Client {
   const { generate, ...rest } = options;
   if (typeof generate !== "function")
-    throw new TypeError("toolnexus: createInProcessClient requires a `generate` function");
+    throw new ConfigError(
+      "generate",
+      `toolnexus: createInProcessClient needs a generate function (req) => { content } | { toolCalls }, got ${shown(generate)}`,
+    );
   const fetch = async (_input: unknown, init?: RequestInit): Promise<Response> => {
     const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
     const out = await generate({

@@ -2,7 +2,7 @@
 // names it and says what would work, so a misconfigured client never gets as far as its first call.
 import { typeName } from "../_internal/json";
 import { MAX_TIMER_MS } from "../_internal/signals";
-import { ConfigError } from "../errors";
+import { ConfigError, shown } from "../errors";
 import type { ResolvedOptions } from "../loop/context";
 import type { ClientOptions, Style } from "../types";
 import { checkResumeConfig } from "./resume-token/secret";
@@ -49,9 +49,12 @@ const RULES: Rule[] = [
   ["telemetry", (v) => isFunction((v as { run?: unknown })?.run), "otelTelemetry({ tracer })"],
 ];
 
+/** Options whose value may be a secret: a message shows only its kind. */
+const SECRET_OPTIONS: readonly string[] = ["apiKey", "headers", "systemPrompt", "resumeSecret"];
+
 function refuse(option: string, value: unknown, expected: string): never {
-  const shown = typeof value === "string" ? JSON.stringify(value) : typeName(value);
-  throw new ConfigError(option, `toolnexus: createClient ${option} must be ${expected}, got ${shown}`);
+  const got = SECRET_OPTIONS.includes(option) ? typeName(value) : shown(value);
+  throw new ConfigError(option, `toolnexus: createClient ${option} must be ${expected}, got ${got}`);
 }
 
 /** Checks every option once and fills in the defaults. Throws ConfigError naming the first bad option. */
@@ -65,11 +68,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     const value = options[name];
     if (value !== undefined && !ok(value)) refuse(name, value, expected);
   }
-  try {
-    checkResumeConfig(options.resumeSecret, options.requireResumeToken === true);
-  } catch (error) {
-    throw new ConfigError("resumeSecret", (error as Error).message);
-  }
+  checkResumeConfig(options.resumeSecret, options.requireResumeToken === true);
   return {
     ...options,
     maxTurns: options.maxTurns ?? 10,

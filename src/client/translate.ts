@@ -2,6 +2,7 @@
 // messages are converted for Anthropic here, the body is shaped and the reply read by the client's wire,
 // and the client supplies the transport.
 import { isPlainObject } from "../_internal/json";
+import { ConfigError, shown } from "../errors";
 import { toAnthropic, toOpenAI } from "../tools/declarations";
 import type { Tool, Toolkit, ToolkitLike, Usage } from "../types";
 import { callFromRaw, callFromValue, textOf } from "../wire/common";
@@ -177,7 +178,10 @@ export function translateBody(
   req: TranslateRequest,
 ): Record<string, unknown> {
   if (!Array.isArray(req?.messages))
-    throw new TypeError("toolnexus: translate needs `messages` as an array of chat messages");
+    throw new ConfigError(
+      "messages",
+      `toolnexus: translate needs messages as an array of chat messages, got ${shown(req?.messages)}`,
+    );
   const maxTokens = typeof req.maxTokens === "number" && req.maxTokens > 0 ? req.maxTokens : undefined;
   const anthropic = wire.style === "anthropic";
   const toolkit = req.toolkit;

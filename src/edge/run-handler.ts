@@ -1,12 +1,12 @@
 // The edge endpoint of a chat widget in one line, for any fetch-style server (a Worker's fetch,
 // Deno.serve, Bun.serve, Node through a Request/Response adapter):
 //   POST { prompt, conversationId? }            → the new run's events (text/event-stream)
-//   POST { runId, answer | answers, token? }    → the resumed run's events
+//   POST { runId, answer | answers, token? | tokens? } → the resumed run's events (a token per answer)
 //   GET  ?runId=…                               → { status, requests, token? } — what a reloaded page asks
 // A request it cannot use (bad JSON, wrong content type, a body over maxBodyBytes, bad fields) is refused
 // with a 4xx `{ error: { code, message } }` before the client is called: nothing is stored, nothing runs.
 import { parseAnswer } from "../answer";
-import { isToolnexusError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import { ConfigError, isToolnexusError, shown, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import type { Client } from "../client";
 import type { Answer, ResumeOptions, RunOptions, ToolkitLike } from "../types";
@@ -96,6 +96,19 @@ function answersOf(body: Record<string, unknown>): Answer[] {
   return (list as unknown[]).map(parseAnswer);
 }
 
+const isToken = (t: unknown): t is string => typeof t === "string" && t !== "" && t.length <= MAX_TOKEN;
+
+/** `token` (for the one request answered) or `tokens` (one per answer, in the answers' order), checked by the client. */
+function tokensOf(body: Record<string, unknown>): Pick<ResumeOptions, "token" | "tokens"> {
+  const { token, tokens } = body;
+  if (token !== undefined && tokens !== undefined) refuse("bad_request", 'send "token" or "tokens", not both');
+  if (token !== undefined && !isToken(token))
+    refuse("bad_request", '"token" must be the token string the request was issued with');
+  if (tokens !== undefined && !(Array.isArray(tokens) && tokens.length <= MAX_ANSWERS && tokens.every(isToken)))
+    refuse("bad_request", `"tokens" must be a list of at most ${MAX_ANSWERS} token strings, one per answer`);
+  return token !== undefined ? { token: token as string } : tokens !== undefined ? { tokens: tokens as string[] } : {};
+}
+
 async function post(request: Request, opts: RunHandlerOptions, max: number): Promise<Response> {
   const body = await readJsonObject(request, max);
   const { client } = opts;
@@ -103,15 +116,8 @@ async function post(request: Request, opts: RunHandlerOptions, max: number): Pro
   if (body.runId !== undefined) {
     const runId = idField(body, "runId", false)!;
     const answers = answersOf(body);
-    const token = body.token;
-    if (token !== undefined && (typeof token !== "string" || token.length > MAX_TOKEN))
-      refuse("bad_request", '"token" must be the token string the run was issued with');
     // the page's request signal: a page that goes away stops the run, whose claim is given back at once
-    const resumeOpts: ResumeOptions = {
-      signal: request.signal,
-      ...(toolkit ? { toolkit } : {}),
-      ...(token ? { token: token as string } : {}),
-    };
+    const resumeOpts: ResumeOptions = { signal: request.signal, ...(toolkit ? { toolkit } : {}), ...tokensOf(body) };
     return eventStreamResponse(client.resumeStream(runId, answers.length === 1 ? answers[0]! : answers, resumeOpts));
   }
   const prompt = body.prompt;
@@ -146,10 +152,16 @@ async function inspect(url: URL, opts: RunHandlerOptions): Promise<Response> {
 export function createRunHandler(opts: RunHandlerOptions): (request: Request) => Promise<Response> {
   const client = opts?.client as Partial<Client> | undefined;
   if (typeof client?.stream !== "function" || typeof client.resumeStream !== "function")
-    throw new TypeError("toolnexus: createRunHandler needs { client } — a client made by createClient");
+    throw new ConfigError(
+      "client",
+      `toolnexus: createRunHandler needs { client } — a client made by createClient, got ${shown(client)}`,
+    );
   const max = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
   if (!Number.isInteger(max) || max <= 0)
-    throw new TypeError(`toolnexus: createRunHandler maxBodyBytes must be a whole number > 0, got ${String(max)}`);
+    throw new ConfigError(
+      "maxBodyBytes",
+      `toolnexus: createRunHandler maxBodyBytes must be a whole number > 0, got ${shown(max)}`,
+    );
   return async (request) => {
     try {
       if (request.method === "POST") return await post(request, opts, max);

@@ -2,7 +2,7 @@
 // every change, the same one otherwise — React's useSyncExternalStore contract; `subscribe` calls the
 // listener at once, as a Svelte store does), built from the run's events, never from the transcript.
 // It talks to an endpoint made by createRunHandler and keeps the open run in Web Storage for reloads.
-import { isToolnexusError, NetworkError, type ToolnexusError } from "../errors";
+import { ConfigError, isToolnexusError, NetworkError, shown, type ToolnexusError } from "../errors";
 import { answerDeclined } from "../answer";
 import type { Answer, PendingRequest, RunResult, StreamEvent } from "../types";
 import { abortableSleep } from "../wire/retry-wait";
@@ -148,7 +148,7 @@ function finish(core: Core, result: RunResult, streamed: boolean): void {
     const r = result as RunResult & { requests?: PendingRequest[]; token?: string };
     const requests = r.requests ?? (result.pending ? [result.pending] : []);
     const tokens = { ...core.kept.tokens };
-    if (r.token) for (const q of requests) tokens[q.id] ??= r.token;
+    if (r.token && result.pending) tokens[result.pending.id] ??= r.token; // the token is the first request's
     set(core, { status: "waiting", requests, runId: result.runId });
     keep(core, { runId: result.runId, tokens });
     return;
@@ -264,11 +264,17 @@ async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions
   const { runId, requests: open } = core.state;
   if (core.state.status === "streaming" || !runId || answers.length === 0) return;
   const answered = new Set(answers.map((a) => a.id));
-  const token = core.kept.tokens?.[answers[0]!.id];
+  // each answer's own token, in the answers' order; none when the page was given none for one of them
+  const own = answers.map((a) => core.kept.tokens?.[a.id]);
+  const tokens = own.every((t) => typeof t === "string") ? (own as string[]) : undefined;
   set(core, { status: "streaming", error: undefined, requests: open.filter((q) => !answered.has(q.id)) });
   if (opts.text) say(core, "user", opts.text);
   keep(core, {});
-  const body = { runId, ...(answers.length === 1 ? { answer: answers[0] } : { answers }), ...(token ? { token } : {}) };
+  const body = {
+    runId,
+    ...(answers.length === 1 ? { answer: answers[0] } : { answers }),
+    ...(tokens ? (answers.length === 1 ? { token: tokens[0] } : { tokens }) : {}),
+  };
   await stream(core, body, (error) => {
     if (error && GONE.has(error.code)) {
       // answered elsewhere, expired, or not a question of this run: it is not coming back
@@ -345,7 +351,7 @@ async function restore(core: Core): Promise<void> {
   }
   const tokens: Record<string, string> = {};
   for (const q of requests) {
-    const token = body.tokens?.[q.id] ?? body.token;
+    const token = body.tokens?.[q.id] ?? (q.id === requests[0]?.id ? body.token : undefined);
     if (typeof token === "string") tokens[q.id] = token;
   }
   keep(core, { tokens });
@@ -355,8 +361,9 @@ async function restore(core: Core): Promise<void> {
 /* @__NO_SIDE_EFFECTS__ */
 export function createRunSession(options: RunSessionOptions): RunSession {
   if (typeof options?.endpoint !== "string" && !(options?.endpoint instanceof URL))
-    throw new TypeError(
-      'toolnexus: createRunSession needs { endpoint }, the URL of a createRunHandler (e.g. "/api/run")',
+    throw new ConfigError(
+      "endpoint",
+      `toolnexus: createRunSession needs { endpoint }, the URL of a createRunHandler (e.g. "/api/run"), got ${shown(options?.endpoint)}`,
     );
   const storage = options.storage === null ? undefined : (options.storage ?? defaultStorage());
   const key = options.key ?? "toolnexus:run-session";

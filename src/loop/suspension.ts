@@ -7,6 +7,7 @@ import type { LoopState, RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { readRelayAnswer } from "../tools/relay-answer";
 import { isApprovalGate } from "../tools/approval";
+import { declined } from "./decline";
 
 export const isRelay = (request: PendingRequest): boolean => request.kind === "tool_call";
 
@@ -90,12 +91,11 @@ export async function resolveRequest(
         },
     );
   }
-  const refused: ToolResult = { output: `declined/expired: ${request.prompt}`, isError: true };
   return Promise.all(
     members.map(async (m) => {
       // a tool that carries a continuation (`pending(request, { state })`, e.g. an MCP elicitation) hears the
       // refusal too, so it can tell its server; any other tool is simply told no
-      if (!reruns(request, answer, m.state)) return refused;
+      if (!reruns(request, answer, m.state)) return declined(ctx, state, request, m, answer);
       const again = await runTool(ctx, state, m.call, m.args, answer, m.state);
       if (!again.request) return again.result;
       // an approved call may then suspend for its own reason (a relay call, a question), and a tool with a

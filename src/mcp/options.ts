@@ -2,6 +2,7 @@
 // header value), and the secrets no error may carry — every header value and the URL's query.
 import { isPlainObject, typeName } from "../_internal/json";
 import { MAX_TIMER_MS } from "../_internal/signals";
+import { ConfigError } from "../errors";
 import { approvalProblem, type McpApproval } from "./approval";
 
 export interface ConnectMcpOptions {
@@ -77,9 +78,13 @@ function problemOf(options: ConnectMcpOptions): { url: URL } | { problem: string
 /** The endpoint, or a TypeError that names the bad option. */
 export function checkOptions(options: ConnectMcpOptions): URL {
   if (typeof options?.name !== "string" || options.name === "")
-    throw new TypeError("toolnexus/mcp: connectMcp: name must be a non-empty string");
+    throw new ConfigError(
+      "name",
+      `toolnexus/mcp: connectMcp: name must be a non-empty string, got ${shown(options?.name)}`,
+    );
   const checked = problemOf(options);
-  if ("problem" in checked) throw new TypeError(`toolnexus/mcp: connectMcp "${options.name}": ${checked.problem}`);
+  if ("problem" in checked)
+    throw new ConfigError("options", `toolnexus/mcp: connectMcp "${options.name}": ${checked.problem}`);
   return checked.url;
 }
 

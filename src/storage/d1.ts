@@ -4,6 +4,7 @@
 // The table is created on first use:
 //   create table if not exists "toolnexus_runs" (key text primary key, value text not null, expires_at integer);
 //   create index if not exists "toolnexus_runs_expires_at" on "toolnexus_runs" (expires_at);
+import { ConfigError, shown } from "../errors";
 import { quoteTable, sqlStorage, type SweepingStorage } from "./sql";
 
 /** The part of a D1 prepared statement this adapter uses (typed here so the core needs no workers-types). */
@@ -33,7 +34,10 @@ export type D1Storage = SweepingStorage;
 export function d1Storage(options: D1StorageOptions): D1Storage {
   const { database } = options;
   if (typeof database?.prepare !== "function")
-    throw new TypeError("toolnexus: d1Storage needs { database } — a D1 binding such as env.DB");
+    throw new ConfigError(
+      "database",
+      `toolnexus: d1Storage needs { database } — a D1 binding such as env.DB, got ${shown(database)}`,
+    );
   const name = options.table ?? "toolnexus_runs";
   const table = quoteTable("d1Storage", name, false);
   return sqlStorage({

@@ -2,6 +2,7 @@
 // key's head entry. Deno KV holds at most 64 KiB per value and ~800 KB per commit, so a longer value is
 // written as chunks under fresh keys first; one checked commit then swaps the head to point at them, and
 // the chunks of the value it replaced are deleted after.
+import { ConfigError, shown, ToolnexusError } from "../errors";
 import type { RunStorage, SetOptions } from "../types";
 import { defineStorage, expiryOf, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
 
@@ -50,7 +51,8 @@ function toHead(raw: unknown): Head | undefined {
   if (raw === null || raw === undefined) return undefined;
   const head = readHead(raw);
   if (head) return head;
-  throw new Error(
+  throw new ToolnexusError(
+    "storage",
     "toolnexus: a Deno KV entry under the storage prefix was not written by denoKvStorage — delete it or use another prefix",
   );
 }
@@ -75,7 +77,8 @@ async function commitAll(db: Db, ops: ((op: DenoKvAtomicLike) => DenoKvAtomicLik
   for (let i = 0; i < ops.length; i += per) {
     let op = db.kv.atomic();
     for (const add of ops.slice(i, i + per)) op = add(op);
-    if (!(await op.commit()).ok) throw new Error("toolnexus: a Deno KV commit without checks failed");
+    if (!(await op.commit()).ok)
+      throw new ToolnexusError("storage", "toolnexus: a Deno KV commit without checks failed");
   }
 }
 
@@ -98,7 +101,7 @@ async function read(db: Db, key: DenoKvKey): Promise<Current> {
     if (parts.length === head.n) return { ...current, value: parts.join("") };
     // a writer replaced this head and deleted its chunks while we read: read the new head
   }
-  throw new Error("toolnexus: a Deno KV record kept changing while it was read — try again");
+  throw new ToolnexusError("storage", "toolnexus: a Deno KV record kept changing while it was read — try again");
 }
 
 interface Staged {
@@ -145,7 +148,10 @@ async function swap(
         return true;
       }
     }
-    throw new Error(`toolnexus: Deno KV key "${key}" changed on every one of ${ATTEMPTS} attempts — try again`);
+    throw new ToolnexusError(
+      "storage",
+      `toolnexus: Deno KV key "${key}" changed on every one of ${ATTEMPTS} attempts — try again`,
+    );
   } finally {
     if (!committed && staged !== undefined) await dropChunks(db, staged.head).catch(() => undefined);
   }
@@ -159,7 +165,10 @@ async function swap(
 export function denoKvStorage(options: DenoKvStorageOptions): RunStorage {
   const { kv } = options;
   if (typeof kv?.atomic !== "function")
-    throw new TypeError("toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv()");
+    throw new ConfigError(
+      "kv",
+      `toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv(), got ${shown(kv)}`,
+    );
   const db: Db = { kv, prefix: options.prefix ?? ["toolnexus"], now: options.now ?? (() => Date.now()) };
   return defineStorage({
     capabilities: { atomic: true, ttl: true },

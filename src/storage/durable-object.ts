@@ -4,6 +4,7 @@
 //                        which runs one operation at a time, so compareAndSet is atomic.
 // Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
 // 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
+import { ConfigError, shown, ToolnexusError } from "../errors";
 import type { RunStorage, SetOptions } from "../types";
 import { isPlainObject } from "../_internal/json";
 import {
@@ -70,7 +71,8 @@ function batches<T>(items: T[]): T[][] {
 function toHead(raw: unknown, name: string): Head {
   const head = readHead(raw);
   if (head) return head;
-  throw new Error(
+  throw new ToolnexusError(
+    "storage",
     `toolnexus: Durable Object key "${name}" holds a value durableObjectStorage did not write — delete it or use another prefix`,
   );
 }
@@ -122,7 +124,8 @@ async function load(l: Local, key: string): Promise<{ head?: Head; value?: strin
     for (const k of batch) {
       const part = got.get(k);
       if (typeof part !== "string")
-        throw new Error(
+        throw new ToolnexusError(
+          "storage",
           `toolnexus: a chunk of Durable Object key "${key}" is missing — the record is damaged; delete it`,
         );
       parts.push(part);
@@ -227,8 +230,12 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
       body: JSON.stringify({ ...body, key }),
     });
     const text = await res.text();
-    if (res.status === 400) throw new TypeError(text);
-    if (!res.ok) throw new Error(`toolnexus: RunStoreObject ${String(body.op)} failed (HTTP ${res.status}): ${text}`);
+    if (res.status === 400) throw new ConfigError(String(body.op), text); // the object refused an argument
+    if (!res.ok)
+      throw new ToolnexusError(
+        "storage",
+        `toolnexus: RunStoreObject ${String(body.op)} failed (HTTP ${res.status}): ${text}`,
+      );
     return JSON.parse(text) as Record<string, unknown>;
   };
   const ttl = (opts: SetOptions | undefined) =>
@@ -265,8 +272,9 @@ export function durableObjectStorage(options: DurableObjectStorageOptions): RunS
     }).store;
   }
   if (options?.namespace) return createRemote(options.namespace, options.name ?? "toolnexus");
-  throw new TypeError(
-    "toolnexus: durableObjectStorage needs { storage: ctx.storage } inside a Durable Object, or { namespace: env.RUN_STORE } bound to RunStoreObject",
+  throw new ConfigError(
+    "storage",
+    `toolnexus: durableObjectStorage needs { storage: ctx.storage } inside a Durable Object, or { namespace: env.RUN_STORE } bound to RunStoreObject, got ${shown(options)}`,
   );
 }
 
@@ -290,7 +298,7 @@ export class RunStoreObject {
     let body: Record<string, unknown>;
     try {
       body = (await request.json()) as Record<string, unknown>;
-      if (!isPlainObject(body)) throw new TypeError("not an object");
+      if (!isPlainObject(body)) throw new ConfigError("body", "not an object");
     } catch {
       return new Response(
         "toolnexus: RunStoreObject expects a JSON object body — use durableObjectStorage({ namespace })",
@@ -308,7 +316,7 @@ export class RunStoreObject {
       return new Response(`toolnexus: RunStoreObject got an unknown op ${JSON.stringify(op)}`, { status: 400 });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return new Response(message, { status: error instanceof TypeError ? 400 : 500 });
+      return new Response(message, { status: error instanceof ConfigError ? 400 : 500 });
     }
   }
 

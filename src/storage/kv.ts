@@ -1,5 +1,6 @@
 // kvStorage(): a RunStorage over a Cloudflare Workers KV namespace binding. KV is eventually consistent and
 // has no conditional write, so compareAndSet is a best-effort read-then-write: NOT atomic.
+import { ConfigError, shown } from "../errors";
 import type { RunStorage } from "../types";
 import { defineStorage, expiryOf, fitKey, utf8Length } from "./shared";
 
@@ -31,12 +32,16 @@ export function kvStorage(options: KvStorageOptions): RunStorage {
   const { binding } = options;
   const prefix = options.prefix ?? "";
   if (typeof binding?.get !== "function" || typeof binding.put !== "function") {
-    throw new TypeError("toolnexus: kvStorage needs { binding } — a KV namespace binding such as env.RUNS");
+    throw new ConfigError(
+      "binding",
+      `toolnexus: kvStorage needs { binding } — a KV namespace binding such as env.RUNS, got ${shown(binding)}`,
+    );
   }
   const room = KV_MAX_KEY_BYTES - utf8Length(prefix);
   if (room < 80)
-    throw new TypeError(
-      `toolnexus: kvStorage prefix is ${utf8Length(prefix)} bytes — keep it under ${KV_MAX_KEY_BYTES - 80}`,
+    throw new ConfigError(
+      "prefix",
+      `toolnexus: kvStorage prefix is ${utf8Length(prefix)} bytes (${shown(prefix)}) — keep it under ${KV_MAX_KEY_BYTES - 80}`,
     );
   const name = (key: string) => prefix + fitKey(key, room);
 

@@ -4,6 +4,7 @@
 // since the epoch) that reads honour and a sweep deletes. The table is created on first use:
 //   create table if not exists "toolnexus_runs" (key text primary key, value text not null, expires_at bigint);
 //   create index if not exists "toolnexus_runs_expires_at" on "toolnexus_runs" (expires_at);
+import { ConfigError, shown } from "../errors";
 import { quoteTable, sqlStorage, type SweepingStorage } from "./sql";
 
 /** `pg` (Pool or Client), Neon serverless, PGlite: anything with `query(text, params)`. */
@@ -44,8 +45,9 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   } else if (typeof (client as PostgresUnsafeLike)?.unsafe === "function") {
     send = async (text, params) => [...(await (client as PostgresUnsafeLike).unsafe(text, params))];
   } else {
-    throw new TypeError(
-      "toolnexus: postgresStorage needs { client } — a pg Pool or Client, Neon, PGlite, or a postgres.js sql",
+    throw new ConfigError(
+      "client",
+      `toolnexus: postgresStorage needs { client } — a pg Pool or Client, Neon, PGlite, or a postgres.js sql, got ${shown(client)}`,
     );
   }
   return sqlStorage({

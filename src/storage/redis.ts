@@ -1,6 +1,7 @@
 // redisStorage(): a RunStorage in Redis, over the client you already have — node-redis, ioredis,
 // @upstash/redis, or a function that sends one command. Atomic: compareAndSet is one Lua script.
 // TTL: Redis expires the key itself (SET … PX).
+import { ConfigError, shown } from "../errors";
 import type { RunStorage } from "../types";
 import { fromStored, toStored } from "./lossless";
 import { defineStorage, expiryOf } from "./shared";
@@ -59,8 +60,9 @@ const isOne = (reply: unknown) => reply === 1 || reply === "1";
 export function redisStorage(options: RedisStorageOptions): RunStorage {
   const run = evaluator(options ?? {});
   if (!run)
-    throw new TypeError(
-      "toolnexus: redisStorage needs { client } (node-redis, ioredis or @upstash/redis) or { command: (args) => … }",
+    throw new ConfigError(
+      "client",
+      `toolnexus: redisStorage needs { client } (node-redis, ioredis or @upstash/redis) or { command: (args) => … }, got ${shown(options?.client)}`,
     );
   const prefix = options.prefix ?? "";
   const name = (key: string) => prefix + toStored(key);

@@ -3,15 +3,18 @@
 // value limits, and a per-adapter operation queue.
 import { isPlainObject, typeName } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
+import { ConfigError, shown } from "../errors";
 import type { RunStorage, SetOptions, StorageCapabilities } from "../types";
 
 export function checkKey(key: unknown): asserts key is string {
-  if (typeof key !== "string") throw new TypeError(`toolnexus: a storage key must be a string, got ${typeName(key)}`);
+  if (typeof key !== "string")
+    throw new ConfigError("key", `toolnexus: a storage key must be a string, got ${shown(key)}`);
 }
 
 export function checkValue(value: unknown, what = "value"): asserts value is string {
   if (typeof value !== "string")
-    throw new TypeError(
+    throw new ConfigError(
+      what,
       `toolnexus: a storage ${what} must be a string, got ${typeName(value)} — store JSON.stringify(...) of it`,
     );
 }
@@ -21,8 +24,9 @@ export function expiryOf(opts: SetOptions | undefined, now: () => number): numbe
   const ttl = opts?.ttlSeconds;
   if (ttl === undefined) return undefined;
   if (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0) {
-    throw new TypeError(
-      `toolnexus: ttlSeconds must be a positive number of seconds, got ${String(ttl)} — omit it to keep the value forever`,
+    throw new ConfigError(
+      "ttlSeconds",
+      `toolnexus: ttlSeconds must be a positive number of seconds, got ${shown(ttl)} — omit it to keep the value forever`,
     );
   }
   return now() + ttl * 1000;

@@ -2,7 +2,7 @@
 // one table `(key text primary key, value text not null, expires_at <integer ms since the epoch>)` that
 // each drives through its own client. Every compareAndSet is one statement, so it is atomic wherever a
 // single statement is: an insert that only replaces an expired row, or an update guarded by the value.
-import { ToolnexusError } from "../errors";
+import { ConfigError, shown } from "../errors";
 import type { RunStorage } from "../types";
 import { fromStored, toStored } from "./lossless";
 import { defineStorage, expiryOf, fitKey } from "./shared";
@@ -21,9 +21,9 @@ export function quoteTable(adapter: string, table: string, qualified: boolean): 
   const valid = parts.length >= 1 && parts.length <= (qualified ? 2 : 1) && parts.every((p) => IDENTIFIER.test(p));
   if (!valid) {
     const shape = qualified ? "a name like runs or app.runs" : "a name like runs";
-    throw new ToolnexusError(
-      "config",
-      `toolnexus: ${adapter} table must be ${shape} (letters, digits and _, not starting with a digit, at most 63 characters), got ${JSON.stringify(table)}`,
+    throw new ConfigError(
+      "table",
+      `toolnexus: ${adapter} table must be ${shape} (letters, digits and _, not starting with a digit, at most 63 characters), got ${shown(table)}`,
     );
   }
   return parts.map((p) => `"${p}"`).join(".");

@@ -1,6 +1,6 @@
 // webStorage(): a RunStorage over localStorage or sessionStorage. A compare-and-set runs without an await
 // between its read and its write, so it is atomic inside one page; across tabs it is wrapped in a Web Lock.
-import { ToolnexusError } from "../errors";
+import { ConfigError } from "../errors";
 import type { RunStorage } from "../types";
 import { defineStorage, expiryOf, isExpired } from "./shared";
 
@@ -72,8 +72,8 @@ function resolve(options: WebStorageOptions): { storage: WebStorageLike; locks: 
     }
   }
   if (storage === undefined || storage === null) {
-    throw new ToolnexusError(
-      "config",
+    throw new ConfigError(
+      "storage",
       "toolnexus: webStorage found no localStorage here — pass { storage: sessionStorage } or another Storage",
     );
   }

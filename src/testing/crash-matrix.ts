@@ -7,6 +7,7 @@
 // interrupted (never run again), and nothing is left claimed once the lease has passed.
 import {
   answerOutput,
+  ConfigError,
   createClient,
   defineTool,
   pending,
@@ -226,7 +227,8 @@ export function crashMatrix(
   const describe = opts.describe ?? g.describe;
   const it = opts.it ?? g.it;
   if (typeof describe !== "function" || typeof it !== "function")
-    throw new TypeError(
+    throw new ConfigError(
+      "it",
       "toolnexus/testing: crashMatrix needs your runner's test functions — crashMatrix(name, make, { describe, it })",
     );
   const timeout = opts.timeout ?? 120_000;

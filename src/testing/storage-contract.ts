@@ -4,7 +4,7 @@
 //   storageContract("myStorage", () => myStorage(), { describe, it });
 // Every test builds its own adapter with `makeStorage` and uses keys under a fresh tag (except the odd-keys
 // test, whose keys are literal and cleared first).
-import type { RunStorage } from "../index";
+import { ConfigError, type RunStorage } from "../index";
 import { equal, ok, rejects } from "./assert";
 import { raceResumes } from "./race";
 import { bigValue, ODD_KEYS, ODD_VALUES } from "./values";
@@ -48,7 +48,8 @@ function testFunctions(opts: ContractOptions): ContractTestFunctions {
   const describe = opts.describe ?? g.describe;
   const it = opts.it ?? g.it;
   if (typeof describe !== "function" || typeof it !== "function") {
-    throw new TypeError(
+    throw new ConfigError(
+      "it",
       "toolnexus/testing: storageContract needs your runner's test functions — storageContract(name, make, { describe, it })",
     );
   }

@@ -3,7 +3,7 @@
 // `declined/expired: <prompt>` there, and the tool never runs), so an approval answer here means "go".
 // The approval Request's id carries a prefix, so a re-execution knows — across a durable halt too — that
 // the answer it carries approved the call rather than answered the tool's own suspension.
-import { pending } from "../answer";
+import { declineText, pending } from "../answer";
 import type { NeedsApproval, ToolContext, ToolResult } from "../types";
 
 const APPROVAL_ID = "approval-";
@@ -28,7 +28,7 @@ export async function approvalGate(
   const answer = ctx.answer;
   if (answer?.id.startsWith(APPROVAL_ID)) {
     // the loop never re-runs a declined approval (it reports it itself); said the same way if a host does
-    if (!answer.ok) return { result: { output: `declined/expired: ${approvalPrompt(name)}`, isError: true } };
+    if (!answer.ok) return { result: { output: declineText(approvalPrompt(name), answer), isError: true } };
     const { answer: _, ...rest } = ctx;
     return { ctx: rest };
   }

@@ -3,6 +3,8 @@
 // usually — never appear in an output or an error.
 import { toolSchema, type StandardSchemaV1 } from "./schema/input-schema";
 import { maskSecrets } from "../_internal/redact";
+import { typeName } from "../_internal/json";
+import { ConfigError, shown } from "../errors";
 import { deadline, MAX_TIMER_MS } from "../_internal/signals";
 import { makeTool, requireToolName, thrownMessage } from "./tool";
 import type { JSONSchema, Tool, ToolContext, ToolResult } from "../types";
@@ -62,7 +64,11 @@ export function httpTool(options: HttpToolOptions): Tool {
 }
 
 function checkHttpOptions(name: string, o: HttpToolOptions): string {
-  const bad = (field: string, want: string) => new TypeError(`toolnexus: httpTool "${name}": ${field} must be ${want}`);
+  // header and env values are secrets: only their kind is shown
+  const bad = (field: keyof HttpToolOptions, want: string) => {
+    const value = field === "headers" || field === "env" ? typeName(o[field]) : shown(o[field]);
+    return new ConfigError(field, `toolnexus: httpTool "${name}": ${field} must be ${want}, got ${value}`);
+  };
   if (typeof o.method !== "string" || !/^[A-Za-z]+$/.test(o.method))
     throw bad("method", 'an HTTP method such as "GET"');
   if (typeof o.url !== "string" || o.url === "") throw bad("url", "a non-empty string");

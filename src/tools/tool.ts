@@ -1,8 +1,8 @@
 // `defineTool` and the machinery every tool shares: arguments checked before the tool runs, any return
 // value turned into a ToolResult, and any throw turned into an error result — tool failures are data.
-import { errorMessage } from "../errors";
+import { ConfigError, errorMessage, shown } from "../errors";
 import { toolSchema, type InferSchema, type ToolInputSchema, type ToolSchema } from "./schema/input-schema";
-import type { JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult, ToolSource } from "../types";
+import type { Answer, JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult, ToolSource } from "../types";
 
 export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
   name: string;
@@ -22,6 +22,12 @@ export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
    * tools that are safe to run twice, or that deduplicate on the idempotency key.
    */
   recovery?: "rerun";
+  /**
+   * The tool's own words when its Request (or its approval) is declined, cancelled or expired: what it returns
+   * is the tool result the model sees instead of `declined/expired: <prompt>` — a string or JSON value as an
+   * error result, a ToolResult as it is. `answer.message` says why, when the user said. May throw.
+   */
+  onDecline?: (answer: Answer, args: InferSchema<S>, ctx: ToolContext) => unknown;
 }
 
 /** A tool the model can call. Its arguments are checked against `inputSchema` before `execute` runs. */
@@ -29,9 +35,20 @@ export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
 export function defineTool<S extends ToolInputSchema = JSONSchema>(options: DefineToolOptions<S>): Tool {
   const name = requireToolName("defineTool", options);
   if (typeof options.execute !== "function")
-    throw new TypeError(`toolnexus: defineTool "${name}": execute must be a function`);
+    throw new ConfigError(
+      "execute",
+      `toolnexus: defineTool "${name}": execute must be a function, got ${shown(options.execute)}`,
+    );
+  if (options.onDecline !== undefined && typeof options.onDecline !== "function")
+    throw new ConfigError(
+      "onDecline",
+      `toolnexus: defineTool "${name}": onDecline must be a function or left out, got ${shown(options.onDecline)}`,
+    );
   if (options.recovery !== undefined && options.recovery !== "rerun")
-    throw new TypeError(`toolnexus: defineTool "${name}": recovery must be "rerun" or left out`);
+    throw new ConfigError(
+      "recovery",
+      `toolnexus: defineTool "${name}": recovery must be "rerun" or left out, got ${shown(options.recovery)}`,
+    );
   const tool = makeTool({
     name,
     description: options.description,
@@ -39,6 +56,7 @@ export function defineTool<S extends ToolInputSchema = JSONSchema>(options: Defi
     schema: toolSchema(options.inputSchema, name),
     run: options.execute as ToolSpec["run"],
     needsApproval: options.needsApproval as NeedsApproval | undefined,
+    onDecline: options.onDecline as ToolSpec["onDecline"],
   });
   return options.recovery ? { ...tool, recovery: options.recovery } : tool;
 }
@@ -66,9 +84,12 @@ export function toolContext(ctx?: Partial<ToolContext>): ToolContext {
 /** Checks the options every tool factory shares; returns the name. */
 export function requireToolName(fn: string, options: { name?: unknown; description?: unknown } | undefined): string {
   if (typeof options?.name !== "string" || options.name === "")
-    throw new TypeError(`toolnexus: ${fn}: name must be a non-empty string`);
+    throw new ConfigError("name", `toolnexus: ${fn}: name must be a non-empty string, got ${shown(options?.name)}`);
   if (typeof options.description !== "string")
-    throw new TypeError(`toolnexus: ${fn} "${options.name}": description must be a string`);
+    throw new ConfigError(
+      "description",
+      `toolnexus: ${fn} "${options.name}": description must be a string, got ${shown(options.description)}`,
+    );
   return options.name;
 }
 
@@ -82,6 +103,8 @@ export interface ToolSpec {
   needsApproval?: NeedsApproval | undefined;
   /** The output for a thrown message (builtins prefix their name). */
   failure?: (message: string) => string;
+  /** The tool's own refusal (see DefineToolOptions.onDecline). */
+  onDecline?: ((answer: Answer, args: Record<string, unknown>, ctx: ToolContext) => unknown) | undefined;
   /** Errors meant for the host, not the model (they propagate out of `execute`). */
   rethrow?: (error: unknown) => boolean;
 }
@@ -108,6 +131,7 @@ export function makeTool(spec: ToolSpec): Tool {
     inputSchema: schema.json,
     source: spec.source,
     ...(needsApproval === undefined ? {} : { needsApproval }),
+    ...(spec.onDecline ? { onDecline: declineWith(spec, spec.onDecline) } : {}),
     async execute(args, given) {
       try {
         const checked = await schema.check(args ?? {});
@@ -119,6 +143,20 @@ export function makeTool(spec: ToolSpec): Tool {
         return { output: spec.failure ? spec.failure(message) : message, isError: true };
       }
     },
+  };
+}
+
+/** A tool's `onDecline` as the loop calls it: a string or JSON value is an error result, a throw too. */
+function declineWith(spec: ToolSpec, onDecline: NonNullable<ToolSpec["onDecline"]>): NonNullable<Tool["onDecline"]> {
+  return async (answer, args, given) => {
+    try {
+      const checked = await spec.schema.check(args ?? {});
+      const value = await onDecline(answer, checked.ok ? checked.value : args, toolContext(given));
+      const result = toToolResult(spec.name, value);
+      return isToolResult(value) ? result : { ...result, isError: true };
+    } catch (error) {
+      return { output: thrownMessage(error), isError: true };
+    }
   };
 }
 

@@ -2,7 +2,7 @@
 // one name each, declared in every provider's shape. `toToolkit` lets the loop take a plain `Tool[]` too.
 import { toAnthropic, toGemini, toOpenAI } from "./declarations";
 import { BUILTIN_NAMES, builtinTools, type BuiltinsOption } from "./builtins/index";
-import { isToolnexusError } from "../errors";
+import { ConfigError, isToolnexusError, shown } from "../errors";
 import type { FetchFn } from "./http-tool";
 import { thrownMessage, toolContext } from "./tool";
 import type { Tool, Toolkit, ToolkitLike } from "../types";
@@ -26,17 +26,19 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
     typeof builtins !== "boolean" &&
     (typeof builtins !== "object" || builtins === null || Array.isArray(builtins))
   ) {
-    throw new TypeError(
-      "toolnexus: createToolkit: builtins must be true, false or an object such as { question: false }",
+    throw new ConfigError(
+      "builtins",
+      `toolnexus: createToolkit: builtins must be true, false or an object such as { question: false }, got ${shown(builtins)}`,
     );
   }
   if (options.fetch !== undefined && typeof options.fetch !== "function")
-    throw new TypeError("toolnexus: createToolkit: fetch must be a function");
+    throw new ConfigError("fetch", `toolnexus: createToolkit: fetch must be a function, got ${shown(options.fetch)}`);
   const collisions = hostTools
     .filter((t) => t.source === "relay" && (BUILTIN_NAMES as readonly string[]).includes(t.name))
     .map((t) => t.name);
   if (collisions.length) {
-    throw new TypeError(
+    throw new ConfigError(
+      "tools",
       `toolnexus: relay tool name collides with a built-in tool: [${[...new Set(collisions)].sort().join(", ")}] — rename the relay tool (the guard applies even with builtins disabled, so a future builtin cannot capture a declaration-only tool)`,
     );
   }
@@ -46,11 +48,13 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
 }
 
 function checkTools(fn: string, tools: unknown): Tool[] {
-  if (!Array.isArray(tools)) throw new TypeError(`toolnexus: ${fn}: tools must be an array of tools`);
+  if (!Array.isArray(tools))
+    throw new ConfigError("tools", `toolnexus: ${fn}: tools must be an array of tools, got ${shown(tools)}`);
   tools.forEach((t: Partial<Tool> | null, i) => {
     if (typeof t?.name !== "string" || typeof t.execute !== "function" || typeof t.inputSchema !== "object") {
-      throw new TypeError(
-        `toolnexus: ${fn}: tools[${i}] is not a tool (expected { name, description, inputSchema, source, execute }) — build it with defineTool()`,
+      throw new ConfigError(
+        "tools",
+        `toolnexus: ${fn}: tools[${i}] is not a tool (expected { name, description, inputSchema, source, execute }), got ${shown(t)} — build it with defineTool()`,
       );
     }
   });

@@ -1,6 +1,7 @@
 // The suspension data (pending requests, answers, parseAnswer/parseRequest), the same in Node, Chromium, workerd and Deno.
 import { describe, expect, it } from "vitest";
 import {
+  ConfigError,
   answerDeclined,
   answerOutput,
   authRequired,
@@ -43,15 +44,15 @@ describe("answerOutput", () => {
     [["a"], "array"],
     [true, "boolean"],
   ] as const) {
-    it(`throws TypeError for a ${type} output, never coercing it`, () => {
+    it(`throws ConfigError for a ${type} output, never coercing it`, () => {
       const call = () => answerOutput("sus-1", value as unknown as string);
-      expect(call).toThrow(TypeError);
+      expect(call).toThrow(ConfigError);
       expect(call).toThrow(`toolnexus: Answer output must be a string, got ${type}`);
     });
   }
 
-  it("throws TypeError for an empty id", () => {
-    expect(() => answerOutput("", "x")).toThrow(TypeError);
+  it("throws ConfigError for an empty id", () => {
+    expect(() => answerOutput("", "x")).toThrow(ConfigError);
     expect(() => answerOutput("", "x")).toThrow("id is required");
   });
 
@@ -71,12 +72,32 @@ describe("answerDeclined", () => {
     expect(answerDeclined("sus-1", "cancelled").reason).toBe("cancelled");
   });
   it("refuses any other reason and an empty id", () => {
-    expect(() => answerDeclined("sus-1", "nope" as never)).toThrow(TypeError);
-    expect(() => answerDeclined("")).toThrow(TypeError);
+    expect(() => answerDeclined("sus-1", "nope" as never)).toThrow(ConfigError);
+    expect(() => answerDeclined("")).toThrow(ConfigError);
   });
   it("round-trips through JSON and parseAnswer", () => {
     const a = answerDeclined("x", "cancelled");
     expect(parseAnswer(roundTrip(a))).toEqual(a);
+  });
+  it("says why in words with a message, which survives JSON and parseAnswer", () => {
+    const a = answerDeclined("x", undefined, "too pricey");
+    expect(a).toEqual({ id: "x", ok: false, reason: "declined", message: "too pricey" });
+    expect(parseAnswer(roundTrip(a))).toEqual(a);
+    expect(answerDeclined("x", "expired", "m".repeat(1000)).message).toHaveLength(1000);
+  });
+  it("refuses a message that is not a string or is longer than 1000 characters", () => {
+    expect(() => answerDeclined("x", "declined", 42 as never)).toThrow(ConfigError);
+    expect(() => answerDeclined("x", "declined", "m".repeat(1001))).toThrow(/at most 1000 characters/);
+    for (const message of [42, "m".repeat(1001), { text: "no" }]) {
+      let error: unknown;
+      try {
+        parseAnswer({ id: "x", ok: false, reason: "declined", message });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InvalidAnswerError);
+      expect((error as InvalidAnswerError).field).toBe("message");
+    }
   });
 });
 

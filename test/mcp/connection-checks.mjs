@@ -135,13 +135,13 @@ async function failureChecks({ check, cleanups, connectMcp, url }) {
   );
 
   await check(
-    'timeoutMs: 0, -1, NaN, Infinity, "5", 2 ** 31 and null are TypeErrors from connectMcp naming timeoutMs; nothing is sent',
+    'timeoutMs: 0, -1, NaN, Infinity, "5", 2 ** 31 and null are ConfigErrors from connectMcp naming timeoutMs; nothing is sent',
     async () => {
       let sent = 0;
       const counting = (input, init) => (sent++, fetch(input, init));
       for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, "5", 2 ** 31, null]) {
         await assert.rejects(connectMcp({ name: "x", url, fetch: counting, timeoutMs }), (error) => {
-          assert.ok(error instanceof TypeError, `${String(timeoutMs)}: ${error}`);
+          assert.ok(error?.name === "ConfigError" && error.code === "config", `${String(timeoutMs)}: ${error}`);
           assert.match(error.message, /^toolnexus\/mcp: connectMcp "x": timeoutMs must be a number of milliseconds/);
           return true;
         });
@@ -154,13 +154,13 @@ async function failureChecks({ check, cleanups, connectMcp, url }) {
   );
 
   await check(
-    "bad headers, a URL with credentials and a fetch that is not a function are TypeErrors that never echo a secret",
+    "bad headers, a URL with credentials and a fetch that is not a function are ConfigErrors that never echo a secret",
     async () => {
       const refused = async (options, pattern) => {
         await assert.rejects(connectMcp({ name: "x", url, ...options }), (error) => {
-          assert.ok(error instanceof TypeError, String(error));
+          assert.ok(error?.name === "ConfigError" && error.code === "config", String(error));
           assert.match(error.message, pattern);
-          assertNoSecret(printed(error), "the TypeError");
+          assertNoSecret(printed(error), "the ConfigError");
           return true;
         });
       };

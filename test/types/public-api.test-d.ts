@@ -93,3 +93,44 @@ async function typedOutput() {
   answerOutput("id", 42);
 }
 void typedOutput;
+
+// declines that say why: a message on answerDeclined and on the Answer; onDecline gets the typed arguments
+import("toolnexus").then(({ answerDeclined }) => {
+  const declined = answerDeclined("q", "declined", "too pricey");
+  expectTypeOf(declined).toEqualTypeOf<Answer>();
+  expectTypeOf(declined.message).toEqualTypeOf<string | undefined>();
+  answerDeclined("q", undefined, "no reason given, a message all the same");
+  // @ts-expect-error — a message is a string
+  answerDeclined("q", "declined", 42);
+  // @ts-expect-error — the reason is one of the three
+  answerDeclined("q", "nope", "m");
+});
+defineTool({
+  name: "od",
+  description: "d",
+  inputSchema: v.object({ day: v.string() }),
+  execute: ({ day }) => day,
+  onDecline: (answer, args, ctx) => {
+    expectTypeOf(answer).toEqualTypeOf<Answer>();
+    expectTypeOf(args).toEqualTypeOf<{ day: string }>();
+    expectTypeOf(ctx).toEqualTypeOf<ToolContext>();
+    return `not booked for ${args.day}: ${answer.message ?? answer.reason}`;
+  },
+});
+defineTool({
+  name: "od-bad",
+  description: "d",
+  inputSchema: v.object({ day: v.string() }),
+  execute: () => "",
+  // @ts-expect-error — `hour` is not an argument of this schema
+  onDecline: (_answer, { hour }) => hour,
+});
+
+// a token per answer: `tokens` in the answers' order beside `token` for one
+async function tokensPerAnswer(a1: Answer, a2: Answer) {
+  await client.resume("run-1", [a1, a2], { tokens: ["t1", "t2"] });
+  await client.resume("run-1", a1, { token: "t1" });
+  // @ts-expect-error — tokens is a list of token strings
+  await client.resume("run-1", [a1, a2], { tokens: "t1" });
+}
+void tokensPerAnswer;

@@ -1,3 +1,4 @@
+import { ConfigError, shown } from "../../errors";
 import { checkSecret } from "./secret";
 import type { PendingRequest } from "../../types";
 
@@ -20,15 +21,24 @@ export async function createResumeToken(
 ): Promise<string> {
   checkSecret("createResumeToken", secret);
   if (typeof run?.runId !== "string" || !run.runId)
-    throw new TypeError("toolnexus: createResumeToken needs the halted run's runId (result.runId)");
+    throw new ConfigError(
+      "runId",
+      `toolnexus: createResumeToken needs the halted run's runId (result.runId), got ${shown(run?.runId)}`,
+    );
   if (typeof run.pending?.id !== "string" || !run.pending.id)
-    throw new TypeError("toolnexus: createResumeToken needs the halted run's pending Request (result.pending)");
+    throw new ConfigError(
+      "pending",
+      `toolnexus: createResumeToken needs the halted run's pending Request (result.pending), got ${shown(run.pending)}`,
+    );
   const ttl = opts.ttlSeconds ?? undefined; // null, like undefined, means the default (one day)
   const now = opts.now ?? Date.now();
   if (ttl !== undefined && (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0))
-    throw new TypeError(`toolnexus: createResumeToken ttlSeconds must be a positive number, got ${String(ttl)}`);
+    throw new ConfigError(
+      "ttlSeconds",
+      `toolnexus: createResumeToken ttlSeconds must be a positive number, got ${shown(ttl)}`,
+    );
   if (typeof now !== "number" || !Number.isFinite(now))
-    throw new TypeError(`toolnexus: createResumeToken now must be ms since the epoch, got ${String(now)}`);
+    throw new ConfigError("now", `toolnexus: createResumeToken now must be ms since the epoch, got ${shown(now)}`);
   const { issueToken } = await import("./codec"); // the codec loads with the first token
   return issueToken(run.runId, run.pending.id, secret, ttl, now);
 }

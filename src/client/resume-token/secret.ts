@@ -1,13 +1,18 @@
 // The resume secret's one rule, shared by createClient (checked when the client is created) and
 // createResumeToken. Kept apart from resume-token.ts so a client that never sees a token does not load
 // the token codec.
+import { typeName } from "../../_internal/json";
+import { ConfigError } from "../../errors";
 
 const MIN_SECRET_LENGTH = 16;
 
 export function checkSecret(fn: string, secret: unknown): asserts secret is string {
   if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH) {
-    throw new TypeError(
-      `toolnexus: ${fn} needs a secret string of at least ${MIN_SECRET_LENGTH} characters — use e.g. 32 random bytes, base64-encoded, kept server-side`,
+    // the secret itself is never shown, only its kind and length
+    const got = typeof secret === "string" ? `${secret.length} characters` : typeName(secret);
+    throw new ConfigError(
+      "resumeSecret",
+      `toolnexus: ${fn} needs a secret string of at least ${MIN_SECRET_LENGTH} characters, got ${got} — use e.g. 32 random bytes, base64-encoded, kept server-side`,
     );
   }
 }
@@ -16,5 +21,8 @@ export function checkSecret(fn: string, secret: unknown): asserts secret is stri
 export function checkResumeConfig(secret: string | undefined, required: boolean): void {
   if (secret !== undefined) checkSecret("createClient resumeSecret", secret);
   if (required && secret === undefined)
-    throw new TypeError("toolnexus: createClient requireResumeToken needs resumeSecret to verify tokens with");
+    throw new ConfigError(
+      "requireResumeToken",
+      "toolnexus: createClient requireResumeToken needs resumeSecret to verify tokens with, got no resumeSecret",
+    );
 }

@@ -3,6 +3,7 @@
 // any Standard Schema v1 is checked by its own `~standard.validate` and declared through a JSON Schema
 // conversion (valibot: valibot.ts beside this file; others: Standard JSON Schema or a `toJSONSchema()` method).
 import { isPlainObject, typeName } from "../../_internal/json";
+import { ConfigError } from "../../errors";
 import type { JSONSchema, StandardSchemaV1, TypedJSONSchema } from "../../types";
 
 export type { InferSchema, StandardSchemaV1, ToolInputSchema, TypedJSONSchema } from "../../types";
@@ -30,12 +31,13 @@ export interface ToolSchema {
 /** The default input schema: any object (a fresh copy each time, so no two tools share one). */
 export const emptyObjectSchema = (): JSONSchema => ({ type: "object", properties: {} });
 
-/** Compiles `input` for the tool `owner` (used in messages). Throws TypeError for a schema it cannot declare. */
+/** Compiles `input` for the tool `owner` (used in messages). Throws ConfigError for a schema it cannot declare. */
 export function toolSchema(input: unknown, owner: string, fallback: () => JSONSchema = emptyObjectSchema): ToolSchema {
   if (input === undefined) input = fallback();
   if (isStandardSchema(input)) return standardSchema(input, owner);
   if (!isPlainObject(input) || input.type !== "object") {
-    throw new TypeError(
+    throw new ConfigError(
+      "inputSchema",
       `toolnexus: tool "${owner}": inputSchema must be a JSON Schema object with type "object", or a valibot / Standard Schema; got ${describe(input)}`,
     );
   }
@@ -84,19 +86,22 @@ function declaredSchema(schema: StandardSchemaV1, owner: string): JSONSchema {
     else if (typeof methods.toJSONSchema === "function") converted = methods.toJSONSchema();
     else if (typeof methods.toJsonSchema === "function") converted = methods.toJsonSchema();
     else {
-      throw new TypeError(
+      throw new ConfigError(
+        "inputSchema",
         `toolnexus: tool "${owner}": the ${std.vendor} schema offers no JSON Schema conversion (Standard JSON Schema "~standard.jsonSchema" or toJSONSchema()), so it cannot be declared to the model — pass a JSON Schema object or a valibot schema`,
       );
     }
   } catch (error) {
-    if (error instanceof TypeError && error.message.startsWith("toolnexus:")) throw error;
-    throw new TypeError(
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(
+      "inputSchema",
       `toolnexus: tool "${owner}": cannot convert the ${std.vendor} inputSchema to JSON Schema: ${(error as Error)?.message ?? String(error)}`,
       { cause: error },
     );
   }
   if (!isPlainObject(converted) || converted.type !== "object") {
-    throw new TypeError(
+    throw new ConfigError(
+      "inputSchema",
       `toolnexus: tool "${owner}": inputSchema must describe an object (tool arguments are a JSON object); its JSON Schema is ${describe(converted)}`,
     );
   }

@@ -235,7 +235,7 @@ describe("resume tokens", () => {
     expect((await strict.resume(h.runId, a, { toolkit: h.k.tools, token })).text).toBe("city=Delhi");
   });
 
-  it("tokens carry the run, the request and the expiry — never the secret; bad inputs are TypeErrors", async () => {
+  it("tokens carry the run, the request and the expiry — never the secret; bad inputs are ConfigErrors", async () => {
     const token = await createResumeToken(
       { runId: "run-1", pending: { id: "q-1", kind: "input", prompt: "?" } },
       SECRET,
@@ -250,7 +250,7 @@ describe("resume tokens", () => {
       e: 11_000,
     });
     const run = { runId: "run-1", pending: { id: "q-1", kind: "input", prompt: "?" } };
-    await expect(createResumeToken(run, "short")).rejects.toThrow(TypeError);
+    await expect(createResumeToken(run, "short")).rejects.toThrow(ConfigError);
     await expect(createResumeToken({ runId: "", pending: run.pending }, SECRET)).rejects.toThrow("runId");
     await expect(createResumeToken({ runId: "r", pending: undefined as never }, SECRET)).rejects.toThrow("pending");
     await expect(createResumeToken(run, SECRET, { ttlSeconds: -1 })).rejects.toThrow("ttlSeconds");

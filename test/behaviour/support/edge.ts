@@ -82,6 +82,7 @@ export interface EdgeModel {
 export function edgeWorld(
   opts: {
     resumeSecret?: string;
+    requireResumeToken?: boolean;
     maxBodyBytes?: number;
     failsAfterTool?: number;
     answered?: Promise<void>;
@@ -126,6 +127,7 @@ export function edgeWorld(
     storage,
     systemPrompt: SYSTEM_PROMPT,
     ...(opts.resumeSecret ? { resumeSecret: opts.resumeSecret } : {}),
+    ...(opts.requireResumeToken ? { requireResumeToken: true } : {}),
   };
   const model = opts.model;
   const client = model

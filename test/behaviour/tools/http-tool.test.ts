@@ -1,6 +1,6 @@
 // httpTool, with `env` for header expansion (never process.env), an injectable fetch and timeoutMs.
 import { describe, expect, it } from "vitest";
-import { httpTool, type HttpToolOptions } from "toolnexus";
+import { ConfigError, httpTool, type HttpToolOptions } from "toolnexus";
 import { fakeFetch, hangingFetch } from "../support/tools-fetch";
 import { toolCtx } from "../support/tool-context";
 
@@ -21,7 +21,7 @@ describe("httpTool: the declaration", () => {
     });
   });
 
-  it("refuses bad options with a TypeError naming the option", () => {
+  it("refuses bad options with a ConfigError naming the option", () => {
     const ok: HttpToolOptions = { ...base, method: "GET", url: "https://api.test/" };
     expect(() => httpTool({ ...ok, method: "G E T" })).toThrow("method must be");
     expect(() => httpTool({ ...ok, url: "" })).toThrow("url must be");
@@ -30,7 +30,7 @@ describe("httpTool: the declaration", () => {
     expect(() => httpTool({ ...ok, timeoutMs: 0 })).toThrow("timeoutMs must be a number of ms > 0 and ≤ 2147483647");
     expect(() => httpTool({ ...ok, timeoutMs: 2 ** 31 })).toThrow("timeoutMs must be a number of ms > 0"); // would fire at once
     expect(() => httpTool({ ...ok, headers: { "X-N": 1 } as never })).toThrow("headers must be");
-    expect(() => httpTool({ ...ok, name: "" })).toThrow(TypeError);
+    expect(() => httpTool({ ...ok, name: "" })).toThrow(ConfigError);
   });
 
   it("checks arguments against inputSchema before any request", async () => {

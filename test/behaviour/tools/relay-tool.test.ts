@@ -1,6 +1,7 @@
 // relayTool and readRelayAnswer: the host runs relayed calls and answers with data.results or data.output.
 import { describe, expect, it } from "vitest";
 import {
+  ConfigError,
   answerDeclined,
   answerOutput,
   InvalidAnswerError,
@@ -42,7 +43,7 @@ describe("relayTool: declaration and first execution", () => {
     expect(lookup.description).toBe("host-side lookup");
     expect(lookup.inputSchema).toEqual({ type: "object", properties: { q: { type: "string" } }, required: ["q"] });
     expect(relayTool("any", "d").inputSchema).toEqual({ type: "object", properties: {} });
-    expect(() => relayTool("", "d")).toThrow(TypeError);
+    expect(() => relayTool("", "d")).toThrow(ConfigError);
   });
 
   it("suspends with kind tool_call carrying the call (id from ctx.callId, input, raw arguments)", async () => {

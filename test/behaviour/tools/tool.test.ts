@@ -1,6 +1,6 @@
 // defineTool: schema checks before execute, result mapping, throws as data.
 import { describe, expect, it } from "vitest";
-import { defineTool, pending, pendingOf, type JSONSchema, type Tool, type ToolContext } from "toolnexus";
+import { ConfigError, defineTool, pending, pendingOf, type JSONSchema, type Tool, type ToolContext } from "toolnexus";
 import {
   brokenConversion,
   toStandardJsonSchema,
@@ -42,9 +42,9 @@ describe("defineTool: the Tool it builds", () => {
     );
   });
 
-  it("refuses bad definitions with a TypeError", () => {
+  it("refuses bad definitions with a ConfigError", () => {
     const ok = { name: "t", description: "d", execute: () => "" };
-    expect(() => defineTool({ ...ok, name: "" })).toThrow(TypeError);
+    expect(() => defineTool({ ...ok, name: "" })).toThrow(ConfigError);
     expect(() => defineTool({ ...ok, description: undefined as unknown as string })).toThrow(
       "description must be a string",
     );
@@ -54,7 +54,7 @@ describe("defineTool: the Tool it builds", () => {
     expect(() => defineTool({ ...ok, inputSchema: { properties: {} } as unknown as JSONSchema })).toThrow(
       'inputSchema must be a JSON Schema object with type "object"',
     );
-    expect(() => defineTool({ ...ok, inputSchema: { type: "string" } as unknown as JSONSchema })).toThrow(TypeError);
+    expect(() => defineTool({ ...ok, inputSchema: { type: "string" } as unknown as JSONSchema })).toThrow(ConfigError);
   });
 });
 
@@ -356,10 +356,10 @@ describe("defineTool: valibot and Standard Schema", () => {
     expect((await tool.execute({}, toolCtx())).output).toBe("Invalid arguments for find: q: q must be a string");
   });
 
-  it("throws a clear TypeError at definition time when a schema cannot be declared", () => {
+  it("throws a clear ConfigError at definition time when a schema cannot be declared", () => {
     expect(() =>
       defineTool({ name: "find", description: "d", inputSchema: withoutConversion as never, execute: () => "" }),
-    ).toThrow(TypeError);
+    ).toThrow(ConfigError);
     expect(() =>
       defineTool({ name: "find", description: "d", inputSchema: withoutConversion as never, execute: () => "" }),
     ).toThrow('tool "find": the opaque schema offers no JSON Schema conversion');

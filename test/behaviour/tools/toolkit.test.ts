@@ -1,6 +1,7 @@
 // createToolkit and the adapters.
 import { describe, expect, it } from "vitest";
 import {
+  ConfigError,
   createToolkit,
   defineTool,
   relayTool,
@@ -61,12 +62,12 @@ describe("createToolkit: assembly", () => {
     expect(await kit!.execute("dup", {})).toEqual({ output: "first", isError: false });
   });
 
-  it("refuses options it cannot use with a TypeError", async () => {
+  it("refuses options it cannot use with a ConfigError", async () => {
     await expect(createToolkit({ tools: "alpha" as never })).rejects.toThrow("tools must be an array");
     await expect(createToolkit({ tools: [echo("a"), { name: "b" } as never] })).rejects.toThrow(
       "tools[1] is not a tool",
     );
-    await expect(createToolkit({ builtins: "yes" as never })).rejects.toThrow(TypeError);
+    await expect(createToolkit({ builtins: "yes" as never })).rejects.toThrow(ConfigError);
     await expect(createToolkit({ fetch: 42 as never })).rejects.toThrow("fetch must be a function");
   });
 });
@@ -77,7 +78,9 @@ describe("createToolkit: relay tools may not take a builtin's name", () => {
 
   for (const builtins of [undefined, false, { question: false }] as const) {
     it(`rejects a relay "question" with builtins ${JSON.stringify(builtins)}`, async () => {
-      await expect(createToolkit({ builtins, tools: [relayTool("question", "host-side")] })).rejects.toThrow(TypeError);
+      await expect(createToolkit({ builtins, tools: [relayTool("question", "host-side")] })).rejects.toThrow(
+        ConfigError,
+      );
       await expect(createToolkit({ builtins, tools: [relayTool("question", "host-side")] })).rejects.toThrow(
         message("question"),
       );
