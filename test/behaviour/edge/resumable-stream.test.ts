@@ -13,6 +13,29 @@ async function uninterrupted(tokens: string[]) {
   return frames(await a.post({ prompt: "talk" })).rest();
 }
 
+/** Storage that fails its first `failures` writes of the log's batches (a transient error), keeping every value written. */
+function flaky(failures: number): RunStorage & { written: Map<string, string> } {
+  const inner = memoryStorage();
+  const written = new Map<string, string>();
+  let left = failures;
+  return {
+    get: (key) => inner.get(key),
+    set: async (key, value, opts) => {
+      if (/^edge:.*:\d+:\d+$/.test(key) && left-- > 0) throw new Error("storage blinked");
+      written.set(key, value);
+      return inner.set(key, value, opts);
+    },
+    delete: (key) => inner.delete(key),
+    compareAndSet: async (key, expected, value, opts) => {
+      const wrote = await inner.compareAndSet!(key, expected, value, opts);
+      if (wrote) written.set(key, value);
+      return wrote;
+    },
+    capabilities: inner.capabilities,
+    written,
+  };
+}
+
 /** Storage counting the writes under the event log's keys. */
 function counting(): RunStorage & { logWrites: () => number } {
   const inner = memoryStorage();
@@ -107,5 +130,24 @@ describe("resumable exchanges", () => {
     expect(replay.filter((f) => f.event.type === "tool_call")).toHaveLength(1);
     expect(replay.filter((f) => f.event.type === "tool_result")).toHaveLength(1);
     expect(textOf(replay)).toBe("Let me look.Found it.");
+  });
+
+  it("a batch write that fails is written again with the next: the replay is still whole, and holds no secret", async () => {
+    const storage = flaky(2);
+    const secrets = { systemPrompt: "SYSTEM-PROMPT-not-for-pages", apiKey: "sk-SECRET-not-for-pages" };
+    const model = provider([
+      { tokens: ["Let ", "me ", "look."], calls: [{ id: "c1", name: "slow" }] },
+      { tokens: ["Done."] },
+    ]);
+    const opened = gate();
+    opened.open();
+    const a = isolate(storage, model, tools(opened.promise).list, {}, secrets);
+    const res = await a.post({ prompt: "look" });
+    const live = await frames(res).rest();
+    const replay = await frames(await a.get({ runId: res.headers.get("toolnexus-run-id")!, after: "1:0" })).rest();
+    expect(replay).toEqual(live);
+    const log = [...storage.written].filter(([key]) => key.startsWith("edge:"));
+    expect(log.map(([key]) => key.split(":").slice(2).join(":")).sort()).toEqual(["", "1:0"]); // the head, one batch
+    for (const secret of Object.values(secrets)) expect(JSON.stringify(log)).not.toContain(secret);
   });
 });

@@ -106,12 +106,14 @@ export function isolate(
   model: ReturnType<typeof provider>,
   toolkit: ReturnType<typeof tools>["list"],
   extra: Omit<RunHandlerOptions, "client" | "toolkit"> = {},
+  secrets: { systemPrompt?: string; apiKey?: string } = {},
 ) {
   const client = createClient({
+    ...(secrets.systemPrompt ? { systemPrompt: secrets.systemPrompt } : {}),
     baseUrl: "https://llm.test/v1",
     style: "openai",
     model: "edge-model",
-    apiKey: "sk-test",
+    apiKey: secrets.apiKey ?? "sk-test",
     fetch: model.fetch,
     retries: 0,
     storage,
