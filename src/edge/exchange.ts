@@ -145,7 +145,11 @@ export async function serveExchange(plan: ExchangePlan): Promise<Response> {
 }
 
 /** The SSE response of logged events (a replay), or a plain error response when it fails before the first. */
-export async function replayResponse(runId: string, events: AsyncGenerator<Logged>): Promise<Response> {
+export async function replayResponse(
+  runId: string,
+  events: AsyncGenerator<Logged>,
+  onCancel: () => void,
+): Promise<Response> {
   let first: IteratorResult<Logged>;
   try {
     first = await events.next();
@@ -166,7 +170,10 @@ export async function replayResponse(runId: string, events: AsyncGenerator<Logge
         controller.close();
       }
     },
-    cancel: () => void events.return(undefined),
+    cancel() {
+      onCancel();
+      void events.return(undefined);
+    },
   });
   return new Response(body, { headers: sseHeaders(runId) });
 }

@@ -239,7 +239,11 @@ async function get(env: Env, call: Call): Promise<Response> {
   if (from !== null) {
     const { exchange, after } = eventId(from);
     if (!found || exchange > found.head.exchange) throw notFound(runId);
-    return replayResponse(runId, follow(storage, runId, exchange, after, call.request.signal));
+    // a reader that goes away (its request's signal, or the body cancelled) ends the polling at once
+    const reading = new AbortController();
+    const gone = () => reading.abort();
+    call.request.signal.addEventListener("abort", gone, { once: true });
+    return replayResponse(runId, follow(storage, runId, exchange, after, reading.signal), gone);
   }
   const inspection = await env.opts.client.inspect(runId);
   if (!inspection) throw notFound(runId);
