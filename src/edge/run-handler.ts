@@ -235,7 +235,8 @@ async function get(env: Env, call: Call): Promise<Response> {
   if (!runId || runId.length > MAX_ID) return refuse("bad_request", "GET needs ?runId= of the run to look at");
   const storage = env.opts.client.storage;
   const found = await checkOwner(storage, env.opts.owner, runId, call.caller);
-  const from = url.searchParams.get("after") ?? call.request.headers.get("last-event-id");
+  // an EventSource that reconnects sends the last id it got, newer than the `after` in its URL
+  const from = call.request.headers.get("last-event-id") ?? url.searchParams.get("after");
   if (from !== null) {
     const { exchange, after } = eventId(from);
     if (!found || exchange > found.head.exchange) throw notFound(runId);

@@ -88,6 +88,10 @@ describe("resumable exchanges", () => {
     expect(byHeader).toEqual(live.slice(5));
     expect(byQuery).toEqual(live.slice(5));
     expect(await frames(await a.get({ runId, after: "1:0" })).rest()).toEqual(live);
+    // an EventSource reconnecting to ?after=1:0 sends the id it got last: that one counts
+    expect(await frames(await a.get({ runId, after: "1:0" }, { "last-event-id": "1:9" })).rest()).toEqual(
+      live.slice(9),
+    );
   });
 
   it("a bad event id is a 400; an exchange the run never had is the unknown run's 404", async () => {
