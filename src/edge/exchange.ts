@@ -34,10 +34,16 @@ function channel() {
   const queue: Logged[] = [];
   let wake: (() => void) | undefined;
   let over = false;
+  let detached = false;
   return {
     push(item: Logged) {
+      if (detached) return; // nobody reads: the storage keeps it for whoever comes back
       queue.push(item);
       wake?.();
+    },
+    detach() {
+      detached = true;
+      queue.length = 0;
     },
     end() {
       over = true;
@@ -60,6 +66,7 @@ function liveResponse(runId: string, live: ReturnType<typeof channel>): Response
       if (!item) return controller.close();
       controller.enqueue(encoder.encode(encodeEvent(item.event, true, item.id)));
     },
+    cancel: () => live.detach(),
   });
   return new Response(body, { headers: sseHeaders(runId) });
 }
