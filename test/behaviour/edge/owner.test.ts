@@ -46,6 +46,8 @@ describe("createRunHandler({ owner })", () => {
     expect(w.kit.seen.asked).toEqual([]); // nothing ran for the strangers
     const inspected = (await (await w.get("alice", { runId })).json()) as { status: string };
     expect(inspected.status).toBe("pending");
+    const own = await frames(await w.get("alice", { runId, after: "1:0" })).rest(); // the owner's own replay
+    expect(own.at(-1)!.event).toMatchObject({ type: "done", result: { status: "pending", runId } });
     const done = (await frames(await w.post("alice", { runId, answer })).rest()).at(-1)!.event;
     expect(done).toMatchObject({ type: "done", result: { status: "done", text: "Lima it is." } });
     expect(w.kit.seen.asked).toEqual(["Lima"]);
