@@ -1,9 +1,10 @@
 // workerd only: two handlers, each with its own client and its own durableObjectStorage adapter over one
 // Durable Object — two isolates of one deployment. A page that dropped its stream on the first re-attaches
 // on the second and reads the exchange to its end; a stop posted to the second ends the first's exchange.
+// And the same log over Workers KV, which has no compare-and-set (locally it reads its own writes).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { durableObjectStorage, type StreamEvent } from "toolnexus";
+import { durableObjectStorage, kvStorage, type StreamEvent } from "toolnexus";
 import { frames, gate, isolate, provider, textOf, tools } from "../behaviour/support/edge-streams";
 
 const shared = () => {
@@ -50,5 +51,18 @@ describe("resumable exchanges and stop over a Durable Object", () => {
       result: { status: "incomplete", limit: "aborted", text: "Looking." },
     });
     expect(kit.seen.slowAborted).toBe(1);
+  }, 30_000);
+
+  it("on Workers KV (no compare-and-set) the log is kept too: what was flushed replays on another isolate", async () => {
+    const prefix = `edge-kv-${crypto.randomUUID()}/`;
+    const storage = () => kvStorage({ binding: env.RUNS, prefix });
+    const tokens = ["on ", "KV ", "too"];
+    const a = isolate(storage(), provider([{ tokens }]), tools().list);
+    const b = isolate(storage(), provider([]), tools().list);
+    const res = await a.post({ prompt: "talk" });
+    const live = await frames(res).rest();
+    const replay = await frames(await b.get({ runId: res.headers.get("toolnexus-run-id")!, after: "1:0" })).rest();
+    expect(replay).toEqual(live);
+    expect(textOf(replay)).toBe(tokens.join(""));
   }, 30_000);
 });
