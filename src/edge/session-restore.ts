@@ -41,6 +41,7 @@ async function replay(core: Core, stream: { runId: string; exchange: number }): 
   set(core, { status: "streaming" });
   let gone = false;
   await play(core, { replay: stream }, (error) => (gone = error?.code === "run_not_found"));
+  if (gone) set(core, { status: "idle" }); // expired, or never the endpoint's: what was kept stays shown
   return !gone;
 }
 

@@ -117,4 +117,18 @@ describe("createRunSession with live exchanges", () => {
     await session.send("again"); // a new exchange starts with no calls
     expect(states.slice(from).find((s) => s.status === "streaming")?.calls).toEqual([]);
   });
+
+  it("restore() of an exchange the endpoint no longer has: idle, the kept messages shown, nothing kept to replay", async () => {
+    const web = memoryWebStorage();
+    const kept = { conversationId: "conv-1", messages: [{ role: "user", text: "talk" }] };
+    web.setItem(
+      "toolnexus:run-session",
+      JSON.stringify({ ...kept, stream: { runId: "run-gone-0000", exchange: 1, base: 1 } }),
+    );
+    const edge = isolate(memoryStorage(), provider([]), []);
+    const session = createRunSession({ endpoint: "/api/run", fetch: edge.fetch, storage: web });
+    await session.restore();
+    expect(session.state).toMatchObject({ status: "idle", error: undefined, messages: kept.messages });
+    expect(JSON.parse(web.getItem("toolnexus:run-session")!).stream).toBeUndefined();
+  });
 });
