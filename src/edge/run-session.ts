@@ -114,7 +114,7 @@ async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions
   const token = core.kept.tokens?.[answers[0]!.id];
   set(core, { status: "streaming", error: undefined, requests: open.filter((q) => !answered.has(q.id)), calls: [] });
   if (opts.text) say(core, "user", opts.text);
-  keep(core, {});
+  keep(core, { stream: undefined }); // an exchange cut off earlier is not the one to replay any more
   const body = { runId, ...(answers.length === 1 ? { answer: answers[0] } : { answers }), ...(token ? { token } : {}) };
   await play(core, { body }, (error) => {
     if (error && GONE.has(error.code)) {

@@ -74,7 +74,8 @@ export function keep(core: Core, patch: Partial<Kept>): void {
   save(core.storage, core.key, kept);
 }
 
-export const forget = (core: Core): void => keep(core, { runId: undefined, tokens: undefined });
+/** The kept run is over (or left behind): nothing of it is kept to answer or to replay. */
+export const forget = (core: Core): void => keep(core, { runId: undefined, tokens: undefined, stream: undefined });
 
 export function say(core: Core, role: RunSessionMessage["role"], text: string): void {
   set(core, { messages: [...core.state.messages, { role, text }] });

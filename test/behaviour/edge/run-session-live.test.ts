@@ -131,4 +131,35 @@ describe("createRunSession with live exchanges", () => {
     expect(session.state).toMatchObject({ status: "idle", error: undefined, messages: kept.messages });
     expect(JSON.parse(web.getItem("toolnexus:run-session")!).stream).toBeUndefined();
   });
+
+  it("a stream cut off, then a reload while the next prompt waits for its first event: the old exchange is not replayed", async () => {
+    const held = gate();
+    const next = gate();
+    const storage = memoryStorage();
+    const model = provider([
+      { tokens: words(6), gateAt: 2, gate: held.promise },
+      { tokens: ["Second."], gateAt: 0, gate: next.promise },
+    ]);
+    const edge = isolate(storage, model, []);
+    const web = memoryWebStorage();
+    const tab = cuttable(edge);
+    const session = createRunSession({ endpoint: "/api/run", fetch: tab.fetch, storage: web });
+    const sending = session.send("first");
+    while (!session.state.text) await tick();
+    tab.cut(); // the connection drops; the exchange goes on
+    await sending;
+    expect(session.state.error?.code).toBe("network");
+    const runId = JSON.parse(web.getItem("toolnexus:run-session")!).stream.runId as string;
+    held.open();
+    await edge.get({ runId, after: "1:0" }).then((res) => res.text()); // until that exchange has ended
+    const second = session.send("second");
+    while (model.calls() < 2) await tick(); // the second exchange is waiting for its model
+    const reloaded = createRunSession({ endpoint: "/api/run", fetch: edge.fetch, storage: web });
+    await reloaded.restore();
+    expect(reloaded.state.status).toBe("idle");
+    expect(reloaded.state.messages.map((m) => m.text)).toEqual(["first", "w0 w1 ", "second"]);
+    next.open();
+    await second;
+    expect(session.state.messages.map((m) => m.text)).toEqual(["first", "w0 w1 ", "second", "Second."]);
+  });
 });
