@@ -7,7 +7,7 @@
 import type { RunStorage, SetOptions, StreamEvent } from "../types";
 import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 import { encodeEvent } from "./event-stream";
-import { type Head, type Logged, writeHead } from "./exchange-log";
+import { type Head, type Logged, readHead, writeHead } from "./exchange-log";
 import { logWriter, type LogWriter } from "./log-writer";
 
 export interface ExchangePlan {
@@ -87,15 +87,19 @@ async function drive(
   log: LogWriter | undefined,
   exchange: number,
   live: ReturnType<typeof channel>,
+  ending: () => Promise<void>,
 ): Promise<void> {
   let n = 0;
   const emit = async (event: StreamEvent) => {
     const shown = plan.visible(event);
     if (!shown) return;
     const id = `${exchange}:${++n}`;
-    // the end is in the storage before the page sees it: a page that re-attaches at once finds it
-    if (shown.type === "done" || shown.type === "error") await log?.append(shown);
-    else void log?.append(shown);
+    // the end is in the storage before the page sees it: a page that re-attaches, stops or answers at once
+    // finds the exchange over
+    if (shown.type === "done" || shown.type === "error") {
+      await log?.append(shown);
+      await ending();
+    } else void log?.append(shown);
     live.push({ id, event: shown });
   };
   try {
@@ -105,6 +109,23 @@ async function drive(
   } finally {
     live.end();
   }
+}
+
+/**
+ * Writes the head of the exchange `head` starts: over the head the request found, or — when only the end
+ * of the exchange before was written meanwhile (a page that answered as soon as it saw `pending`) — over
+ * that. Resolves undefined when another request began this exchange number first.
+ */
+async function stamp(plan: ExchangePlan, head: Head): Promise<string | undefined> {
+  let expected = plan.before?.raw;
+  for (let tries = 0; tries < 3; tries++) {
+    const raw = await writeHead(plan.storage, plan.runId, expected, head, plan.ttl);
+    if (raw !== undefined || expected === undefined) return raw;
+    const now = await readHead(plan.storage, plan.runId);
+    if (now?.head.exchange !== head.exchange - 1 || now.head.owner !== head.owner) return undefined;
+    expected = now.raw;
+  }
+  return undefined;
 }
 
 /** Serves one exchange: the response once its first event came (a failure before it is a plain error response). */
@@ -128,7 +149,7 @@ export async function serveExchange(plan: ExchangePlan): Promise<Response> {
   // the race for this exchange number (a kept outcome replayed beside a running resume) is served live only
   let raw: string | undefined;
   try {
-    raw = await writeHead(storage, runId, before?.raw, head, plan.ttl);
+    raw = await stamp(plan, head);
   } catch (error) {
     controller.abort(); // unstamped, the run could not be reached again: it does not go on
     await iterator.return?.().catch(() => {});
@@ -137,14 +158,20 @@ export async function serveExchange(plan: ExchangePlan): Promise<Response> {
   const log = raw === undefined ? undefined : logWriter(storage, runId, exchange, plan.ttl, () => controller.abort());
   const live = channel();
   plan.running.set(runId, controller);
-  const done = (async () => {
-    try {
-      await drive(plan, iterator, first, log, exchange, live);
-    } finally {
+  let ended: Promise<void> | undefined;
+  // once: the log written to its end, then the head says the exchange is over (unless a newer one began)
+  const ending = () =>
+    (ended ??= (async () => {
       await log?.close();
       if (plan.running.get(runId) === controller) plan.running.delete(runId);
       if (raw !== undefined)
         await writeHead(storage, runId, raw, { ...head, running: false }, plan.ttl).catch(() => {});
+    })());
+  const done = (async () => {
+    try {
+      await drive(plan, iterator, first, log, exchange, live, ending);
+    } finally {
+      await ending();
     }
   })();
   plan.waitUntil?.(done);

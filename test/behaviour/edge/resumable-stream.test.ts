@@ -154,4 +154,26 @@ describe("resumable exchanges", () => {
     expect(log.map(([key]) => key.split(":").slice(2).join(":")).sort()).toEqual(["", "1:0"]); // the head, one batch
     for (const secret of Object.values(secrets)) expect(JSON.stringify(log)).not.toContain(secret);
   });
+
+  it("a resume posted as soon as the pending event arrives, before done, keeps its own log", async () => {
+    const storage = memoryStorage();
+    const kit = tools();
+    const model = provider([
+      { tokens: ["Asking."], calls: [{ id: "c1", name: "ask_city" }] },
+      { tokens: ["Lima ", "it ", "is."] },
+    ]);
+    const a = isolate(storage, model, kit.list);
+    const first = await a.post({ prompt: "city?" });
+    const runId = first.headers.get("toolnexus-run-id")!;
+    const reader = frames(first);
+    let event = (await reader.next())!.event;
+    while (event.type !== "pending") event = (await reader.next())!.event;
+    const answer = { id: event.request.id, ok: true, data: { output: "Lima" } };
+    const [resumed] = await Promise.all([a.post({ runId, answer }), reader.rest()]); // answered before done
+    const live = await frames(resumed).rest();
+    expect(live[0]!.id).toBe("2:1");
+    expect(live.at(-1)!.event).toMatchObject({ type: "done", result: { status: "done", text: "Lima it is." } });
+    const replay = await frames(await a.get({ runId, after: "2:0" })).rest();
+    expect(replay).toEqual(live);
+  });
 });
