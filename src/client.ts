@@ -1,7 +1,7 @@
 // createClient: the parts assembled — options checked once, one storage, one metrics registry, the
 // provider wire loaded on first use — with run, stream, resume, inspect, conversations, translate and
 // metrics on top of one generator (loop.ts). Everything per run lives in a RunContext, nothing in module state.
-import { InvalidAnswerError } from "./errors";
+import { ConfigError, InvalidAnswerError } from "./errors";
 import { drive } from "./loop";
 import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunContext } from "./loop/context";
 import type { RunInspection } from "./loop/resume";
@@ -83,6 +83,19 @@ export interface Client {
   conversation(opts?: { id?: string; toolkit?: RunOptions["toolkit"] }): Conversation;
   translate(req: TranslateRequest): Promise<TranslateResult>;
   metrics(): string;
+  /** The storage its runs and conversations live in (an edge handler keeps its event logs there too). */
+  readonly storage: RunStorage;
+}
+
+const RUN_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
+
+/** A caller-chosen run id, checked where it is passed. */
+function checkRunId(runId: unknown): void {
+  if (runId !== undefined && (typeof runId !== "string" || !RUN_ID.test(runId)))
+    throw new ConfigError(
+      "runId",
+      `toolnexus: runId must be 8 to 128 letters, digits, "-", "_", "." or ":", got ${JSON.stringify(String(runId).slice(0, 40))}`,
+    );
 }
 
 /** `answer | answers` as a list; a missing answer is refused before anything is read. */
@@ -158,7 +171,7 @@ function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions, conver
   return async (ctx) => {
     const system = opts.systemPrompt ?? "";
     const state: LoopState = {
-      runId: newRunId(),
+      runId: ro.runId ?? newRunId(),
       model: opts.model,
       system,
       messages: ctx.wire.start(system, ro.history ?? [], prompt),
@@ -214,6 +227,7 @@ export function createClient(options: ClientOptions): Client {
 
   /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
   async function* started(prompt: Prompt, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
+    checkRunId(ro.runId);
     const id = ro.conversationId;
     if (id === undefined) return yield* session(env, ro, stream, freshPlan(opts, prompt, ro));
     return yield* (await conversations()).exchange(id, (history) =>
@@ -254,6 +268,7 @@ export function createClient(options: ClientOptions): Client {
     },
 
     metrics: () => registry.render(),
+    storage,
   };
   return client;
 }

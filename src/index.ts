@@ -34,10 +34,11 @@ export type { TypedJSONSchema, InferSchema, StandardSchemaV1, ToolInputSchema } 
 export { eventStreamResponse, readEventStream } from "./edge/event-stream";
 export type { EventStreamOptions } from "./edge/event-stream";
 export { createRunHandler } from "./edge/run-handler";
-export type { RunHandlerOptions } from "./edge/run-handler";
+export type { RunHandlerContext, RunHandlerOptions } from "./edge/run-handler";
 export { createRunSession } from "./edge/run-session";
 export type {
   RunSession,
+  RunSessionCall,
   RunSessionOptions,
   RunSessionState,
   RunSessionStatus,

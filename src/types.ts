@@ -441,6 +441,12 @@ export interface RunOptions {
    * history, and the outcome — or the run it now waits on — is saved to it with a compare-and-set.
    */
   conversationId?: string;
+  /**
+   * The new run's id, chosen by the caller (an edge handler that must key the run's event log before its
+   * first event): 8 to 128 letters, digits, `-`, `_`, `.` or `:`, and fresh — e.g. `run-${crypto.randomUUID()}`.
+   * A guessable or reused id lets others reach the run. Default: a fresh random id.
+   */
+  runId?: string;
 }
 
 export interface ResumeOptions {

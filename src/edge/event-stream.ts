@@ -18,9 +18,9 @@ export interface EventStreamOptions {
   status?: number;
 }
 
-function frame(type: string, data: string): string {
+function frame(type: string, data: string, id?: string): string {
   const name = type.includes("\n") || type.includes("\r") ? type.replace(/[\r\n]/g, "") : type;
-  return `event: ${name}\ndata: ${data}\n\n`;
+  return `${id === undefined ? "" : `id: ${id}\n`}event: ${name}\ndata: ${data}\n\n`;
 }
 
 const visibleCall = ({ id, name, args, output, isError }: ToolCallRecord): ToolCallRecord => ({
@@ -37,12 +37,17 @@ function pageSafe(result: RunResult): RunResult {
   return { ...rest, toolCalls: result.toolCalls.map(visibleCall) } as RunResult;
 }
 
-function encodeEvent(event: StreamEvent, includeMessages: boolean): string {
-  const sent = event.type === "done" && !includeMessages ? { type: "done", result: pageSafe(event.result) } : event;
-  return frame(String(event.type), JSON.stringify(sent));
+/** The event as a page may see it: a `done` result without its transcript (unless `includeMessages`). */
+export function pageSafeEvent(event: StreamEvent, includeMessages = false): StreamEvent {
+  return event.type === "done" && !includeMessages ? { type: "done", result: pageSafe(event.result) } : event;
 }
 
-function errorFrame(error: unknown): string {
+/** One SSE frame of `event` (already page-safe when it needs to be), with its id when it has one. */
+export function encodeEvent(event: StreamEvent, includeMessages: boolean, id?: string): string {
+  return frame(String(event.type), JSON.stringify(pageSafeEvent(event, includeMessages)), id);
+}
+
+export function errorFrame(error: unknown): string {
   return frame("error", JSON.stringify({ type: "error", ...errorPayload(error) }));
 }
 
@@ -177,6 +182,32 @@ function eventOf(event: string, text: string): StreamEvent {
   return data as StreamEvent;
 }
 
+/** The events of a stream with the id each was sent with (when it had one): what a page resumes from. */
+export async function* readEventsWithIds(
+  source: Response | ReadableStream<Uint8Array>,
+): AsyncGenerator<{ id?: string; event: StreamEvent }, void, undefined> {
+  const sse = parseSSE(await bodyOf(source));
+  try {
+    for (;;) {
+      let step: IteratorResult<{ event: string; data: string; id?: string }>;
+      try {
+        step = await sse.next();
+      } catch (error) {
+        throw readFailure(error);
+      }
+      if (step.done) break;
+      const event = eventOf(step.value.event, step.value.data);
+      yield step.value.id ? { id: step.value.id, event } : { event };
+      if (event.type === "done") return;
+    }
+  } finally {
+    await sse.return();
+  }
+  throw new StreamError(
+    "toolnexus: the event stream ended before its done event — the connection was cut or the server stopped early; run it again",
+  );
+}
+
 /**
  * The StreamEvents of a response made by {@link eventStreamResponse}, exactly as they were sent. Throws a
  * ToolnexusError whose `code` is the server's for an error response or an `error` event; a `NetworkError`
@@ -186,24 +217,5 @@ function eventOf(event: string, text: string): StreamEvent {
 export async function* readEventStream(
   source: Response | ReadableStream<Uint8Array>,
 ): AsyncGenerator<StreamEvent, void, undefined> {
-  const sse = parseSSE(await bodyOf(source));
-  try {
-    for (;;) {
-      let step: IteratorResult<{ event: string; data: string }>;
-      try {
-        step = await sse.next();
-      } catch (error) {
-        throw readFailure(error);
-      }
-      if (step.done) break;
-      const event = eventOf(step.value.event, step.value.data);
-      yield event;
-      if (event.type === "done") return;
-    }
-  } finally {
-    await sse.return();
-  }
-  throw new StreamError(
-    "toolnexus: the event stream ended before its done event — the connection was cut or the server stopped early; run it again",
-  );
+  for await (const { event } of readEventsWithIds(source)) yield event;
 }

@@ -2,16 +2,22 @@
 // Deno.serve, Bun.serve, Node through a Request/Response adapter):
 //   POST { prompt, conversationId? }            → the new run's events (text/event-stream)
 //   POST { runId, answer | answers, token? | tokens? } → the resumed run's events (a token per answer)
+//   POST { runId, stop: true }                  → 202: the running exchange stops at its next boundary
 //   GET  ?runId=…                               → { status, requests, token? } — what a reloaded page asks
+//   GET  ?runId=…&after=<e>:<n> (or Last-Event-ID) → exchange e's events after the n-th, followed to its end
+// With `owner`, a run another owner started is answered exactly as a run that does not exist.
 // A request it cannot use (bad JSON, wrong content type, a body over maxBodyBytes, bad fields) is refused
 // with a 4xx `{ error: { code, message } }` before the client is called: nothing is stored, nothing runs.
 import { parseAnswer } from "../answer";
-import { ConfigError, isToolnexusError, shown, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import { ConfigError, isToolnexusError, shown, StorageError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import type { Client } from "../client";
-import type { Answer, ResumeOptions, RunOptions, ToolkitLike } from "../types";
+import type { Answer, ResumeOptions, RunOptions, StreamEvent, ToolkitLike } from "../types";
 import { errorPayload, errorResponse } from "./error-body";
-import { eventStreamResponse } from "./event-stream";
+import { pageSafeEvent } from "./event-stream";
+import { replayResponse, serveExchange, type ExchangePlan } from "./exchange";
+import { follow, stopKey } from "./exchange-log";
+import { aboutConversation, aboutRun, checkOwner, notFound, ownerOf, scopedConversation } from "./run-owner";
 
 export interface RunHandlerOptions {
   /** A client made by createClient or createInProcessClient (its `resumeSecret` checks and issues tokens). */
@@ -20,9 +26,36 @@ export interface RunHandlerOptions {
   toolkit?: ToolkitLike;
   /** The largest request body read, in bytes, counted while reading. Default 65536 (64 KiB). */
   maxBodyBytes?: number;
+  /**
+   * Who is asking (e.g. the user id from the host's session cookie or JWT); `null` for an anonymous caller.
+   * A new run is stamped with it, and a run stamped with another owner is answered exactly as an unknown run
+   * (404). Conversations are kept per owner. Without it, a run's id is all it takes to act on the run.
+   */
+  owner?: (request: Request) => string | null | Promise<string | null>;
+  /**
+   * How long a run's event log and owner stamp are kept after its latest exchange, in seconds; 0 = no expiry.
+   * Default 604800 (7 days, the client's default pendingTtlSeconds): match your client's if you changed it.
+   */
+  ttlSeconds?: number;
+  /** Forward `reasoning` events to the page (and keep them in the log). Default false. */
+  reasoning?: boolean;
+}
+
+/** What a Worker's fetch handler gets as its third argument: `waitUntil` keeps an exchange going after its page left. */
+export interface RunHandlerContext {
+  waitUntil?(promise: Promise<unknown>): void;
+}
+
+/** A handler's settings and what it shares across its requests. */
+interface Env {
+  opts: RunHandlerOptions;
+  max: number;
+  ttl: { ttlSeconds?: number };
+  running: Map<string, AbortController>;
 }
 
 const DEFAULT_MAX_BODY = 64 * 1024;
+const DEFAULT_TTL = 604_800;
 const MAX_ID = 256;
 const MAX_ANSWERS = 64;
 const MAX_TOKEN = 8192;
@@ -96,6 +129,33 @@ function answersOf(body: Record<string, unknown>): Answer[] {
   return (list as unknown[]).map(parseAnswer);
 }
 
+/** What a page may see of an event: reasoning only when the handler forwards it, a done result without its transcript. */
+const visible =
+  (opts: RunHandlerOptions) =>
+  (event: StreamEvent): StreamEvent | undefined =>
+    event.type === "reasoning" && opts.reasoning !== true ? undefined : pageSafeEvent(event);
+
+interface Call {
+  request: Request;
+  caller: string | null;
+  waitUntil: ((promise: Promise<unknown>) => void) | undefined;
+}
+
+function plan(env: Env, call: Call, runId: string, rest: Pick<ExchangePlan, "before" | "events" | "refusal">) {
+  const waitUntil = call.waitUntil;
+  return serveExchange({
+    storage: env.opts.client.storage,
+    runId,
+    owner: call.caller,
+    ttl: env.ttl,
+    visible: visible(env.opts),
+    request: call.request,
+    running: env.running,
+    ...(waitUntil ? { waitUntil } : {}),
+    ...rest,
+  });
+}
+
 const isToken = (t: unknown): t is string => typeof t === "string" && t !== "" && t.length <= MAX_TOKEN;
 
 /** `token` (for the one request answered) or `tokens` (one per answer, in the answers' order), checked by the client. */
@@ -109,49 +169,115 @@ function tokensOf(body: Record<string, unknown>): Pick<ResumeOptions, "token" | 
   return token !== undefined ? { token: token as string } : tokens !== undefined ? { tokens: tokens as string[] } : {};
 }
 
-async function post(request: Request, opts: RunHandlerOptions, max: number): Promise<Response> {
-  const body = await readJsonObject(request, max);
-  const { client } = opts;
-  const toolkit = opts.toolkit;
+async function resume(env: Env, call: Call, body: Record<string, unknown>, runId: string): Promise<Response> {
+  const { client, toolkit } = env.opts;
+  const answers = answersOf(body);
+  const tokens = tokensOf(body);
+  const before = await checkOwner(client.storage, env.opts.owner, runId, call.caller);
+  return plan(env, call, runId, {
+    before,
+    events: (signal) => {
+      const resumeOpts: ResumeOptions = {
+        signal,
+        ...(toolkit ? { toolkit } : {}),
+        ...tokens,
+      };
+      return client.resumeStream(runId, answers.length === 1 ? answers[0]! : answers, resumeOpts);
+    },
+    refusal: (error) => aboutRun(runId, errorPayload(error)),
+  });
+}
+
+/** Asks the run's running exchange to stop: at once in this isolate, through the storage in any other. */
+async function stop(env: Env, call: Call, runId: string): Promise<Response> {
+  const storage = env.opts.client.storage;
+  const found = await checkOwner(storage, env.opts.owner, runId, call.caller);
+  if (!found) throw notFound(runId);
+  const { exchange, running } = found.head;
+  if (!running) refuse("run_conflict", `run "${runId}" has no exchange streaming — there is nothing to stop`);
+  env.running.get(runId)?.abort();
+  try {
+    await storage.set(stopKey(runId, exchange), "1", env.ttl);
+  } catch (cause) {
+    throw new StorageError("set", stopKey(runId, exchange), cause);
+  }
+  return Response.json({ status: "stopping" }, { status: 202, headers: { "cache-control": "no-store" } });
+}
+
+async function post(env: Env, call: Call): Promise<Response> {
+  const body = await readJsonObject(call.request, env.max);
+  const { client, toolkit } = env.opts;
   if (body.runId !== undefined) {
     const runId = idField(body, "runId", false)!;
-    const answers = answersOf(body);
-    // the page's request signal: a page that goes away stops the run, whose claim is given back at once
-    const resumeOpts: ResumeOptions = { signal: request.signal, ...(toolkit ? { toolkit } : {}), ...tokensOf(body) };
-    return eventStreamResponse(client.resumeStream(runId, answers.length === 1 ? answers[0]! : answers, resumeOpts));
+    if (body.stop === true) return stop(env, call, runId);
+    return resume(env, call, body, runId);
   }
   const prompt = body.prompt;
   if (typeof prompt !== "string" || !prompt.trim())
     refuse("bad_request", 'send { "prompt": "…" } to start a run, or { "runId", "answer" } to answer one');
   // the conversation's next exchange: its history in, its outcome saved (client/conversations.ts)
-  const conversationId = idField(body, "conversationId", true);
-  const runOpts: RunOptions = {
-    signal: request.signal,
-    ...(toolkit ? { toolkit } : {}),
-    ...(conversationId ? { conversationId } : {}),
-  };
-  return eventStreamResponse(client.stream(prompt as string, runOpts));
+  const conversationId = scopedConversation(idField(body, "conversationId", true), call.caller);
+  const runId = `run-${crypto.randomUUID()}`;
+  return plan(env, call, runId, {
+    before: undefined,
+    events: (signal) => {
+      const runOpts: RunOptions = {
+        signal,
+        runId,
+        ...(toolkit ? { toolkit } : {}),
+        ...(conversationId ? { conversationId } : {}),
+      };
+      return client.stream(prompt as string, runOpts);
+    },
+    refusal: (error) => aboutConversation(errorPayload(error)),
+  });
 }
 
-async function inspect(url: URL, opts: RunHandlerOptions): Promise<Response> {
+/** `<exchange>:<n>`, as sent in each event's id; anything else is a bad request. */
+function eventId(text: string): { exchange: number; after: number } {
+  const match = /^([1-9]\d{0,8}):(0|[1-9]\d{0,8})$/.exec(text);
+  if (!match) return refuse("bad_request", '"after" (or Last-Event-ID) must be an event id "<exchange>:<n>"');
+  return { exchange: Number(match[1]), after: Number(match[2]) };
+}
+
+async function get(env: Env, call: Call): Promise<Response> {
+  const url = new URL(call.request.url);
   const runId = url.searchParams.get("runId");
-  if (!runId || runId.length > MAX_ID) refuse("bad_request", "GET needs ?runId= of the run to look at");
-  const found = await opts.client.inspect(runId!);
-  if (!found) refuse("run_not_found", `no run "${runId}" — it finished long ago, expired, or never existed`);
-  const { status, requests, token, tokens } = found!;
-  const body = { status, requests, ...(token ? { token } : {}), ...(tokens ? { tokens } : {}) };
+  if (!runId || runId.length > MAX_ID) return refuse("bad_request", "GET needs ?runId= of the run to look at");
+  const storage = env.opts.client.storage;
+  const found = await checkOwner(storage, env.opts.owner, runId, call.caller);
+  // an EventSource that reconnects sends the last id it got, newer than the `after` in its URL
+  const from = call.request.headers.get("last-event-id") ?? url.searchParams.get("after");
+  if (from !== null) {
+    const { exchange, after } = eventId(from);
+    if (!found || exchange > found.head.exchange) throw notFound(runId);
+    // a reader that goes away (its request's signal, or the body cancelled) ends the polling at once
+    const reading = new AbortController();
+    const gone = () => reading.abort();
+    call.request.signal.addEventListener("abort", gone, { once: true });
+    return replayResponse(runId, follow(storage, runId, exchange, after, reading.signal), gone);
+  }
+  const inspection = await env.opts.client.inspect(runId);
+  if (!inspection) throw notFound(runId);
+  const { status, requests, token, tokens } = inspection;
+  const streaming = found?.head.running ? { streaming: `${found.head.exchange}:0` } : {};
+  const body = { status, requests, ...(token ? { token } : {}), ...(tokens ? { tokens } : {}), ...streaming };
   return Response.json(body, { headers: { "cache-control": "no-store" } });
 }
 
 /**
- * A `(request: Request) => Promise<Response>` serving a chat widget's runs with `client` and `toolkit`.
+ * A `(request, context?) => Promise<Response>` serving a chat widget's runs with `client` and `toolkit`.
  * Answers are checked with parseAnswer and resume tokens by the client (its `resumeSecret`); events go out
- * page-safe through {@link eventStreamResponse}.
+ * page-safe, each with its id, and are kept in the client's storage so a page can replay and follow them.
+ * On Workers, pass the fetch handler's context (`handler(request, ctx)`): its `waitUntil` keeps an exchange
+ * going after its page went away.
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function createRunHandler(opts: RunHandlerOptions): (request: Request) => Promise<Response> {
+export function createRunHandler(
+  opts: RunHandlerOptions,
+): (request: Request, context?: RunHandlerContext) => Promise<Response> {
   const client = opts?.client as Partial<Client> | undefined;
-  if (typeof client?.stream !== "function" || typeof client.resumeStream !== "function")
+  if (typeof client?.stream !== "function" || typeof client.resumeStream !== "function" || !client.storage)
     throw new ConfigError(
       "client",
       `toolnexus: createRunHandler needs { client } — a client made by createClient, got ${shown(client)}`,
@@ -162,10 +288,24 @@ export function createRunHandler(opts: RunHandlerOptions): (request: Request) =>
       "maxBodyBytes",
       `toolnexus: createRunHandler maxBodyBytes must be a whole number > 0, got ${shown(max)}`,
     );
-  return async (request) => {
+  const ttlSeconds = opts.ttlSeconds ?? DEFAULT_TTL;
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 0)
+    throw new ConfigError(
+      "ttlSeconds",
+      `toolnexus: createRunHandler ttlSeconds must be a whole number ≥ 0, got ${shown(ttlSeconds)}`,
+    );
+  if (opts.owner !== undefined && typeof opts.owner !== "function")
+    throw new ConfigError(
+      "owner",
+      `toolnexus: createRunHandler owner must be a function (request) => string | null, got ${shown(opts.owner)}`,
+    );
+  const env: Env = { opts, max, ttl: ttlSeconds ? { ttlSeconds } : {}, running: new Map() };
+  return async (request, context) => {
     try {
-      if (request.method === "POST") return await post(request, opts, max);
-      if (request.method === "GET") return await inspect(new URL(request.url), opts);
+      const waitUntil = context?.waitUntil?.bind(context);
+      const call: Call = { request, caller: await ownerOf(opts.owner, request), waitUntil };
+      if (request.method === "POST") return await post(env, call);
+      if (request.method === "GET") return await get(env, call);
       return errorResponse(
         { code: "method_not_allowed", message: "toolnexus: the run endpoint takes GET ?runId= and POST" },
         { allow: "GET, POST" },

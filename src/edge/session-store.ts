@@ -19,6 +19,14 @@ export interface Kept {
   messages: RunSessionMessage[];
   runId?: string;
   tokens?: Record<string, string>;
+  /** The exchange streaming when this was kept: a reload replays it from its start (after `base` messages). */
+  stream?: { runId: string; exchange: number; base: number };
+}
+
+function streamOf(value: unknown): Kept["stream"] {
+  const { runId, exchange, base } = (value ?? {}) as Partial<NonNullable<Kept["stream"]>>;
+  const whole = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
+  return typeof runId === "string" && runId && whole(exchange) && whole(base) ? { runId, exchange, base } : undefined;
 }
 
 const MAX_KEPT_MESSAGES = 200;
@@ -46,11 +54,13 @@ export function load(storage: SessionStorageLike | undefined, key: string): Kept
     kept = undefined;
   }
   const tokens = kept?.tokens && typeof kept.tokens === "object" ? kept.tokens : undefined;
+  const stream = streamOf(kept?.stream);
   return {
     conversationId: typeof kept?.conversationId === "string" ? kept.conversationId : `conv-${crypto.randomUUID()}`,
     messages: Array.isArray(kept?.messages) ? kept.messages.filter(isMessage) : [],
     ...(typeof kept?.runId === "string" && kept.runId ? { runId: kept.runId } : {}),
     ...(tokens ? { tokens: Object.fromEntries(Object.entries(tokens).filter(([, t]) => typeof t === "string")) } : {}),
+    ...(stream ? { stream } : {}),
   };
 }
 

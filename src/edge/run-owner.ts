@@ -1,0 +1,69 @@
+// Who may touch a run at the edge. With the handler's `owner`, a run is stamped with its starter's owner id (in
+// the head of its event log, exchange-log.ts), and every request about a run — a resume, an inspect, a stop, a
+// replay — from any other owner is answered with the very bytes an unknown run gets, so a stranger cannot even
+// learn that it exists. No answer names a run the caller did not send: a busy conversation is "busy", not "busy
+// with run …". Conversations are kept per owner: one owner's conversation id never reaches another's.
+import { ConfigError, ToolnexusError } from "../errors";
+import { sha256Hex } from "../_internal/sha256";
+import type { RunStorage } from "../types";
+import type { ErrorPayload } from "./error-body";
+import { readHead, type Head } from "./exchange-log";
+
+type OwnerOf = ((request: Request) => string | null | Promise<string | null>) | undefined;
+
+const MAX_OWNER = 1024;
+
+/** The caller's owner id: `null` when the handler has no `owner` or it answered null (an anonymous caller). */
+export async function ownerOf(owner: OwnerOf, request: Request): Promise<string | null> {
+  if (!owner) return null;
+  const id = await owner(request);
+  if (id === null || (typeof id === "string" && id !== "" && id.length <= MAX_OWNER)) return id;
+  throw new ConfigError(
+    "owner",
+    `toolnexus: createRunHandler's owner(request) must return a non-empty string or null, got ${typeof id}`,
+  );
+}
+
+const NOT_FOUND = (runId: string) => `toolnexus: no run "${runId}" — it finished long ago, expired, or never existed`;
+
+/** What an unknown run — and a run of another owner — is answered with: the same code and message. */
+export const notFound = (runId: string): ToolnexusError => new ToolnexusError("run_not_found", NOT_FOUND(runId));
+
+/**
+ * The run's head, once the caller may touch the run; a run of another owner (or one never stamped, when the
+ * handler has `owner`) throws exactly what an unknown run does.
+ */
+export async function checkOwner(
+  storage: RunStorage,
+  owner: OwnerOf,
+  runId: string,
+  caller: string | null,
+): Promise<{ head: Head; raw: string } | undefined> {
+  const found = await readHead(storage, runId);
+  if (owner && found?.head.owner !== caller) throw notFound(runId);
+  if (found && found.head.owner !== caller) throw notFound(runId); // stamped by an owner, asked without one
+  return found;
+}
+
+/** The conversation id as stored: scoped to the caller's owner, so owners never share one. */
+export function scopedConversation(id: string | undefined, caller: string | null): string | undefined {
+  if (id === undefined || caller === null) return id;
+  return `owner-${sha256Hex(caller).slice(0, 32)}:${id}`;
+}
+
+/** A failure about run `runId` as the caller is told it: an unknown run always in the same words. */
+export function aboutRun(runId: string, payload: ErrorPayload): ErrorPayload {
+  return payload.code === "run_not_found" ? { code: payload.code, message: NOT_FOUND(runId) } : payload;
+}
+
+/** A new run's refusal as the caller is told it: a conflict on the conversation names no run. */
+export function aboutConversation(payload: ErrorPayload): ErrorPayload {
+  if (payload.code !== "run_conflict") return payload;
+  const waits = payload.message.includes("waits on run");
+  return {
+    code: payload.code,
+    message: waits
+      ? "toolnexus: the conversation waits on an open question — answer it, or start a new conversation"
+      : "toolnexus: the conversation is busy with another exchange — send again once it ends",
+  };
+}
