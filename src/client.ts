@@ -10,6 +10,7 @@ import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
 import { collect, session, type Plan, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
+import { recordStore } from "./run-state/store";
 import { memoryStorage } from "./storage/memory";
 import { toToolkit } from "./tools/toolkit";
 import type {
@@ -111,6 +112,7 @@ function sessionEnv(
   const apiKey = (): string | undefined =>
     "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
   const secret = opts.resumeSecret;
+  const records = recordStore({ ...opts, storage });
   const env: SessionEnv = {
     opts,
     context: async (toolkit, signal, stream): Promise<RunContext> => ({
@@ -119,6 +121,7 @@ function sessionEnv(
       apiKey: apiKey(),
       toolkit: toToolkit(toolkit),
       storage,
+      records,
       metrics: env,
       stream,
       signal,

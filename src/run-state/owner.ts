@@ -1,0 +1,148 @@
+// The owner of a claimed record: from the claim until its run settles, the one writer of that record. It
+// checkpoints every turn under a renewed lease, halts the run again or completes it, and gives the last
+// checkpoint back when its run goes away unsettled. Every write is a whole record, consistent with itself,
+// compare-and-set against what the owner knows is stored. A write that throws may or may not have landed,
+// so the next one compares against either; and either, left behind, is a record that the same answer,
+// retried, finishes.
+import { StorageError } from "../errors";
+import type { RunResult, SetOptions } from "../types";
+import { runKey } from "./keys";
+import { openGroups, restamp, saveRecord, type RunRecord, type RunRecordStatus } from "./record";
+import { swap } from "./swap";
+import { pendingTtl, type RecordStoreOptions } from "./ttl";
+
+/** A stored record as read: its text (what a claim compares against) and the record checked. */
+export interface Loaded {
+  raw: string;
+  record: RunRecord;
+}
+
+export interface RecordOwner {
+  /** The record as this owner last stored it. */
+  readonly record: RunRecord;
+  /** Saves a turn in progress (its calls marked as started, then with their results); renews the lease. */
+  checkpoint(record: RunRecord): Promise<void>;
+  /** Writes the run halted again on `record`'s open requests, replayable with this claim's answers; lets go. */
+  halt(record: RunRecord): Promise<void>;
+  /** Keeps the run's outcome for a replayed answer until `completedTtlSeconds` (or deletes it); lets go. */
+  complete(result: RunResult): Promise<void>;
+  /** Puts the last checkpoint back unclaimed, unless the run settled. Best effort: it never throws. */
+  giveBack(): Promise<void>;
+}
+
+/** A record serialized whole, and what its transcript was: a write with the same transcript edits this text. */
+interface Base {
+  assistant: unknown;
+  length: number;
+  text: string;
+}
+
+const baseOf = (record: RunRecord, text: string): Base => ({
+  assistant: record.assistant,
+  length: record.messages.length,
+  text,
+});
+
+/** The owner of `found` once it is claimed with `claimed` for the answers `digest` stands for, and the claim's text. */
+export function claimRecord(
+  o: RecordStoreOptions,
+  found: Loaded,
+  claimed: RunRecord,
+  digest: string,
+): { owner: RecordOwner; text: string } {
+  const { storage } = o;
+  const key = runKey(claimed.runId);
+  // the halt's own text, or — once an earlier owner's writes were appended to it (they carry a lease) — the
+  // record afresh, so a run claimed and given back again and again does not grow by a copy of its calls
+  const first = baseOf(found.record, found.record.lease === undefined ? found.raw : saveRecord(found.record));
+  let base = first;
+  let current = claimed;
+  let settled = false;
+  // what earlier resumes and this claim applied stays in every write, so replaying them is recognised
+  const { answered, applied } = claimed;
+
+  /** `record` with `status` as text: an edit of the base when the transcript is the base's, else serialized whole. */
+  function encode(record: RunRecord, status: RunRecordStatus, more: Partial<RunRecord> = {}): string {
+    const lease = { until: Date.now() + o.claimLeaseMs, digest };
+    const extra = { calls: record.calls, answered, applied, lease, ...more };
+    if (record.assistant === base.assistant && record.messages.length === base.length) {
+      const edited = restamp(base.text, record.runId, status, extra);
+      if (edited !== undefined) return edited;
+    }
+    const text = saveRecord({ ...record, ...extra, status });
+    base = baseOf(record, text);
+    return text;
+  }
+
+  // what may be stored now, newest first: one text, or — after a write that threw — that write's and the one before
+  let stored = [encode(claimed, "claimed")];
+  const text = stored[0]!;
+
+  async function write(record: RunRecord, value: string, opts: SetOptions | undefined): Promise<void> {
+    let wrote = false;
+    try {
+      // without compareAndSet the adapter is best effort (documented): the owner's writes are plain sets
+      if (!storage.compareAndSet) {
+        await storage.set(key, value, opts);
+        wrote = true;
+      } else for (const expected of stored) if ((wrote = await swap(storage, key, expected, value, opts))) break;
+    } catch (cause) {
+      stored = [value, ...stored];
+      throw new StorageError("compareAndSet", key, cause, value);
+    }
+    if (!wrote) {
+      const why =
+        "the stored run was changed by someone else during this resume (its lease passed and it was taken over)";
+      throw new StorageError("compareAndSet", key, why, value);
+    }
+    stored = [value];
+    current = record;
+  }
+
+  const owner: RecordOwner = {
+    get record() {
+      return current;
+    },
+    checkpoint: (record) => write(record, encode(record, "claimed"), pendingTtl(o, record.calls)),
+    async halt(record) {
+      settled = true;
+      const more = { applied: [...(applied ?? []), digest] }; // these answers, sent again, get this halt back
+      await write(record, encode(record, "suspended", more), pendingTtl(o, record.calls));
+    },
+    async complete(result) {
+      settled = true;
+      const ttl = o.completedTtlSeconds;
+      if (!storage.capabilities.ttl || ttl <= 0) {
+        await storage.delete(key).catch(() => {}); // the result is returned either way
+        return;
+      }
+      await write(current, doneText(found.record, first.text, { ...current, answered, applied }, result), {
+        ttlSeconds: ttl,
+      });
+    },
+    async giveBack() {
+      if (settled) return;
+      settled = true;
+      const status = openGroups(current.calls).length ? "suspended" : "ready";
+      await write(current, encode(current, status), pendingTtl(o, current.calls)).catch(() => {
+        // the claim stays until its lease passes; then the same answer takes it over
+      });
+    },
+  };
+  return { owner, text };
+}
+
+/**
+ * A finished run's record. When the run's messages still start with the loaded transcript, the outcome is
+ * appended to the loaded text (that transcript is not serialized again) and lists only the messages after it.
+ */
+function doneText(loaded: RunRecord, loadedText: string, record: RunRecord, result: RunResult): string {
+  const before = loaded.messages;
+  if (before.every((m, i) => result.messages[i] === m)) {
+    const kept = { ...result, messages: result.messages.slice(before.length) };
+    const text = restamp(loadedText, record.runId, "done", { answered: record.answered, result: kept });
+    if (text !== undefined) return text;
+  }
+  const done = { ...record, status: "done" as const, messages: [], assistant: null, calls: [], toolCalls: [], result };
+  return saveRecord(done);
+}
