@@ -35,6 +35,7 @@ export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown
     usage: { ...state.usage },
     toolCalls: state.toolCalls.slice(),
     text: state.text,
+    ...(ctx.output === undefined ? {} : { output: ctx.output.json }),
   };
 }
 

@@ -7,7 +7,9 @@ import { pendingOf } from "../answer";
 import { drive } from "../loop";
 import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord } from "../run-state/record";
 import type { Loaded, RecordOwner } from "../run-state/store";
-import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
+import type { Answer, JSONSchema, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
+import type { ToolSchema } from "../tools/schema/input-schema";
+import { validateJsonSchema } from "../tools/schema/json-schema";
 import type { ToolCall } from "../wire/types";
 import { zeroUsage, type LoopState, type RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
@@ -161,6 +163,8 @@ export async function prepareResume(
 ): Promise<Resumption> {
   const found = await mustRead(ctx, runId);
   const { record } = found;
+  // a resume given no `output` keeps the schema the run was started with (set before the run starts)
+  if (ctx.output === undefined && record.output !== undefined) ctx.output = storedOutput(record.output);
   const state = stateOf(ctx, record);
   // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError
   const parsed = answers.map(parsedAnswer);
@@ -210,6 +214,15 @@ async function* owned(
     await owner.giveBack();
   }
 }
+
+/** A run's stored `output` schema, checked with the JSON Schema checker the tools use. */
+const storedOutput = (json: JSONSchema): ToolSchema => ({
+  json,
+  check(value) {
+    const problems = validateJsonSchema(json, value);
+    return problems.length === 0 ? { ok: true, value } : { ok: false, problems: problems.join("; ") };
+  },
+});
 
 /** A run finished, owned by another resume, or answered with other answers than these is refused here. */
 function refuseTaken(record: RunRecord, digest: string, count: number): void {

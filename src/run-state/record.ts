@@ -5,7 +5,7 @@ import { canonical } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
 import { StorageError } from "../errors";
 import { runKey } from "./keys";
-import type { Answer, PendingRequest, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
+import type { Answer, JSONSchema, PendingRequest, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
 import type { Style } from "../wire/types";
 
 export const RUN_STATE_VERSION = 1;
@@ -60,6 +60,8 @@ export interface RunRecord {
   lease?: { until: number; digest: string };
   /** The outcome, once `status === "done"`. */
   result?: RunResult;
+  /** The JSON Schema of the run's `output`: a resume without one checks the final answer against it. */
+  output?: JSONSchema;
 }
 
 /**
