@@ -4,7 +4,7 @@
 import { InvalidAnswerError } from "./errors";
 import { drive } from "./loop";
 import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunContext } from "./loop/context";
-import type { RunInspection } from "./loop/resume";
+import type { RunInspection } from "./loop/inspect";
 import { envApiKey } from "./client/env";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
@@ -29,7 +29,7 @@ import { loadWire } from "./wire/load";
 import type { Wire } from "./wire/types";
 
 export type { ClientOptions, Hooks, ResumeOptions, RunOptions } from "./types";
-export type { RunInspection } from "./loop/resume";
+export type { RunInspection } from "./loop/inspect";
 
 export interface AskOptions extends RunOptions {
   /** A conversation id: its transcript is loaded from and saved to the client's storage. */
@@ -188,7 +188,7 @@ function resumePlans(opts: ResolvedOptions) {
 
 /** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
 async function inspect(env: SessionEnv, runId: string): Promise<Inspection | undefined> {
-  const [{ inspectRun }, ctx] = await Promise.all([import("./loop/resume"), env.context(undefined, undefined, false)]);
+  const [{ inspectRun }, ctx] = await Promise.all([import("./loop/inspect"), env.context(undefined, undefined, false)]);
   const found = await inspectRun(ctx, runId);
   if (!found || !env.token || found.requests.length === 0) return found;
   const signed = await Promise.all(found.requests.map((r) => env.token!(runId, r)));

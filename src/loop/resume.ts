@@ -2,86 +2,25 @@
 // path: everything that can be checked is checked before the record is claimed; the claim is a lease the
 // owner renews at every checkpoint and gives back when it goes away; the calls of a turn are marked as
 // started before they run, so a call whose outcome a crash left unknown is reported, never run twice.
-import { ConfigError, InvalidAnswerError, RunConflictError, RunNotFoundError, RunStateError } from "../errors";
+import { ConfigError, InvalidAnswerError, RunConflictError } from "../errors";
 import { pendingOf } from "../answer";
 import { drive } from "../loop";
 import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord } from "../run-state/record";
-import type { Loaded, RecordOwner } from "../run-state/store";
+import type { RecordOwner } from "../run-state/store";
 import type { Answer, JSONSchema, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
 import type { ToolSchema } from "../tools/schema/input-schema";
 import { validateJsonSchema } from "../tools/schema/json-schema";
 import type { ToolCall } from "../wire/types";
 import { zeroUsage, type LoopState, type RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
-import { halted, openRequests, pendingResult, storedCall } from "./halt";
+import { halted, pendingResult, storedCall } from "./halt";
+import { leaseHeld, mustRead } from "./inspect";
 import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, reruns, resolveRequest } from "./suspension";
 
 const asCall = (c: StoredCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
 
-/** What `client.inspect(runId)` tells a page that reloaded: where the run stands and what it waits for. */
-export interface RunInspection {
-  /**
-   * `pending`: waiting for the answers in `requests`; `running`: a resume owns it now; `ready`: its answers
-   * were applied but it stopped before finishing — `resume(runId, [])` continues it; `done`: finished.
-   */
-  status: "pending" | "running" | "ready" | "done";
-  requests: PendingRequest[];
-}
-
 /** The RunConflictError for run `runId`: `toolnexus: run "<runId>" <what>`. */
 const conflict = (runId: string, what: string) => new RunConflictError(runId, `toolnexus: run "${runId}" ${what}`);
-
-async function read(ctx: RunContext, runId: string): Promise<Loaded | undefined> {
-  const found = await ctx.records.load(runId);
-  const damage = found && damaged(ctx, found.record);
-  if (damage)
-    throw new RunStateError(`toolnexus: stored run "${runId}" is corrupt: ${damage} — it was left as it is`, runId);
-  return found;
-}
-
-/**
- * What the shape cannot say: the stored turn is checked against itself — its calls are exactly the tool
- * calls of the halted assistant message, in order — and every call is finished, waiting or started.
- */
-function damaged(ctx: RunContext, record: RunRecord): string | undefined {
-  if (record.status === "done") return undefined;
-  if (record.style !== ctx.wire.style) return undefined; // refused with its own message by the caller
-  const made = ctx.wire.callsOf(record.assistant);
-  const stored = record.calls;
-  if (made.length !== stored.length || made.some((m, i) => m.id !== stored[i]!.id || m.name !== stored[i]!.name)) {
-    return "its calls are not the tool calls of the halted assistant message";
-  }
-  const lost = stored.find((c) => !c.result && !c.started && (!c.request || record.status === "ready"));
-  if (lost) return `call "${lost.id}" has neither a result nor an open request`;
-  if (record.status === "suspended" && openGroups(stored).length === 0)
-    return "it is suspended but has no open request";
-  return undefined;
-}
-
-async function mustRead(ctx: RunContext, runId: string): Promise<Loaded> {
-  const found = await read(ctx, runId);
-  if (!found) throw new RunNotFoundError(runId);
-  if (found.record.style !== ctx.wire.style) {
-    throw new RunStateError(
-      `toolnexus: run "${runId}" was halted by a ${found.record.style}-style client; resume it with one`,
-      runId,
-    );
-  }
-  return found;
-}
-
-/** Where a stored run stands, for a page that lost its own copy (undefined: no such run). */
-export async function inspectRun(ctx: RunContext, runId: string): Promise<RunInspection | undefined> {
-  const found = await read(ctx, runId);
-  if (!found) return undefined;
-  const { record } = found;
-  if (record.status === "done") return { status: "done", requests: [] };
-  if (record.status === "claimed" && leaseHeld(record)) return { status: "running", requests: [] };
-  if (record.status === "suspended") return { status: "pending", requests: openRequests(record.calls) };
-  return { status: "ready", requests: [] };
-}
-
-const leaseHeld = (record: RunRecord): boolean => record.lease !== undefined && record.lease.until > Date.now();
 
 function stateOf(ctx: RunContext, record: RunRecord): LoopState {
   return {
