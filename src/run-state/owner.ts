@@ -43,6 +43,19 @@ const baseOf = (record: RunRecord, text: string): Base => ({
   text,
 });
 
+/** What an owner holds until its run settles; let go of then, so a finished run's transcript is not kept alive. */
+interface Held {
+  /** The record as loaded, and its text as the base the kept outcome is appended to. */
+  loaded: RunRecord;
+  first: Base;
+  /** The last record serialized whole: a write with the same transcript edits its text. */
+  base: Base;
+  /** The record as this owner last stored it. */
+  current: RunRecord;
+  /** What may be stored now, newest first: one text, or — after a write that threw — that write's and those before. */
+  stored: string[];
+}
+
 /** The owner of `found` once it is claimed with `claimed` for the answers `digest` stands for, and the claim's text. */
 export function claimRecord(
   o: RecordStoreOptions,
@@ -52,42 +65,36 @@ export function claimRecord(
 ): { owner: RecordOwner; text: string } {
   const { storage } = o;
   const key = runKey(claimed.runId);
+  // what earlier resumes and this claim applied stays in every write, so replaying them is recognised
+  const { answered, applied } = claimed;
   // the halt's own text, or — once an earlier owner's writes were appended to it (they carry a lease) — the
   // record afresh, so a run claimed and given back again and again does not grow by a copy of its calls
   const first = baseOf(found.record, found.record.lease === undefined ? found.raw : saveRecord(found.record));
-  let base = first;
-  let current = claimed;
-  let settled = false;
-  // what earlier resumes and this claim applied stays in every write, so replaying them is recognised
-  const { answered, applied } = claimed;
+  let held: Held | undefined = { loaded: found.record, first, base: first, current: claimed, stored: [] };
 
   /** `record` with `status` as text: an edit of the base when the transcript is the base's, else serialized whole. */
-  function encode(record: RunRecord, status: RunRecordStatus, more: Partial<RunRecord> = {}): string {
+  function encode(h: Held, record: RunRecord, status: RunRecordStatus, more: Partial<RunRecord> = {}): string {
     const lease = { until: Date.now() + o.claimLeaseMs, digest };
     const extra = { calls: record.calls, answered, applied, lease, ...more };
-    if (record.assistant === base.assistant && record.messages.length === base.length) {
-      const edited = restamp(base.text, record.runId, status, extra);
+    if (record.assistant === h.base.assistant && record.messages.length === h.base.length) {
+      const edited = restamp(h.base.text, record.runId, status, extra);
       if (edited !== undefined) return edited;
     }
     const text = saveRecord({ ...record, ...extra, status });
-    base = baseOf(record, text);
+    h.base = baseOf(record, text);
     return text;
   }
 
-  // what may be stored now, newest first: one text, or — after a write that threw — that write's and the one before
-  let stored = [encode(claimed, "claimed")];
-  const text = stored[0]!;
-
-  async function write(record: RunRecord, value: string, opts: SetOptions | undefined): Promise<void> {
+  async function write(h: Held, record: RunRecord, value: string, opts: SetOptions | undefined): Promise<void> {
     let wrote = false;
     try {
       // without compareAndSet the adapter is best effort (documented): the owner's writes are plain sets
       if (!storage.compareAndSet) {
         await storage.set(key, value, opts);
         wrote = true;
-      } else for (const expected of stored) if ((wrote = await swap(storage, key, expected, value, opts))) break;
+      } else for (const expected of h.stored) if ((wrote = await swap(storage, key, expected, value, opts))) break;
     } catch (cause) {
-      stored = [value, ...stored];
+      h.stored = [value, ...h.stored];
       throw new StorageError("compareAndSet", key, cause, value);
     }
     if (!wrote) {
@@ -95,39 +102,46 @@ export function claimRecord(
         "the stored run was changed by someone else during this resume (its lease passed and it was taken over)";
       throw new StorageError("compareAndSet", key, why, value);
     }
-    stored = [value];
-    current = record;
+    h.stored = [value];
+    h.current = record;
   }
 
+  /** The owner's last write: after it (whatever came of it) the owner holds nothing. */
+  async function settle(last: (h: Held) => Promise<void>): Promise<void> {
+    const h = held;
+    held = undefined;
+    if (h) await last(h);
+  }
+
+  const text = encode(held, claimed, "claimed");
+  held.stored = [text];
   const owner: RecordOwner = {
     get record() {
-      return current;
+      return held!.current;
     },
-    checkpoint: (record) => write(record, encode(record, "claimed"), pendingTtl(o, record.calls)),
-    async halt(record) {
-      settled = true;
-      const more = { applied: [...(applied ?? []), digest] }; // these answers, sent again, get this halt back
-      await write(record, encode(record, "suspended", more), pendingTtl(o, record.calls));
-    },
-    async complete(result) {
-      settled = true;
-      const ttl = o.completedTtlSeconds;
-      if (!storage.capabilities.ttl || ttl <= 0) {
-        await storage.delete(key).catch(() => {}); // the result is returned either way
-        return;
-      }
-      await write(current, doneText(found.record, first.text, { ...current, answered, applied }, result), {
-        ttlSeconds: ttl,
-      });
-    },
-    async giveBack() {
-      if (settled) return;
-      settled = true;
-      const status = openGroups(current.calls).length ? "suspended" : "ready";
-      await write(current, encode(current, status), pendingTtl(o, current.calls)).catch(() => {
-        // the claim stays until its lease passes; then the same answer takes it over
-      });
-    },
+    checkpoint: (record) => write(held!, record, encode(held!, record, "claimed"), pendingTtl(o, record.calls)),
+    halt: (record) =>
+      settle((h) => {
+        const more = { applied: [...(applied ?? []), digest] }; // these answers, sent again, get this halt back
+        return write(h, record, encode(h, record, "suspended", more), pendingTtl(o, record.calls));
+      }),
+    complete: (result) =>
+      settle(async (h) => {
+        const ttl = o.completedTtlSeconds;
+        if (!storage.capabilities.ttl || ttl <= 0) {
+          await storage.delete(key).catch(() => {}); // the result is returned either way
+          return;
+        }
+        const done = doneText(h.loaded, h.first.text, { ...h.current, answered, applied }, result);
+        await write(h, h.current, done, { ttlSeconds: ttl });
+      }),
+    giveBack: () =>
+      settle(async (h) => {
+        const status = openGroups(h.current.calls).length ? "suspended" : "ready";
+        await write(h, h.current, encode(h, h.current, status), pendingTtl(o, h.current.calls)).catch(() => {
+          // the claim stays until its lease passes; then the same answer takes it over
+        });
+      }),
   };
   return { owner, text };
 }
