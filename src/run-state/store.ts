@@ -52,6 +52,9 @@ export function recordStore(options: RecordStoreOptions): RecordStore {
       try {
         won = await swap(storage, key, found.raw, owner.text, pendingTtl(options, claimed.calls));
       } catch (cause) {
+        // a claim that landed and then threw is undone (a no-op when it never landed): a refused resume
+        // consumes nothing, and the same answer retries at once instead of after the lease
+        await swap(storage, key, owner.text, found.raw, pendingTtl(options, found.record.calls)).catch(() => {});
         throw new StorageError("compareAndSet", key, cause);
       }
       if (!won)

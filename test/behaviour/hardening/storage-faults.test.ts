@@ -12,6 +12,7 @@ import {
   StorageError,
   type RunStorage,
 } from "toolnexus";
+import { crashingStorage } from "toolnexus/testing";
 import { barrier, countingTool, faultyStorage, raceResumes } from "../support/faulty-storage";
 import { naturalStorage } from "../support/natural-storage";
 import { MODES, resumeIn, runIn } from "../support/drive";
@@ -102,6 +103,26 @@ describe("storage faults", () => {
     expect((await client.resume(halted.runId, answerOutput("q-book", "Cy"), { toolkit: [tool] })).text).toBe(
       "booked for Cy",
     );
+  });
+
+  it("a claim that lands and then throws is undone: the same answer, retried at once within the lease, runs the tool once", async () => {
+    const inner = memoryStorage();
+    const { tool, executions } = countingTool();
+    const fetch = single().fetch;
+    const halted = asPending(await createClient({ ...base, fetch, storage: inner }).run("x", { toolkit: [tool] }));
+    const stored = await inner.get(`run:${halted.runId}`);
+    // the resume's second operation (its claim) reaches the store, then its reply is lost
+    const { storage } = crashingStorage(inner, 2, "lands-then-throws");
+    const failed = createClient({ ...base, fetch, storage, claimLeaseMs: 60_000 });
+    expect(
+      await rejection(failed.resume(halted.runId, answerOutput("q-book", "Ed"), { toolkit: [tool] })),
+    ).toBeInstanceOf(StorageError);
+    expect(await inner.get(`run:${halted.runId}`)).toBe(stored); // consumed nothing
+    const retry = createClient({ ...base, fetch, storage: inner, claimLeaseMs: 60_000 });
+    expect((await retry.resume(halted.runId, answerOutput("q-book", "Ed"), { toolkit: [tool] })).text).toBe(
+      "booked for Ed",
+    );
+    expect(executions()).toBe(1);
   });
 
   it("a delete failure after completion still returns the result; a different answer later conflicts and runs nothing", async () => {
