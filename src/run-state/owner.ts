@@ -52,8 +52,14 @@ interface Held {
   base: Base;
   /** The record as this owner last stored it. */
   current: RunRecord;
-  /** What may be stored now, newest first: one text, or — after a write that threw — that write's and those before. */
-  stored: string[];
+  /** What may be stored now, newest first: one write, or — after a write that threw — that one and those before. */
+  stored: Stored[];
+}
+
+/** A write of the owner's: the text and the record it encodes. */
+interface Stored {
+  text: string;
+  record: RunRecord;
 }
 
 /** The owner of `found` once it is claimed with `claimed` for the answers `digest` stands for, and the claim's text. */
@@ -92,9 +98,9 @@ export function claimRecord(
       if (!storage.compareAndSet) {
         await storage.set(key, value, opts);
         wrote = true;
-      } else for (const expected of h.stored) if ((wrote = await swap(storage, key, expected, value, opts))) break;
+      } else for (const { text } of h.stored) if ((wrote = await swap(storage, key, text, value, opts))) break;
     } catch (cause) {
-      h.stored = [value, ...h.stored];
+      h.stored = [{ text: value, record }, ...h.stored];
       throw new StorageError("compareAndSet", key, cause, value);
     }
     if (!wrote) {
@@ -102,9 +108,40 @@ export function claimRecord(
         "the stored run was changed by someone else during this resume (its lease passed and it was taken over)";
       throw new StorageError("compareAndSet", key, why, value);
     }
-    h.stored = [value];
+    h.stored = [{ text: value, record }];
     h.current = record;
   }
+
+  /**
+   * Puts back unclaimed the newest of `candidates` that is still stored — the record that write encodes, so
+   * a checkpoint that landed and then threw is kept. Best effort: the claim otherwise stays until its lease.
+   */
+  async function giveBackFrom(h: Held, candidates: Stored[]): Promise<void> {
+    for (const { text, record } of candidates) {
+      const back = await swap(storage, key, text, givenBack(h, record), pendingTtl(o, record.calls)).catch(
+        () => true, // unknown: stop here, the lease ends it
+      );
+      if (back) return;
+    }
+  }
+
+  /**
+   * A record given back: `suspended` while requests are open and no call's outcome is unknown, `ready` once
+   * none is open; with both (a partial answer whose tool started), still claimed but with its lease over, so
+   * the same answer settles the started call and halts again on the rest at once.
+   */
+  function givenBack(h: Held, record: RunRecord): string {
+    const open = openGroups(record.calls).length > 0;
+    if (!open) return encode(h, record, "ready");
+    if (!record.calls.some((c) => c.started && !c.result)) return encode(h, record, "suspended");
+    return encode(h, record, "claimed", { lease: { until: 0, digest } });
+  }
+
+  /** A halt or completion that failed: the checkpoint before it is given back, unless the failed write landed. */
+  const failed = (h: Held) => async (error: unknown) => {
+    await giveBackFrom(h, h.stored.slice(1));
+    throw error;
+  };
 
   /** The owner's last write: after it (whatever came of it) the owner holds nothing. */
   async function settle(last: (h: Held) => Promise<void>): Promise<void> {
@@ -114,7 +151,7 @@ export function claimRecord(
   }
 
   const text = encode(held, claimed, "claimed");
-  held.stored = [text];
+  held.stored = [{ text, record: claimed }];
   const owner: RecordOwner = {
     get record() {
       return held!.current;
@@ -123,7 +160,7 @@ export function claimRecord(
     halt: (record) =>
       settle((h) => {
         const more = { applied: [...(applied ?? []), digest] }; // these answers, sent again, get this halt back
-        return write(h, record, encode(h, record, "suspended", more), pendingTtl(o, record.calls));
+        return write(h, record, encode(h, record, "suspended", more), pendingTtl(o, record.calls)).catch(failed(h));
       }),
     complete: (result) =>
       settle(async (h) => {
@@ -133,15 +170,9 @@ export function claimRecord(
           return;
         }
         const done = doneText(h.loaded, h.first.text, { ...h.current, answered, applied }, result);
-        await write(h, h.current, done, { ttlSeconds: ttl });
+        await write(h, h.current, done, { ttlSeconds: ttl }).catch(failed(h));
       }),
-    giveBack: () =>
-      settle(async (h) => {
-        const status = openGroups(h.current.calls).length ? "suspended" : "ready";
-        await write(h, h.current, encode(h, h.current, status), pendingTtl(o, h.current.calls)).catch(() => {
-          // the claim stays until its lease passes; then the same answer takes it over
-        });
-      }),
+    giveBack: () => settle((h) => giveBackFrom(h, h.stored)),
   };
   return { owner, text };
 }
