@@ -69,19 +69,73 @@ export function claimRecord(
   claimed: RunRecord,
   digest: string,
 ): { owner: RecordOwner; text: string } {
-  const { storage } = o;
-  const key = runKey(claimed.runId);
+  const owner = new Owner(o, found, claimed, digest);
+  return { owner, text: owner.claimText };
+}
+
+class Owner implements RecordOwner {
+  readonly claimText: string;
+  readonly #o: RecordStoreOptions;
+  readonly #key: string;
+  readonly #digest: string;
   // what earlier resumes and this claim applied stays in every write, so replaying them is recognised
-  const { answered, applied } = claimed;
-  // the halt's own text, or — once an earlier owner's writes were appended to it (they carry a lease) — the
-  // record afresh, so a run claimed and given back again and again does not grow by a copy of its calls
-  const first = baseOf(found.record, found.record.lease === undefined ? found.raw : saveRecord(found.record));
-  let held: Held | undefined = { loaded: found.record, first, base: first, current: claimed, stored: [] };
+  readonly #answered: RunRecord["answered"];
+  readonly #applied: RunRecord["applied"];
+  #held: Held | undefined;
+
+  constructor(o: RecordStoreOptions, found: Loaded, claimed: RunRecord, digest: string) {
+    this.#o = o;
+    this.#key = runKey(claimed.runId);
+    this.#digest = digest;
+    this.#answered = claimed.answered;
+    this.#applied = claimed.applied;
+    // the halt's own text, or — once an earlier owner's writes were appended to it (they carry a lease) — the
+    // record afresh, so a run claimed and given back again and again does not grow by a copy of its calls
+    const first = baseOf(found.record, found.record.lease === undefined ? found.raw : saveRecord(found.record));
+    const held: Held = { loaded: found.record, first, base: first, current: claimed, stored: [] };
+    this.claimText = this.#encode(held, claimed, "claimed");
+    held.stored = [{ text: this.claimText, record: claimed }];
+    this.#held = held;
+  }
+
+  get record(): RunRecord {
+    return this.#held!.current;
+  }
+
+  checkpoint(record: RunRecord): Promise<void> {
+    const h = this.#held!;
+    return this.#write(h, record, this.#encode(h, record, "claimed"), pendingTtl(this.#o, record.calls));
+  }
+
+  halt(record: RunRecord): Promise<void> {
+    return this.#settle((h) => {
+      const more = { applied: [...(this.#applied ?? []), this.#digest] }; // these answers, sent again, get this halt back
+      const value = this.#encode(h, record, "suspended", more);
+      return this.#write(h, record, value, pendingTtl(this.#o, record.calls)).catch(this.#failed(h));
+    });
+  }
+
+  complete(result: RunResult): Promise<void> {
+    return this.#settle(async (h) => {
+      const { storage, completedTtlSeconds: ttl } = this.#o;
+      if (!storage.capabilities.ttl || ttl <= 0) {
+        await storage.delete(this.#key).catch(() => {}); // the result is returned either way
+        return;
+      }
+      const record = { ...h.current, answered: this.#answered, applied: this.#applied };
+      const done = doneText(h.loaded, h.first.text, record, result);
+      await this.#write(h, h.current, done, { ttlSeconds: ttl }).catch(this.#failed(h));
+    });
+  }
+
+  giveBack(): Promise<void> {
+    return this.#settle((h) => this.#giveBackFrom(h, h.stored));
+  }
 
   /** `record` with `status` as text: an edit of the base when the transcript is the base's, else serialized whole. */
-  function encode(h: Held, record: RunRecord, status: RunRecordStatus, more: Partial<RunRecord> = {}): string {
-    const lease = { until: Date.now() + o.claimLeaseMs, digest };
-    const extra = { calls: record.calls, answered, applied, lease, ...more };
+  #encode(h: Held, record: RunRecord, status: RunRecordStatus, more: Partial<RunRecord> = {}): string {
+    const lease = { until: Date.now() + this.#o.claimLeaseMs, digest: this.#digest };
+    const extra = { calls: record.calls, answered: this.#answered, applied: this.#applied, lease, ...more };
     if (record.assistant === h.base.assistant && record.messages.length === h.base.length) {
       const edited = restamp(h.base.text, record.runId, status, extra);
       if (edited !== undefined) return edited;
@@ -91,7 +145,10 @@ export function claimRecord(
     return text;
   }
 
-  async function write(h: Held, record: RunRecord, value: string, opts: SetOptions | undefined): Promise<void> {
+  /** Writes `value` (encoding `record`) over what may be stored; a write that throws may have landed. */
+  async #write(h: Held, record: RunRecord, value: string, opts: SetOptions | undefined): Promise<void> {
+    const { storage } = this.#o;
+    const key = this.#key;
     let wrote = false;
     try {
       // without compareAndSet the adapter is best effort (documented): the owner's writes are plain sets
@@ -116,9 +173,10 @@ export function claimRecord(
    * Puts back unclaimed the newest of `candidates` that is still stored — the record that write encodes, so
    * a checkpoint that landed and then threw is kept. Best effort: the claim otherwise stays until its lease.
    */
-  async function giveBackFrom(h: Held, candidates: Stored[]): Promise<void> {
+  async #giveBackFrom(h: Held, candidates: Stored[]): Promise<void> {
     for (const { text, record } of candidates) {
-      const back = await swap(storage, key, text, givenBack(h, record), pendingTtl(o, record.calls)).catch(
+      const value = this.#givenBack(h, record);
+      const back = await swap(this.#o.storage, this.#key, text, value, pendingTtl(this.#o, record.calls)).catch(
         () => true, // unknown: stop here, the lease ends it
       );
       if (back) return;
@@ -130,51 +188,26 @@ export function claimRecord(
    * none is open; with both (a partial answer whose tool started), still claimed but with its lease over, so
    * the same answer settles the started call and halts again on the rest at once.
    */
-  function givenBack(h: Held, record: RunRecord): string {
-    const open = openGroups(record.calls).length > 0;
-    if (!open) return encode(h, record, "ready");
-    if (!record.calls.some((c) => c.started && !c.result)) return encode(h, record, "suspended");
-    return encode(h, record, "claimed", { lease: { until: 0, digest } });
+  #givenBack(h: Held, record: RunRecord): string {
+    if (openGroups(record.calls).length === 0) return this.#encode(h, record, "ready");
+    if (!record.calls.some((c) => c.started && !c.result)) return this.#encode(h, record, "suspended");
+    return this.#encode(h, record, "claimed", { lease: { until: 0, digest: this.#digest } });
   }
 
   /** A halt or completion that failed: the checkpoint before it is given back, unless the failed write landed. */
-  const failed = (h: Held) => async (error: unknown) => {
-    await giveBackFrom(h, h.stored.slice(1));
-    throw error;
-  };
-
-  /** The owner's last write: after it (whatever came of it) the owner holds nothing. */
-  async function settle(last: (h: Held) => Promise<void>): Promise<void> {
-    const h = held;
-    held = undefined;
-    if (h) await last(h);
+  #failed(h: Held): (error: unknown) => Promise<never> {
+    return async (error) => {
+      await this.#giveBackFrom(h, h.stored.slice(1));
+      throw error;
+    };
   }
 
-  const text = encode(held, claimed, "claimed");
-  held.stored = [{ text, record: claimed }];
-  const owner: RecordOwner = {
-    get record() {
-      return held!.current;
-    },
-    checkpoint: (record) => write(held!, record, encode(held!, record, "claimed"), pendingTtl(o, record.calls)),
-    halt: (record) =>
-      settle((h) => {
-        const more = { applied: [...(applied ?? []), digest] }; // these answers, sent again, get this halt back
-        return write(h, record, encode(h, record, "suspended", more), pendingTtl(o, record.calls)).catch(failed(h));
-      }),
-    complete: (result) =>
-      settle(async (h) => {
-        const ttl = o.completedTtlSeconds;
-        if (!storage.capabilities.ttl || ttl <= 0) {
-          await storage.delete(key).catch(() => {}); // the result is returned either way
-          return;
-        }
-        const done = doneText(h.loaded, h.first.text, { ...h.current, answered, applied }, result);
-        await write(h, h.current, done, { ttlSeconds: ttl }).catch(failed(h));
-      }),
-    giveBack: () => settle((h) => giveBackFrom(h, h.stored)),
-  };
-  return { owner, text };
+  /** The owner's last write: after it (whatever came of it) the owner holds nothing. */
+  async #settle(last: (h: Held) => Promise<void>): Promise<void> {
+    const h = this.#held;
+    this.#held = undefined;
+    if (h) await last(h);
+  }
 }
 
 /**
