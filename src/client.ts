@@ -4,12 +4,13 @@
 import { ConfigError, InvalidAnswerError } from "./errors";
 import { drive } from "./loop";
 import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunContext } from "./loop/context";
-import type { RunInspection } from "./loop/resume";
+import type { RunInspection } from "./loop/inspect";
 import { envApiKey } from "./client/env";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
 import { collect, session, type Plan, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
+import { recordStore } from "./run-state/store";
 import { memoryStorage } from "./storage/memory";
 import { toToolkit } from "./tools/toolkit";
 import type {
@@ -29,7 +30,7 @@ import { loadWire } from "./wire/load";
 import type { Wire } from "./wire/types";
 
 export type { ClientOptions, Hooks, ResumeOptions, RunOptions } from "./types";
-export type { RunInspection } from "./loop/resume";
+export type { RunInspection } from "./loop/inspect";
 
 export interface AskOptions extends RunOptions {
   /** A conversation id: its transcript is loaded from and saved to the client's storage. */
@@ -133,6 +134,7 @@ function sessionEnv(
   const apiKey = (): string | undefined =>
     "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
   const secret = opts.resumeSecret;
+  const records = recordStore({ ...opts, storage });
   const env: SessionEnv = {
     opts,
     context: async (toolkit, signal, stream): Promise<RunContext> => ({
@@ -141,6 +143,7 @@ function sessionEnv(
       apiKey: apiKey(),
       toolkit: toToolkit(toolkit),
       storage,
+      records,
       metrics: env,
       stream,
       signal,
@@ -207,7 +210,7 @@ function resumePlans(opts: ResolvedOptions) {
 
 /** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
 async function inspect(env: SessionEnv, runId: string): Promise<Inspection | undefined> {
-  const [{ inspectRun }, ctx] = await Promise.all([import("./loop/resume"), env.context(undefined, undefined, false)]);
+  const [{ inspectRun }, ctx] = await Promise.all([import("./loop/inspect"), env.context(undefined, undefined, false)]);
   const found = await inspectRun(ctx, runId);
   if (!found || !env.token || found.requests.length === 0) return found;
   const signed = await Promise.all(found.requests.map((r) => env.token!(runId, r)));

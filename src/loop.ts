@@ -3,14 +3,23 @@ import { callModel } from "./loop/call-model";
 import type { LoopState, RunContext } from "./loop/context";
 import { resultOf } from "./loop/context";
 import { runTurn, type CallOutcome } from "./loop/execute-tools";
-import { halted, haltRecord, writeRecord } from "./loop/halt";
+import { halted, haltRecord, storedCall } from "./loop/halt";
+import type { RecordOwner } from "./run-state/store";
 import { appendTurn, mergeRelays, resolveInline } from "./loop/suspension";
+import type { StoredCall } from "./run-state/record";
 import type { RunResult, StreamEvent } from "./types";
 import type { ToolCall, Turn } from "./wire/types";
 import { finalOutput } from "./loop/output";
 
-/** Turns until the model stops calling tools, a suspension halts the run, or `maxTurns` is reached. */
-export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<StreamEvent, RunResult> {
+/**
+ * Turns until the model stops calling tools, a suspension halts the run, or `maxTurns` is reached. A resumed
+ * run is handed the `owner` of its claimed record, which checkpoints every turn.
+ */
+export async function* drive(
+  ctx: RunContext,
+  state: LoopState,
+  owner?: RecordOwner,
+): AsyncGenerator<StreamEvent, RunResult> {
   while (state.turns < ctx.maxTurns) {
     ctx.signal?.throwIfAborted();
     state.turns++;
@@ -25,28 +34,23 @@ export async function* drive(ctx: RunContext, state: LoopState): AsyncGenerator<
     if (ctx.stream)
       for (const call of turn.calls) yield { type: "tool_call", id: call.id, name: call.name, args: call.args };
     // a resumed run marks the calls as started before any runs: after a crash they are never run twice
-    await ctx.checkpoint?.(state, turn.message, turn.calls.map(started));
+    await owner?.checkpoint(haltRecord(ctx, state, turn.message, turn.calls.map(started)));
     const outcomes = await runTurn(ctx, state, turn.calls);
     ctx.signal?.throwIfAborted();
     mergeRelays(outcomes);
     if (ctx.opts.waitFor) {
       yield* resolveInline(ctx, state, outcomes);
     } else if (outcomes.some((o) => o.request)) {
-      return yield* halt(ctx, state, turn.message, outcomes);
+      return yield* halt(ctx, state, owner, turn.message, outcomes);
     }
-    await ctx.checkpoint?.(state, turn.message, outcomes);
+    await owner?.checkpoint(haltRecord(ctx, state, turn.message, outcomes.map(storedCall)));
     if (ctx.stream && !ctx.opts.waitFor) for (const o of outcomes) yield toolResult(o);
     appendTurn(ctx, state, turn, outcomes);
   }
   return resultOf(state, "incomplete", { limit: "maxTurns" });
 }
 
-const started = (call: ToolCall): CallOutcome => ({
-  call,
-  args: call.args,
-  result: { output: "", isError: true },
-  started: true,
-});
+const started = ({ id, name, args, raw }: ToolCall): StoredCall => ({ id, name, args, raw, started: true });
 
 const toolResult = ({ call, result }: CallOutcome): StreamEvent => ({
   type: "tool_result",
@@ -86,11 +90,12 @@ function uniqueIds(ctx: RunContext, state: LoopState, turn: Turn): Turn {
 export async function* halt(
   ctx: RunContext,
   state: LoopState,
+  owner: RecordOwner | undefined,
   assistant: unknown,
   calls: CallOutcome[],
 ): AsyncGenerator<StreamEvent, RunResult> {
   if (ctx.stream) for (const c of calls) if (!c.request) yield toolResult(c);
-  const record = { ...haltRecord(ctx, state, assistant, calls), ...ctx.carry };
-  await writeRecord(ctx, record);
+  const record = haltRecord(ctx, state, assistant, calls.map(storedCall));
+  await (owner ? owner.halt(record) : ctx.records.halt(record));
   return yield* halted(ctx, state, record);
 }

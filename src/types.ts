@@ -352,7 +352,10 @@ export interface ClientOptions {
    * and gives it back when it goes away; past it, a resume with the same answer takes the run over.
    */
   claimLeaseMs?: number;
-  /** Halted runs expire from storage after this many seconds (adapters with TTL); never before a request's `expiresAt`. */
+  /**
+   * Halted runs expire from storage after this many seconds (adapters with TTL), never before a request's
+   * `expiresAt`. Default 604800 (7 days); 0 keeps them until they are resumed or forgotten.
+   */
   pendingTtlSeconds?: number;
   /** Verifies `resume(…, { token })` tokens made by `createResumeToken(run, secret)`. Never stored, logged or put in an error. */
   resumeSecret?: string;

@@ -64,8 +64,9 @@ const conflict = (id: string, what: string, runId = id) =>
 /**
  * Runs one exchange on the conversation — as a stream of events, or drained by `ask` — refused while it
  * waits on a run or another exchange owns it; the outcome is written with a compare-and-set against the
- * conversation as this exchange found it, before a stream's `done` event goes out (a page that answers at
- * once finds the conversation waiting on its run). A reader that walks away frees the conversation again.
+ * conversation as this exchange found it, before the caller can learn the halted run's runId (its first
+ * `pending` event, or `done`): a page that answers at once finds the conversation waiting on its run, and
+ * the resume that finishes it settles it. A reader that walks away frees the conversation again.
  */
 async function* exchange<E, R extends { status: string; messages: unknown[]; runId?: string }>(
   store: Store,
@@ -96,8 +97,12 @@ async function* exchange<E, R extends { status: string; messages: unknown[]; run
         await lease.save(record, step.value);
         return step.value;
       }
-      const done = step.value as { type?: unknown; result?: R };
-      if (done.type === "done" && done.result) await lease.save(record, done.result);
+      const event = step.value as { type?: unknown; result?: R; runId?: string };
+      // the pointer to a halted run is written before anyone can learn its runId: the first `pending`
+      // event of a durable halt (it carries the runId), else the `done` event
+      if (event.type === "pending" && event.runId !== undefined)
+        await lease.save(record, { status: "pending", messages: [], runId: event.runId });
+      else if (event.type === "done" && event.result) await lease.save(record, event.result);
       yield step.value;
     }
   } finally {

@@ -29,7 +29,7 @@ const RULES: Rule[] = [
   ["timeoutMs", isDelay, `a number of ms > 0 and ≤ ${MAX_TIMER_MS}, e.g. timeoutMs: 30000`],
   ["toolTimeoutMs", isDelay, `a number of ms > 0 and ≤ ${MAX_TIMER_MS}, e.g. toolTimeoutMs: 10000`],
   ["completedTtlSeconds", isDuration, "a number of seconds ≥ 0 (0 keeps no outcome), e.g. 86400"],
-  ["pendingTtlSeconds", isPositive, "a number of seconds > 0, e.g. pendingTtlSeconds: 604800"],
+  ["pendingTtlSeconds", isDuration, "a number of seconds ≥ 0 (0 keeps halted runs for ever), e.g. 604800"],
   ["claimLeaseMs", isPositive, "a number of ms > 0, e.g. claimLeaseMs: 60000"],
   ["apiKey", (v) => typeof v === "string", "a string"],
   ["systemPrompt", (v) => typeof v === "string", "a string"],
@@ -75,6 +75,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     retries: options.retries ?? 2,
     retryBaseMs: options.retryBaseMs ?? 500,
     completedTtlSeconds: options.completedTtlSeconds ?? 86_400,
+    pendingTtlSeconds: options.pendingTtlSeconds ?? 604_800,
     claimLeaseMs: options.claimLeaseMs ?? 60_000,
   };
 }

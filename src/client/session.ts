@@ -2,7 +2,7 @@
 // metric, the text a cancelled run had streamed, resume tokens on what a page receives, and the final
 // `usage` and `done` events of a stream.
 import { deadline } from "../_internal/signals";
-import { endRun, resultOf, type LoopState, type ResolvedOptions, type RunContext } from "../loop/context";
+import { resultOf, type LoopState, type ResolvedOptions, type RunContext } from "../loop/context";
 import { toolSchema } from "../tools/schema/input-schema";
 import { withRunParams } from "../loop/call-model";
 import type { Resumption } from "../loop/resume";
@@ -77,7 +77,6 @@ export async function* session(
     limit.done();
     // the run's telemetry ends once: with the result, the error, or — its reader went away — neither
     ctx?.trace?.end(result!);
-    if (ctx) endRun(ctx);
   }
   env.record(runMetric(opts.model, result, Date.now() - started));
   if (result.status === "pending" && env.token) result.token = await env.token(result.runId!, result.pending!);

@@ -1,7 +1,5 @@
 import type {
-  Answer,
   ClientOptions,
-  PendingRequest,
   MetricEvent,
   RunBase,
   RunResult,
@@ -9,27 +7,11 @@ import type {
   RunStorage,
   RunTelemetry,
   ToolCallRecord,
-  ToolResult,
   Toolkit,
   Usage,
 } from "../types";
-import type { ToolCall, Wire } from "../wire/types";
-
-/** One call of a turn and what it has come to: a result, a suspension, or (in a checkpoint) a start. */
-export interface CallOutcome {
-  call: ToolCall;
-  /** Arguments after `beforeTool`: a re-execution uses exactly these. */
-  args: Record<string, unknown>;
-  result: ToolResult;
-  /** Set when the call suspended. */
-  request?: PendingRequest;
-  /** The tool's private state for its re-execution (`pending(request, { state })`). */
-  state?: unknown;
-  /** A checkpoint's mark: the tool started and its result is not known yet. */
-  started?: true;
-  /** The answer a started call runs with. */
-  answer?: Answer;
-}
+import type { RecordStore } from "../run-state/store";
+import type { Wire } from "../wire/types";
 import type { ToolSchema } from "../tools/schema/input-schema";
 
 /** The client's options as a run reads them: checked once, with their defaults filled in. */
@@ -38,16 +20,19 @@ export interface ResolvedOptions extends ClientOptions {
   retries: number;
   retryBaseMs: number;
   completedTtlSeconds: number;
+  pendingTtlSeconds: number;
   claimLeaseMs: number;
 }
 
-/** Everything one run needs that does not change while it runs (resolved client options). */
+/** Everything one run needs; read-only while it runs — what a callee changes is a parameter or a return value. */
 export interface RunContext {
   opts: ResolvedOptions;
   wire: Wire;
   apiKey: string | undefined;
   toolkit: Toolkit | undefined;
   storage: RunStorage;
+  /** Where the run's durable record lives: the one way a run reads and writes it. */
+  records: RecordStore;
   metrics: { record(event: MetricEvent): void };
   stream: boolean;
   /** Aborted by `timeoutMs` or the caller's signal; absent when neither is set (nothing can abort the run). */
@@ -56,33 +41,8 @@ export interface RunContext {
   warn: (message: string) => void;
   /** The run's `output` schema, compiled: the final answer is asked for as, and checked against, it. */
   output?: ToolSchema;
-  /** The stored record this run owns (after a resume claimed it); later writes compare-and-set against it. */
-  owned?: string;
-  /**
-   * Set while a resumed run owns its record: saves the turn in progress — the calls marked as started
-   * before any runs, then with their results — and renews the lease.
-   */
-  checkpoint?: (state: LoopState, assistant: unknown, calls: CallOutcome[]) => Promise<void>;
-  /** Called once the run wrote its record as halted (suspended): it no longer owns it. */
-  released?: () => void;
-  /**
-   * What a resumed run's later halt keeps of the answers it applied, so that replaying them gets the run
-   * as they left it (the kept outcome of a suspension that led to another).
-   */
-  carry?: { answered?: { requestId: string; digest: string }; applied?: string[] };
   /** The client's telemetry for this run, when it has one. */
   trace?: RunTelemetry;
-}
-
-/**
- * Lets go of what a finished run's context still points to: the stored text it owned and the claim's
- * closures. V8 allocates an object that has often outlived a minor collection (as a run's context does)
- * straight in the old generation; a dead one there keeps whatever it points to alive through every minor
- * collection until the next major one, so each resumed run's transcript was copied and promoted, and the
- * collector became the largest part of what a suspension costs.
- */
-export function endRun(ctx: RunContext): void {
-  ctx.owned = ctx.checkpoint = ctx.released = ctx.carry = undefined;
 }
 
 /** What a run has accumulated; serialised into the run record when it halts. */

@@ -4,9 +4,14 @@ import { approvalGate } from "../tools/approval";
 import type { Answer, PendingRequest, ToolContext, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
-import type { CallOutcome, LoopState, RunContext } from "./context";
+import type { StoredCall } from "../run-state/record";
+import type { LoopState, RunContext } from "./context";
 
-export type { CallOutcome } from "./context";
+/**
+ * One call of a turn in flight: the call as the model made it and the result it came to — for a call that
+ * suspended, the suspension itself, beside the request and state the record keeps (see StoredCall).
+ */
+export type CallOutcome = Pick<StoredCall, "args" | "request" | "state"> & { call: ToolCall; result: ToolResult };
 
 const withoutPending = (result: ToolResult): ToolResult => {
   if (!result.metadata || !("pending" in result.metadata || "pendingState" in result.metadata)) return result;

@@ -2,90 +2,25 @@
 // path: everything that can be checked is checked before the record is claimed; the claim is a lease the
 // owner renews at every checkpoint and gives back when it goes away; the calls of a turn are marked as
 // started before they run, so a call whose outcome a crash left unknown is reported, never run twice.
-import { ConfigError, InvalidAnswerError, RunNotFoundError, RunStateError, StorageError } from "../errors";
+import { ConfigError, InvalidAnswerError, RunConflictError } from "../errors";
 import { pendingOf } from "../answer";
 import { drive } from "../loop";
-import { loadRecord } from "../run-state/check";
-import { runKey } from "../run-state/keys";
-import { answerDigest, keptOutcome, openGroups, restamp, type HaltedCall, type RunRecord } from "../run-state/record";
-import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
+import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord } from "../run-state/record";
+import type { RecordOwner } from "../run-state/store";
+import type { Answer, JSONSchema, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
+import type { ToolSchema } from "../tools/schema/input-schema";
+import { validateJsonSchema } from "../tools/schema/json-schema";
 import type { ToolCall } from "../wire/types";
-import { zeroUsage, type CallOutcome, type LoopState, type RunContext } from "./context";
-import { runTool } from "./execute-tools";
-import { checkpoint, claim, conflict, owned, type Owner } from "./claim";
-import { halted, haltedCall, openRequests, pendingResult, writeRecord, writeText } from "./halt";
+import { zeroUsage, type LoopState, type RunContext } from "./context";
+import { runTool, type CallOutcome } from "./execute-tools";
+import { halted, pendingResult, storedCall } from "./halt";
+import { leaseHeld, mustRead } from "./inspect";
 import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, reruns, resolveRequest } from "./suspension";
 
-const asCall = (c: HaltedCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
+const asCall = (c: StoredCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
 
-/** What `client.inspect(runId)` tells a page that reloaded: where the run stands and what it waits for. */
-export interface RunInspection {
-  /**
-   * `pending`: waiting for the answers in `requests`; `running`: a resume owns it now; `ready`: its answers
-   * were applied but it stopped before finishing — `resume(runId, [])` continues it; `done`: finished.
-   */
-  status: "pending" | "running" | "ready" | "done";
-  requests: PendingRequest[];
-}
-
-async function read(ctx: RunContext, runId: string): Promise<{ raw: string; record: RunRecord } | undefined> {
-  let raw: string | undefined;
-  try {
-    raw = await ctx.storage.get(runKey(runId));
-  } catch (cause) {
-    throw new StorageError("get", runKey(runId), cause);
-  }
-  if (raw === undefined) return undefined;
-  const record = loadRecord(runId, raw);
-  const damage = damaged(ctx, record);
-  if (damage)
-    throw new RunStateError(`toolnexus: stored run "${runId}" is corrupt: ${damage} — it was left as it is`, runId);
-  return { raw, record };
-}
-
-/**
- * What the shape cannot say: the stored turn is checked against itself — its calls are exactly the tool
- * calls of the halted assistant message, in order — and every call is finished, waiting or started.
- */
-function damaged(ctx: RunContext, record: RunRecord): string | undefined {
-  if (record.status === "done") return undefined;
-  if (record.style !== ctx.wire.style) return undefined; // refused with its own message by the caller
-  const made = ctx.wire.callsOf(record.assistant);
-  const stored = record.calls;
-  if (made.length !== stored.length || made.some((m, i) => m.id !== stored[i]!.id || m.name !== stored[i]!.name)) {
-    return "its calls are not the tool calls of the halted assistant message";
-  }
-  const lost = stored.find((c) => !c.result && !c.started && (!c.request || record.status === "ready"));
-  if (lost) return `call "${lost.id}" has neither a result nor an open request`;
-  if (record.status === "suspended" && openGroups(stored).length === 0)
-    return "it is suspended but has no open request";
-  return undefined;
-}
-
-async function mustRead(ctx: RunContext, runId: string): Promise<{ raw: string; record: RunRecord }> {
-  const found = await read(ctx, runId);
-  if (!found) throw new RunNotFoundError(runId);
-  if (found.record.style !== ctx.wire.style) {
-    throw new RunStateError(
-      `toolnexus: run "${runId}" was halted by a ${found.record.style}-style client; resume it with one`,
-      runId,
-    );
-  }
-  return found;
-}
-
-/** Where a stored run stands, for a page that lost its own copy (undefined: no such run). */
-export async function inspectRun(ctx: RunContext, runId: string): Promise<RunInspection | undefined> {
-  const found = await read(ctx, runId);
-  if (!found) return undefined;
-  const { record } = found;
-  if (record.status === "done") return { status: "done", requests: [] };
-  if (record.status === "claimed" && leaseHeld(record)) return { status: "running", requests: [] };
-  if (record.status === "suspended") return { status: "pending", requests: openRequests(record.calls) };
-  return { status: "ready", requests: [] };
-}
-
-const leaseHeld = (record: RunRecord): boolean => record.lease !== undefined && record.lease.until > Date.now();
+/** The RunConflictError for run `runId`: `toolnexus: run "<runId>" <what>`. */
+const conflict = (runId: string, what: string) => new RunConflictError(runId, `toolnexus: run "${runId}" ${what}`);
 
 function stateOf(ctx: RunContext, record: RunRecord): LoopState {
   return {
@@ -115,7 +50,7 @@ export interface Resumption {
 /** One answer matched to the open request it answers, with the calls that request covers. */
 interface Applied {
   request: PendingRequest;
-  calls: HaltedCall[];
+  calls: StoredCall[];
   answer: Answer;
 }
 
@@ -165,7 +100,10 @@ export async function prepareResume(
   answers: readonly unknown[],
   guard?: ResumeGuard,
 ): Promise<Resumption> {
-  const { raw, record } = await mustRead(ctx, runId);
+  const found = await mustRead(ctx, runId);
+  const { record } = found;
+  // a resume given no `output` keeps the schema the run was started with (set before the run starts)
+  if (ctx.output === undefined && record.output !== undefined) ctx.output = storedOutput(record.output);
   ctx.trace?.resumed(record.trace);
   const state = stateOf(ctx, record);
   // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError
@@ -197,10 +135,34 @@ export async function prepareResume(
     calls: record.calls.map((c) => startedFor(c, applied)),
     answered: answered(applied, digest, record),
   };
-  const base = await claim(ctx, claimed, raw, digest);
-  const own = { current: claimed, digest, base };
-  return { state, resumed: true, events: owned(ctx, own, resumeRun(ctx, state, own, applied, { record, raw: base })) };
+  const owner = await ctx.records.claim(found, claimed, digest);
+  return { state, resumed: true, events: owned(owner, resumeRun(ctx, state, owner, applied)) };
 }
+
+/**
+ * Runs `events` as the owner of the claimed record: when the run goes away before it settles — a stream
+ * cancelled, a `break`, a thrown hook, a failed model call or write — the owner gives the last checkpoint
+ * back, so the same answer retries from there and no finished call runs again.
+ */
+async function* owned(
+  owner: RecordOwner,
+  events: AsyncGenerator<StreamEvent, RunResult>,
+): AsyncGenerator<StreamEvent, RunResult> {
+  try {
+    return yield* events;
+  } finally {
+    await owner.giveBack();
+  }
+}
+
+/** A run's stored `output` schema, checked with the JSON Schema checker the tools use. */
+const storedOutput = (json: JSONSchema): ToolSchema => ({
+  json,
+  check(value) {
+    const problems = validateJsonSchema(json, value);
+    return problems.length === 0 ? { ok: true, value } : { ok: false, problems: problems.join("; ") };
+  },
+});
 
 /** A run finished, owned by another resume, or answered with other answers than these is refused here. */
 function refuseTaken(record: RunRecord, digest: string, count: number): void {
@@ -230,7 +192,7 @@ const digestOf = (answers: readonly (Answer | undefined)[]): string =>
   );
 
 /** A call being answered (and re-run) is marked as started by the claim itself. */
-function startedFor(call: HaltedCall, applied: Applied[]): HaltedCall {
+function startedFor(call: StoredCall, applied: Applied[]): StoredCall {
   const a = applied.find((x) => x.calls.includes(call));
   if (!a || !reruns(a.request, a.answer, call.state)) return call;
   return { ...call, started: true, answer: a.answer };
@@ -247,13 +209,12 @@ const answered = (applied: Applied[], digest: string, record: RunRecord): RunRec
 async function* resumeRun(
   ctx: RunContext,
   state: LoopState,
-  own: Owner,
+  owner: RecordOwner,
   applied: Applied[],
-  base: { record: RunRecord; raw: string },
 ): AsyncGenerator<StreamEvent, RunResult> {
-  const claimed = own.current;
+  const claimed = owner.record;
   let calls = claimed.calls;
-  const finished: HaltedCall[] = [];
+  const finished: StoredCall[] = [];
   for (const a of applied) {
     const members = a.calls.map((c) => ({ call: asCall(c), args: c.args, state: c.state }));
     const results = await resolveRequest(ctx, state, a.request, members, a.answer);
@@ -265,7 +226,7 @@ async function* resumeRun(
   calls = settled;
   const record: RunRecord = { ...claimed, calls };
   const open = openGroups(calls).length > 0;
-  if (changed) await checkpoint(ctx, own, record, open ? "suspended" : "claimed");
+  if (changed) await (open ? owner.halt(record) : owner.checkpoint(record));
   if (ctx.stream)
     for (const c of finished.filter((f) => f.result))
       yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
@@ -276,16 +237,16 @@ async function* resumeRun(
     { message: record.assistant },
     calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })),
   );
-  const result = yield* drive(ctx, state);
-  if (result.status !== "pending") await complete(ctx, record, result, base);
+  const result = yield* drive(ctx, state, owner);
+  if (result.status !== "pending") await owner.complete(result);
   return result;
 }
 
 /** A re-run call's outcome: its result, or — an approved call that suspends for its own reason — its next request. */
-function settledCall(c: HaltedCall, result: ToolResult): HaltedCall {
+function settledCall(c: StoredCall, result: ToolResult): StoredCall {
   const request = pendingOf(result);
   const next = request ? { request, state: result.metadata?.pendingState } : {};
-  return haltedCall({ call: asCall(c), args: c.args, result, ...next });
+  return storedCall({ call: asCall(c), args: c.args, result, ...next });
 }
 
 /**
@@ -293,7 +254,7 @@ function settledCall(c: HaltedCall, result: ToolResult): HaltedCall {
  * never run again: the model is told it was interrupted — unless its tool declares `recovery: "rerun"`, which
  * runs it again with the same answer and the same `idempotencyKey`.
  */
-async function settleUnknown(ctx: RunContext, state: LoopState, calls: HaltedCall[]): Promise<HaltedCall[]> {
+async function settleUnknown(ctx: RunContext, state: LoopState, calls: StoredCall[]): Promise<StoredCall[]> {
   if (!calls.some((c) => c.started && !c.result)) return calls;
   return Promise.all(
     calls.map(async (c) => {
@@ -307,40 +268,4 @@ async function settleUnknown(ctx: RunContext, state: LoopState, calls: HaltedCal
       return { id: c.id, name: c.name, args: c.args, raw: c.raw, result };
     }),
   );
-}
-
-/**
- * Keeps the outcome (for a repeated identical answer) until `completedTtlSeconds`. The record as loaded
- * takes the outcome appended as a text edit when the run's messages still start with its transcript: the
- * transcript stored there is not serialized again, and the outcome lists only the messages after it.
- */
-async function complete(
-  ctx: RunContext,
-  record: RunRecord,
-  result: RunResult,
-  base: { record: RunRecord; raw: string },
-): Promise<void> {
-  const ttl = ctx.opts.completedTtlSeconds;
-  if (!ctx.storage.capabilities.ttl || ttl <= 0) {
-    await ctx.storage.delete(runKey(record.runId)).catch(() => {}); // the result is returned either way
-    return;
-  }
-  const opts = { ttlSeconds: ttl };
-  const before = base.record.messages;
-  let appended: string | undefined;
-  try {
-    if (before.every((m, i) => result.messages[i] === m)) {
-      const kept = { ...result, messages: result.messages.slice(before.length) };
-      appended = restamp(base.raw, record.runId, "done", { answered: record.answered, result: kept });
-    }
-  } catch {
-    // not JSON: writeRecord below reports it as a StorageError
-  }
-  if (appended) await writeText(ctx, record.runId, appended, opts);
-  else
-    await writeRecord(
-      ctx,
-      { ...record, status: "done", messages: [], assistant: null, calls: [], toolCalls: [], result },
-      opts,
-    );
 }

@@ -74,6 +74,7 @@ const RECORD = shape({
   applied: optional(arrayOf(string)),
   lease: optional(shape({ until: count, digest: string })),
   result: optional(outcome),
+  output: json,
 });
 
 /** Parses and checks a stored record. Corrupt JSON, a bad shape or an unknown version ⇒ {@link RunStateError}. */

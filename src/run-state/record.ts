@@ -3,13 +3,15 @@
 // Reading one back (parsed and shape-checked) lives in check.ts beside this file.
 import { canonical } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
-import type { Answer, PendingRequest, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
+import { StorageError } from "../errors";
+import { runKey } from "./keys";
+import type { Answer, JSONSchema, PendingRequest, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
 import type { Style } from "../wire/types";
 
 export const RUN_STATE_VERSION = 1;
 
 /** One tool call of the halted turn. */
-export interface HaltedCall {
+export interface StoredCall {
   id: string;
   name: string;
   /** Arguments after `beforeTool` rewrote them: the tool re-runs with exactly these. */
@@ -45,7 +47,7 @@ export interface RunRecord {
   messages: unknown[];
   /** The halted assistant message, in the provider's shape. */
   assistant: unknown;
-  calls: HaltedCall[];
+  calls: StoredCall[];
   turns: number;
   usage: Usage;
   toolCalls: ToolCallRecord[];
@@ -60,6 +62,8 @@ export interface RunRecord {
   result?: RunResult;
   /** The telemetry's context of the run that wrote the record (a resume links to it). */
   trace?: Record<string, unknown>;
+  /** The JSON Schema of the run's `output`: a resume without one checks the final answer against it. */
+  output?: JSONSchema;
 }
 
 /**
@@ -68,7 +72,11 @@ export interface RunRecord {
  */
 export function saveRecord(record: RunRecord): string {
   const { v, runId, status, updatedAt: _, ...rest } = record;
-  return JSON.stringify({ v, runId, status, updatedAt: new Date().toISOString(), ...rest });
+  try {
+    return JSON.stringify({ v, runId, status, updatedAt: new Date().toISOString(), ...rest });
+  } catch (cause) {
+    throw new StorageError("set", runKey(runId), cause); // something in the run cannot be stored as JSON
+  }
 }
 
 const HEAD = /^\{"v":1,"runId":("(?:[^"\\]|\\.)*"),"status":"[a-z]+","updatedAt":"[^"]*"/;
@@ -102,7 +110,7 @@ export function keptOutcome(record: RunRecord): RunResult {
 
 /**
  * The calls still waiting, grouped by Request in tool-call order (relay calls merged into one Request share
- * a group). By default a call waits while it has a Request, no result and has not started on its answer (a stored `HaltedCall`); the loop's
+ * a group). By default a call waits while it has a Request, no result and has not started on its answer (a stored call); the loop's
  * in-flight outcomes, which always carry a result, pass `isOpen` to count the Request alone.
  */
 export function openGroups<T extends { request?: PendingRequest; result?: unknown; started?: true }>(

@@ -1,10 +1,14 @@
-// The exactly-once invariant under crashes, as a suite any test runner can run against any atomic adapter:
+// The exactly-once invariant under crashes and failed writes, as a suite any test runner can run against
+// any atomic adapter:
 //   crashMatrix("myStorage", () => myStorage(), { describe, it });
 // A resume is stopped at its k-th storage operation (the operation throws, never settles — the process
 // died — or reaches the store and its reply is lost) for every k, or its reader walks away after its k-th
-// event for every k; then a fresh client resumes with the same answer. Whatever k was, the run finishes,
-// every tool ran at most once for its answer, a call whose outcome was lost is reported to the model as
-// interrupted (never run again), and nothing is left claimed once the lease has passed.
+// event for every k; then a fresh client resumes with the same answer. And, the process living on, the k-th
+// storage operation of the whole multi-turn resume fails once — it throws before landing, or lands and then
+// throws — for every k, while a page answers and, on an error, retries the same answer from a new client
+// after the lease. Whatever k was, the run finishes, every tool ran at most once for its answer, a call
+// whose outcome was lost is reported to the model as interrupted (never run again), and nothing is left
+// claimed once the lease has passed.
 import {
   answerOutput,
   ConfigError,
@@ -28,10 +32,22 @@ export interface CrashMatrixOptions extends Partial<ContractTestFunctions> {
   timeout?: number;
   /** The wires to run it on (default both). */
   styles?: readonly ("openai" | "anthropic")[];
+  /**
+   * Which ways a storage operation goes wrong (default all five): the process dying at it — `"throw"`,
+   * `"hang"`, `"lost"` (it landed, the reply was lost) — or it failing once while the process lives on —
+   * `"throws"` (before landing), `"lands-then-throws"`.
+   */
+  modes?: readonly (Crash | Fault)[];
 }
 
 /** How the process dies at the k-th operation: before it reaches the store (throw, hang), or after (lost). */
 export type Crash = "throw" | "hang" | "lost";
+
+/**
+ * How the k-th operation fails once while the process lives on (a transient KV, Redis or Postgres error):
+ * it throws before reaching the store, or it lands and then throws. Every other operation works.
+ */
+export type Fault = "throws" | "lands-then-throws";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -79,21 +95,28 @@ function model(style: "openai" | "anthropic") {
   );
 }
 
-/** A storage whose k-th operation (1-based) crashes the "process"; every later operation fails the same way. */
+/**
+ * A storage whose k-th operation (1-based) crashes the "process" — every later operation fails the same
+ * way — or, for a {@link Fault}, fails once and every later operation works.
+ */
 export function crashingStorage(
   inner: RunStorage,
   k: number,
-  how: Crash,
+  how: Crash | Fault,
 ): { storage: RunStorage; crashed: () => boolean } {
   let n = 0;
   let dead = false;
+  const once = how === "throws" || how === "lands-then-throws";
   const op =
     <A extends unknown[], R>(fn: (...a: A) => Promise<R>) =>
     (...a: A): Promise<R> => {
+      if (dead && once) return fn(...a);
       if (!dead && ++n === k) {
         dead = true;
-        // the write reached the store; the process died before it heard back
-        if (how === "lost") return fn(...a).then(() => Promise.reject(new Error(`crash after storage op ${k}`)));
+        // the write reached the store; the process died (or the reply was lost) before it heard back
+        if (how === "lost" || how === "lands-then-throws")
+          return fn(...a).then(() => Promise.reject(new Error(`storage op ${k} failed after it landed`)));
+        if (once) return Promise.reject(new Error(`storage op ${k} failed`));
       }
       if (!dead) return fn(...a);
       return how === "hang" ? new Promise<R>(() => {}) : Promise.reject(new Error(`crash at storage op ${k}`));
@@ -196,6 +219,41 @@ async function crashAt(
   return true;
 }
 
+/**
+ * A page's answers — the city, then the approval when it comes — each retried with the same answer from a
+ * new client after the lease when a resume fails; at most `tries` resumes in all.
+ */
+async function answerAndRetry(w: World, storage: RunStorage, runId: string, tools: unknown[]): Promise<RunResult> {
+  let answer = cityAnswer();
+  let failure: unknown;
+  for (let tries = 0; tries < 6; tries++) {
+    let result: RunResult;
+    try {
+      result = await clientOn(w, storage).resume(runId, answer, { toolkit: tools as never });
+    } catch (error) {
+      failure = error;
+      await sleep(w.leaseMs * 2); // the failed owner's claim, if it stayed, passes
+      continue;
+    }
+    if (result.status !== "pending") return result;
+    equal(result.pending?.id, "q-ok", "the request still open after the answered one");
+    answer = answerOutput("q-ok", "yes");
+  }
+  throw failure;
+}
+
+/** The k-th storage operation of the whole resume fails once (`how`); false once k is past the last operation. */
+async function faultAt(w: World, make: () => RunStorage | Promise<RunStorage>, k: number, how: Fault) {
+  const inner = await make();
+  const { runs, tools } = kit();
+  const runId = haltedRunId(await clientOn(w, inner).run("trip", { toolkit: tools }));
+  const { storage, crashed } = crashingStorage(inner, k, how);
+  const result = await answerAndRetry(w, storage, runId, tools);
+  if (!crashed()) return false;
+  await invariant(inner, runId, result, runs);
+  return true;
+}
+
 /** A reader that walks away after its k-th event, then the same answer; false once k is past the last event. */
 async function walkAwayAt(w: World, make: () => RunStorage | Promise<RunStorage>, k: number): Promise<boolean> {
   const storage = await make();
@@ -217,6 +275,18 @@ async function walkAwayAt(w: World, make: () => RunStorage | Promise<RunStorage>
 /**
  * Registers the crash matrix for an atomic adapter (call it at the top level of a test file). `makeStorage`
  * may return the same adapter every time: each crash point uses a run of its own.
+ *
+ * Per wire, one test per mode (`opts.modes`, default all):
+ * - `"throw"`, `"hang"`, `"lost"`: the resume's k-th storage operation kills its process — it throws, never
+ *   settles, or lands and its reply is lost — for every k; after the lease a fresh client resumes with the
+ *   same answer and finishes the run.
+ * - `"throws"`, `"lands-then-throws"`: the k-th storage operation of the whole multi-turn resume (the
+ *   answer, then the approval it leads to) fails once — before it lands, or after — for every k, the
+ *   process living on; a page retries each failed resume with the same answer from a new client after the
+ *   lease, and the run finishes. Your adapter passes only if a write that fails never leaves a record a
+ *   later resume cannot read.
+ * And a reader that walks away after its k-th event, for every k. Every time, each tool ran at most once
+ * for its answer and nothing stays claimed.
  */
 export function crashMatrix(
   name: string,
@@ -235,13 +305,28 @@ export function crashMatrix(
   for (const style of opts.styles ?? (["openai", "anthropic"] as const)) {
     const w: World = { style, leaseMs: opts.leaseMs ?? 25 };
     describe(`the crash matrix on ${name} (${style})`, () => {
-      for (const how of ["throw", "hang", "lost"] as const) {
+      const modes = opts.modes ?? ["throw", "hang", "lost", "throws", "lands-then-throws"];
+      for (const how of (["throw", "hang", "lost"] as const).filter((m) => modes.includes(m))) {
         it(
           `a resume stopped at its k-th storage operation (${how}), for every k: a fresh client finishes it, no tool twice`,
           async () => {
             let points = 0;
             while (await crashAt(w, makeStorage, points + 1, how)) points++;
             ok(points > 3, `crash points walked (${points}): a resume makes more storage operations than that`);
+          },
+          timeout,
+        );
+      }
+      for (const how of (["throws", "lands-then-throws"] as const).filter((m) => modes.includes(m))) {
+        it(
+          `the k-th storage operation of a multi-turn resume fails once (${how}), for every k: the same answer, retried, finishes it, no tool twice`,
+          async () => {
+            let points = 0;
+            while (await faultAt(w, makeStorage, points + 1, how)) points++;
+            ok(
+              points > 6,
+              `fault points walked (${points}): a multi-turn resume makes more storage operations than that`,
+            );
           },
           timeout,
         );

@@ -5,7 +5,7 @@ export { storageContract } from "./storage-contract";
 export type { ContractEnv, ContractOptions, ContractTestFunctions } from "./storage-contract";
 export { raceResumes, countingTool } from "./race";
 export { crashMatrix, crashingStorage } from "./crash-matrix";
-export type { Crash, CrashMatrixOptions } from "./crash-matrix";
+export type { Crash, CrashMatrixOptions, Fault } from "./crash-matrix";
 export type { RaceOutcome } from "./race";
 export { bigValue, ODD_KEYS, ODD_VALUES } from "./values";
 export { ContractAssertionError } from "./assert";

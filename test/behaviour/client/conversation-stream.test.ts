@@ -63,6 +63,33 @@ describe("stream(prompt, { conversationId })", () => {
     expect((await client.run("and then?", { conversationId: "c-now" })).text).toBe("next");
   });
 
+  it("an answer sent the moment the pending event arrives, before done, leaves the conversation free for the next prompt", async () => {
+    const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Oslo it is" }, { text: "next" }]);
+    let runs = 0;
+    const ask = defineTool({
+      name: "ask_city",
+      description: "asks",
+      execute: async (_a, ctx) =>
+        ctx.answer
+          ? (runs++, `city=${String(ctx.answer.data?.output)}`)
+          : pending({ kind: "input", id: "q", prompt: "Which city?" }),
+    });
+    const client = createClient({ ...base, fetch: s.fetch, storage: memoryStorage() });
+    const seen: string[] = [];
+    for await (const event of client.stream("which city?", { conversationId: "c-fast", toolkit: [ask] })) {
+      seen.push(event.type);
+      // a host that auto-answers: the run finishes before this stream's done event goes out
+      if (event.type === "pending")
+        expect((await client.resume(event.runId!, answerOutput("q", "Oslo"), { toolkit: [ask] })).status).toBe("done");
+    }
+    expect(seen.slice(-2)).toEqual(["usage", "done"]);
+    const next = await client.ask("and then?", { id: "c-fast" });
+    expect(next.text).toBe("next");
+    const saved = JSON.stringify(await client.conversation({ id: "c-fast" }).messages());
+    for (const said of ["which city?", "Oslo it is", "and then?", "next"]) expect(saved).toContain(said);
+    expect(runs).toBe(1);
+  });
+
   it("a second exchange while one streams is a RunConflictError before anything runs", async () => {
     let calls = 0;
     const s = scripted("openai", [{ text: "slow" }, { text: "never" }]);

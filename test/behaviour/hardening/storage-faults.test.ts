@@ -6,12 +6,15 @@ import { describe, expect, it } from "vitest";
 import {
   answerOutput,
   createClient,
+  defineTool,
   memoryStorage,
+  pending,
   RunConflictError,
   RunStateError,
   StorageError,
   type RunStorage,
 } from "toolnexus";
+import { crashingStorage } from "toolnexus/testing";
 import { barrier, countingTool, faultyStorage, raceResumes } from "../support/faulty-storage";
 import { naturalStorage } from "../support/natural-storage";
 import { MODES, resumeIn, runIn } from "../support/drive";
@@ -102,6 +105,79 @@ describe("storage faults", () => {
     expect((await client.resume(halted.runId, answerOutput("q-book", "Cy"), { toolkit: [tool] })).text).toBe(
       "booked for Cy",
     );
+  });
+
+  it("a claim that lands and then throws is undone: the same answer, retried at once within the lease, runs the tool once", async () => {
+    const inner = memoryStorage();
+    const { tool, executions } = countingTool();
+    const fetch = single().fetch;
+    const halted = asPending(await createClient({ ...base, fetch, storage: inner }).run("x", { toolkit: [tool] }));
+    const stored = await inner.get(`run:${halted.runId}`);
+    // the resume's second operation (its claim) reaches the store, then its reply is lost
+    const { storage } = crashingStorage(inner, 2, "lands-then-throws");
+    const failed = createClient({ ...base, fetch, storage, claimLeaseMs: 60_000 });
+    expect(
+      await rejection(failed.resume(halted.runId, answerOutput("q-book", "Ed"), { toolkit: [tool] })),
+    ).toBeInstanceOf(StorageError);
+    expect(await inner.get(`run:${halted.runId}`)).toBe(stored); // consumed nothing
+    const retry = createClient({ ...base, fetch, storage: inner, claimLeaseMs: 60_000 });
+    expect((await retry.resume(halted.runId, answerOutput("q-book", "Ed"), { toolkit: [tool] })).text).toBe(
+      "booked for Ed",
+    );
+    expect(executions()).toBe(1);
+  });
+
+  it("a checkpoint that lands and then throws is given back at once: the same answer, retried within the lease, keeps the tool's result", async () => {
+    const inner = memoryStorage();
+    const { tool, executions } = countingTool();
+    const fetch = single().fetch;
+    const halted = asPending(await createClient({ ...base, fetch, storage: inner }).run("x", { toolkit: [tool] }));
+    // the resume's third operation (the checkpoint of the answered call) reaches the store, then its reply is lost
+    const { storage } = crashingStorage(inner, 3, "lands-then-throws");
+    const failed = createClient({ ...base, fetch, storage, claimLeaseMs: 60_000 });
+    expect(
+      await rejection(failed.resume(halted.runId, answerOutput("q-book", "Flo"), { toolkit: [tool] })),
+    ).toBeInstanceOf(StorageError);
+    expect(JSON.parse((await inner.get(`run:${halted.runId}`))!).status).toBe("ready");
+    const retry = createClient({ ...base, fetch, storage: inner, claimLeaseMs: 60_000 });
+    const done = await retry.resume(halted.runId, answerOutput("q-book", "Flo"), { toolkit: [tool] });
+    expect(done.text).toBe("booked for Flo");
+    expect(done.toolCalls.map((c) => c.output)).toEqual(["booked for Flo"]);
+    expect(executions()).toBe(1);
+  });
+
+  it("a partial answer whose halt write fails: the same answer, retried at once, halts again on the other request", async () => {
+    const inner = memoryStorage();
+    const runs = { city: 0, date: 0 };
+    const asking = (name: "city" | "date") =>
+      defineTool({
+        name: `ask_${name}`,
+        description: name,
+        execute: async (_a, ctx) => {
+          if (!ctx.answer) return pending({ kind: "input", id: `q-${name}`, prompt: `Which ${name}?` });
+          runs[name]++;
+          return `${name}=${String(ctx.answer.data?.output)}`;
+        },
+      });
+    const tools = [asking("city"), asking("date")];
+    const s = scripted("openai", [
+      { calls: [{ name: "ask_city" }, { name: "ask_date" }] },
+      (b) => ({ text: toolResultsIn(b).join("|") }),
+    ]);
+    const client = (storage: RunStorage) => createClient({ ...base, fetch: s.fetch, storage, claimLeaseMs: 60_000 });
+    const halted = asPending(await client(inner).run("x", { toolkit: tools }));
+    const date = answerOutput("q-date", "Friday");
+    // the resume's third operation — writing the run halted again on q-city — throws before it lands
+    const { storage } = crashingStorage(inner, 3, "throws");
+    expect(await rejection(client(storage).resume(halted.runId, date, { toolkit: tools }))).toBeInstanceOf(
+      StorageError,
+    );
+    const again = asPending(await client(inner).resume(halted.runId, date, { toolkit: tools }));
+    expect(again.requests.map((r) => r.id)).toEqual(["q-city"]);
+    const done = await client(inner).resume(halted.runId, answerOutput("q-city", "Oslo"), { toolkit: tools });
+    expect(done.status).toBe("done");
+    expect(done.text).toBe("city=Oslo|interrupted: ask_date did not finish"); // its result was lost, never re-run
+    expect(runs).toEqual({ city: 1, date: 1 });
   });
 
   it("a delete failure after completion still returns the result; a different answer later conflicts and runs nothing", async () => {

@@ -1,10 +1,10 @@
 // run(prompt, { output }): the final answer asked for in the provider's structured-output mode, validated,
 // and returned typed as result.output — on both wires, run and stream; an answer that does not fit is an
-// OutputError carrying the raw text.
+// OutputError carrying the raw text. A resume keeps the schema the run was started with, or uses its own.
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
 import * as z from "zod";
-import { createClient, jsonSchema, OutputError } from "toolnexus";
+import { answerOutput, createClient, defineTool, jsonSchema, memoryStorage, OutputError, pending } from "toolnexus";
 import { MODES, STYLES } from "../support/drive";
 import { scripted } from "../support/scripted";
 
@@ -73,3 +73,49 @@ for (const style of STYLES) {
     });
   }
 }
+
+describe("resume honours the run's output schema", () => {
+  const base = { baseUrl: "http://127.0.0.1:9", style: "openai", model: "m", apiKey: "k" } as const;
+  const ask = defineTool({
+    name: "ask_city",
+    description: "asks",
+    execute: async (_a, ctx) => (ctx.answer ? "asked" : pending({ kind: "input", id: "q", prompt: "Which city?" })),
+  });
+
+  /** A run started with `city` as its output, halted on a question; resumed with `opts`, the model answers `text`. */
+  async function resumed(text: string, opts: { output?: typeof city | v.GenericSchema } = {}) {
+    const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text }]);
+    const storage = memoryStorage();
+    const halted = await createClient({ ...base, fetch: s.fetch, storage }).run("weather?", {
+      output: city,
+      toolkit: [ask],
+    });
+    expect(halted.status).toBe("pending");
+    // a new client, as in another process: the schema comes from the stored run
+    const client = createClient({ ...base, fetch: s.fetch, storage });
+    const runId = (halted as { runId: string }).runId;
+    const result = await client.resume(runId, answerOutput("q", "Chennai"), { toolkit: [ask], ...opts });
+    return { result, body: s.bodies[1]! };
+  }
+
+  it("without an output, checks the final answer against the stored schema and returns result.output", async () => {
+    const { result, body } = await resumed(ANSWER);
+    expect(result.status === "done" && result.output).toEqual({ city: "Chennai", tempC: 31 });
+    expect(JSON.stringify(body)).toContain('"tempC"'); // the resumed turn asked for that schema too
+  });
+
+  it("without an output, an answer the stored schema refuses is an OutputError carrying the raw text", async () => {
+    const error = await resumed('{"city":"Chennai"}').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(OutputError);
+    expect((error as OutputError).message).toContain("tempC");
+  });
+
+  it("with an output, uses the one given", async () => {
+    const other = v.object({ town: v.string() });
+    const { result } = await resumed('{"town":"Chennai"}', { output: other });
+    expect(result.status === "done" && result.output).toEqual({ town: "Chennai" });
+  });
+});

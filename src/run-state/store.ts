@@ -1,0 +1,68 @@
+// The durable record's whole life, in one place: a record is loaded, written when a fresh run halts, and
+// claimed by a resume — the claim returns its owner (owner.ts), which alone writes the record from then on.
+import { RunConflictError, StorageError } from "../errors";
+import { loadRecord } from "./check";
+import { runKey } from "./keys";
+import { saveRecord, type RunRecord } from "./record";
+import { claimRecord, type Loaded, type RecordOwner } from "./owner";
+import { swap } from "./swap";
+import { pendingTtl, type RecordStoreOptions } from "./ttl";
+
+export type { Loaded, RecordOwner } from "./owner";
+export type { RecordStoreOptions } from "./ttl";
+
+export interface RecordStore {
+  readonly options: RecordStoreOptions;
+  /** The stored record of `runId` (undefined: none); a corrupt one is a RunStateError. */
+  load(runId: string): Promise<Loaded | undefined>;
+  /** Writes the record of a fresh run that halted (nothing stored under its runId yet). */
+  halt(record: RunRecord): Promise<void>;
+  /**
+   * Takes the loaded record for one resume with a compare-and-set (exactly once on an atomic adapter),
+   * writing `claimed` — the record with its answered calls marked as started — under a lease.
+   */
+  claim(found: Loaded, claimed: RunRecord, digest: string): Promise<RecordOwner>;
+}
+
+export function recordStore(options: RecordStoreOptions): RecordStore {
+  const { storage } = options;
+  return {
+    options,
+    async load(runId) {
+      const key = runKey(runId);
+      let raw: string | undefined;
+      try {
+        raw = await storage.get(key);
+      } catch (cause) {
+        throw new StorageError("get", key, cause);
+      }
+      return raw === undefined ? undefined : { raw, record: loadRecord(runId, raw) };
+    },
+    async halt(record) {
+      const value = saveRecord(record);
+      const key = runKey(record.runId);
+      await storage
+        .set(key, value, pendingTtl(options, record.calls))
+        .catch((cause) => Promise.reject(new StorageError("set", key, cause, value)));
+    },
+    async claim(found, claimed, digest) {
+      const key = runKey(claimed.runId);
+      const owner = claimRecord(options, found, claimed, digest);
+      let won: boolean;
+      try {
+        won = await swap(storage, key, found.raw, owner.text, pendingTtl(options, claimed.calls));
+      } catch (cause) {
+        // a claim that landed and then threw is undone (a no-op when it never landed): a refused resume
+        // consumes nothing, and the same answer retries at once instead of after the lease
+        await swap(storage, key, owner.text, found.raw, pendingTtl(options, found.record.calls)).catch(() => {});
+        throw new StorageError("compareAndSet", key, cause);
+      }
+      if (!won)
+        throw new RunConflictError(
+          claimed.runId,
+          `toolnexus: run "${claimed.runId}" was claimed by another resume first — nothing ran for this call`,
+        );
+      return owner.owner;
+    },
+  };
+}
