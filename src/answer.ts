@@ -127,7 +127,7 @@ export function pending(request: PendingInput, options: PendingOptions = {}): To
     throw new TypeError(`toolnexus: pending: data must be a plain object, got ${typeName(request.data)}`);
   if (request.expiresAt !== undefined && Number.isNaN(Date.parse(request.expiresAt)))
     throw new TypeError(`toolnexus: pending: expiresAt must be an RFC 3339 timestamp, got "${request.expiresAt}"`);
-  const req: PendingRequest = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
+  const req: PendingRequest<string> = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
   if (request.url !== undefined) req.url = request.url;
   if (request.data !== undefined) req.data = request.data;
   if (request.expiresAt !== undefined) req.expiresAt = request.expiresAt;
@@ -208,7 +208,7 @@ export function parseAnswer(value: unknown): Answer {
 }
 
 /** Validates a Request that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
-export function parseRequest(value: unknown): PendingRequest {
+export function parseRequest(value: unknown): PendingRequest<string> {
   return parseWith("Request", REQUEST, REQUEST_SHAPE, value);
 }
 
