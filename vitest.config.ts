@@ -27,6 +27,7 @@ const chromiumArgs = [
 const alias = {
   "toolnexus/testing": fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
   "toolnexus/mcp": fileURLToPath(new URL("./src/mcp/index.ts", import.meta.url)),
+  "toolnexus/widget": fileURLToPath(new URL("./src/widget/index.ts", import.meta.url)),
   toolnexus: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
 };
 const behaviour = "test/behaviour/**/*.test.ts";
