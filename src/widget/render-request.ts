@@ -48,12 +48,8 @@ function textReply(ctx: Ctx, extra: HTMLElement[] = []): HTMLFormElement {
   return form;
 }
 
-const decline = (ctx: Ctx, label: string, said: string, message?: () => string) =>
-  button(label, "decline", () => {
-    const why = message?.().trim();
-    const answer = answerDeclined(ctx.request.id);
-    ctx.options.onAnswer(why ? Object.assign(answer, { message: why }) : answer, why ? `${said}: ${why}` : said);
-  });
+const decline = (ctx: Ctx, label: string, said: string) =>
+  button(label, "decline", () => ctx.options.onAnswer(answerDeclined(ctx.request.id), said));
 
 function schemaForm(ctx: Ctx, schema: NonNullable<ReturnType<typeof formSchema>>): HTMLFormElement {
   const { request, s, options } = ctx;
@@ -132,15 +128,29 @@ function approval(ctx: Ctx): HTMLElement[] {
     out.push(h("pre", { className: "args", part: "args" }, JSON.stringify(data.args, null, 2)));
   const reasonId = uid("tnx-reason");
   const reason = h("input", { type: "text", id: reasonId, name: "reason", autocomplete: "off", part: "reason-input" });
-  const row = h(
-    "div",
-    { className: "row" },
-    button(s.approve, "primary approve", () => options.onAnswer(answerOutput(request.id, "approved"), s.approved)),
-  );
+  const approve = () => options.onAnswer(answerOutput(request.id, "approved"), s.approved);
+  const row = h("div", { className: "row" }, button(s.approve, "primary approve", approve));
   const always = options.alwaysAllow;
   if (always) row.append(button(s.alwaysAllow, "always", () => options.onAnswer(always(request.id), s.alwaysAllowed)));
-  row.append(decline(ctx, s.decline, s.declined, () => reason.value));
-  out.push(row, h("div", { className: "row reason" }, h("label", { for: reasonId }, s.reasonLabel), reason));
+  // the reason comes before its Decline, so Tab reaches it first and Enter in it declines
+  const declining = button(s.decline, "decline", undefined, "submit");
+  const why = h(
+    "form",
+    { className: "row reason", part: "reason" },
+    h("label", { for: reasonId }, s.reasonLabel),
+    reason,
+    declining,
+  );
+  why.onsubmit = (event) => {
+    event.preventDefault();
+    const message = reason.value.trim();
+    const answer = answerDeclined(request.id);
+    options.onAnswer(
+      message ? Object.assign(answer, { message }) : answer,
+      message ? `${s.declined}: ${message}` : s.declined,
+    );
+  };
+  out.push(row, why);
   return out;
 }
 
