@@ -194,7 +194,7 @@ function checkReferences({ sf, report }) {
 }
 
 function main(dir = "dist") {
-  const need = ["index.js", "index.d.ts", "widget.js", "widget.d.ts", ...BUNDLES];
+  const need = ["index.js", "index.d.ts", BUNDLE];
   const missing = need.filter((f) => !existsSync(join(dir, f)));
   if (missing.length) {
     console.error(`${dir}/ lacks ${missing.join(", ")} — run \`npm run build\` first`);
