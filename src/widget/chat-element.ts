@@ -102,6 +102,19 @@ function notice(error: { code: string; message: string }, s: ChatStrings): HTMLE
     : h("div", { className: "msg error", part: "error", role: "alert" }, `${s.error} ${error.message}`);
 }
 
+/** What an element without an endpoint shows: a page's mistake, said plainly. */
+const NO_ENDPOINT: RunSessionState = {
+  status: "error",
+  messages: [],
+  text: "",
+  requests: [],
+  runId: undefined,
+  error: {
+    code: "config",
+    message: 'toolnexus: <toolnexus-chat> needs an endpoint, the URL of a createRunHandler: endpoint="/api/run"',
+  },
+};
+
 /** The first control a keyboard user would want in `box`. */
 const firstControl = (box: ParentNode) => box.querySelector<HTMLElement>("button, input, select, a[href]");
 
@@ -144,8 +157,18 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
       return this.#session?.send(text) ?? Promise.resolve();
     }
 
+    static observedAttributes = ["endpoint"];
+
     connectedCallback(): void {
+      this.#connect();
+    }
+    attributeChangedCallback(): void {
+      if (this.isConnected) this.#connect(); // an element added before its endpoint was set starts now
+    }
+    /** Starts the session once there is an endpoint (kept for the element's life), and listens to it. */
+    #connect(): void {
       if (!this.#session) {
+        if (!this.endpoint) return this.#draw(NO_ENDPOINT);
         this.#session = createRunSession({ endpoint: this.endpoint, ...this.#options() });
         void this.#session.restore();
       }

@@ -54,7 +54,7 @@ const CALLS: [RegExp, { name: string; arguments: Record<string, unknown> }[]][] 
   [/pay/, [{ name: "payment", arguments: {} }]],
 ];
 
-function generate({ messages }: GenerateRequest) {
+function generate({ messages }: GenerateRequest, held: Promise<void>) {
   const list = messages as Message[];
   const last = list.at(-1)!;
   if (last.role === "tool") {
@@ -67,6 +67,7 @@ function generate({ messages }: GenerateRequest) {
     };
   }
   const prompt = String(last.content);
+  if (prompt.includes("slow")) return held.then(() => ({ content: `Slowly: ${prompt}` }));
   const calls = CALLS.find(([pattern]) => pattern.test(prompt))?.[1];
   if (!calls) return { content: `You said: ${prompt}` };
   return { toolCalls: calls.map((c, i) => ({ id: `call_${i}_${c.name}`, ...c })) };
@@ -74,6 +75,8 @@ function generate({ messages }: GenerateRequest) {
 
 export function widgetWorld() {
   const executions: string[] = [];
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve)); // a "slow" prompt's answer waits for release()
   const ran = (what: string) => (executions.push(what), what);
   const asking = (name: string, ask: () => ReturnType<typeof pending>) =>
     defineTool({
@@ -117,11 +120,24 @@ export function widgetWorld() {
     }),
     relayTool("lookup", "looks something up in the page", { type: "object", properties: { q: { type: "string" } } }),
   ];
-  const client = createInProcessClient({ model: "widget-model", generate, storage: memoryStorage() });
+  const client = createInProcessClient({
+    model: "widget-model",
+    generate: (req: GenerateRequest) => generate(req, held),
+    storage: memoryStorage(),
+  });
   const handler = createRunHandler({ client, toolkit: tools });
-  const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-    handler(new Request(new URL(String(input), "http://edge.test"), init))) as typeof globalThis.fetch;
-  return { executions, fetch, handler };
+  // as a browser's fetch does, an abort rejects the response that has not come yet
+  const fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+    const response = handler(new Request(new URL(String(input), "http://edge.test"), init));
+    const signal = init?.signal;
+    if (!signal) return response;
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    });
+    return Promise.race([response, aborted]);
+  }) as typeof globalThis.fetch;
+  return { executions, fetch, handler, release: () => release() };
 }
 
 /** A page's Web Storage in memory, shared by every element given it (a reload is a new element over it). */

@@ -219,3 +219,46 @@ describe("<toolnexus-chat>: several open, and a reload", () => {
     expect(world.executions).toEqual(['city:{"output":"Chennai"}']);
   });
 });
+
+describe("<toolnexus-chat>: what a hurried user does", () => {
+  it("Stop shows while a run streams and ends it; the composer comes back", async () => {
+    const world = widgetWorld();
+    const chat = mount(world);
+    await idle(chat);
+    const stop = shadow(chat).querySelector<HTMLButtonElement>("#stop")!;
+    expect(stop.hidden).toBe(true);
+    void chat.send("a slow one");
+    await until(chat, () => chat.session!.state.status === "streaming");
+    expect(stop.hidden).toBe(false);
+    expect(shadow(chat).querySelector<HTMLButtonElement>("#send")!.disabled).toBe(true);
+    await userEvent.click(stop);
+    await until(chat, () => chat.session!.state.status !== "streaming");
+    expect(stop.hidden).toBe(true);
+    expect(shadow(chat).querySelector<HTMLInputElement>("#message")!.disabled).toBe(false);
+    world.release();
+  });
+
+  it("a double click on Approve answers once: the tool runs once", async () => {
+    const world = widgetWorld();
+    const chat = mount(world);
+    await say(chat, "book a table");
+    await userEvent.dblClick(buttonIn(card(chat, "approval")!, "Approve"));
+    await until(chat, () => chat.session!.state.status === "done");
+    expect(world.executions).toEqual(["book:table"]);
+  });
+
+  it("an element added before its endpoint says what is missing, and starts once it is set", async () => {
+    const world = widgetWorld();
+    const chat = document.createElement("toolnexus-chat") as ChatElement;
+    chat.fetch = world.fetch;
+    chat.storage = pageStorage();
+    document.body.append(chat);
+    expect(shadow(chat).querySelector(".msg.error")!.textContent).toContain(
+      "needs an endpoint, the URL of a createRunHandler",
+    );
+    chat.endpoint = "/api/run";
+    await say(chat, "hello");
+    expect(texts(chat)).toEqual(["hello", "You said: hello"]);
+    expect(shadow(chat).querySelector(".msg.error")).toBeNull();
+  });
+});
