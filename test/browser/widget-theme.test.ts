@@ -29,6 +29,7 @@ async function everyKind() {
 
 describe("<toolnexus-chat> for a page", () => {
   it("is not registered by importing the module; defineChatElement registers once, under any tag", () => {
+    expect(customElements.get("toolnexus-chat")).toBeUndefined(); // imported above, not yet defined
     expect(customElements.get("toolnexus-chat-import-check")).toBeUndefined();
     const a = defineChatElement("toolnexus-chat-import-check");
     expect(customElements.get("toolnexus-chat-import-check")).toBe(a);
