@@ -35,7 +35,7 @@ export interface ChatElement extends HTMLElement {
   send(text: string): Promise<void>;
 }
 
-type Drawn = { messages?: unknown; requests?: unknown; busy?: boolean; strings?: ChatStrings };
+type Drawn = { messages?: unknown; requests?: unknown; busy?: boolean };
 
 interface Ui {
   s: ChatStrings;
@@ -126,9 +126,9 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
   const known = customElements.get(tag);
   if (known) return known;
   class ToolnexusChat extends HTMLElement implements ChatElement {
-    fetch: typeof fetch | undefined;
-    storage: SessionStorageLike | null | undefined;
-    alwaysAllow: ((id: string) => Answer) | undefined;
+    #fetch: typeof fetch | undefined;
+    #storage: SessionStorageLike | null | undefined;
+    #alwaysAllow: ((id: string) => Answer) | undefined;
     #strings: Partial<ChatStrings> = {};
     #session: RunSession | undefined;
     #off: (() => void) | undefined;
@@ -137,6 +137,36 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
     #cards = new Map<string, HTMLElement>();
     #refocus = false;
 
+    constructor() {
+      super();
+      // a property a page set before the element was defined is an own property hiding the accessor: take it
+      for (const key of ["fetch", "storage", "alwaysAllow", "strings", "endpoint"] as const) {
+        if (!Object.hasOwn(this, key)) continue;
+        const value = this[key];
+        delete (this as Partial<Record<typeof key, unknown>>)[key];
+        (this as Record<typeof key, unknown>)[key] = value;
+      }
+    }
+
+    get fetch(): typeof fetch | undefined {
+      return this.#fetch;
+    }
+    set fetch(value: typeof fetch | undefined) {
+      this.#fetch = value;
+    }
+    get storage(): SessionStorageLike | null | undefined {
+      return this.#storage;
+    }
+    set storage(value: SessionStorageLike | null | undefined) {
+      this.#storage = value;
+    }
+    get alwaysAllow(): ((id: string) => Answer) | undefined {
+      return this.#alwaysAllow;
+    }
+    set alwaysAllow(value: ((id: string) => Answer) | undefined) {
+      this.#alwaysAllow = value;
+      if (this.#session) this.#redraw();
+    }
     get endpoint(): string {
       return this.getAttribute("endpoint") ?? "";
     }
@@ -148,7 +178,7 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
     }
     set strings(value: Partial<ChatStrings>) {
       this.#strings = { ...value };
-      if (this.#session) this.#draw(this.#session.state);
+      if (this.#session) this.#redraw();
     }
     get session(): RunSession | undefined {
       return this.#session;
@@ -198,6 +228,12 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
       };
     }
 
+    /** Draws everything again, the cards too (new strings, a new alwaysAllow). */
+    #redraw(): void {
+      this.#ui = undefined;
+      this.#draw(this.#session!.state);
+    }
+
     #stop(): void {
       const session = this.#session as (RunSession & { stop?: () => unknown }) | undefined;
       if (typeof session?.stop === "function") void session.stop();
@@ -206,7 +242,7 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
 
     #draw(state: RunSessionState): void {
       const s = mergeStrings(this.#strings);
-      if (!this.#ui || JSON.stringify(this.#drawn.strings) !== JSON.stringify(s)) {
+      if (!this.#ui) {
         const root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
         this.#ui = build(
           root,
@@ -214,7 +250,7 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
           (text) => void this.send(text),
           () => this.#stop(),
         );
-        this.#drawn = { strings: s };
+        this.#drawn = {};
         this.#cards.clear();
       }
       const ui = this.#ui;

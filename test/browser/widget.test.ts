@@ -3,7 +3,7 @@
 // strings and ::part / custom-property theming, and no axe-core violation with every kind open.
 import { afterEach, describe, expect, it } from "vitest";
 import { userEvent } from "vitest/browser";
-import type { ChatElement } from "toolnexus/widget";
+import { type ChatElement, defineChatElement } from "toolnexus/widget";
 import { card, idle, mount, pageStorage, shadow, until, widgetWorld } from "./widget-world";
 
 afterEach(() => {
@@ -260,5 +260,18 @@ describe("<toolnexus-chat>: what a hurried user does", () => {
     await say(chat, "hello");
     expect(texts(chat)).toEqual(["hello", "You said: hello"]);
     expect(shadow(chat).querySelector(".msg.error")).toBeNull();
+  });
+
+  it("properties a page set on the tag in its HTML before defineChatElement ran are kept", async () => {
+    const world = widgetWorld();
+    document.body.innerHTML = '<chat-before-define endpoint="/api/run"></chat-before-define>';
+    const early = document.querySelector("chat-before-define") as ChatElement;
+    early.fetch = world.fetch;
+    early.storage = pageStorage();
+    early.strings = { send: "Go" };
+    defineChatElement("chat-before-define");
+    expect(shadow(early).querySelector("#send")!.textContent).toBe("Go");
+    await say(early, "hello");
+    expect(texts(early)).toEqual(["hello", "You said: hello"]);
   });
 });
