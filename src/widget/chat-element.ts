@@ -256,8 +256,9 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
       const ui = this.#ui;
       const busy = state.status === "streaming";
       const active = this.shadowRoot?.activeElement;
-      if (busy && active && (ui.cards.contains(active) || active === ui.input || active === ui.send))
-        this.#refocus = true;
+      // focus in what a run disables (or on Stop, which it hides) comes back when the run pauses
+      const inRun = active && (ui.cards.contains(active) || active === ui.input || active === ui.send);
+      if ((busy && inRun) || (active && active === ui.stop)) this.#refocus = true;
       if (state.messages !== this.#drawn.messages)
         ui.messages.replaceChildren(
           ...state.messages.map((m) =>

@@ -234,6 +234,7 @@ describe("<toolnexus-chat>: what a hurried user does", () => {
     await userEvent.click(stop);
     await until(chat, () => chat.session!.state.status !== "streaming");
     expect(stop.hidden).toBe(true);
+    expect(active(chat)?.id).toBe("message"); // focus is not lost with the hidden button
     expect(shadow(chat).querySelector<HTMLInputElement>("#message")!.disabled).toBe(false);
     world.release();
   });
