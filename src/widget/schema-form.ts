@@ -18,20 +18,24 @@ export function formSchema(schema: unknown): { properties: Record<string, Spec>;
   return { properties: properties as Record<string, Spec>, required };
 }
 
+type Choice = [value: string | number | boolean, label: string];
+const isScalar = (v: unknown): v is string | number | boolean =>
+  typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
 /** [value, label] pairs of an enum field: `enum` (labels from `enumNames`), or `oneOf` of `{ const, title }`. */
-function choicesOf(spec: Spec): [string, string][] | undefined {
+function choicesOf(spec: Spec): Choice[] | undefined {
+  let choices: Choice[] = [];
   if (Array.isArray(spec.enum)) {
     const names = Array.isArray(spec.enumNames) ? spec.enumNames : [];
-    return spec.enum.flatMap((v, i) =>
-      typeof v === "string" ? [[v, typeof names[i] === "string" ? names[i] : v]] : [],
+    choices = spec.enum.flatMap((v, i): Choice[] =>
+      isScalar(v) ? [[v, typeof names[i] === "string" ? names[i] : String(v)]] : [],
     );
-  }
-  if (Array.isArray(spec.oneOf) && spec.oneOf.every((o) => isObject(o) && typeof o.const === "string"))
-    return (spec.oneOf as Spec[]).map((o) => [
-      o.const as string,
-      typeof o.title === "string" ? o.title : (o.const as string),
+  } else if (Array.isArray(spec.oneOf) && spec.oneOf.every((o) => isObject(o) && isScalar(o.const)))
+    choices = (spec.oneOf as Spec[]).map((o) => [
+      o.const as Choice[0],
+      typeof o.title === "string" ? o.title : String(o.const),
     ]);
-  return undefined;
+  return choices.length ? choices : undefined;
 }
 
 const INPUT_TYPES: Record<string, string> = {
@@ -54,10 +58,11 @@ export interface Field {
 function control(spec: Spec, strings: ChatStrings): { node: HTMLInputElement | HTMLSelectElement; read(): unknown } {
   const choices = choicesOf(spec);
   if (choices) {
+    // a number or boolean choice comes back as itself, not as the option's string
     const node = h("select", {}, h("option", { value: "" }, strings.choose));
-    for (const [value, label] of choices) node.append(h("option", { value }, label));
-    if (choices.some(([v]) => v === spec.default)) node.value = spec.default as string;
-    return { node, read: () => node.value || undefined };
+    for (const [value, label] of choices) node.append(h("option", { value: String(value) }, label));
+    if (choices.some(([v]) => v === spec.default)) node.value = String(spec.default);
+    return { node, read: () => choices.find(([v]) => String(v) === node.value)?.[0] };
   }
   if (spec.type === "boolean") {
     const node = h("input", { type: "checkbox", checked: spec.default === true });

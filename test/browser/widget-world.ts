@@ -24,6 +24,14 @@ const TRIP_SCHEMA = {
     nights: { type: "integer", title: "Nights", minimum: 1, maximum: 14 },
     pace: { type: "string", title: "Pace", enum: ["relaxed", "busy"] },
     hotel: { type: "boolean", title: "Book a hotel too" },
+    stars: {
+      type: "integer",
+      title: "Stars",
+      oneOf: [
+        { const: 3, title: "Three" },
+        { const: 5, title: "Five" },
+      ],
+    },
   },
   required: ["name", "nights", "pace"],
 } as const;

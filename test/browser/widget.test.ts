@@ -70,6 +70,7 @@ describe("<toolnexus-chat>: each kind answered by mouse", () => {
       "Nights *",
       "Pace *",
       "Book a hotel too",
+      "Stars",
     ]);
     expect(control("Email").type).toBe("email");
     expect([control("Nights").type, control("Nights").min, control("Nights").max]).toEqual(["number", "1", "14"]);
@@ -86,10 +87,11 @@ describe("<toolnexus-chat>: each kind answered by mouse", () => {
     await userEvent.fill(control("Nights"), "3");
     await userEvent.selectOptions(control("Pace") as unknown as HTMLSelectElement, "busy");
     await userEvent.click(control("Book a hotel too"));
+    await userEvent.selectOptions(control("Stars") as unknown as HTMLSelectElement, "Five");
     await userEvent.click(buttonIn(form, "Submit"));
     await until(chat, () => chat.session!.state.status === "done");
-    expect(world.executions).toEqual(['trip:{"name":"Ada","nights":3,"pace":"busy","hotel":true}']);
-    expect(texts(chat)[1]).toBe("Your name: Ada · Nights: 3 · Pace: busy · Book a hotel too: yes");
+    expect(world.executions).toEqual(['trip:{"name":"Ada","nights":3,"pace":"busy","hotel":true,"stars":5}']);
+    expect(texts(chat)[1]).toBe("Your name: Ada · Nights: 3 · Pace: busy · Book a hotel too: yes · Stars: 5");
   });
 
   it("approval: Approve runs the tool once; Decline with a reason does not run it and says why", async () => {
