@@ -127,7 +127,15 @@ function approval(ctx: Ctx): HTMLElement[] {
   if (data.args && typeof data.args === "object" && Object.keys(data.args).length)
     out.push(h("pre", { className: "args", part: "args" }, JSON.stringify(data.args, null, 2)));
   const reasonId = uid("tnx-reason");
-  const reason = h("input", { type: "text", id: reasonId, name: "reason", autocomplete: "off", part: "reason-input" });
+  // a decline message is at most 1000 characters on the wire
+  const reason = h("input", {
+    type: "text",
+    id: reasonId,
+    name: "reason",
+    autocomplete: "off",
+    maxLength: 1000,
+    part: "reason-input",
+  });
   const approve = () => options.onAnswer(answerOutput(request.id, "approved"), s.approved);
   const row = h("div", { className: "row" }, button(s.approve, "primary approve", approve));
   const always = options.alwaysAllow;
