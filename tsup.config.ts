@@ -21,6 +21,9 @@ export default defineConfig([
   // toolnexus/testing: its own file over the published core, so the core bundle holds no testing code and
   // the testing code shares the user's copy of the core
   overTheCore("testing", "src/testing/index.ts"),
+  // toolnexus/widget: the page's chat element over the published core; what it takes from the core (the run
+  // session, the answer helpers) it imports from ./index.js, so a page bundles one copy of them
+  overTheCore("widget", "src/widget/index.ts", /^\.\.\/(index|answer|edge\/run-session|types)$/),
   {
     // one self-contained file a page or a Deno script can import by URL; its first line points Deno (and
     // JSR) at the declarations the build above writes beside it, so a URL import is typed
@@ -36,10 +39,22 @@ export default defineConfig([
     noExternal: [/.*/],
     outExtension: () => ({ js: ".js" }),
   },
+  {
+    // the chat element as one self-contained file for a page that imports it by URL, as the demo does
+    entry: { "toolnexus-widget": "src/widget/index.ts" },
+    format: ["esm"],
+    dts: false,
+    sourcemap: true,
+    minify: true,
+    target: "es2022",
+    platform: "browser",
+    noExternal: [/.*/],
+    outExtension: () => ({ js: ".js" }),
+  },
 ]);
 
-/** A subpath entry built on its own, whose `../index` imports stay an import of the published ./index.js. */
-function overTheCore(name: string, entry: string): Options {
+/** A subpath entry built on its own, whose imports of the core (`../index`, or `core`) stay an import of the published ./index.js. */
+function overTheCore(name: string, entry: string, core = /^\.\.\/index$/): Options {
   return {
     entry: { [name]: entry },
     format: ["esm"],
@@ -51,7 +66,7 @@ function overTheCore(name: string, entry: string): Options {
       {
         name: `${name}-over-the-core`,
         setup(build) {
-          build.onResolve({ filter: /^\.\.\/index$/ }, () => ({ path: "./index.js", external: true }));
+          build.onResolve({ filter: core }, () => ({ path: "./index.js", external: true }));
         },
       },
     ],

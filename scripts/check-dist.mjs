@@ -12,6 +12,7 @@ import ts from "typescript";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const BUNDLE = "toolnexus.js"; // the single file imported by URL: no imports of anything at all
+const BUNDLES = [BUNDLE, "toolnexus-widget.js"]; // the chat element's single file is self-contained too
 
 // Globals that exist only in Node (or only in CommonJS). Reading one in a browser or workerd throws.
 const NODE_GLOBALS = {
@@ -59,7 +60,14 @@ export function checkDist(dir) {
       const { line, character } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
       problems.push({ file: relative(process.cwd(), path), line: line + 1, col: character + 1, what });
     };
-    const ctx = { sf, checker, report, deps, bundle: path.endsWith(`/${BUNDLE}`), types: path.endsWith(".d.ts") };
+    const ctx = {
+      sf,
+      checker,
+      report,
+      deps,
+      bundle: BUNDLES.some((b) => path.endsWith(`/${b}`)),
+      types: path.endsWith(".d.ts"),
+    };
     if (ctx.types) checkReferences(ctx);
     visit(sf, ctx);
   }
@@ -100,7 +108,7 @@ function checkSpecifier(node, ctx) {
   } else if (/^(\.{1,2}\/|\/|[a-z][a-z0-9+.-]*:)/i.test(spec)) {
     return; // relative, absolute or a URL
   } else if (ctx.bundle) {
-    ctx.report(node, `a bare import "${spec}" — ${BUNDLE} must be self-contained (tsup noExternal)`);
+    ctx.report(node, `a bare import "${spec}" — a single file must be self-contained (tsup noExternal)`);
   } else if (!ctx.deps.some((d) => spec === d || spec.startsWith(`${d}/`))) {
     ctx.report(node, `an import of "${spec}", which is not in package.json dependencies`);
   }

@@ -140,7 +140,8 @@ const mcpStats = async (demo) => {
 // --- the user's steps -----------------------------------------------------------------------------------
 
 /** Resolves once the page is not streaming a run (its composer is enabled again). */
-const idle = (page) => page.waitForFunction(() => !document.querySelector("#send").disabled);
+const idle = (page) =>
+  page.waitForFunction(() => !document.querySelector("toolnexus-chat").shadowRoot.querySelector("#send").disabled);
 
 async function send(page, text) {
   await idle(page);
@@ -169,7 +170,7 @@ async function fillTrip(form, { travellers, nights, pace, hotel = false, notes }
 // Each scenario continues the same conversation in one browser context (a user's session).
 const SCENARIOS = [
   [
-    "the page loads, imports /toolnexus.js and offers suggestions",
+    "the page loads, imports the chat element from /toolnexus-widget.js and offers suggestions",
     async ({ demo, page, pageErrors }) => {
       await page.goto(demo.base);
       await page.getByRole("button", { name: "What's the weather?" }).waitFor();
@@ -455,7 +456,10 @@ const SCENARIOS = [
       await idle(page);
       const statuses = await page.evaluate(async () => {
         const { runId } = JSON.parse(localStorage.getItem("toolnexus:run-session"));
-        const id = document.querySelector(".card").getAttribute("data-request");
+        const id = document
+          .querySelector("toolnexus-chat")
+          .shadowRoot.querySelector(".card")
+          .getAttribute("data-request");
         const body = JSON.stringify({ runId, answer: { id, ok: true, data: { output: "approved" } } });
         const post = () =>
           fetch("/api/run", { method: "POST", headers: { "content-type": "application/json" }, body }).then(

@@ -152,7 +152,7 @@ export function pending(request: PendingInput, options: PendingOptions = {}): To
       "expiresAt",
       `toolnexus: pending: expiresAt must be an RFC 3339 timestamp, got ${shown(request.expiresAt)}`,
     );
-  const req: PendingRequest = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
+  const req: PendingRequest<string> = { id: request.id ?? newRequestId(), kind: request.kind, prompt: request.prompt };
   if (request.url !== undefined) req.url = request.url;
   if (request.data !== undefined) req.data = request.data;
   if (request.expiresAt !== undefined) req.expiresAt = request.expiresAt;
@@ -270,7 +270,7 @@ export function parseAnswer(value: unknown): Answer {
 }
 
 /** Validates a Request that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
-export function parseRequest(value: unknown): PendingRequest {
+export function parseRequest(value: unknown): PendingRequest<string> {
   return parseWith("Request", REQUEST, REQUEST_SHAPE, value);
 }
 

@@ -54,16 +54,83 @@ export type InferSchema<S> =
 
 export type ToolSource = "native" | "http" | "builtin" | "relay" | "mcp" | "skill" | "a2a" | "custom";
 
-/** What a suspended tool asks for. Keys are wire keys, fixed across every toolnexus port. */
-export interface PendingRequest {
+/** The fields every Request has. Keys are wire keys, fixed across every toolnexus port. */
+export interface RequestBase {
   id: string;
-  kind: string;
   prompt: string;
   url?: string;
-  data?: Record<string, unknown>;
   /** RFC 3339 timestamp after which an `ok` answer counts as expired. */
   expiresAt?: string;
 }
+
+/** A typed answer wanted: free text, or a form when `data.schema` is given (an MCP elicitation's `requestedSchema`). */
+export interface InputRequest extends RequestBase {
+  kind: "input";
+  data?: { schema?: JSONSchema; [key: string]: unknown };
+}
+
+/** One question of the builtin `question` tool. */
+export interface QuestionItem {
+  question: string;
+  header?: string;
+  options?: string[];
+  multiple?: boolean;
+}
+
+/**
+ * A choice: the builtin `question` tool sends `data.questions`; a tool of its own may send `options` (and
+ * `multiple`) at the top of `data` instead.
+ */
+export interface QuestionRequest extends RequestBase {
+  kind: "question";
+  data?: { questions?: QuestionItem[]; options?: string[]; multiple?: boolean; [key: string]: unknown };
+}
+
+/** Permission to run a call: `needsApproval` sends the tool's name and arguments (a tool's own may send other data). */
+export interface ApprovalRequest extends RequestBase {
+  kind: "approval";
+  data?: { tool?: string; args?: Record<string, unknown>; [key: string]: unknown };
+}
+
+/** A sign-in (an OAuth consent, an MCP URL elicitation) at `url`. */
+export interface AuthorizationRequest extends RequestBase {
+  kind: "authorization";
+  url: string;
+  data?: Record<string, unknown>;
+}
+
+/** One call a relay tool hands to the host. */
+export interface RelayCall {
+  id: string;
+  name: string;
+  input: unknown;
+  arguments: string;
+}
+
+/** Relay calls for the host to run; answered with `relayAnswer(id, results)`. */
+export interface ToolCallRequest extends RequestBase {
+  kind: "tool_call";
+  data: { calls: RelayCall[]; [key: string]: unknown };
+}
+
+/** A Request of a kind of the host's own. */
+export interface CustomRequest<K extends string = string> extends RequestBase {
+  kind: K;
+  data?: Record<string, unknown>;
+}
+
+/** The kinds the SDK itself suspends with. */
+export type BuiltinRequest = InputRequest | QuestionRequest | ApprovalRequest | AuthorizationRequest | ToolCallRequest;
+export type BuiltinKind = BuiltinRequest["kind"];
+
+/**
+ * What a suspended tool asks for. A `switch (request.kind)` narrows to each built-in kind's `data`. A host with
+ * kinds of its own names them, `PendingRequest<"my_kind">` (each then a {@link CustomRequest}); `PendingRequest<string>`
+ * is any Request at all, the JSON shape.
+ */
+export type PendingRequest<Custom extends string = never> =
+  | BuiltinRequest
+  | (string extends Custom ? CustomRequest : CustomRequest<Exclude<Custom, BuiltinKind>>);
 
 export type AnswerReason = "declined" | "cancelled" | "expired";
 

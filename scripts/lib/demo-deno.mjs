@@ -23,7 +23,10 @@ const RUNS = {
   },
 };
 const runs = { storage: denoKvStorage({ kv, prefix: ["runs"] }), name: "Deno KV" };
-const bundle = await Deno.readFile(`${dist}/toolnexus.js`);
+// the page's single files: the SDK and its chat element
+const files = new Map();
+for (const name of ["toolnexus.js", "toolnexus-widget.js"])
+  files.set(`/${name}`, await Deno.readFile(`${dist}/${name}`));
 
 Deno.serve(
   {
@@ -32,8 +35,8 @@ Deno.serve(
     onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}/`),
   },
   (request) => {
-    if (new URL(request.url).pathname === "/toolnexus.js")
-      return new Response(bundle, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+    const file = files.get(new URL(request.url).pathname);
+    if (file) return new Response(file, { headers: { "content-type": "text/javascript; charset=utf-8" } });
     return demoFetch(request, { RUNS, MCP_URL }, runs);
   },
 );

@@ -14,6 +14,8 @@ export interface RunSessionCall {
   /** The arguments as JSON text, growing while the model writes them. */
   readonly input: string;
   readonly status: "preparing" | "running" | "done";
+  /** Once done: whether the tool's result was an error. */
+  readonly isError?: boolean;
 }
 
 export interface RunSessionState {

@@ -52,7 +52,7 @@ function callsAfter(calls: readonly RunSessionCall[], event: StreamEvent): reado
     next = { id: event.id, name: event.name, input: (was?.input ?? "") + event.delta, status: "preparing" };
   else if (event.type === "tool_call")
     next = { id: event.id, name: event.name, input: was?.input || JSON.stringify(event.args ?? {}), status: "running" };
-  else next = { id: event.id, name: event.name, input: was?.input ?? "", status: "done" };
+  else next = { id: event.id, name: event.name, input: was?.input ?? "", status: "done", isError: event.isError };
   return at === -1 ? [...calls, next] : calls.map((c, i) => (i === at ? next : c));
 }
 

@@ -29,7 +29,7 @@ export function mergeRelays(outcomes: CallOutcome[]): void {
     const calls = Array.isArray(o.request.data?.calls) ? (o.request.data.calls as Record<string, unknown>[]) : [];
     const stamped = calls.map((c) => ({ ...c, id: c.id || o.call.id }));
     if (!first) {
-      first = { ...o.request, data: { ...o.request.data, calls: stamped } };
+      first = { ...o.request, data: { ...o.request.data, calls: stamped } } as PendingRequest;
       o.request = first;
     } else {
       (first.data!.calls as unknown[]).push(...stamped);

@@ -10,6 +10,7 @@ import {
   jsonSchema,
   relayTool,
   type Answer,
+  type JSONSchema,
   type PendingRequest,
   type RunResult,
   type StreamEvent,
@@ -134,3 +135,39 @@ async function tokensPerAnswer(a1: Answer, a2: Answer) {
   await client.resume("run-1", [a1, a2], { tokens: "t1" });
 }
 void tokensPerAnswer;
+// Request kinds: a switch on `kind` narrows to each built-in kind's data; a host's own kinds are named
+// (`PendingRequest<"my_kind">`), and `PendingRequest<string>` takes any Request, the JSON shape.
+declare const request: PendingRequest;
+switch (request.kind) {
+  case "input":
+    expectTypeOf(request.data?.schema).toEqualTypeOf<JSONSchema | undefined>();
+    break;
+  case "question":
+    expectTypeOf(request.data?.questions?.[0]?.options).toEqualTypeOf<string[] | undefined>();
+    expectTypeOf(request.data?.options).toEqualTypeOf<string[] | undefined>();
+    expectTypeOf(request.data?.multiple).toEqualTypeOf<boolean | undefined>();
+    break;
+  case "approval":
+    expectTypeOf(request.data?.tool).toEqualTypeOf<string | undefined>();
+    expectTypeOf(request.data?.args).toEqualTypeOf<Record<string, unknown> | undefined>();
+    break;
+  case "authorization":
+    expectTypeOf(request.url).toEqualTypeOf<string>();
+    break;
+  case "tool_call":
+    expectTypeOf(request.data.calls[0]!.name).toEqualTypeOf<string>();
+    break;
+  default:
+    expectTypeOf(request).toBeNever(); // every built-in kind is handled above
+}
+declare const mine: PendingRequest<"my_kind">;
+if (mine.kind === "my_kind") expectTypeOf(mine.data).toEqualTypeOf<Record<string, unknown> | undefined>();
+if (mine.kind === "approval") expectTypeOf(mine.data?.tool).toEqualTypeOf<string | undefined>();
+const typed = (r: PendingRequest) => r;
+// @ts-expect-error — an authorization Request always has its url
+typed({ id: "q", kind: "authorization", prompt: "Sign in" });
+// @ts-expect-error — a kind the type does not name
+typed({ id: "q", kind: "my_kind", prompt: "?" });
+declare const json: { id: string; kind: string; prompt: string; data?: Record<string, unknown> };
+expectTypeOf(json).toMatchTypeOf<PendingRequest<string>>(); // the JSON shape of any Request
+expectTypeOf<PendingRequest>().toMatchTypeOf<PendingRequest<string>>(); // a typed Request goes wherever any does

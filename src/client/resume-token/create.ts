@@ -15,7 +15,7 @@ export interface ResumeTokenOptions {
  */
 /* @__NO_SIDE_EFFECTS__ */
 export async function createResumeToken(
-  run: { runId: string; pending: PendingRequest },
+  run: { runId: string; pending: PendingRequest<string> },
   secret: string,
   opts: ResumeTokenOptions = {},
 ): Promise<string> {

@@ -1,0 +1,253 @@
+// One open Request drawn as what fits its kind, for the chat element and for apps that draw their own chat:
+// `input` → a text field, or a form from data.schema; `question` → option buttons (toggles and a Submit when
+// several may be chosen); `approval` → Approve / Decline with an optional reason; `authorization` → a
+// sign-in link that opens in a new tab (http and https only); `tool_call` → a result field per call; any
+// other kind → a text field. The reply is an Answer built with the SDK's answer helpers, handed to onAnswer.
+import { answerDeclined, answerForm, answerOutput, relayAnswer } from "../answer";
+import type { Answer, PendingRequest, QuestionItem } from "../types";
+import { h, safeHref, uid } from "./dom";
+import { formSchema, readFields, schemaField } from "./schema-form";
+import { type ChatStrings, mergeStrings } from "./strings";
+
+export interface RenderRequestOptions {
+  /** Called with the Answer, and the text to show as the user's message (e.g. the chosen option). */
+  onAnswer(answer: Answer, text: string): void;
+  /** Strings merged over the English defaults. */
+  strings?: Partial<ChatStrings>;
+  /**
+   * Shows "Always allow" on approvals: returns the Answer that approves and remembers, e.g.
+   * `(id) => answerApproval(id, { remember: "conversation" })`. Without it the button is not shown.
+   */
+  alwaysAllow?: (id: string) => Answer;
+}
+
+type AnyRequest = PendingRequest<string>;
+type Ctx = { request: AnyRequest; s: ChatStrings; options: RenderRequestOptions; card: HTMLElement };
+
+const button = (text: string, part: string, onclick?: () => void, type: "button" | "submit" = "button") =>
+  h("button", { type, part: `button ${part}`, className: part, onclick }, text);
+
+/** A text field and its submit button in a form of their own, so Enter submits. */
+function textReply(ctx: Ctx, extra: HTMLElement[] = []): HTMLFormElement {
+  const { request, s, options } = ctx;
+  const input = h("input", {
+    type: "text",
+    name: "answer",
+    placeholder: s.answerPlaceholder,
+    "aria-label": s.answerLabel,
+    autocomplete: "off",
+    part: "answer-input",
+  });
+  const form = h("form", { className: "row", part: "reply" }, input, button(s.reply, "primary", undefined, "submit"));
+  form.append(...extra);
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (text) options.onAnswer(answerOutput(request.id, text), text);
+  };
+  return form;
+}
+
+const decline = (ctx: Ctx, label: string, said: string) =>
+  button(label, "decline", () => ctx.options.onAnswer(answerDeclined(ctx.request.id), said));
+
+function schemaForm(ctx: Ctx, schema: NonNullable<ReturnType<typeof formSchema>>): HTMLFormElement {
+  const { request, s, options } = ctx;
+  const required = new Set(schema.required);
+  const fields = Object.entries(schema.properties).map(([name, spec]) =>
+    schemaField(name, spec, required.has(name), s),
+  );
+  const form = h("form", { className: "fields", part: "form" }, ...fields.map((f) => f.box));
+  form.append(
+    h(
+      "div",
+      { className: "row" },
+      button(s.submit, "primary", undefined, "submit"),
+      decline(ctx, s.decline, s.formDeclined),
+    ),
+  );
+  form.onsubmit = (event) => {
+    event.preventDefault(); // the browser has checked required fields, bounds and formats
+    const { values, text } = readFields(fields, s);
+    options.onAnswer(answerForm(request.id, values), text);
+  };
+  return form;
+}
+
+/** The questions of a question Request: the builtin tool's `data.questions`, or `data.options` of a tool's own. */
+function questionsOf(request: AnyRequest): QuestionItem[] {
+  const data = (request.data ?? {}) as { questions?: unknown; options?: unknown; multiple?: unknown };
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((o): o is string => typeof o === "string") : []);
+  if (Array.isArray(data.questions))
+    return data.questions
+      .filter((q): q is QuestionItem => typeof q?.question === "string")
+      .map((q) => ({ question: q.question, options: strings(q.options), multiple: q.multiple === true }));
+  return [{ question: request.prompt, options: strings(data.options), multiple: data.multiple === true }];
+}
+
+function question(ctx: Ctx): HTMLElement[] {
+  const { request, s, options } = ctx;
+  const questions = questionsOf(ctx.request);
+  const one = questions.length === 1 && !questions[0]!.multiple;
+  const picked = questions.map(() => new Set<string>());
+  const groups = questions.map((q, i) => {
+    const name = uid("tnx-q");
+    const group = h("div", { role: "group", className: "row options", "aria-labelledby": name });
+    for (const option of q.options ?? []) {
+      const b = button(option, "option", () => {
+        if (one) return options.onAnswer(answerOutput(request.id, option), option);
+        if (!q.multiple) picked[i]!.clear();
+        picked[i]!.has(option) ? picked[i]!.delete(option) : picked[i]!.add(option);
+        for (const other of group.querySelectorAll("button"))
+          other.setAttribute("aria-pressed", String(picked[i]!.has(other.textContent ?? "")));
+      });
+      if (!one) b.setAttribute("aria-pressed", "false");
+      group.append(b);
+    }
+    return h("div", { className: "question" }, h("p", { className: "prompt", id: name }, q.question), group);
+  });
+  const out: HTMLElement[] = [...groups];
+  if (!one && questions.some((q) => q.options?.length)) {
+    const submit = () => {
+      const lines = questions.map(
+        (q, i) => `${questions.length > 1 ? `${q.question}: ` : ""}${[...picked[i]!].join(", ")}`,
+      );
+      options.onAnswer(answerOutput(request.id, lines.join("\n")), lines.join(" · "));
+    };
+    out.push(h("div", { className: "row" }, button(s.submit, "primary", submit)));
+  }
+  out.push(textReply(ctx, [decline(ctx, s.skip, s.skipped)]));
+  return out;
+}
+
+function approval(ctx: Ctx): HTMLElement[] {
+  const { request, s, options } = ctx;
+  const data = (request.data ?? {}) as { args?: unknown };
+  const out: HTMLElement[] = [];
+  if (data.args && typeof data.args === "object" && Object.keys(data.args).length)
+    out.push(h("pre", { className: "args", part: "args" }, JSON.stringify(data.args, null, 2)));
+  const reasonId = uid("tnx-reason");
+  // a decline message is at most 1000 characters on the wire
+  const reason = h("input", {
+    type: "text",
+    id: reasonId,
+    name: "reason",
+    autocomplete: "off",
+    maxLength: 1000,
+    part: "reason-input",
+  });
+  const approve = () => options.onAnswer(answerOutput(request.id, "approved"), s.approved);
+  const row = h("div", { className: "row" }, button(s.approve, "primary approve", approve));
+  const always = options.alwaysAllow;
+  if (always) row.append(button(s.alwaysAllow, "always", () => options.onAnswer(always(request.id), s.alwaysAllowed)));
+  // the reason comes before its Decline, so Tab reaches it first and Enter in it declines
+  const declining = button(s.decline, "decline", undefined, "submit");
+  const why = h(
+    "form",
+    { className: "row reason", part: "reason" },
+    h("label", { for: reasonId }, s.reasonLabel),
+    reason,
+    declining,
+  );
+  why.onsubmit = (event) => {
+    event.preventDefault();
+    const message = reason.value.trim();
+    const answer = answerDeclined(request.id);
+    options.onAnswer(
+      message ? Object.assign(answer, { message }) : answer,
+      message ? `${s.declined}: ${message}` : s.declined,
+    );
+  };
+  out.push(row, why);
+  return out;
+}
+
+function authorization(ctx: Ctx): HTMLElement[] {
+  const { request, s, options } = ctx;
+  const row = h("div", { className: "row" });
+  const href = safeHref(request.url);
+  if (href)
+    row.append(
+      h("a", { href, target: "_blank", rel: "noopener noreferrer", className: "signin", part: "signin" }, s.signIn),
+    );
+  row.append(
+    button(s.signedIn, "primary", () => options.onAnswer(answerOutput(request.id, "signed in"), s.signedInText)),
+    decline(ctx, s.cancel, s.cancelledText),
+  );
+  return [row];
+}
+
+function toolCalls(ctx: Ctx): HTMLElement[] {
+  const { request, s, options } = ctx;
+  const calls = Array.isArray(request.data?.calls) ? (request.data.calls as { id?: unknown; name?: unknown }[]) : [];
+  const fields = calls.map((call) => {
+    const id = uid("tnx-call");
+    const input = h("input", { type: "text", id, name: String(call.id), required: true, part: "answer-input" });
+    return {
+      call,
+      input,
+      box: h(
+        "div",
+        { className: "field", part: "field" },
+        h("label", { className: "label", for: id }, `${s.resultLabel}: ${String(call.name)}`),
+        input,
+      ),
+    };
+  });
+  const form = h("form", { className: "fields", part: "form" }, ...fields.map((f) => f.box));
+  form.append(
+    h(
+      "div",
+      { className: "row" },
+      button(s.submit, "primary", undefined, "submit"),
+      decline(ctx, s.decline, s.declined),
+    ),
+  );
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    const results = fields.map((f) => ({ id: String(f.call.id), output: f.input.value }));
+    options.onAnswer(relayAnswer(request.id, results), s.formSent);
+  };
+  return [form];
+}
+
+const KIND_LABELS: Record<string, keyof ChatStrings> = {
+  input: "kindInput",
+  question: "kindQuestion",
+  approval: "kindApproval",
+  authorization: "kindAuthorization",
+  tool_call: "kindToolCall",
+};
+
+/** The form of one open Request, as an element (`<section class="card" data-kind data-request>`). */
+export function renderRequest(request: PendingRequest<string>, options: RenderRequestOptions): HTMLElement {
+  const s = mergeStrings(options.strings);
+  const kind = String(request.kind);
+  const headingId = uid("tnx-card");
+  const card = h("section", {
+    className: `card ${kind}`,
+    part: `card card-${kind}`,
+    "aria-labelledby": headingId,
+    "data-kind": kind,
+    "data-request": request.id,
+  });
+  const ctx: Ctx = { request, s, options, card };
+  const schema = formSchema(request.data?.schema);
+  const body = schema
+    ? [schemaForm(ctx, schema)]
+    : kind === "question"
+      ? question(ctx)
+      : kind === "approval"
+        ? approval(ctx)
+        : kind === "authorization"
+          ? authorization(ctx)
+          : kind === "tool_call"
+            ? toolCalls(ctx)
+            : [textReply(ctx, [decline(ctx, s.skip, s.skipped)])];
+  const label = h("div", { className: "kind", part: "kind", id: headingId }, s[KIND_LABELS[kind] ?? "kindOther"]);
+  // a question's prompt is drawn by its groups (the builtin tool's prompt lists the options, the buttons read better)
+  const ownPrompt =
+    kind === "question" && !schema ? [] : [h("p", { className: "prompt", part: "prompt" }, request.prompt)];
+  card.append(label, ...ownPrompt, ...body);
+  return card;
+}

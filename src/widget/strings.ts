@@ -1,0 +1,104 @@
+// Every string the chat element and renderRequest show, in English; a page passes its own (`strings`),
+// merged over these, for another language or another voice.
+
+export interface ChatStrings {
+  send: string;
+  stop: string;
+  messageLabel: string;
+  messagePlaceholder: string;
+  empty: string;
+  logLabel: string;
+  kindInput: string;
+  kindQuestion: string;
+  kindApproval: string;
+  kindAuthorization: string;
+  kindToolCall: string;
+  kindOther: string;
+  approve: string;
+  decline: string;
+  alwaysAllow: string;
+  reasonLabel: string;
+  approved: string;
+  declined: string;
+  alwaysAllowed: string;
+  reply: string;
+  skip: string;
+  skipped: string;
+  answerLabel: string;
+  answerPlaceholder: string;
+  submit: string;
+  choose: string;
+  yes: string;
+  no: string;
+  formSent: string;
+  formDeclined: string;
+  signIn: string;
+  signedIn: string;
+  signedInText: string;
+  cancel: string;
+  cancelledText: string;
+  resultLabel: string;
+  toolPreparing: string;
+  toolRunning: string;
+  toolDone: string;
+  toolFailed: string;
+  error: string;
+  conflict: string;
+  gone: string;
+  busy: string;
+}
+
+export const DEFAULT_STRINGS: ChatStrings = {
+  send: "Send",
+  stop: "Stop",
+  messageLabel: "Message",
+  messagePlaceholder: "Type a message…",
+  empty: "Ask for something a tool can only do with your help.",
+  logLabel: "Conversation",
+  kindInput: "Needs your input",
+  kindQuestion: "Question",
+  kindApproval: "Needs your approval",
+  kindAuthorization: "Sign-in needed",
+  kindToolCall: "Tool calls to run",
+  kindOther: "Request",
+  approve: "Approve",
+  decline: "Decline",
+  alwaysAllow: "Always allow",
+  reasonLabel: "Reason (optional)",
+  approved: "Approved",
+  declined: "Declined",
+  alwaysAllowed: "Always allowed",
+  reply: "Reply",
+  skip: "Skip",
+  skipped: "Skipped",
+  answerLabel: "Your answer",
+  answerPlaceholder: "Type your answer…",
+  submit: "Submit",
+  choose: "Choose…",
+  yes: "yes",
+  no: "no",
+  formSent: "Sent the form",
+  formDeclined: "Declined the form",
+  signIn: "Sign in ↗",
+  signedIn: "I've signed in — continue",
+  signedInText: "Signed in",
+  cancel: "Cancel",
+  cancelledText: "Cancelled sign-in",
+  resultLabel: "Result",
+  toolPreparing: "preparing…",
+  toolRunning: "running…",
+  toolDone: "done",
+  toolFailed: "failed",
+  error: "Something went wrong:",
+  conflict: "That question was already answered (perhaps in another tab) — nothing ran twice.",
+  gone: "That question is no longer open — it was answered or it expired.",
+  busy: "Your previous message is still being answered, or was cut off — try again in a few seconds.",
+};
+
+/** The defaults with a page's own strings over them; anything that is not a string is ignored. */
+export function mergeStrings(own: Partial<ChatStrings> | undefined): ChatStrings {
+  const out = { ...DEFAULT_STRINGS };
+  for (const [key, value] of Object.entries(own ?? {}))
+    if (key in out && typeof value === "string") out[key as keyof ChatStrings] = value;
+  return out;
+}
