@@ -237,7 +237,7 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
     }
 
     #stop(): void {
-      void this.#session?.stop();
+      this.#session?.abort(); // stops reading at once, and asks the exchange to stop
     }
 
     #draw(state: RunSessionState): void {
