@@ -46,6 +46,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       ...page("Errors", "guide/errors"),
       ...page("Telemetry", "guide/telemetry"),
       ...page("Reliability", "guide/reliability"),
+      ...page("In production", "guide/production"),
       ...page("Recipes", "guide/recipes"),
     ],
   },
