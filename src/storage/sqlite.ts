@@ -59,8 +59,15 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   }
   const name = options.table ?? "toolnexus_runs";
   const table = quoteTable("sqliteStorage", name, false);
-  database.exec(`pragma busy_timeout = ${busy}`);
-  if (options.wal !== false) database.exec("pragma journal_mode = wal");
+  try {
+    database.exec(`pragma busy_timeout = ${busy}`);
+    if (options.wal !== false) database.exec("pragma journal_mode = wal");
+  } catch (cause) {
+    throw new ConfigError(
+      "database",
+      `toolnexus: sqliteStorage could not set busy_timeout and WAL on the database (${String((cause as Error)?.message ?? cause)}) — pass an open database, and wal: false for one that cannot switch journal mode (read-only)`,
+    );
+  }
   const statements = new Map<string, SqliteStatementLike>();
   return sqlStorage({
     // `$n` placeholders become plain `?` with the parameters in the order they appear: the one form every

@@ -52,7 +52,7 @@ describe(`sqliteStorage over ${binding.name}`, () => {
     kept.close();
   });
 
-  it("refuses a missing database, a bad table and a bad busyTimeoutMs with a typed config error", () => {
+  it("refuses a missing or closed database, a bad table and a bad busyTimeoutMs with a typed config error", () => {
     const refusal = (fn: () => unknown) => {
       try {
         fn();
@@ -70,6 +70,9 @@ describe(`sqliteStorage over ${binding.name}`, () => {
       typed: true,
       message: expect.stringContaining("-1"),
     });
+    const closed = binding.open(join(dir, "closed.db"));
+    closed.close();
+    expect(refusal(() => sqliteStorage({ database: closed }))).toMatchObject({ typed: true, code: "config" });
   });
 
   it("keeps the table it is given: two tables in one file do not see each other", async () => {
