@@ -47,7 +47,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   if (typeof database?.prepare !== "function" || typeof database.exec !== "function") {
     throw new ConfigError(
       "database",
-      "toolnexus: sqliteStorage needs { database } — node:sqlite's new DatabaseSync(file), bun:sqlite's new Database(file) or better-sqlite3's new Database(file)",
+      "toolnexus: sqliteStorage needs { database }: an open node:sqlite DatabaseSync, bun:sqlite or better-sqlite3 Database",
     );
   }
   const busy = options.busyTimeoutMs ?? 5000;
@@ -65,7 +65,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   } catch (cause) {
     throw new ConfigError(
       "database",
-      `toolnexus: sqliteStorage could not set busy_timeout and WAL on the database (${String((cause as Error)?.message ?? cause)}) — pass an open database, and wal: false for one that cannot switch journal mode (read-only)`,
+      `toolnexus: sqliteStorage could not set busy_timeout and WAL (${String((cause as Error)?.message ?? cause)}) — pass an open database; wal: false if it is read-only`,
     );
   }
   const statements = new Map<string, SqliteStatementLike>();
