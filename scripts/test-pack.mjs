@@ -165,6 +165,17 @@ async function npmPage() {
     },
   );
 
+  await check("every other TypeScript block of the README is an example file verbatim (CI runs them)", async () => {
+    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).slice(1);
+    assert.ok(blocks.length > 0);
+    const examples = ["examples/node/sqlite-storage.ts"].map((f) => readFileSync(join(root, f), "utf8"));
+    assert.deepEqual(
+      blocks.filter((b) => !examples.includes(b)).map((b) => b.split("\n")[0]),
+      [],
+      "a README snippet that is not an example file",
+    );
+  });
+
   await check(
     "every link and image in the README is absolute; those into the repository name files that exist",
     async () => {
