@@ -1,6 +1,6 @@
 import { defineConfig, type Options } from "tsup";
 
-export default defineConfig([
+const builds: Options[] = [
   {
     // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
     // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks
@@ -51,7 +51,21 @@ export default defineConfig([
     noExternal: [/.*/],
     outExtension: () => ({ js: ".js" }),
   },
-]);
+];
+
+// every build's source maps leave out the sources themselves (`sourcesContent`): they still map a stack
+// trace to a file and line, and the tarball does not carry a second copy of the code
+export default defineConfig(builds.map(withoutSourcesInMaps));
+
+function withoutSourcesInMaps(options: Options): Options {
+  return {
+    ...options,
+    esbuildOptions(esbuild, context) {
+      options.esbuildOptions?.(esbuild, context);
+      esbuild.sourcesContent = false;
+    },
+  };
+}
 
 /** A subpath entry built on its own, whose imports of the core (`../index`, or `core`) stay an import of the published ./index.js. */
 function overTheCore(name: string, entry: string, core = /^\.\.\/index$/): Options {

@@ -122,17 +122,19 @@ async function nodeExamples() {
     assert.match(out.stdout, /Which city\? /);
     assert.match(out.stdout, /Forecast: 31 °C and humid in Chennai\n$/);
   });
-  await check("node file-storage.ts: one process halts into files, another resumes", async () => {
-    const file = await nodeExample("file-storage");
-    const env = { RUNS_DIR: join(tmp, "runs") };
+  await check("node sqlite-storage.ts: one process halts into an SQLite file, another resumes", async () => {
+    const file = await nodeExample("sqlite-storage");
+    const env = { RUNS_DB: join(tmp, "runs.db") };
     const first = await run(process.execPath, [file], { env });
     ok(first);
     const [status, runId, requestId] = first.stdout.trim().split(" ");
     assert.equal(status, "pending");
-    assert.ok(readdirSync(env.RUNS_DIR).length > 0, "the halted run is on disk");
+    assert.ok(existsSync(env.RUNS_DB), "the halted run is on disk");
     const second = await run(process.execPath, [file, runId, requestId, "Chennai"], { env });
     ok(second);
     assert.equal(second.stdout.trim(), "done Forecast: 31 °C and humid in Chennai");
+    const again = await run(process.execPath, [file, runId, requestId, "Paris"], { env });
+    assert.notEqual(again.code, 0, "a second, different answer is refused");
   });
   await check("node approvals.ts: a production deploy waits for an approval, then runs once", async () => {
     const out = await run(process.execPath, [await nodeExample("approvals")]);
@@ -460,7 +462,9 @@ async function denoExamples() {
 try {
   mkdirSync(join(nodeOut, "node_modules"), { recursive: true });
   symlinkSync(root, join(nodeOut, "node_modules/toolnexus"), "dir");
+  symlinkSync(join(root, "node_modules/better-sqlite3"), join(nodeOut, "node_modules/better-sqlite3"), "dir");
   cleanups.unshift(async () => unlinkSync(join(nodeOut, "node_modules/toolnexus"))); // runs last, before the temp dir goes
+  cleanups.unshift(async () => unlinkSync(join(nodeOut, "node_modules/better-sqlite3")));
   await nodeExamples();
   await otelExample();
   await browserExamples();

@@ -27,7 +27,7 @@ const { check, cleanup, finish, cleanups } = createChecks("mcp", { tmp, traceLin
 const SECRET = "Bearer mcp-test-secret-7f3a";
 const LOOPBACK = join(root, "test/mcp/support/loopback-only.mjs");
 
-// the 2026-07-28 client scenarios that need no OAuth (connectMcp has none yet: docs/MCP.md)
+// the 2026-07-28 client scenarios that need no OAuth (connectMcp has none yet: docs/guide/mcp.md)
 const CONFORMANCE_SCENARIOS = [
   "tools_call",
   "request-metadata",

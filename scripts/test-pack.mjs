@@ -1,7 +1,8 @@
 // The package as npm ships it and as its npm page shows it:
 //   - `npm pack` of the built package: what ships (dist/, package.json, README, CHANGELOG, LICENSE), that no
 //     test, fixture, example or test source map does, and that every source map points only into src/ or
-//     a dependency; the tarball's size is printed (bench/RESULTS.md reports it too);
+//     a dependency and embeds no sources (`sourcesContent`); the tarball's size is printed, packed and
+//     unpacked (bench/RESULTS.md reports it too);
 //   - the README's quickstart (examples/node/ten-lines.mts, verbatim) run from a fresh project that
 //     installed the tarball: as TypeScript by Node 24, and bundled by esbuild on Node 20;
 //   - every link and image in the README absolute (npm's page has no repository to resolve a relative one
@@ -85,7 +86,7 @@ async function packed() {
   });
 
   await check(
-    "no test, fixture or test source map ships: every source map points only into src/ or a dependency",
+    "no test, fixture or test source map ships: every source map points only into src/ or a dependency, without embedding the sources",
     async () => {
       const names = [...files.keys()];
       assert.deepEqual(
@@ -101,6 +102,8 @@ async function packed() {
         const sources = JSON.parse(files.get(map).toString("utf8")).sources;
         const stray = sources.filter((s) => !/^\.\.\/(src|node_modules)\//.test(s));
         assert.deepEqual(stray, [], `${map} points outside src/ and node_modules/`);
+        const embedded = JSON.parse(files.get(map).toString("utf8")).sourcesContent;
+        assert.ok(!embedded?.some((text) => text), `${map} embeds the sources themselves (sourcesContent)`);
       }
     },
   );
@@ -161,6 +164,17 @@ async function npmPage() {
       assert.ok(readme.indexOf(firstBlocks[0][0]) < readme.indexOf("\n## "), "before the first section");
     },
   );
+
+  await check("every other TypeScript block of the README is an example file verbatim (CI runs them)", async () => {
+    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).slice(1);
+    assert.ok(blocks.length > 0);
+    const examples = ["examples/node/sqlite-storage.ts"].map((f) => readFileSync(join(root, f), "utf8"));
+    assert.deepEqual(
+      blocks.filter((b) => !examples.includes(b)).map((b) => b.split("\n")[0]),
+      [],
+      "a README snippet that is not an example file",
+    );
+  });
 
   await check(
     "every link and image in the README is absolute; those into the repository name files that exist",

@@ -79,6 +79,8 @@ export type {
 } from "./storage/redis";
 export { d1Storage } from "./storage/d1";
 export type { D1StorageOptions, D1Storage, D1DatabaseLike, D1PreparedStatementLike } from "./storage/d1";
+export { sqliteStorage } from "./storage/sqlite";
+export type { SqliteStorageOptions, SqliteStorage, SqliteDatabaseLike, SqliteStatementLike } from "./storage/sqlite";
 export { createClient } from "./client";
 export type {
   Client,

@@ -4,7 +4,7 @@ const weather = defineTool({
   name: "weather",
   description: "The weather where the user is",
   execute: async (_args, ctx) =>
-    ctx?.answer ? `Sunny in ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?" }),
+    ctx.answer ? `Sunny in ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?" }),
 });
 const generate = ({ messages }: GenerateRequest) => {
   // a stand-in model; a real one: createClient({ baseUrl, style, model, apiKey })

@@ -7,13 +7,13 @@
 //   -32042 URL required          one authorization Request per URL; then the call starts over
 //   session-era push             the server pushed `elicitation/create` into the open call: only this
 //                                process can answer, so it works inline; a resume elsewhere is refused
-import { isInputRequiredResult } from "@modelcontextprotocol/client";
 import { canonical } from "../_internal/json";
 import { pending, type Answer, type ToolContext, type ToolResult } from "../index";
 import { elicitationOf, requestFor, responseFor, type ElicitParams, type RequestSpec } from "./elicitation";
 import { isPageMainThread, paramHeaders } from "./headers";
 import type { Link, Settled } from "./link";
 import { reasonOf } from "./reason";
+import { loadSdk } from "./sdk";
 import { failure, toToolResult, type McpCallResult } from "./result";
 import {
   readState,
@@ -123,6 +123,7 @@ async function roundTrip(
   } catch (error) {
     return thrown(link, def, args, error, extra.requestState !== undefined);
   }
+  const { isInputRequiredResult } = await loadSdk();
   if (!isInputRequiredResult(result)) return toToolResult(link.name, result as McpCallResult);
   const r = result as { inputRequests?: Record<string, unknown>; requestState?: string };
   const inputRequests = r.inputRequests ?? {};

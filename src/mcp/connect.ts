@@ -1,7 +1,7 @@
 // `connectMcp`: one remote MCP server over streamable HTTP, as toolnexus tools. Built on the MCP TypeScript
 // SDK's client, which negotiates the era (2026-07-28 `server/discover`, falling back to the session-based
 // `initialize` of the versions before it), walks `tools/list` pages and mirrors `Mcp-Param-*` headers.
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { JSONSchema, NeedsApproval, Tool, ToolContext } from "../index";
 import { approvalFor } from "./approval";
 import { executeMcp, type McpToolDef } from "./call";
@@ -10,6 +10,7 @@ import { pushQueue, type Link } from "./link";
 import { toolName } from "./names";
 import { checkOptions, secretsOf, type ConnectMcpOptions } from "./options";
 import { mentions, reasonOf } from "./reason";
+import { loadSdk } from "./sdk";
 import { endpointOf } from "./state";
 
 export type { ConnectMcpOptions } from "./options";
@@ -41,6 +42,7 @@ const CLIENT_INFO = { name: "toolnexus", version: "0.1.0" };
 export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnection> {
   const url = checkOptions(options);
   const secrets = secretsOf(options, url);
+  const { Client, StreamableHTTPClientTransport } = await loadSdk();
   const client = new Client(CLIENT_INFO, {
     capabilities: { elicitation: { form: {}, url: {} } },
     versionNegotiation: { mode: "auto" },

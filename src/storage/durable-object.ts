@@ -286,6 +286,11 @@ const reply = (status: number, body: unknown) =>
  * and bind it (`[[durable_objects.bindings]] class_name = "RunStoreObject"`, plus a `new_sqlite_classes` migration).
  */
 export class RunStoreObject {
+  /**
+   * The brand the Workers types (`wrangler types`, @cloudflare/workers-types) require of a Durable Object class,
+   * so `DurableObjectNamespace<RunStoreObject>` type-checks; declared only, nothing exists at run time.
+   */
+  declare __DURABLE_OBJECT_BRAND: never;
   readonly #local: LocalStore;
   readonly #store: RunStorage;
 

@@ -1,4 +1,4 @@
-// Chromium only (docs/RELIABILITY.md, "Storage faults"): a full localStorage (QuotaExceededError) while halting through webStorage, and
+// Chromium only (docs/guide/reliability.md, "Storage faults"): a full localStorage (QuotaExceededError) while halting through webStorage, and
 // one run resumed from two same-origin frames at once — each frame a separate realm with its own copy of
 // the SDK (the bundle imported by URL), sharing localStorage and Web Locks as two tabs would.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

@@ -1,4 +1,4 @@
-// Deno only (docs/RELIABILITY.md, "Races: exactly once"): 100 concurrent resumes of one suspension through 100 separate denoKvStorage adapters
+// Deno only (docs/guide/reliability.md, "Races: exactly once"): 100 concurrent resumes of one suspension through 100 separate denoKvStorage adapters
 // over one Deno KV database — exactly one tool execution. Also checks fast-check resolves from node_modules.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// workerd only (docs/RELIABILITY.md, "Races: exactly once"): 100 concurrent resumes of one suspension on the Durable Object adapter, in both
+// workerd only (docs/guide/reliability.md, "Races: exactly once"): 100 concurrent resumes of one suspension on the Durable Object adapter, in both
 // its forms, and the documented best-effort behaviour of Workers KV (no conditional write) shown as it is.
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";

@@ -2,7 +2,7 @@
 // failed model call or a throwing hook, refused resumes that must consume nothing, double submits on a
 // conversation, halts that could never resume, silent drops and collisions, a stored record checked
 // against itself, secrets in errors — each as the outcome a user would check (how often a tool ran, what is
-// stored, what the model received). docs/RELIABILITY.md indexes them.
+// stored, what the model received). docs/guide/reliability.md indexes them.
 import {
   answerDeclined,
   answerOutput,

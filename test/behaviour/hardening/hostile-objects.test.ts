@@ -1,4 +1,4 @@
-// Hostile objects handed to parseAnswer, parseRequest and resume (docs/RELIABILITY.md, "Hostile values"): a
+// Hostile objects handed to parseAnswer, parseRequest and resume (docs/guide/reliability.md, "Hostile values"): a
 // getter, a Proxy trap or a revoked Proxy that throws, a toJSON that throws, a value that changes between
 // reads, a huge or deep one. Each is an InvalidAnswerError naming the field — never the object's own error —
 // and the stored run is unchanged.

@@ -1,4 +1,4 @@
-// Hostile values through the whole loop (docs/RELIABILITY.md, "Hostile values"): prototype-shaped keys, 1 MB strings, 10,000-level
+// Hostile values through the whole loop (docs/guide/reliability.md, "Hostile values"): prototype-shaped keys, 1 MB strings, 10,000-level
 // nesting, non-JSON numbers, tools that throw non-Errors, return non-JSON or hang. Every case ends as a
 // result (an error result where something was wrong) or a typed ToolnexusError — never a crash, never
 // a polluted prototype.

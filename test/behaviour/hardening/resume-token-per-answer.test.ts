@@ -1,4 +1,4 @@
-// A resume token is bound to one request (docs/RELIABILITY.md, "Tokens"): a resume answering several
+// A resume token is bound to one request (docs/guide/reliability.md, "Tokens"): a resume answering several
 // requests carries one token per answer, in the answers' order, in-process and over HTTP, and the page
 // session sends each answer's own. Any other combination is a ResumeTokenError and nothing changes.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Signed resume tokens (docs/RELIABILITY.md, "Forged answers"): a token binds one run's open request until it expires;
+// Signed resume tokens (docs/guide/reliability.md, "Forged answers"): a token binds one run's open request until it expires;
 // anything else — another run or request, a tampered, forged or expired token, a replay — is refused with
 // ResumeTokenError and nothing changes.
 import { describe, expect, it } from "vitest";

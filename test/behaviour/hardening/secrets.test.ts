@@ -1,4 +1,4 @@
-// Secrets (docs/RELIABILITY.md, "Secrets"): the API key and configured header values never reach a stored record, an error
+// Secrets (docs/guide/reliability.md, "Secrets"): the API key and configured header values never reach a stored record, an error
 // (message, body, record, cause), a stream event, a metric event, client.metrics(), or a warning —
 // across halt, resume, conversations, provider errors, storage failures and refused resume tokens.
 import { describe, expect, it } from "vitest";

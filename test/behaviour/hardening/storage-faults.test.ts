@@ -1,4 +1,4 @@
-// Storage faults injected with faultyStorage (docs/RELIABILITY.md, "Storage faults"): a write failure while
+// Storage faults injected with faultyStorage (docs/guide/reliability.md, "Storage faults"): a write failure while
 // halting, a read failure on resume, a delete failure after completion, a claim lost to a racer mid-resume, a
 // claim whose owner died; damaged
 // records; and 100 concurrent resumes on this runtime's atomic adapters. Nothing is lost, nothing runs twice.

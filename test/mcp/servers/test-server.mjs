@@ -110,7 +110,7 @@ export function createTestServer({ key = "a test key that is long enough for the
 }
 
 /**
- * The allow list a page on another origin needs, exactly as the README's MCP section and docs/MCP.md give it
+ * The allow list a page on another origin needs, exactly as the README's MCP section and docs/guide/mcp.md give it
  * (the request headers are not echoed back, so the Chromium checks prove that list is enough): the MCP
  * headers, `authorization`, and the one `mcp-param-*` header this server's tools declare (`regional`).
  */

@@ -1,0 +1,12 @@
+// The default theme, plus twoslash's hover cards for the type information in every TypeScript block.
+import TwoslashFloatingVue from "@shikijs/vitepress-twoslash/client";
+import "@shikijs/vitepress-twoslash/style.css";
+import type { EnhanceAppContext } from "vitepress";
+import DefaultTheme from "vitepress/theme";
+
+export default {
+  extends: DefaultTheme,
+  enhanceApp({ app }: EnhanceAppContext) {
+    app.use(TwoslashFloatingVue);
+  },
+};
