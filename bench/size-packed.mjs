@@ -27,7 +27,7 @@ export const CASES = [
     what: "the page: `createRunSession` + the answer helpers",
     code: `export { createRunSession, ${ANSWERS} } from "toolnexus";`,
     budget: 5 * KiB,
-    ceiling: 6.5 * KiB,
+    ceiling: 7.6 * KiB,
   },
   {
     id: "widget",
@@ -41,21 +41,21 @@ export const CASES = [
     what: "a Worker: `createClient` + `createRunHandler` + `durableObjectStorage`",
     code: `export { createClient, createRunHandler, durableObjectStorage } from "toolnexus";`,
     budget: 26 * KiB,
-    ceiling: 31.5 * KiB,
+    ceiling: 39 * KiB,
   },
   {
     id: "five",
     what: "the five names (`createClient, createToolkit, defineTool, answerOutput, memoryStorage`)",
     code: `export { createClient, createToolkit, defineTool, answerOutput, memoryStorage } from "toolnexus";`,
     budget: 24 * KiB,
-    ceiling: 30 * KiB,
+    ceiling: 36 * KiB,
   },
   {
     id: "file",
     what: "the whole single file `dist/toolnexus.js`",
     file: "dist/toolnexus.js",
     budget: 36 * KiB,
-    ceiling: 42 * KiB,
+    ceiling: 52.1 * KiB,
   },
 ];
 
