@@ -19,6 +19,9 @@ export default defineConfig([
   // toolnexus/testing: its own file over the published core, so the core bundle holds no testing code and
   // the testing code shares the user's copy of the core
   overTheCore("testing", "src/testing/index.ts"),
+  // toolnexus/react: the hook over the published core; what it takes from the core (the run session) it
+  // imports from ./index.js, so a page bundles one copy of it, and React stays the page's own
+  overTheCore("react", "src/react/index.ts", /^\.\.\/(edge\/run-session|types)$/),
   {
     // one self-contained file a page or a Deno script can import by URL; its first line points Deno (and
     // JSR) at the declarations the build above writes beside it, so a URL import is typed
@@ -36,8 +39,8 @@ export default defineConfig([
   },
 ]);
 
-/** A subpath entry built on its own, whose `../index` imports stay an import of the published ./index.js. */
-function overTheCore(name: string, entry: string): Options {
+/** A subpath entry built on its own, whose imports of the core (`../index`, or `core`) stay an import of the published ./index.js. */
+function overTheCore(name: string, entry: string, core = /^\.\.\/index$/): Options {
   return {
     entry: { [name]: entry },
     format: ["esm"],
@@ -49,7 +52,7 @@ function overTheCore(name: string, entry: string): Options {
       {
         name: `${name}-over-the-core`,
         setup(build) {
-          build.onResolve({ filter: /^\.\.\/index$/ }, () => ({ path: "./index.js", external: true }));
+          build.onResolve({ filter: core }, () => ({ path: "./index.js", external: true }));
         },
       },
     ],

@@ -1,7 +1,9 @@
 // The layer rule of src/: every import — static, dynamic, type-only or re-export — points down
 //   _internal → types / errors / answer → tools → wire → loop + run-state → client → edge → index,
 // storage imports only _internal, types and errors, and nothing in the core imports the subpaths on top
-// (mcp, testing). The imports are read with the TypeScript parser, so none hides in a string or comment.
+// (mcp, testing, react). The page side (react) imports nothing of the loop, the wires, the tools or the
+// client, directly or through what it imports: a page never downloads the agent. The imports are read with
+// the TypeScript parser, so none hides in a string or comment.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,12 +24,16 @@ function layerOf(file: string): number {
   if (file === "client.ts" || top === "client") return 5;
   if (top === "edge") return 6;
   if (file === "index.ts") return 7;
-  if (top === "mcp" || top === "testing") return 8;
+  if (top === "mcp" || top === "testing" || top === "react") return 8;
   throw new Error(`src/${file} is in no layer: place it in a folder of LAYOUT's picture`);
 }
 
+/** What the page side may not reach, directly or through another import. */
+const AGENT = /^(loop|wire|tools|run-state|client|storage|mcp|testing)\/|^(loop|client|index)\.ts$/;
+
 /** Why `from` may not import `to`, or undefined when it may. */
 function violation(from: string, to: string): string | undefined {
+  if (from.startsWith("react/") && AGENT.test(to)) return "the page side imports nothing of the agent";
   if (
     from.startsWith("storage/") &&
     !(to.startsWith("storage/") || to.startsWith("_internal/") || to === "types.ts" || to === "errors.ts")
@@ -121,6 +127,23 @@ describe("the layers of src/", () => {
     expect(bad).toEqual([]);
   });
 
+  it("the React hook reaches nothing of the loop, the tools or the client, through any import", () => {
+    const reached = new Set<string>();
+    const walk = (file: string): void => {
+      for (const to of edges.get(file) ?? []) {
+        if (reached.has(to)) continue;
+        reached.add(to);
+        walk(to);
+      }
+    };
+    for (const file of edges.keys()) if (file.startsWith("react/")) walk(file);
+    // the run session reads its stream with the SSE parser and waits on the abortable timer; both import only
+    // _internal, and no provider format comes with them
+    const shared = new Set(["wire/sse.ts", "wire/retry-wait.ts"]);
+    expect([...reached].filter((f) => AGENT.test(f) && !shared.has(f))).toEqual([]);
+    expect(reached).toContain("edge/run-session.ts");
+  });
+
   it("no imports form a cycle", () => {
     expect(cycles(edges).map((c) => c.join(" → "))).toEqual([]);
   });
@@ -130,6 +153,9 @@ describe("the layers of src/", () => {
     expect(violation("wire/openai.ts", "loop/context.ts")).toBeDefined();
     expect(violation("storage/kv.ts", "answer.ts")).toBeDefined();
     expect(violation("client.ts", "mcp/index.ts")).toBeDefined();
+    expect(violation("react/use-run-session.ts", "client/options.ts")).toBeDefined();
+    expect(violation("react/use-run-session.ts", "index.ts")).toBeDefined();
+    expect(violation("react/use-run-session.ts", "edge/run-session.ts")).toBeUndefined();
     expect(violation("loop/halt.ts", "run-state/record.ts")).toBeUndefined();
     expect(
       cycles(
