@@ -11,8 +11,8 @@ import {
   type Check,
 } from "./_internal/check";
 import { isPlainObject, typeName } from "./_internal/json";
-import { InvalidAnswerError } from "./errors";
-import type { RelayResult, Answer, AnswerReason, PendingRequest, ToolResult } from "./types";
+import { ConfigError, InvalidAnswerError } from "./errors";
+import type { RelayResult, Answer, AnswerReason, ApprovalScope, PendingRequest, ToolResult } from "./types";
 
 const REASONS: readonly AnswerReason[] = ["declined", "cancelled", "expired"];
 const REASONS_TEXT = 'must be "declined", "cancelled" or "expired"';
@@ -47,6 +47,42 @@ export function answerDeclined(id: string, reason: AnswerReason = "declined"): A
 }
 
 export type { RelayResult } from "./types";
+
+const SCOPES: readonly ApprovalScope[] = ["conversation", "owner"];
+const SCOPES_TEXT = 'must be "conversation" or "owner"';
+
+export interface AnswerApprovalOptions {
+  /**
+   * Remember the approval: the next calls of the same tool in this scope run without asking — `"conversation"`
+   * (the run's conversation; a run without one, that run alone) or `"owner"` (everything the run's owner runs).
+   */
+  remember?: ApprovalScope;
+  /** With `remember`: only calls with the same arguments run without asking. Default `false` (any arguments). */
+  sameArgs?: boolean;
+}
+
+/**
+ * The ok Answer to an `approval` Request (a `needsApproval` tool's): `{ id, ok: true, data: { approved: true } }`,
+ * plus `remember` (and `sameArgs`) when the user chose "always allow".
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function answerApproval(id: string, options: AnswerApprovalOptions = {}): Answer {
+  requireId("answerApproval", id);
+  const { remember, sameArgs } = options ?? {};
+  if (remember !== undefined && !SCOPES.includes(remember))
+    throw new ConfigError("remember", `toolnexus: answerApproval remember ${SCOPES_TEXT}, got ${typeName(remember)}`);
+  if (sameArgs !== undefined && typeof sameArgs !== "boolean")
+    throw new ConfigError(
+      "sameArgs",
+      `toolnexus: answerApproval sameArgs must be a boolean, got ${typeName(sameArgs)}`,
+    );
+  if (sameArgs && remember === undefined)
+    throw new ConfigError("sameArgs", 'toolnexus: answerApproval sameArgs needs remember: "conversation" or "owner"');
+  const data: Answer["data"] = { approved: true };
+  if (remember) data.remember = remember;
+  if (remember && sameArgs) data.sameArgs = true;
+  return { id, ok: true, data };
+}
 
 /**
  * The Answer to a form — an MCP elicitation's `requestedSchema`, any Request with `data.schema`:
@@ -165,10 +201,15 @@ export function isExpired(request: PendingRequest, now = Date.now()): boolean {
 
 const data = optional(jsonObject());
 
+/** An Answer's data: any JSON object, whose `remember` and `sameArgs` (answerApproval's) have their types. */
+const answerData = optional(
+  shape({ remember: optional(oneOf(SCOPES, SCOPES_TEXT)), sameArgs: optional(boolean) }, "must be a JSON object"),
+);
+
 const ANSWER: Record<string, Check> = {
   id: nonEmpty,
   ok: boolean,
-  data,
+  data: answerData,
   reason: optional(oneOf(REASONS, REASONS_TEXT)),
 };
 

@@ -84,6 +84,9 @@ export interface AnswerData {
   [field: string]: unknown;
 }
 
+/** Where a remembered approval holds (`answerApproval(id, { remember })`): the conversation, or the run's owner. */
+export type ApprovalScope = "conversation" | "owner";
+
 /** The host's reply to a {@link PendingRequest}. */
 export interface Answer {
   id: string;
@@ -364,6 +367,11 @@ export interface RunOptions {
    * history, and the outcome — or the run it now waits on — is saved to it with a compare-and-set.
    */
   conversationId?: string;
+  /**
+   * Who the run is for (a user id; createRunHandler passes its `owner(request)`): approvals remembered with
+   * `remember: "owner"` hold for this owner's runs alone.
+   */
+  owner?: string;
 }
 
 export interface ResumeOptions {
@@ -373,4 +381,6 @@ export interface ResumeOptions {
   output?: ToolInputSchema;
   /** A token from `createResumeToken` for this run's open request; checked against the client's `resumeSecret`. */
   token?: string;
+  /** Who the run is for, as when it started (see `RunOptions.owner`). */
+  owner?: string;
 }
