@@ -125,7 +125,7 @@ function sessionEnv(
       signal,
       maxTurns: opts.maxTurns,
       warn: (m) => console.warn(m),
-      approvals: approvalMemory(storage, checkOwner(owner), opts.pendingTtlSeconds, (m) => console.warn(m)),
+      approvals: approvalMemory(storage, checkOwner(owner), opts.pendingTtlSeconds),
     }),
     record(event) {
       registry.record(event);

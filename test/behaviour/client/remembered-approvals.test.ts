@@ -10,6 +10,7 @@ import {
   InvalidAnswerError,
   memoryStorage,
   parseAnswer,
+  pending,
   type Answer,
   type GenerateRequest,
   type PendingRequest,
@@ -18,16 +19,21 @@ import {
 
 type Message = { role: string; content?: unknown };
 
-/** The model: "deploy <env>" calls deploy once; "deploy <env> twice" calls it again after the first result. */
+/**
+ * The model: "<tool> <env>" calls the tool once; "<tool> <env>,<env>" calls it for each in one turn;
+ * "<tool> <env> twice" calls it again after the first result.
+ */
 function generate({ messages }: GenerateRequest) {
   const list = messages as Message[];
   const prompt = String([...list].reverse().find((m) => m.role === "user")?.content ?? "");
-  const env = prompt.split(" ")[1] ?? "prod";
+  const [name = "deploy", envs = "prod"] = prompt.split(" ");
   const from = list.map((m) => m.role).lastIndexOf("user");
   const results = list.slice(from).filter((m) => m.role === "tool").length;
-  const wanted = prompt.endsWith("twice") ? 2 : 1;
-  if (results < wanted) return { toolCalls: [{ id: `call_${results}`, name: "deploy", arguments: { env } }] };
-  return { content: `deployed ${results}` };
+  if (prompt.endsWith("twice") ? results < 2 : results === 0)
+    return {
+      toolCalls: envs.split(",").map((env, i) => ({ id: `call_${results}_${i}`, name, arguments: { env } })),
+    };
+  return { content: `done after ${results}` };
 }
 
 function world(waitFor?: (r: PendingRequest) => Promise<Answer>) {
@@ -43,8 +49,18 @@ function world(waitFor?: (r: PendingRequest) => Promise<Answer>) {
       return `deployed to ${String(args.env)}`;
     },
   });
+  // a tool that asks for its own approval (not needsApproval): it decides what an answer means, every time
+  const book = defineTool({
+    name: "book",
+    description: "Books a table",
+    execute: (args, ctx) => {
+      if (!ctx.answer) return pending({ kind: "approval", prompt: "Book it?", data: { what: args.env } });
+      ran.push(`book:${String(args.env)}`);
+      return "booked";
+    },
+  });
   const client = createInProcessClient({ model: "m", generate, storage, ...(waitFor ? { waitFor } : {}) });
-  const toolkit = [deploy];
+  const toolkit = [deploy, book];
   /** Runs `prompt`; a halt on an approval is answered with `answer(id)` (resumed with the same owner). */
   async function ask(
     prompt: string,
@@ -174,6 +190,43 @@ describe("remembered approvals", () => {
     expect(w.ran).toEqual(["prod", "staging"]);
     await w.client.run("deploy prod", { toolkit: w.toolkit, conversationId: "c2" });
     expect(asked).toHaveLength(2);
+  });
+
+  it("several calls of one turn, each always allowed with its arguments: every one is remembered", async () => {
+    const w = world();
+    const first = await w.ask("deploy prod,staging,dev", { conversationId: "c1" }, remember("conversation", true));
+    expect(first.asked).toBe(3);
+    expect((await w.ask("deploy dev,prod,staging", { conversationId: "c1" })).asked).toBe(0);
+    expect((await w.ask("deploy qa", { conversationId: "c1" })).asked).toBe(1);
+  });
+
+  it("a declined answer that carries remember remembers nothing, and the tool does not run", async () => {
+    const w = world();
+    const declined = (id: string): Answer => ({
+      id,
+      ok: false,
+      reason: "declined",
+      data: { remember: "conversation" },
+    });
+    await w.ask("deploy prod", { conversationId: "c1" }, declined);
+    expect(w.ran).toEqual([]);
+    expect((await w.ask("deploy prod", { conversationId: "c1" })).asked).toBe(1);
+  });
+
+  it("a tool's own approval request is asked every time, even answered with remember", async () => {
+    const w = world();
+    expect((await w.ask("book table", { conversationId: "c1" }, remember("conversation"))).asked).toBe(1);
+    expect((await w.ask("book table", { conversationId: "c1" }, remember("conversation"))).asked).toBe(1);
+    expect(w.ran).toEqual(["book:table", "book:table"]);
+  });
+
+  it("a stored record that is not ours counts as nothing remembered, and a new approval replaces it", async () => {
+    const w = world();
+    await w.storage.set("approvals:conversation:c1", "{not json");
+    expect((await w.ask("deploy prod", { conversationId: "c1" }, remember("conversation"))).asked).toBe(1);
+    expect((await w.ask("deploy prod", { conversationId: "c1" })).asked).toBe(0);
+    await w.storage.set("approvals:conversation:c1", JSON.stringify({ v: 1, tools: { deploy: "yes" } }));
+    expect((await w.ask("deploy prod", { conversationId: "c1" })).asked).toBe(1);
   });
 
   it("an owner that is not a non-empty string is a ConfigError, and nothing runs", async () => {
