@@ -1,9 +1,10 @@
 // A chat in React on toolnexus/react: the hook gives the run's state and its actions; each open request is
-// drawn by its kind (Approve / Decline, option buttons, or a text field) and answered with the answer helpers.
+// drawn by its kind (Approve / Always allow / Decline, option buttons, or a text field) and answered with the
+// answer helpers. "Always allow" remembers the approval for the conversation (answerApproval's remember).
 // Several requests may be open at once; they are answered in any order. After a reload, the hook restores
 // the conversation and its open requests on mount.
 import { useState, type FormEvent } from "react";
-import { answerDeclined, answerOutput, type PendingRequest } from "toolnexus";
+import { answerApproval, answerDeclined, answerOutput, type PendingRequest } from "toolnexus";
 import { useRunSession, type UseRunSessionOptions } from "toolnexus/react";
 
 type Answering = ReturnType<typeof useRunSession>["answer"];
@@ -26,8 +27,16 @@ function RequestCard({ request, answer }: { request: PendingRequest; answer: Ans
       <legend>{request.prompt}</legend>
       {request.kind === "approval" ? (
         <>
-          <button type="button" onClick={() => void reply("approved")}>
+          <button type="button" onClick={() => void answer(answerApproval(request.id), { text: "Approved" })}>
             Approve
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              void answer(answerApproval(request.id, { remember: "conversation" }), { text: "Always allowed" })
+            }
+          >
+            Always allow
           </button>
           <button type="button" onClick={() => void answer(answerDeclined(request.id), { text: "Declined" })}>
             Decline

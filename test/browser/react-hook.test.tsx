@@ -3,7 +3,15 @@
 import { StrictMode } from "react";
 import { describe, expect, it } from "vitest";
 import { render, renderHook } from "vitest-browser-react";
-import { createRunSession, type RunSessionState } from "toolnexus";
+import {
+  createInProcessClient,
+  createRunHandler,
+  createRunSession,
+  defineTool,
+  memoryStorage,
+  type GenerateRequest,
+  type RunSessionState,
+} from "toolnexus";
 import { useRunSession } from "toolnexus/react";
 import { Chat } from "../../examples/react/chat";
 import { edgeWorld, memoryWebStorage } from "../behaviour/support/edge";
@@ -16,6 +24,29 @@ function counted(w: ReturnType<typeof edgeWorld>) {
     return w.fetch(input, init);
   }) as typeof globalThis.fetch;
   return { gets, fetch };
+}
+
+/** An endpoint whose model calls `deploy` (needsApproval) for every prompt, then says what it got. */
+function deployWorld() {
+  const ran: string[] = [];
+  const deploy = defineTool({
+    name: "deploy",
+    description: "Deploys",
+    needsApproval: true,
+    execute: () => {
+      ran.push("deploy");
+      return "deployed";
+    },
+  });
+  const generate = ({ messages }: GenerateRequest) =>
+    (messages as { role: string }[]).at(-1)?.role === "tool"
+      ? { content: "Deployed." }
+      : { toolCalls: [{ id: "call_1", name: "deploy", arguments: {} }] };
+  const client = createInProcessClient({ model: "m", generate, storage: memoryStorage() });
+  const handler = createRunHandler({ client, toolkit: [deploy] });
+  const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+    handler(new Request(new URL(String(input), "http://edge.test"), init))) as typeof globalThis.fetch;
+  return { ran, fetch };
 }
 
 describe("useRunSession in the page", () => {
@@ -56,6 +87,29 @@ describe("useRunSession in the page", () => {
     await screen.getByRole("group", { name: "Approve a?" }).getByRole("button", { name: "Decline" }).click();
     await expect.element(screen.getByText("Done: declined/expired: Approve a? | b approved")).toBeInTheDocument();
     expect(w.executions).toEqual(["approve:b:yes"]); // a declined approval never runs its tool
+  });
+
+  it("Always allow: the next call in the conversation runs without asking; another conversation is asked", async () => {
+    const w = deployWorld();
+    const screen = await render(<Chat endpoint="/api/run" fetch={w.fetch} storage={memoryWebStorage()} />);
+    await screen.getByRole("textbox", { name: "Message" }).fill("ship it");
+    await screen.getByRole("button", { name: "Send" }).click();
+    const approval = screen.getByRole("group", { name: "Approve running the tool deploy?" });
+    await approval.getByRole("button", { name: "Always allow" }).click();
+    await expect.element(screen.getByText("Deployed.")).toBeInTheDocument();
+    await screen.getByRole("textbox", { name: "Message" }).fill("ship it again");
+    await screen.getByRole("button", { name: "Send" }).click();
+    await expect.poll(() => screen.getByText("Deployed.").elements().length).toBe(2);
+    await expect.element(screen.getByTestId("status")).toHaveTextContent("done");
+    expect(screen.getByRole("group").elements()).toHaveLength(0);
+    expect(w.ran).toEqual(["deploy", "deploy"]);
+    await screen.unmount();
+
+    const other = await render(<Chat endpoint="/api/run" fetch={w.fetch} storage={memoryWebStorage()} />);
+    await other.getByRole("textbox", { name: "Message" }).fill("ship it");
+    await other.getByRole("button", { name: "Send" }).click();
+    await expect.element(other.getByRole("group", { name: "Approve running the tool deploy?" })).toBeInTheDocument();
+    expect(w.ran).toHaveLength(2);
   });
 
   it("unmounting mid-run aborts nothing: the answered tool finishes and the session ends done", async () => {
