@@ -49,7 +49,12 @@ export function answerDeclined(id: string, reason: AnswerReason = "declined"): A
 export type { RelayResult } from "./types";
 
 const SCOPES: readonly ApprovalScope[] = ["conversation", "owner"];
-const SCOPES_TEXT = 'must be "conversation" or "owner"';
+
+/** answerApproval's options, as they are also checked in an Answer's data: a JSON object, any other keys allowed. */
+const APPROVAL_OPTIONS = shape(
+  { remember: optional(oneOf(SCOPES, 'must be "conversation" or "owner"')), sameArgs: optional(boolean) },
+  "must be a JSON object",
+);
 
 export interface AnswerApprovalOptions {
   /**
@@ -57,7 +62,7 @@ export interface AnswerApprovalOptions {
    * (the run's conversation; a run without one, that run alone) or `"owner"` (everything the run's owner runs).
    */
   remember?: ApprovalScope;
-  /** With `remember`: only calls with the same arguments run without asking. Default `false` (any arguments). */
+  /** With `remember`: only calls with the same arguments run without asking. Default `false` (any arguments); without `remember`, unused. */
   sameArgs?: boolean;
 }
 
@@ -69,15 +74,8 @@ export interface AnswerApprovalOptions {
 export function answerApproval(id: string, options: AnswerApprovalOptions = {}): Answer {
   requireId("answerApproval", id);
   const { remember, sameArgs } = options ?? {};
-  if (remember !== undefined && !SCOPES.includes(remember))
-    throw new ConfigError("remember", `toolnexus: answerApproval remember ${SCOPES_TEXT}, got ${typeName(remember)}`);
-  if (sameArgs !== undefined && typeof sameArgs !== "boolean")
-    throw new ConfigError(
-      "sameArgs",
-      `toolnexus: answerApproval sameArgs must be a boolean, got ${typeName(sameArgs)}`,
-    );
-  if (sameArgs && remember === undefined)
-    throw new ConfigError("sameArgs", 'toolnexus: answerApproval sameArgs needs remember: "conversation" or "owner"');
+  const problem = problemIn(APPROVAL_OPTIONS, { remember, sameArgs });
+  if (problem) throw new ConfigError(problem.path, `toolnexus: answerApproval's ${problem.describe()}`);
   const data: Answer["data"] = { approved: true };
   if (remember) data.remember = remember;
   if (remember && sameArgs) data.sameArgs = true;
@@ -202,9 +200,7 @@ export function isExpired(request: PendingRequest, now = Date.now()): boolean {
 const data = optional(jsonObject());
 
 /** An Answer's data: any JSON object, whose `remember` and `sameArgs` (answerApproval's) have their types. */
-const answerData = optional(
-  shape({ remember: optional(oneOf(SCOPES, SCOPES_TEXT)), sameArgs: optional(boolean) }, "must be a JSON object"),
-);
+const answerData = optional(APPROVAL_OPTIONS);
 
 const ANSWER: Record<string, Check> = {
   id: nonEmpty,

@@ -93,12 +93,13 @@ describe("answerApproval", () => {
     expect(parseAnswer(JSON.parse(JSON.stringify(kept)))).toEqual(kept);
   });
 
-  it("refuses a scope it does not know, sameArgs that is not a boolean or has no scope", () => {
+  it("refuses a scope it does not know and a sameArgs that is not a boolean; sameArgs alone is unused", () => {
     expect(() => answerApproval("a", { remember: "forever" as "owner" })).toThrow(ConfigError);
+    expect(() => answerApproval("a", { remember: "forever" as "owner" })).toThrow(/"remember" must be/);
     expect(() => answerApproval("a", { remember: "owner", sameArgs: "yes" as unknown as boolean })).toThrow(
-      ConfigError,
+      /"sameArgs" must be a boolean/,
     );
-    expect(() => answerApproval("a", { sameArgs: true })).toThrow(/needs remember/);
+    expect(answerApproval("a", { sameArgs: true })).toEqual({ id: "a", ok: true, data: { approved: true } });
     expect(() => answerApproval("", {})).toThrow(/id is required/);
   });
 
