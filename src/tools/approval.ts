@@ -12,12 +12,12 @@ const APPROVAL_ID = "approval-";
 export const isApprovalGate = (request: { id: string; kind: string }): boolean =>
   request.kind === "approval" && request.id.startsWith(APPROVAL_ID);
 
-/** The `data` of an ok answer to an approval Request that asks to be remembered (answerApproval's), else undefined. */
-export function rememberedBy(answer: Answer | undefined): Record<string, unknown> | undefined {
-  if (!answer?.ok || !answer.id.startsWith(APPROVAL_ID)) return undefined;
-  const remember = answer.data?.remember;
-  return remember === "conversation" || remember === "owner" ? answer.data : undefined;
-}
+/**
+ * The `data` of an ok answer to an approval Request that asks to be remembered (answerApproval's), else
+ * undefined. Answers reach the loop checked by parseAnswer, so a `remember` there is one of the scopes.
+ */
+export const rememberedBy = (answer: Answer | undefined): Record<string, unknown> | undefined =>
+  answer?.ok && answer.id.startsWith(APPROVAL_ID) && answer.data?.remember ? answer.data : undefined;
 
 /** The prompt of the approval Request for the tool `name`. */
 export const approvalPrompt = (name: string): string => `Approve running the tool ${name}?`;
