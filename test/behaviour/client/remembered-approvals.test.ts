@@ -230,6 +230,18 @@ describe("remembered approvals", () => {
     expect((await w.ask("deploy prod", { conversationId: "c1" })).asked).toBe(1);
   });
 
+  it("a resume whose answer has a bad remember is refused, and the run still waits for its approval", async () => {
+    const w = world();
+    const halted = await w.client.run("deploy prod", { toolkit: w.toolkit, conversationId: "c1" });
+    if (halted.status !== "pending") throw new Error("expected the run to wait for its approval");
+    const bad = { id: halted.pending.id, ok: true, data: { remember: "everyone" } };
+    await expect(w.client.resume(halted.runId, bad, { toolkit: w.toolkit })).rejects.toThrow(InvalidAnswerError);
+    expect(w.ran).toEqual([]);
+    const done = await w.client.resume(halted.runId, answerApproval(halted.pending.id), { toolkit: w.toolkit });
+    expect(done.status).toBe("done");
+    expect(w.ran).toEqual(["prod"]);
+  });
+
   it("an owner that is not a non-empty string is a ConfigError, and nothing runs", async () => {
     const w = world();
     await expect(w.client.run("deploy prod", { owner: "" })).rejects.toThrow(ConfigError);
