@@ -10,6 +10,7 @@ import {
   defineTool,
   memoryStorage,
   type GenerateRequest,
+  type RunSession,
   type RunSessionState,
 } from "toolnexus";
 import { useRunSession } from "toolnexus/react";
@@ -175,6 +176,37 @@ describe("useRunSession in the page", () => {
     release();
     await expect.poll(() => result.current.state.status).not.toBe("streaming");
     expect(result.current.state.text).toBe("");
+    await unmount();
+  });
+
+  it("a given session: the hook follows a switch to another, restoring each once; actions go to the current one", async () => {
+    const w = edgeWorld();
+    const restored: string[] = [];
+    const made = (name: string) => {
+      const session = createRunSession({ endpoint: "/api/run", fetch: w.fetch, storage: memoryWebStorage() });
+      const restore = session.restore;
+      session.restore = () => {
+        restored.push(name);
+        return restore();
+      };
+      return session;
+    };
+    const a = made("a");
+    const b = made("b");
+    const { result, rerender, act, unmount } = await renderHook((s?: RunSession) => useRunSession({ session: s! }), {
+      initialProps: a,
+    });
+    await expect.poll(() => restored).toEqual(["a"]);
+    await act(() => result.current.send("hello there"));
+    await expect.poll(() => result.current.state.status).toBe("done");
+    await rerender(b);
+    expect(result.current.state).toBe(b.state);
+    await rerender(b);
+    expect(restored).toEqual(["a", "b"]);
+    await act(() => result.current.send("second"));
+    await expect.poll(() => b.state.status).toBe("done");
+    expect(a.state.messages).toHaveLength(2); // the send after the switch went to b
+    expect(b.state.messages.map((m) => m.text)).toEqual(["second", "You said: second"]);
     await unmount();
   });
 });
