@@ -59,8 +59,19 @@ function world(waitFor?: (r: PendingRequest) => Promise<Answer>) {
       return "booked";
     },
   });
-  const client = createInProcessClient({ model: "m", generate, storage, ...(waitFor ? { waitFor } : {}) });
-  const toolkit = [deploy, book];
+  const drop = defineTool({
+    name: "drop",
+    description: "Drops a database",
+    needsApproval: true,
+    execute: (args) => {
+      ran.push(`drop:${String(args.env)}`);
+      return "dropped";
+    },
+  });
+  // a second process over the same storage: what it remembers is only what the storage holds
+  const fresh = () => createInProcessClient({ model: "m", generate, storage, ...(waitFor ? { waitFor } : {}) });
+  let client = fresh();
+  const toolkit = [deploy, book, drop];
   /** Runs `prompt`; a halt on an approval is answered with `answer(id)` (resumed with the same owner). */
   async function ask(
     prompt: string,
@@ -76,7 +87,16 @@ function world(waitFor?: (r: PendingRequest) => Promise<Answer>) {
     }
     return { asked, result };
   }
-  return { client, ran, storage, toolkit, ask };
+  return {
+    get client() {
+      return client;
+    },
+    restart: () => void (client = fresh()),
+    ran,
+    storage,
+    toolkit,
+    ask,
+  };
 }
 
 const remember =
@@ -134,6 +154,17 @@ describe("remembered approvals", () => {
     expect((await w.ask("deploy prod", { conversationId: "c2" })).asked).toBe(1);
     expect((await w.ask("deploy prod")).asked).toBe(1); // a bare run is in no conversation
     expect(w.ran).toEqual(["prod", "staging", "prod", "prod"]);
+  });
+
+  it("holds in another process over the same storage, and for that tool alone", async () => {
+    const w = world();
+    await w.ask("deploy prod", { conversationId: "c1", owner: "alice" }, remember("conversation"));
+    await w.ask("deploy prod", { conversationId: "c9", owner: "alice" }, remember("owner"));
+    w.restart();
+    expect((await w.ask("deploy prod", { conversationId: "c1" })).asked).toBe(0);
+    expect((await w.ask("deploy prod", { conversationId: "c2", owner: "alice" })).asked).toBe(0);
+    expect((await w.ask("drop prod", { conversationId: "c1", owner: "alice" })).asked).toBe(1);
+    expect(w.ran).toEqual(["prod", "prod", "prod", "prod", "drop:prod"]);
   });
 
   it("sameArgs: only a call with the same arguments runs without asking", async () => {
