@@ -29,12 +29,16 @@ export interface RunSessionHandle {
   restore(): Promise<void>;
 }
 
-/** The state a server render shows (and a hydrating page first draws): idle and empty, one object always. */
+/**
+ * The state a server render shows (and a hydrating page first draws): idle and empty, one object always.
+ * `calls` is there for the sessions whose state lists the tool calls being run.
+ */
 const SERVER_STATE: RunSessionState = Object.freeze({
   status: "idle",
   messages: [],
   text: "",
   requests: [],
+  calls: [],
   error: undefined,
   runId: undefined,
 });
