@@ -24,6 +24,9 @@ const builds: Options[] = [
   // toolnexus/widget: the page's chat element over the published core; what it takes from the core (the run
   // session, the answer helpers) it imports from ./index.js, so a page bundles one copy of them
   overTheCore("widget", "src/widget/index.ts", /^\.\.\/(index|answer|edge\/run-session|types)$/),
+  // toolnexus/react: the hook over the published core; what it takes from the core (the run session) it
+  // imports from ./index.js, so a page bundles one copy of it, and React stays the page's own
+  overTheCore("react", "src/react/index.ts", /^\.\.\/(edge\/run-session|types)$/),
   {
     // one self-contained file a page or a Deno script can import by URL; its first line points Deno (and
     // JSR) at the declarations the build above writes beside it, so a URL import is typed

@@ -29,6 +29,7 @@ const alias = {
   "toolnexus/mcp": fileURLToPath(new URL("./src/mcp/index.ts", import.meta.url)),
   "toolnexus/otel": fileURLToPath(new URL("./src/otel/index.ts", import.meta.url)),
   "toolnexus/widget": fileURLToPath(new URL("./src/widget/index.ts", import.meta.url)),
+  "toolnexus/react": fileURLToPath(new URL("./src/react/index.ts", import.meta.url)),
   toolnexus: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
 };
 const behaviour = "test/behaviour/**/*.test.ts";
@@ -43,14 +44,14 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
-          include: [behaviour, "test/node/**/*.test.ts"],
+          include: [behaviour, "test/node/**/*.test.ts", "test/node/**/*.test.tsx"],
         },
       },
       {
         extends: true,
         test: {
           name: "browser",
-          include: [behaviour, "test/browser/**/*.test.ts"],
+          include: [behaviour, "test/browser/**/*.test.ts", "test/browser/**/*.test.tsx"],
           browser: {
             enabled: true,
             headless: true,

@@ -12,7 +12,7 @@ import {
 } from "./_internal/check";
 import { isPlainObject, typeName } from "./_internal/json";
 import { ConfigError, InvalidAnswerError, shown } from "./errors";
-import type { RelayResult, Answer, AnswerReason, PendingRequest, ToolResult } from "./types";
+import type { RelayResult, Answer, AnswerReason, ApprovalScope, PendingRequest, ToolResult } from "./types";
 
 const REASONS: readonly AnswerReason[] = ["declined", "cancelled", "expired"];
 const REASONS_TEXT = 'must be "declined", "cancelled" or "expired"';
@@ -65,6 +65,40 @@ export const declineText = (prompt: string, answer: Answer): string =>
   `declined/expired: ${prompt}${answer.message ? ` — ${answer.message}` : ""}`;
 
 export type { RelayResult } from "./types";
+
+const SCOPES: readonly ApprovalScope[] = ["conversation", "owner"];
+
+/** answerApproval's options, as they are also checked in an Answer's data: a JSON object, any other keys allowed. */
+const APPROVAL_OPTIONS = shape(
+  { remember: optional(oneOf(SCOPES, 'must be "conversation" or "owner"')), sameArgs: optional(boolean) },
+  "must be a JSON object",
+);
+
+export interface AnswerApprovalOptions {
+  /**
+   * Remember the approval: the next calls of the same tool in this scope run without asking — `"conversation"`
+   * (the run's conversation; a run without one, that run alone) or `"owner"` (everything the run's owner runs).
+   */
+  remember?: ApprovalScope;
+  /** With `remember`: only calls with the same arguments run without asking. Default `false` (any arguments); without `remember`, unused. */
+  sameArgs?: boolean;
+}
+
+/**
+ * The ok Answer to an `approval` Request (a `needsApproval` tool's): `{ id, ok: true, data: { approved: true } }`,
+ * plus `remember` (and `sameArgs`) when the user chose "always allow".
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function answerApproval(id: string, options: AnswerApprovalOptions = {}): Answer {
+  requireId("answerApproval", id);
+  const { remember, sameArgs } = options ?? {};
+  const problem = problemIn(APPROVAL_OPTIONS, { remember, sameArgs });
+  if (problem) throw new ConfigError(problem.path, `toolnexus: answerApproval's ${problem.describe()}`);
+  const data: Answer["data"] = { approved: true };
+  if (remember) data.remember = remember;
+  if (remember && sameArgs) data.sameArgs = true;
+  return { id, ok: true, data };
+}
 
 /**
  * The Answer to a form — an MCP elicitation's `requestedSchema`, any Request with `data.schema`:
@@ -200,10 +234,13 @@ export function isExpired(request: PendingRequest, now = Date.now()): boolean {
 
 const data = optional(jsonObject());
 
+/** An Answer's data: any JSON object, whose `remember` and `sameArgs` (answerApproval's) have their types. */
+const answerData = optional(APPROVAL_OPTIONS);
+
 const ANSWER: Record<string, Check> = {
   id: nonEmpty,
   ok: boolean,
-  data,
+  data: answerData,
   reason: optional(oneOf(REASONS, REASONS_TEXT)),
   message: optional(is(isMessage, MESSAGE_TEXT)),
 };

@@ -5,6 +5,7 @@ import { ConfigError, InvalidAnswerError } from "./errors";
 import { drive } from "./loop";
 import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunContext } from "./loop/context";
 import type { RunInspection } from "./loop/inspect";
+import { approvalMemory, checkOwner, conversationApprovalsKey } from "./client/approvals";
 import { envApiKey } from "./client/env";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
@@ -137,7 +138,7 @@ function sessionEnv(
   const records = recordStore({ ...opts, storage });
   const env: SessionEnv = {
     opts,
-    context: async (toolkit, signal, stream): Promise<RunContext> => ({
+    context: async (toolkit, signal, stream, owner): Promise<RunContext> => ({
       opts,
       wire: wire ?? (wire = await loadWire(opts.style)),
       apiKey: apiKey(),
@@ -149,6 +150,7 @@ function sessionEnv(
       signal,
       maxTurns: opts.maxTurns,
       warn: (m) => console.warn(m),
+      approvals: approvalMemory(storage, checkOwner(owner), opts.pendingTtlSeconds),
     }),
     record(event) {
       registry.record(event);
@@ -250,7 +252,10 @@ export function createClient(options: ClientOptions): Client {
 
     ask: (prompt, ao = {}) => client.run(prompt, ao.id === undefined ? ao : { ...ao, conversationId: ao.id }),
 
-    forget: async (id) => (await conversations()).forget(id),
+    forget: async (id) => {
+      await (await conversations()).forget(id);
+      await storage.delete(conversationApprovalsKey(id));
+    },
 
     conversation(co = {}) {
       const id = co.id ?? `conv-${crypto.randomUUID()}`;

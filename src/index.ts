@@ -1,5 +1,15 @@
 export type * from "./types";
-export { answerOutput, answerDeclined, answerForm, relayAnswer, pending, authRequired, pendingOf } from "./answer";
+export {
+  answerOutput,
+  answerDeclined,
+  answerApproval,
+  answerForm,
+  relayAnswer,
+  pending,
+  authRequired,
+  pendingOf,
+} from "./answer";
+export type { AnswerApprovalOptions } from "./answer";
 export type { PendingInput } from "./answer";
 export { parseAnswer, parseRequest } from "./answer";
 export {

@@ -152,6 +152,9 @@ export interface AnswerData {
   [field: string]: unknown;
 }
 
+/** Where a remembered approval holds (`answerApproval(id, { remember })`): the conversation, or the run's owner. */
+export type ApprovalScope = "conversation" | "owner";
+
 /** The host's reply to a {@link PendingRequest}. */
 export interface Answer {
   id: string;
@@ -517,6 +520,11 @@ export interface RunOptions {
    * A guessable or reused id lets others reach the run. Default: a fresh random id.
    */
   runId?: string;
+  /**
+   * Who the run is for (a user id; createRunHandler passes its `owner(request)`): approvals remembered with
+   * `remember: "owner"` hold for this owner's runs alone.
+   */
+  owner?: string;
 }
 
 export interface ResumeOptions {
@@ -533,4 +541,6 @@ export interface ResumeOptions {
   token?: string;
   /** One token per answer, in the order of the answers, each issued for that answer's request. */
   tokens?: string[];
+  /** Who the run is for, as when it started (see `RunOptions.owner`). */
+  owner?: string;
 }

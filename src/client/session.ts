@@ -13,7 +13,12 @@ export type Plan = (ctx: RunContext) => Promise<Resumption>;
 /** What every session of one client shares. */
 export interface SessionEnv {
   opts: ResolvedOptions;
-  context(toolkit: RunOptions["toolkit"], signal: AbortSignal | undefined, stream: boolean): Promise<RunContext>;
+  context(
+    toolkit: RunOptions["toolkit"],
+    signal: AbortSignal | undefined,
+    stream: boolean,
+    owner?: string,
+  ): Promise<RunContext>;
   record(event: MetricEvent): void;
   /** A signed resume token for a request of a run, when the client has a resumeSecret. */
   token?(runId: string, request: PendingRequest): Promise<string>;
@@ -52,7 +57,7 @@ export async function* session(
   let result: RunResult;
   let resumed = false; // a resumed run that runs again (not a kept outcome returned), whose conversation is settled
   try {
-    ctx = await env.context(ro.toolkit, limit.signal, stream);
+    ctx = await env.context(ro.toolkit, limit.signal, stream, ro.owner);
     ctx.trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl });
     if (ro.output !== undefined) ctx.output = toolSchema(ro.output, "output");
     ctx.opts = withRunParams(ctx.opts, ro.requestParams);

@@ -24,6 +24,25 @@ export interface ResolvedOptions extends ClientOptions {
   claimLeaseMs: number;
 }
 
+/** Where a run is, for the approvals it remembers: the run, and the conversation it is an exchange of. */
+export interface ApprovalPlace {
+  runId: string;
+  conversationId?: string | undefined;
+}
+
+/** The approvals a run remembers (`answerApproval(id, { remember })`), kept in the client's storage. */
+export interface ApprovalMemory {
+  /** True when a remembered approval in the run's scopes covers this call: it runs without asking. */
+  allowed(place: ApprovalPlace, tool: string, args: Record<string, unknown>): Promise<boolean>;
+  /** Remembers an approval given with `remember` (and `sameArgs`) in its answer's `data`. */
+  remember(
+    place: ApprovalPlace,
+    tool: string,
+    args: Record<string, unknown>,
+    data: Record<string, unknown>,
+  ): Promise<void>;
+}
+
 /** Everything one run needs; read-only while it runs — what a callee changes is a parameter or a return value. */
 export interface RunContext {
   opts: ResolvedOptions;
@@ -39,6 +58,8 @@ export interface RunContext {
   signal?: AbortSignal;
   maxTurns: number;
   warn: (message: string) => void;
+  /** The approvals remembered for the run's conversation and owner. */
+  approvals?: ApprovalMemory;
   /** The run's `output` schema, compiled: the final answer is asked for as, and checked against, it. */
   output?: ToolSchema;
   /** The client's telemetry for this run, when it has one. */

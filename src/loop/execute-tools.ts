@@ -1,6 +1,6 @@
 import { parseRequest, pendingOf } from "../answer";
 import { errorMessage } from "../errors";
-import { approvalGate } from "../tools/approval";
+import { approvalGate, rememberedBy } from "../tools/approval";
 import type { Answer, PendingRequest, ToolContext, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
@@ -41,6 +41,29 @@ function storable(result: ToolResult): ToolResult {
   };
 }
 
+/**
+ * The approval step of a call whose tool has `needsApproval`: an approval remembered for the run's
+ * conversation or owner lets a fresh call run without asking; an ok answer that asks to be remembered is
+ * remembered before the tool runs. Otherwise, `approvalGate` decides.
+ */
+async function approve(
+  ctx: RunContext,
+  state: LoopState,
+  call: ToolCall,
+  args: Record<string, unknown>,
+  toolCtx: ToolContext,
+): Promise<{ result: ToolResult } | { ctx: ToolContext }> {
+  const needsApproval = ctx.toolkit?.get(call.name)?.needsApproval;
+  if (needsApproval === undefined || needsApproval === false) return { ctx: toolCtx };
+  const memory = ctx.approvals;
+  const place = { runId: state.runId, conversationId: state.conversationId };
+  if (memory && !toolCtx.answer && (await memory.allowed(place, call.name, args))) return { ctx: toolCtx };
+  const gate = await approvalGate(call.name, needsApproval, args, toolCtx);
+  const remember = "ctx" in gate ? rememberedBy(toolCtx.answer) : undefined;
+  if (memory && remember) await memory.remember(place, call.name, args, remember);
+  return gate;
+}
+
 /** A throw, a hang past `toolTimeoutMs`, or a malformed return becomes an error result; never a crash. */
 async function invoke(
   ctx: RunContext,
@@ -70,14 +93,9 @@ async function invoke(
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     // any tool's `needsApproval` — defineTool's, an MCP server's, a hand-written Tool's — is gated here
-    const needsApproval = toolkit.get(call.name)?.needsApproval;
-    let runCtx = toolCtx;
-    if (needsApproval !== undefined && needsApproval !== false) {
-      const gate = await approvalGate(call.name, needsApproval, args, toolCtx);
-      if ("result" in gate) return gate.result;
-      runCtx = gate.ctx;
-    }
-    const running = toolkit.execute(call.name, args, runCtx);
+    const gate = await approve(ctx, state, call, args, toolCtx);
+    if ("result" in gate) return gate.result;
+    const running = toolkit.execute(call.name, args, gate.ctx);
     const result = controller
       ? await Promise.race([
           running,

@@ -4,13 +4,20 @@
 // The approval Request's id carries a prefix, so a re-execution knows — across a durable halt too — that
 // the answer it carries approved the call rather than answered the tool's own suspension.
 import { declineText, pending } from "../answer";
-import type { NeedsApproval, ToolContext, ToolResult } from "../types";
+import type { Answer, NeedsApproval, ToolContext, ToolResult } from "../types";
 
 const APPROVAL_ID = "approval-";
 
 /** True for the Request `needsApproval` suspends with (not a tool's own `kind: "approval"` Request). */
 export const isApprovalGate = (request: { id: string; kind: string }): boolean =>
   request.kind === "approval" && request.id.startsWith(APPROVAL_ID);
+
+/**
+ * The `data` of an ok answer to an approval Request that asks to be remembered (answerApproval's), else
+ * undefined. Answers reach the loop checked by parseAnswer, so a `remember` there is one of the scopes.
+ */
+export const rememberedBy = (answer: Answer | undefined): Record<string, unknown> | undefined =>
+  answer?.ok && answer.id.startsWith(APPROVAL_ID) && answer.data?.remember ? answer.data : undefined;
 
 /** The prompt of the approval Request for the tool `name`. */
 export const approvalPrompt = (name: string): string => `Approve running the tool ${name}?`;

@@ -1,7 +1,7 @@
 // The layer rule of src/: every import — static, dynamic, type-only or re-export — points down
 //   _internal → types / errors / answer → tools → wire → loop + run-state → client → edge → index,
 // storage imports only _internal, types and errors, and nothing in the core imports the subpaths on top
-// (mcp, testing, widget). The page side (widget) imports nothing of the loop, the wires, the tools or the
+// (mcp, testing, widget, react). The page side (widget, react) imports nothing of the loop, the wires, the tools or the
 // client, directly or through what it imports: a page never downloads the agent. The imports are read with
 // the TypeScript parser, so none hides in a string or comment.
 import { readdirSync, readFileSync } from "node:fs";
@@ -24,7 +24,7 @@ function layerOf(file: string): number {
   if (file === "client.ts" || top === "client") return 5;
   if (top === "edge") return 6;
   if (file === "index.ts") return 7;
-  if (top === "mcp" || top === "otel" || top === "testing" || top === "widget") return 8;
+  if (top === "mcp" || top === "otel" || top === "testing" || top === "widget" || top === "react") return 8;
   throw new Error(`src/${file} is in no layer: place it in a folder of LAYOUT's picture`);
 }
 
@@ -33,7 +33,7 @@ const AGENT = /^(loop|wire|tools|run-state|client|storage|mcp|testing)\/|^(loop|
 
 /** Why `from` may not import `to`, or undefined when it may. */
 function violation(from: string, to: string): string | undefined {
-  if (from.startsWith("widget/") && AGENT.test(to)) return "the page side imports nothing of the agent";
+  if (/^(widget|react)\//.test(from) && AGENT.test(to)) return "the page side imports nothing of the agent";
   if (
     from.startsWith("storage/") &&
     !(to.startsWith("storage/") || to.startsWith("_internal/") || to === "types.ts" || to === "errors.ts")
@@ -132,7 +132,7 @@ describe("the layers of src/", () => {
     const walk = (file: string): void => {
       for (const to of edges.get(file) ?? []) if (!reached.has(to)) reached.add(to), walk(to);
     };
-    for (const file of edges.keys()) if (file.startsWith("widget/")) walk(file);
+    for (const file of edges.keys()) if (/^(widget|react)\//.test(file)) walk(file);
     // the run session reads its stream with the SSE parser and waits on the abortable timer; both import only
     // _internal, and no provider format comes with them
     const shared = new Set(["wire/sse.ts", "wire/retry-wait.ts"]);
@@ -153,6 +153,7 @@ describe("the layers of src/", () => {
     expect(violation("widget/chat-element.ts", "client/options.ts")).toBeDefined();
     expect(violation("widget/chat-element.ts", "index.ts")).toBeDefined();
     expect(violation("widget/chat-element.ts", "edge/run-session.ts")).toBeUndefined();
+    expect(violation("react/use-run-session.ts", "client/options.ts")).toBeDefined();
     expect(violation("loop/halt.ts", "run-state/record.ts")).toBeUndefined();
     expect(
       cycles(

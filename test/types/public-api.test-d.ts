@@ -171,3 +171,20 @@ typed({ id: "q", kind: "my_kind", prompt: "?" });
 declare const json: { id: string; kind: string; prompt: string; data?: Record<string, unknown> };
 expectTypeOf(json).toMatchTypeOf<PendingRequest<string>>(); // the JSON shape of any Request
 expectTypeOf<PendingRequest>().toMatchTypeOf<PendingRequest<string>>(); // a typed Request goes wherever any does
+// remembered approvals: answerApproval's scopes, and the owner a run and its resume are for
+import("toolnexus").then(({ answerApproval }) => {
+  expectTypeOf(answerApproval("q")).toEqualTypeOf<Answer>();
+  expectTypeOf(answerApproval("q", { remember: "conversation", sameArgs: true })).toEqualTypeOf<Answer>();
+  answerApproval("q", { remember: "owner" });
+  // @ts-expect-error — a scope that does not exist
+  answerApproval("q", { remember: "forever" });
+  // @ts-expect-error — sameArgs is a boolean
+  answerApproval("q", { remember: "owner", sameArgs: "yes" });
+});
+async function owned(answer: Answer) {
+  await client.run("x", { conversationId: "c1", owner: "user-1" });
+  await client.resume("run-1", answer, { owner: "user-1" });
+  // @ts-expect-error — an owner is a string
+  await client.run("x", { owner: 7 });
+}
+void owned;

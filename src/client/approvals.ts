@@ -1,0 +1,75 @@
+// Remembered approvals, kept in the client's storage beside the conversations: under
+// `approvals:conversation:<id>` for a conversation, `approvals:run:<runId>` for a run that has none (it
+// holds for that run alone, and expires with it), and `approvals:owner:<hash of the owner>` for an owner.
+// Each is `{ v: 1, tools: { <tool>: true | [<digest of the arguments>, …] } }`: `true` allows any arguments.
+// A run looks only in its own conversation (or run) and its own owner, so a remembered approval never
+// crosses conversations or owners; without an owner, "owner" is remembered for the conversation instead.
+// What cannot be read is nothing remembered (the user is asked again), never an approval; an approval that
+// cannot be written is not remembered, and the call it approved runs all the same.
+import { ConfigError } from "../errors";
+import { canonical, isPlainObject } from "../_internal/json";
+import { sha256Hex } from "../_internal/sha256";
+import type { ApprovalMemory, ApprovalPlace } from "../loop/context";
+import { swap } from "../run-state/swap";
+import type { RunStorage } from "../types";
+
+type Tools = Record<string, true | string[] | undefined>;
+
+/** The key of the approvals remembered for a conversation (cleared by `client.forget(id)`). */
+export const conversationApprovalsKey = (id: string): string => `approvals:conversation:${id}`;
+
+const digest = (args: Record<string, unknown>) => sha256Hex(canonical(args)).slice(0, 32);
+
+/** The run's owner as given in its options: a non-empty string (at most 1024 characters), or none. */
+export function checkOwner(owner: unknown): string | undefined {
+  if (owner === undefined || (typeof owner === "string" && owner && owner.length <= 1024)) return owner;
+  throw new ConfigError("owner", `toolnexus: owner must be a non-empty string (the run's user), got ${typeof owner}`);
+}
+
+async function read(storage: RunStorage, key: string): Promise<[Tools, string | undefined]> {
+  const raw = await storage.get(key);
+  try {
+    const tools = JSON.parse(raw ?? "").tools;
+    if (isPlainObject(tools)) return [tools as Tools, raw];
+  } catch {}
+  return [{}, raw]; // none, or not ours: nothing is remembered, and a new approval replaces it
+}
+
+/** The approvals a run of `owner` remembers; a run without a conversation keeps its own for `runTtlSeconds`. */
+export function approvalMemory(
+  storage: RunStorage,
+  owner: string | undefined,
+  runTtlSeconds: number | undefined,
+): ApprovalMemory {
+  const ownerKey = owner === undefined ? undefined : `approvals:owner:${sha256Hex(owner).slice(0, 40)}`;
+  const placeKey = (place: ApprovalPlace) =>
+    place.conversationId === undefined
+      ? `approvals:run:${place.runId}`
+      : conversationApprovalsKey(place.conversationId);
+  return {
+    async allowed(place, tool, args) {
+      try {
+        for (const key of [placeKey(place), ownerKey]) {
+          const kept = key && (await read(storage, key))[0][tool];
+          if (kept === true || (Array.isArray(kept) && kept.includes(digest(args)))) return true;
+        }
+      } catch {}
+      return false;
+    },
+    async remember(place, tool, args, data) {
+      const key = (data.remember === "owner" && ownerKey) || placeKey(place);
+      const ttl = key.startsWith("approvals:run:") && storage.capabilities.ttl ? runTtlSeconds : undefined;
+      try {
+        for (let tries = 0; tries < 5; tries++) {
+          const [tools, raw] = await read(storage, key);
+          const kept = tools[tool];
+          // a tool allowed for any arguments stays so; at most 100 argument digests, the oldest go first
+          const list = Array.isArray(kept) ? kept.filter((d) => d !== digest(args)) : [];
+          const next = kept === true || data.sameArgs !== true ? true : [...list, digest(args)].slice(-100);
+          const value = JSON.stringify({ v: 1, tools: { ...tools, [tool]: next } });
+          if (await swap(storage, key, raw, value, ttl ? { ttlSeconds: ttl } : undefined)) return;
+        }
+      } catch {}
+    },
+  };
+}
