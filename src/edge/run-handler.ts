@@ -181,6 +181,7 @@ async function resume(env: Env, call: Call, body: Record<string, unknown>, runId
         signal,
         ...(toolkit ? { toolkit } : {}),
         ...tokens,
+        ...(call.caller === null ? {} : { owner: call.caller }), // remembered approvals are the owner's
       };
       return client.resumeStream(runId, answers.length === 1 ? answers[0]! : answers, resumeOpts);
     },
@@ -226,6 +227,7 @@ async function post(env: Env, call: Call): Promise<Response> {
         runId,
         ...(toolkit ? { toolkit } : {}),
         ...(conversationId ? { conversationId } : {}),
+        ...(call.caller === null ? {} : { owner: call.caller }),
       };
       return client.stream(prompt as string, runOpts);
     },

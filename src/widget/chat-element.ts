@@ -2,6 +2,7 @@
 // being run, every open Request as a card (renderRequest), a composer and a Stop button while streaming.
 // The class is made when defineChatElement is called (HTMLElement does not exist in a Worker or on a
 // server), so importing this file registers nothing and touches no global.
+import { answerApproval } from "../answer";
 import {
   createRunSession,
   type RunSession,
@@ -18,7 +19,11 @@ import { STYLE } from "./style";
 /** A tool call as the session shows it (`state.calls`). */
 export type ToolCallView = RunSessionCall;
 
-/** The element's properties and methods, beside its `endpoint`, `storage` and `storage-key` attributes. */
+/**
+ * The element's properties and methods, beside its `endpoint`, `storage`, `storage-key` and `remember`
+ * attributes (`remember="conversation"` or `"owner"`: approvals show "Always allow", answering with
+ * `answerApproval(id, { remember })`, unless `alwaysAllow` says otherwise).
+ */
 export interface ChatElement extends HTMLElement {
   /** The createRunHandler endpoint (the `endpoint` attribute). Read when the element first connects. */
   endpoint: string;
@@ -189,12 +194,13 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
       return this.#session?.send(text) ?? Promise.resolve();
     }
 
-    static observedAttributes = ["endpoint"];
+    static observedAttributes = ["endpoint", "remember"];
 
     connectedCallback(): void {
       this.#connect();
     }
-    attributeChangedCallback(): void {
+    attributeChangedCallback(name: string): void {
+      if (name === "remember") return void (this.#session && this.#redraw());
       if (this.isConnected) this.#connect(); // an element added before its endpoint was set starts now
     }
     /** Starts the session once there is an endpoint (kept for the element's life), and listens to it. */
@@ -228,6 +234,14 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
         ...(storage !== undefined ? { storage } : {}),
         ...(key ? { key } : {}),
       };
+    }
+
+    /** What "Always allow" answers with: the `alwaysAllow` property, else the `remember` attribute's scope. */
+    #always(): ((id: string) => Answer) | undefined {
+      if (this.alwaysAllow) return this.alwaysAllow;
+      const remember = this.getAttribute("remember");
+      if (remember === "conversation" || remember === "owner") return (id) => answerApproval(id, { remember });
+      return undefined;
     }
 
     /** Draws everything again, the cards too (new strings, a new alwaysAllow). */
@@ -304,13 +318,14 @@ export function defineChatElement(tag = "toolnexus-chat"): CustomElementConstruc
     #syncCards(requests: readonly PendingRequest[], busy: boolean, s: ChatStrings): void {
       const open = new Set(requests.map((r) => r.id));
       for (const id of [...this.#cards.keys()]) if (!open.has(id)) this.#cards.delete(id);
+      const always = this.#always();
       const ordered = requests.map((request) => {
         let card = this.#cards.get(request.id);
         if (!card) {
           card = renderRequest(request, {
             strings: s,
             onAnswer: (answer, text) => void this.#session?.answer(answer, { text }),
-            ...(this.alwaysAllow ? { alwaysAllow: this.alwaysAllow } : {}),
+            ...(always ? { alwaysAllow: always } : {}),
           });
           this.#cards.set(request.id, card);
         }

@@ -112,6 +112,29 @@ describe("<toolnexus-chat>: each kind answered by mouse", () => {
     expect(texts(chat)).toContain("Declined: too pricey");
   });
 
+  it('remember="conversation": Always allow runs the tool, and its next call in the conversation asks nothing', async () => {
+    const world = widgetWorld();
+    const chat = mount(world);
+    chat.setAttribute("remember", "conversation");
+    await say(chat, "book a table");
+    await userEvent.click(buttonIn(card(chat, "approval")!, "Always allow"));
+    await until(chat, () => chat.session!.state.status === "done");
+    await say(chat, "book a table");
+    expect(chat.session!.state.status).toBe("done"); // not waiting: no approval was asked
+    expect(card(chat, "approval")).toBeNull();
+    expect(world.executions).toEqual(["book:table", "book:table"]);
+    const other = mount(world); // another page's conversation
+    await say(other, "book a table");
+    expect(card(other, "approval")).not.toBeNull();
+    expect(world.executions).toHaveLength(2);
+  });
+
+  it("without remember or alwaysAllow, an approval has no Always allow", async () => {
+    const chat = mount(widgetWorld());
+    await say(chat, "book a table");
+    expect(buttonIn(card(chat, "approval")!, "Always allow")).toBeUndefined();
+  });
+
   it("authorization: a sign-in link that opens in a new tab without an opener; continue answers", async () => {
     const world = widgetWorld();
     const chat = mount(world);
