@@ -32,6 +32,7 @@ export const BENCHMARKS = {
   pack,
   mcp,
   otel,
+  wires,
 };
 /** The benchmarks with peers in them: the ones run again on Node 24 with the newest peers. */
 export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse", "mcp", "otel", "wires"];

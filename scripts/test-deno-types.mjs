@@ -83,7 +83,7 @@ const done: RunResult = await client.resume(halted.runId, answerOutput(halted.pe
 const remote: Client = createClient({ style: "anthropic", baseUrl: "http://127.0.0.1:9/v1", model: "m" });
 console.log(halted.status, done.status, done.text, typeof remote.run);
 `;
-const WRONG = `const client = createClient({ style: "gemini", baseUrl: "http://127.0.0.1:9/v1", model: "m" });
+const WRONG = `const client = createClient({ style: "cohere", baseUrl: "http://127.0.0.1:9/v1", model: "m" });
 const n: number = createInProcessClient({ model: "m", generate: () => ({ content: "hi" }) });
 const status: RunResult["status"] = "finished";
 console.log(client, n, status, answerOutput, defineTool, memoryStorage, pending);
@@ -116,7 +116,7 @@ async function urlImportTypes() {
   await check("deno check fails a script that misuses them, naming the package's own types", async () => {
     const out = await run(["check", "--no-lock", allow, "wrong.ts"]);
     assert.notEqual(out.code, 0);
-    assert.match(out.stderr, /TS2322 \[ERROR\]: Type '"gemini"' is not assignable to type 'Style'/);
+    assert.match(out.stderr, /TS2322 \[ERROR\]: Type '"cohere"' is not assignable to type 'Style'/);
     assert.match(out.stderr, /Type 'Client' is not assignable to type 'number'/);
     assert.match(out.stderr, /Type '"finished"' is not assignable to type/);
     assert.match(out.stderr, new RegExp(`http://${host.replace(/\./g, "\\.")}/index\\.d\\.ts`));
