@@ -198,25 +198,29 @@ export function isExpired(request: PendingRequest, now = Date.now()): boolean {
 // parseAnswer / parseRequest: an Answer or Request that arrived from an untrusted place (a form post, a
 // queue, another port), checked field by field; the error names the first bad field.
 
-// The fields' checks are built when a value is parsed: a bundle that never parses one (a page) carries none.
-const answerFields = (): Record<string, Check> => ({
+const data = optional(jsonObject());
+
+const ANSWER: Record<string, Check> = {
   id: nonEmpty,
   ok: boolean,
-  data: optional(jsonObject()),
+  data,
   reason: optional(oneOf(REASONS, REASONS_TEXT)),
   message: optional(is(isMessage, MESSAGE_TEXT)),
-});
+};
 
-const requestFields = (): Record<string, Check> => ({
+const REQUEST: Record<string, Check> = {
   id: nonEmpty,
   kind: nonEmpty,
   prompt: string,
   url: optional(string),
-  data: optional(jsonObject()),
+  data,
   expiresAt: optional(
     is((s) => typeof s === "string" && !Number.isNaN(Date.parse(s)), "must be an RFC 3339 timestamp"),
   ),
-});
+};
+
+const ANSWER_SHAPE = shape(ANSWER);
+const REQUEST_SHAPE = shape(REQUEST);
 
 /** How deep, and how large (string characters, keys and values counted), untrusted `data` may be. */
 const MAX_DEPTH = 64;
@@ -241,7 +245,7 @@ function read<T>(what: string, field: string, get: () => T): T {
  * Only the known fields, each read once, in their order; `data` deep-copied as plain JSON (no prototype
  * tricks, getters or proxies survive), so what is checked is what is returned.
  */
-function parseWith<T>(what: string, fields: Record<string, Check>, value: unknown): T {
+function parseWith<T>(what: string, fields: Record<string, Check>, check: Check, value: unknown): T {
   if (!read(what, "", () => isPlainObject(value))) {
     throw new InvalidAnswerError("", `toolnexus: invalid ${what}: expected a JSON object, got ${typeName(value)}`);
   }
@@ -252,14 +256,14 @@ function parseWith<T>(what: string, fields: Record<string, Check>, value: unknow
     const copy = key === "data" && read(what, key, () => isPlainObject(field));
     out[key] = copy ? cloneJson(field, what, key, 0, { left: MAX_SIZE }) : field;
   }
-  const problem = problemIn(shape(fields), out);
+  const problem = problemIn(check, out);
   if (problem) throw new InvalidAnswerError(problem.path, `toolnexus: invalid ${what}: ${problem.describe()}`);
   return out as T;
 }
 
 /** Validates an Answer that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
 export function parseAnswer(value: unknown): Answer {
-  const answer = parseWith<Answer>("Answer", answerFields(), value);
+  const answer = parseWith<Answer>("Answer", ANSWER, ANSWER_SHAPE, value);
   if (answer.ok && answer.reason !== undefined)
     throw new InvalidAnswerError("reason", 'toolnexus: invalid Answer: "reason" is only allowed when ok is false');
   return answer;
@@ -267,7 +271,7 @@ export function parseAnswer(value: unknown): Answer {
 
 /** Validates a Request that arrived from an untrusted place. Throws {@link InvalidAnswerError} naming the bad field. */
 export function parseRequest(value: unknown): PendingRequest<string> {
-  return parseWith("Request", requestFields(), value);
+  return parseWith("Request", REQUEST, REQUEST_SHAPE, value);
 }
 
 /**
