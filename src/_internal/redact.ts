@@ -5,22 +5,6 @@
 export const REDACTED_BODY_KEYS: readonly string[] = ["user_id", "account_id", "org_id", "organization"];
 export const REDACTION_PLACEHOLDER = "«redacted»";
 
-const JSON_SCALAR = String.raw`(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)`;
-// the same scalar inside a JSON string that itself holds JSON: \"user_id\": \"u-1\"
-const ESCAPED_SCALAR = String.raw`(?:\\"(?:[^"\\]|\\[^"])*\\"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)`;
-
-// Credentials a provider may echo back ("Incorrect API key provided: sk-…"): bearer tokens and key-shaped words.
-const CREDENTIAL_PATTERNS: readonly [RegExp, string][] = [
-  [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTION_PLACEHOLDER}`],
-  [/\b(?:sk|pk|rk)-[A-Za-z0-9][A-Za-z0-9_\-*.]*/g, REDACTION_PLACEHOLDER],
-  // account ids inside message text ("… in organization org-AbC123 on tokens per min"): OpenAI org and project ids
-  [/\b(?:org|proj)[-_][A-Za-z0-9]{6,}\b/g, REDACTION_PLACEHOLDER],
-  [
-    /("(?:api[_-]?key|x-api-key|authorization|access_token|secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
-    `$1"${REDACTION_PLACEHOLDER}"`,
-  ],
-];
-
 // header names whose values are credentials: their values never survive into an error
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie|organization|project/i;
 
@@ -51,13 +35,29 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\
  * `secrets` are exact strings (e.g. the request's API key) removed wherever they appear.
  */
 export function redact(text: string, secrets: readonly string[] = []): string {
+  // the patterns are built where they are used: a bundle that never redacts (a page) carries none of them
+  const jsonScalar = String.raw`(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)`;
+  // the same scalar inside a JSON string that itself holds JSON: \"user_id\": \"u-1\"
+  const escapedScalar = String.raw`(?:\\"(?:[^"\\]|\\[^"])*\\"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)`;
+
+  // Credentials a provider may echo back ("Incorrect API key provided: sk-…"): bearer tokens and key-shaped words.
+  const credentials: readonly [RegExp, string][] = [
+    [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTION_PLACEHOLDER}`],
+    [/\b(?:sk|pk|rk)-[A-Za-z0-9][A-Za-z0-9_\-*.]*/g, REDACTION_PLACEHOLDER],
+    // account ids inside message text ("… in organization org-AbC123 on tokens per min"): OpenAI org and project ids
+    [/\b(?:org|proj)[-_][A-Za-z0-9]{6,}\b/g, REDACTION_PLACEHOLDER],
+    [
+      /("(?:api[_-]?key|x-api-key|authorization|access_token|secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
+      `$1"${REDACTION_PLACEHOLDER}"`,
+    ],
+  ];
   let out = maskSecrets(text, secrets);
-  for (const [pattern, replacement] of CREDENTIAL_PATTERNS) out = out.replace(pattern, replacement);
+  for (const [pattern, replacement] of credentials) out = out.replace(pattern, replacement);
   for (const key of REDACTED_BODY_KEYS) {
     const k = escapeRegExp(key);
     out = out
-      .replace(new RegExp(`("${k}"\\s*:\\s*)${JSON_SCALAR}`, "g"), `$1"${REDACTION_PLACEHOLDER}"`)
-      .replace(new RegExp(`(\\\\"${k}\\\\"\\s*:\\s*)${ESCAPED_SCALAR}`, "g"), `$1\\"${REDACTION_PLACEHOLDER}\\"`)
+      .replace(new RegExp(`("${k}"\\s*:\\s*)${jsonScalar}`, "g"), `$1"${REDACTION_PLACEHOLDER}"`)
+      .replace(new RegExp(`(\\\\"${k}\\\\"\\s*:\\s*)${escapedScalar}`, "g"), `$1\\"${REDACTION_PLACEHOLDER}\\"`)
       .replace(new RegExp(`\\b(${k}=)[^&\\s"',;]*`, "g"), `$1${REDACTION_PLACEHOLDER}`);
   }
   return out.trim();

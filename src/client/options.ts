@@ -20,8 +20,11 @@ const isFunction = (v: unknown) => typeof v === "function";
 const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
 const isStringMap = (v: unknown) => isObject(v) && Object.values(v as object).every((x) => typeof x === "string");
 
-/** Optional options: absent (undefined) is always fine; present, the value must pass. */
-const RULES: Rule[] = [
+/**
+ * Optional options: absent (undefined) is always fine; present, the value must pass. Built when a client
+ * is created, so a bundle that never creates one carries none of it.
+ */
+const rules = (): Rule[] => [
   ["maxTurns", isCount(1), "a whole number ≥ 1, e.g. maxTurns: 10"],
   ["retries", isCount(0), "a whole number ≥ 0, e.g. retries: 2"],
   ["retryBaseMs", isDuration, "a number of ms ≥ 0, e.g. retryBaseMs: 500"],
@@ -64,7 +67,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     if (typeof options[key] !== "string" || !options[key]) refuse(key, options[key], "a non-empty string");
   }
   if (!STYLES.includes(options.style)) refuse("style", options.style, STYLES.map((s) => `"${s}"`).join(", "));
-  for (const [name, ok, expected] of RULES) {
+  for (const [name, ok, expected] of rules()) {
     const value = options[name];
     if (value !== undefined && !ok(value)) refuse(name, value, expected);
   }

@@ -11,71 +11,80 @@ import {
   problemIn,
   shape,
   string,
+  type Check,
 } from "../_internal/check";
 import { RunStateError } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import { RUN_STATE_VERSION, type RunRecord } from "./record";
 
-const json = optional(jsonObject("must be an object"));
-const count = is((n) => typeof n === "number" && Number.isFinite(n) && n >= 0, "must be a finite number ≥ 0");
-const toolResult = shape({ output: string, isError: boolean, metadata: json });
-const usage = shape({ promptTokens: count, completionTokens: count, totalTokens: count });
-const list = array; // transcript entries are the provider's own shape, not checked here
-/** A kept outcome must be a whole RunResult: it is handed back as one. */
-const outcome = shape(
-  {
-    status: oneOf(["done", "incomplete"]),
-    text: string,
+// The record's checks are built the first time a record is read: a bundle that never reads one (a page)
+// carries none of them.
+let recordCheck: Check | undefined;
+
+/** One stored tool call: its arguments, and the result, Request and answer it may have reached. */
+function callShape(json: Check, toolResult: Check): Check {
+  const request = shape({
+    id: string,
+    kind: string,
+    prompt: string,
+    url: optional(string),
+    data: json,
+    expiresAt: optional(string),
+  });
+  return shape({
+    id: string,
+    name: string,
+    args: jsonObject("must be an object"),
+    raw: string,
+    result: optional(toolResult),
+    request: optional(request),
+    started: optional(oneOf([true])),
+    answer: optional(shape({ id: string, ok: boolean, data: json })),
+  });
+}
+
+function recordShape(): Check {
+  const json = optional(jsonObject("must be an object"));
+  const count = is((n) => typeof n === "number" && Number.isFinite(n) && n >= 0, "must be a finite number ≥ 0");
+  const toolResult = shape({ output: string, isError: boolean, metadata: json });
+  const usage = shape({ promptTokens: count, completionTokens: count, totalTokens: count });
+  const list = array; // transcript entries are the provider's own shape, not checked here
+  // a kept outcome must be a whole RunResult: it is handed back as one
+  const outcome = shape(
+    {
+      status: oneOf(["done", "incomplete"]),
+      text: string,
+      model: string,
+      messages: list,
+      toolCalls: list,
+      toolCallCount: count,
+      turns: count,
+      usage,
+    },
+    "must be a RunResult",
+  );
+  return shape({
+    v: oneOf([RUN_STATE_VERSION]),
+    runId: nonEmpty,
+    status: oneOf(["suspended", "claimed", "ready", "done"]),
+    style: oneOf(["openai", "openai-responses", "anthropic", "gemini"]),
     model: string,
+    system: string,
+    conversationId: optional(string),
+    updatedAt: string,
     messages: list,
-    toolCalls: list,
-    toolCallCount: count,
+    calls: arrayOf(callShape(json, toolResult)),
     turns: count,
     usage,
-  },
-  "must be a RunResult",
-);
-const request = shape({
-  id: string,
-  kind: string,
-  prompt: string,
-  url: optional(string),
-  data: json,
-  expiresAt: optional(string),
-});
-
-const RECORD = shape({
-  v: oneOf([RUN_STATE_VERSION]),
-  runId: nonEmpty,
-  status: oneOf(["suspended", "claimed", "ready", "done"]),
-  style: oneOf(["openai", "openai-responses", "anthropic", "gemini"]),
-  model: string,
-  system: string,
-  conversationId: optional(string),
-  updatedAt: string,
-  messages: list,
-  calls: arrayOf(
-    shape({
-      id: string,
-      name: string,
-      args: jsonObject("must be an object"),
-      raw: string,
-      result: optional(toolResult),
-      request: optional(request),
-      started: optional(oneOf([true])),
-      answer: optional(shape({ id: string, ok: boolean, data: json })),
-    }),
-  ),
-  turns: count,
-  usage,
-  toolCalls: arrayOf(shape({ id: string, name: string, output: string, isError: boolean, metadata: json })),
-  text: string,
-  answered: optional(shape({ requestId: string, digest: string })),
-  applied: optional(arrayOf(string)),
-  lease: optional(shape({ until: count, digest: string })),
-  result: optional(outcome),
-  output: json,
-});
+    toolCalls: arrayOf(shape({ id: string, name: string, output: string, isError: boolean, metadata: json })),
+    text: string,
+    answered: optional(shape({ requestId: string, digest: string })),
+    applied: optional(arrayOf(string)),
+    lease: optional(shape({ until: count, digest: string })),
+    result: optional(outcome),
+    output: json,
+  });
+}
 
 /** Parses and checks a stored record. Corrupt JSON, a bad shape or an unknown version ⇒ {@link RunStateError}. */
 export function loadRecord(runId: string, raw: string): RunRecord {
@@ -93,7 +102,7 @@ export function loadRecord(runId: string, raw: string): RunRecord {
       runId,
     );
   }
-  const problem = problemIn(RECORD, value);
+  const problem = problemIn((recordCheck ??= recordShape()), value);
   if (problem)
     throw new RunStateError(
       `toolnexus: stored run "${runId}" is corrupt: ${problem.describe()} — it was left as it is`,
