@@ -61,18 +61,48 @@ export async function demoFetch(
 }
 
 async function buildEndpoint(env: DemoEnv, runs: DemoRuns, origin: string): Promise<Handler> {
-  const mcp = await connectTools(env);
-  if (mcp?.status === "failed") endpoint = undefined; // the next request connects again
-  const tools: Tool[] = [...demoTools(env, origin), ...(mcp?.tools ?? [])];
+  const remote = await remoteTools(env);
+  const tools: Tool[] = [...demoTools(env, origin), ...remote];
   const toolkit = await createToolkit({ tools, builtins: { webfetch: false, todowrite: false } });
   return createRunHandler({ client: demoClient(env, runs.storage), toolkit });
 }
 
 /**
- * The MCP server's tools, when there is one. A server that cannot be reached leaves just the demo's own tools
- * (connectMcp reports it as status "failed"; the scripted model then says the trip planner is not connected).
- * The MCP client is imported only here, so a Worker started without MCP_URL never loads it.
+ * The MCP server's tools, when there is one, each opening a connection of its own for each call: a Worker's
+ * I/O belongs to the request that made it, so one request cannot use another's connection. A server that
+ * cannot be reached leaves just the demo's own tools (the scripted model then says the trip planner is not
+ * connected), and the next request looks for it again.
  */
+async function remoteTools(env: DemoEnv): Promise<Tool[]> {
+  const listing = await connectTools(env);
+  if (!listing) return [];
+  if (listing.status === "failed") endpoint = undefined;
+  void listing.close().catch(() => {});
+  return listing.tools.map((tool) => perCall(env, tool));
+}
+
+function perCall(env: DemoEnv, tool: Tool): Tool {
+  const use = async <T>(run: (live: Tool) => Promise<T>): Promise<T> => {
+    const mcp = await connectTools(env);
+    try {
+      const live = mcp?.tools.find((t) => t.name === tool.name);
+      if (!live) throw new Error(`the trip planner cannot be reached (${mcp?.error?.message ?? "its tool is gone"})`);
+      return await run(live);
+    } finally {
+      await mcp?.close().catch(() => {});
+    }
+  };
+  const { onDecline } = tool;
+  return {
+    ...tool,
+    execute: (args, ctx) => use((live) => live.execute(args, ctx)),
+    ...(onDecline && {
+      onDecline: (answer, args, ctx) => use((live) => (live.onDecline ?? onDecline)(answer, args, ctx)),
+    }),
+  };
+}
+
+/** A connection to the MCP server (the MCP client is imported only here: a Worker without MCP_URL never loads it). */
 async function connectTools(env: DemoEnv): Promise<McpConnection | undefined> {
   if (!env.MCP_URL) return undefined;
   const { connectMcp } = await import("toolnexus/mcp");
