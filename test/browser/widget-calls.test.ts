@@ -44,18 +44,17 @@ function world() {
     });
     return new Response(body, { headers: { "content-type": "text/event-stream" } });
   }) as typeof fetch;
-  const schema = { type: "object", properties: { what: { type: "string" } }, required: ["what"] } as const;
   const tools = [
     defineTool({
       name: "book",
       description: "books a table",
-      inputSchema: schema,
-      execute: async (input) => (await tool.opened, `booked ${String(input.what)}`),
+      inputSchema: { type: "object", properties: { what: { type: "string" } }, required: ["what"] },
+      execute: async (input: Record<string, unknown>) => (await tool.opened, `booked ${String(input.what)}`),
     }),
     defineTool({
       name: "broken",
       description: "always fails",
-      inputSchema: schema,
+      inputSchema: { type: "object", properties: { what: { type: "string" } }, required: ["what"] },
       execute: async () => {
         await tool.opened;
         throw new Error("the booking system is down");
