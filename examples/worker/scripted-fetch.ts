@@ -29,7 +29,11 @@ function chunksOf(turn: ScriptedTurn): string[] {
 const pause = (ms: number, signal: AbortSignal | null | undefined) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    signal?.addEventListener("abort", stop, { once: true });
   });
 
 /** A `fetch` answering `POST …/chat/completions` (streamed) with the scripted model's next turn. */
