@@ -1,17 +1,26 @@
-// `npm run bench:load` (not part of `npm test` or `npm run bench`): 1,000 halted runs resumed at once on a
+// `npm run bench:load` (not part of `npm test` or `npm run bench`): 200 page sessions at once (prompt, halt,
+// answer) against createRunHandler in one local workerd with Durable Object storage (./load-workerd.mjs), and
+// 1,000 halted runs resumed at once on a
 // real Postgres and a real Redis, each run by two racing clients, as a crowd of pages double-submitting
 // would. Reports p50/p99 resume latency and fails unless every run finished (0 lost) and every answered
 // tool ran exactly once (0 duplicate executions). Servers are throwaway ones on free 127.0.0.1 ports,
 // started the way scripts/test-databases.mjs starts them and stopped whatever happens; a server whose
-// binary is missing is reported as skipped. Bounded: RUNS runs, at most LIMIT_MS per database.
+// binary is missing is reported as skipped. Bounded: RUNS runs, at most LIMIT_MS per database. Writes the
+// tables to bench/LOAD.md (bench/run.mjs rewrites RESULTS.md whole, so the load figures live beside it).
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import pg from "pg";
 import { createClient as redisClient } from "redis";
 import { startPostgres, startRedis } from "../scripts/lib/databases.mjs";
+import { workerdSessions } from "./load-workerd.mjs";
 import { requireOurs } from "./ours.mjs";
 
 const RUNS = 1_000;
+const lines = [];
+/** A line of the report: printed, and kept for bench/LOAD.md. */
+const out = (line) => (lines.push(line), console.log(line));
 const LIMIT_MS = 120_000;
-const tn = await requireOurs(["createInProcessClient", "defineTool", "pending", "answerOutput"]);
+const tn = await requireOurs(["createInProcessClient", "defineTool", "pending", "answerOutput", "createRunSession"]);
 
 /** The tool every run halts on; `ran` counts its executions with an answer, per run. */
 function approvalTool(ran) {
@@ -91,6 +100,18 @@ async function withServer(name, start, use) {
   }
 }
 
+const pages = await workerdSessions(tn);
+out(
+  "| page sessions at once | prompt → halt p50 | p99 | answer → done p50 | p99 | wall | lost | duplicate executions |",
+);
+out("| --- | --- | --- | --- | --- | --- | --- | --- |");
+if (pages.skipped) out(`| ${pages.name} | skipped: ${pages.skipped} | | | | | | |`);
+else
+  out(
+    `| ${pages.name} | ${ms(pages.p50)} | ${ms(pages.p99)} | ${ms(pages.resumeP50)} | ${ms(pages.resumeP99)} | ${ms(pages.wall)} | ${pages.lost} | ${pages.duplicates} |`,
+  );
+out("");
+
 const results = [];
 results.push(
   await withServer("postgresStorage (pg Pool)", startPostgres, async ({ url }) => {
@@ -113,18 +134,29 @@ results.push(
   }),
 );
 
-console.log(`| ${RUNS} runs × 2 racing resumes | p50 | p99 | wall | lost | duplicate executions |`);
-console.log("| --- | --- | --- | --- | --- | --- |");
-let failed = false;
+out(`| ${RUNS} runs × 2 racing resumes | p50 | p99 | wall | lost | duplicate executions |`);
+out("| --- | --- | --- | --- | --- | --- |");
+let failed = Boolean(pages.lost || pages.duplicates);
+if (failed) console.error(`bench:load: a page session was lost (${pages.why ?? "its tool did not run once"})`);
 for (const r of results) {
   if (r.skipped) {
-    console.log(`| ${r.name} | skipped: ${r.skipped} | | | | |`);
+    out(`| ${r.name} | skipped: ${r.skipped} | | | | |`);
     continue;
   }
-  console.log(`| ${r.name} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.wall)} | ${r.lost} | ${r.duplicates} |`);
+  out(`| ${r.name} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.wall)} | ${r.lost} | ${r.duplicates} |`);
   if (r.lost || r.duplicates || r.unexpected) failed = true;
 }
 if (failed) {
   console.error("bench:load: runs were lost, a tool ran twice, or a resume failed other than as a conflict");
   process.exitCode = 1;
 }
+
+const head = [
+  "# Load (`npm run bench:load`)",
+  "",
+  `Node ${process.versions.node}, ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ")} when it ended (other processes share the machine: latencies grow with it; the counts do not).`,
+  "",
+];
+writeFileSync(new URL("./LOAD.md", import.meta.url), `${[...head, ...lines].join("\n")}\n`);

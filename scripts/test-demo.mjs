@@ -5,7 +5,8 @@
 // on 127.0.0.1 by start.mjs, and here for the Deno one). On each it plays a user — question → "Chennai" →
 // answer, reload mid-question, approve, decline, two approval cards answered in reverse order, sign-in, the MCP
 // tool's form elicitation (its fields, submitted, reloaded while open, declined; nothing private in the page),
-// double submit (one tool execution), prompts and model text as text, the server stopped mid-stream (the error shows, a
+// double submit (one tool execution), prompts and model text as text, a reload while the answer streams (it
+// carries on, no word twice, the text an uninterrupted run gives), Stop mid-answer, the server stopped mid-stream (the error shows, a
 // retry works once it is back), errors shown — then the Worker against an OpenAI-style endpoint configured
 // by an env file (a scripted server on 127.0.0.1). Saves docs/demo.png. Prints `N passed, N failed`;
 // always stops what it started.
@@ -154,6 +155,47 @@ const lastAssistant = (page) => page.locator(".messages .msg.assistant").last();
 const said = (page, text) => page.locator(".messages .msg.assistant", { hasText: text });
 const postJson = (base, body, type = "application/json") =>
   fetch(`${base}/api/run`, { method: "POST", headers: { "content-type": type }, body: JSON.stringify(body) });
+
+// The bubble that shows the answer while it streams.
+const live = (page) => page.locator('[part~="live"]');
+/** Resolves once the live bubble shows at least `n` words. */
+const waitWords = (page, n) =>
+  page.waitForFunction(
+    (n) => {
+      const bubble = document.querySelector("toolnexus-chat").shadowRoot.querySelector('[part~="live"]');
+      return (bubble?.textContent ?? "").split(/\s+/).filter(Boolean).length >= n;
+    },
+    n,
+    { polling: 20 },
+  );
+/** Every text the live bubble shows until `done` appears (each change recorded in the page). */
+async function followLive(page, done) {
+  await page.evaluate(() => {
+    window.__seen = [];
+    const record = () => {
+      const bubble = document.querySelector("toolnexus-chat")?.shadowRoot?.querySelector('[part~="live"]');
+      const text = bubble?.textContent ?? "";
+      if (text && window.__seen.at(-1) !== text) window.__seen.push(text);
+    };
+    new MutationObserver(record).observe(document.querySelector("toolnexus-chat").shadowRoot, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+    record();
+  });
+  await done.waitFor({ timeout: 30_000 });
+  return page.evaluate(() => window.__seen);
+}
+/** The text a run handler's SSE response streamed: its `text` events' deltas, joined. */
+const textOf = (sse) =>
+  sse
+    .split("\n")
+    .filter((line) => line.startsWith("data: "))
+    .map((line) => JSON.parse(line.slice(6)))
+    .filter((event) => event.type === "text")
+    .map((event) => event.delta)
+    .join("");
 
 const FORM_LABELS = ["Travellers *", "Nights *", "Pace *", "Book a hotel too", "Anything else?"];
 
@@ -520,6 +562,65 @@ const SCENARIOS = [
       const lostForm = await fetch(`${demo.base}/authorize`, { method: "POST", body: new URLSearchParams({}) });
       assert.deepEqual([lostForm.status, (await lostForm.json()).error.code], [400, "bad_request"]);
       assert.deepEqual(pageErrors, []);
+    },
+  ],
+
+  [
+    "reload while the answer streams: the text carries on and ends as an uninterrupted run's, no word twice",
+    async ({ demo, page, pageErrors }) => {
+      await idle(page);
+      const messagesBefore = await page.locator(".messages .msg").count();
+      // the same prompt in a run of its own, read to its end by a client that never leaves
+      const reference = postJson(demo.base, { prompt: "Tell me a story" }).then(async (r) => textOf(await r.text()));
+      await send(page, "Tell me a story");
+      await waitWords(page, 6);
+      const before = await live(page).textContent();
+      await page.reload();
+      const told = said(page, "The end.");
+      const seen = await followLive(page, told);
+      const whole = await reference;
+      assert.match(whole, /^Once upon a time .* The end\.$/s, "the uninterrupted run tells the whole story");
+      assert.equal(await told.count(), 1, "one reply, shown once");
+      assert.equal(await told.textContent(), whole, "the reloaded page ends with the uninterrupted run's text");
+      assert.ok(whole.startsWith(before), "what was shown before the reload is the start of it");
+      for (const text of seen)
+        assert.ok(whole.startsWith(text), `the live text after the reload grows, never repeats: ${text}`);
+      assert.ok(
+        seen.some((t) => t.length > before.length && t.length < whole.length),
+        "the text kept streaming after the reload",
+      );
+      assert.equal(await page.locator(".messages .msg").count(), messagesBefore + 2, "one prompt and one reply");
+      assert.deepEqual(pageErrors, []);
+    },
+  ],
+
+  [
+    "Stop ends a running answer: the run ends incomplete, the text so far is kept and the composer comes back",
+    async ({ page }) => {
+      await send(page, "Tell me a story");
+      await waitWords(page, 4);
+      const stopped = page.waitForResponse(
+        (r) =>
+          r.url().endsWith("/api/run") && r.request().method() === "POST" && /"stop":true/.test(r.request().postData()),
+      );
+      await page.locator("#stop").click();
+      const answer = await stopped;
+      assert.equal(answer.status(), 202, "the server was asked to stop, and took it");
+      await idle(page);
+      assert.equal(await page.locator("#stop").isHidden(), true, "Stop goes away");
+      const cut = page.locator(".messages .msg.assistant").last();
+      const shown = (await cut.textContent()) ?? "";
+      assert.match(shown, /^Once upon a time/, "the text streamed so far is kept");
+      assert.doesNotMatch(shown, /The end\./, "the story was cut short");
+      // the conversation takes the next prompt at once (the stopped run no longer holds it) …
+      await send(page, "What's the weather in Lima?");
+      await said(page, "Lima:").waitFor();
+      // … and the stopped answer never went on to its end
+      assert.equal(await said(page, "The end.").count(), 1, "only the earlier uninterrupted story has an end");
+      assert.ok(
+        (await page.locator(".messages .msg.assistant", { hasText: shown }).count()) >= 1,
+        "the cut text is still shown",
+      );
     },
   ],
 

@@ -1,9 +1,9 @@
 // Which model the demo talks to and where its runs halt. By default the embedded scripted model
 // (offline, no key). With BASE_URL, MODEL and API_KEY in `.dev.vars` (STYLE = "openai" | "anthropic",
 // default "openai"), the same demo runs against a real OpenAI- or Anthropic-style endpoint.
-import { createClient, createInProcessClient, durableObjectStorage, kvStorage } from "toolnexus";
+import { createClient, durableObjectStorage, kvStorage } from "toolnexus";
 import type { RunStorage } from "toolnexus";
-import { scriptedModel } from "./scripted-model";
+import { scriptedFetch } from "./scripted-fetch";
 
 export interface ModelEnv {
   BASE_URL?: string;
@@ -33,7 +33,15 @@ export function demoClient(env: ModelEnv, storage: RunStorage) {
       storage,
     });
   }
-  return createInProcessClient({ model: "scripted-demo", generate: scriptedModel, storage });
+  // the scripted model behind an in-isolate OpenAI-style endpoint: it streams word by word, as a real one does
+  return createClient({
+    baseUrl: "http://scripted.invalid/v1",
+    style: "openai",
+    model: "scripted-demo",
+    retries: 0,
+    fetch: scriptedFetch,
+    storage,
+  });
 }
 
 export interface StorageEnv {

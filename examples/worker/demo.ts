@@ -3,10 +3,11 @@
 // Beside the demo's own tools the model gets those of an MCP server (the trip planner `npm start` serves
 // beside the Worker, at the MCP_URL var), connected with connectMcp for each run or resume.
 //   POST /api/run { prompt } | { runId, answer | answers, token? }  → text/event-stream of the run
-//   GET  /api/run?runId=…                                          → the open requests, after a reload
+//   GET  /api/run?runId=…[&after=…]                                → the open requests, or the exchange that streams
+//   POST /api/run { runId, stop: true }                            → stops the running exchange
 //   GET  /api/stats                                                → how many times each tool really ran
 import { createRunHandler, createToolkit } from "toolnexus";
-import type { RunStorage, Tool } from "toolnexus";
+import type { RunHandlerContext, RunStorage, Tool } from "toolnexus";
 import type { McpConnection } from "toolnexus/mcp";
 import { consentPage, grantedPage } from "./authorize-page";
 import { demoClient, runStorage, usesRealModel } from "./config";
@@ -26,18 +27,32 @@ export interface DemoRuns {
 }
 
 export default {
-  fetch: (request: Request, env: DemoEnv): Promise<Response> => demoFetch(request, env, runStorage(env)),
+  fetch: (request: Request, env: DemoEnv, ctx: RunHandlerContext): Promise<Response> =>
+    demoFetch(request, env, runStorage(env), ctx),
 };
 
-export async function demoFetch(request: Request, env: DemoEnv, runs: DemoRuns): Promise<Response> {
+type Handler = (request: Request, context?: RunHandlerContext) => Promise<Response>;
+
+/**
+ * The run endpoint, built once per isolate (not per request): its tools, and the MCP connection whose tools it
+ * serves, are reused by every request, and a stop that lands on the isolate running the exchange ends it at
+ * once. A trip planner that could not be reached is tried again by the next request.
+ */
+let endpoint: Promise<Handler> | undefined;
+
+export async function demoFetch(
+  request: Request,
+  env: DemoEnv,
+  runs: DemoRuns,
+  ctx?: RunHandlerContext,
+): Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname === "/api/run") {
-    // a reloaded page's GET only reads the stored run: no MCP connection for it
-    const mcp = request.method === "POST" ? await connectTools(env) : undefined;
-    const tools: Tool[] = [...demoTools(env, url.origin), ...(mcp?.tools ?? [])];
-    const toolkit = await createToolkit({ tools, builtins: { webfetch: false, todowrite: false } });
-    const response = await createRunHandler({ client: demoClient(env, runs.storage), toolkit })(request);
-    return mcp ? closeAfter(response, mcp) : response;
+    const handler = (endpoint ??= buildEndpoint(env, runs, url.origin).catch((error: unknown) => {
+      endpoint = undefined;
+      throw error;
+    }));
+    return (await handler)(request, ctx); // ctx.waitUntil keeps an exchange running once its page left
   }
   if (request.method === "GET" && url.pathname === "/") return page(env, runs.name);
   if (url.pathname === "/authorize") return authorize(request, env, url);
@@ -45,30 +60,53 @@ export async function demoFetch(request: Request, env: DemoEnv, runs: DemoRuns):
   return problem(404, "not_found", `No route for ${request.method} ${url.pathname}`);
 }
 
+async function buildEndpoint(env: DemoEnv, runs: DemoRuns, origin: string): Promise<Handler> {
+  const remote = await remoteTools(env);
+  const tools: Tool[] = [...demoTools(env, origin), ...remote];
+  const toolkit = await createToolkit({ tools, builtins: { webfetch: false, todowrite: false } });
+  return createRunHandler({ client: demoClient(env, runs.storage), toolkit });
+}
+
 /**
- * The MCP server's tools, when there is one. A server that cannot be reached leaves just the demo's own tools
- * (connectMcp reports it as status "failed"; the scripted model then says the trip planner is not connected).
- * The MCP client is imported only here, so a Worker started without MCP_URL never loads it.
+ * The MCP server's tools, when there is one, each opening a connection of its own for each call: a Worker's
+ * I/O belongs to the request that made it, so one request cannot use another's connection. A server that
+ * cannot be reached leaves just the demo's own tools (the scripted model then says the trip planner is not
+ * connected), and the next request looks for it again.
  */
+async function remoteTools(env: DemoEnv): Promise<Tool[]> {
+  const listing = await connectTools(env);
+  if (!listing) return [];
+  if (listing.status === "failed") endpoint = undefined;
+  void listing.close().catch(() => {});
+  return listing.tools.map((tool) => perCall(env, tool));
+}
+
+function perCall(env: DemoEnv, tool: Tool): Tool {
+  const use = async <T>(run: (live: Tool) => Promise<T>): Promise<T> => {
+    const mcp = await connectTools(env);
+    try {
+      const live = mcp?.tools.find((t) => t.name === tool.name);
+      if (!live) throw new Error(`the trip planner cannot be reached (${mcp?.error?.message ?? "its tool is gone"})`);
+      return await run(live);
+    } finally {
+      await mcp?.close().catch(() => {});
+    }
+  };
+  const { onDecline } = tool;
+  return {
+    ...tool,
+    execute: (args, ctx) => use((live) => live.execute(args, ctx)),
+    ...(onDecline && {
+      onDecline: (answer, args, ctx) => use((live) => (live.onDecline ?? onDecline)(answer, args, ctx)),
+    }),
+  };
+}
+
+/** A connection to the MCP server (the MCP client is imported only here: a Worker without MCP_URL never loads it). */
 async function connectTools(env: DemoEnv): Promise<McpConnection | undefined> {
   if (!env.MCP_URL) return undefined;
   const { connectMcp } = await import("toolnexus/mcp");
   return connectMcp({ name: "trips", url: env.MCP_URL, timeoutMs: 10_000 });
-}
-
-/** The response as it is, with the MCP connection closed once its body has been read (or abandoned). */
-function closeAfter(response: Response, mcp: McpConnection): Response {
-  if (!response.body) {
-    void mcp.close().catch(() => {});
-    return response;
-  }
-  const { readable, writable } = new TransformStream();
-  response.body
-    .pipeTo(writable)
-    .catch(() => {})
-    .finally(() => mcp.close().catch(() => {}));
-  const { status, statusText, headers } = response;
-  return new Response(readable, { status, statusText, headers });
 }
 
 const problem = (status: number, code: string, message: string) =>

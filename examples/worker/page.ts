@@ -8,6 +8,7 @@ const SUGGESTIONS = [
   "Book dinner and a taxi",
   "What's on my calendar?",
   "Plan a trip to Lisbon",
+  "Tell me a story",
 ];
 
 export interface PageInfo {

@@ -13,7 +13,10 @@ export interface ScriptedCall {
   name: string;
   arguments: Record<string, unknown>;
 }
-export type ScriptedTurn = { content: string } | { content?: string; toolCalls: ScriptedCall[] };
+/** A turn: its text and tool calls; `paceMs` sends its text one word each `paceMs` (a slow, long answer). */
+export type ScriptedTurn = ({ content: string } | { content?: string; toolCalls: ScriptedCall[] }) & {
+  paceMs?: number;
+};
 
 export const CITIES = ["Chennai", "Berlin", "Lima"];
 const DESTINATIONS = ["Lisbon", "Kyoto", "Chennai", "Berlin", "Lima"];
@@ -22,10 +25,19 @@ export const TRIP_TOOL = "trips_plan_trip";
 
 export const HELP =
   "I'm a scripted demo assistant. Try: “What's the weather?”, “Book a table for two tonight”, “Book dinner and a taxi”, " +
-  "“What's on my calendar?”, “Check my flight” or “Plan a trip to Lisbon” (a remote MCP tool that asks you to fill in a form). " +
+  "“What's on my calendar?”, “Check my flight”, “Tell me a story” (a long answer: reload or stop it midway) or “Plan a trip to Lisbon” (a remote MCP tool that asks you to fill in a form). " +
   "Most of them need something only you can give — an answer, an approval, a sign-in or a form.";
 
-/** The scripted model, shaped as `createInProcessClient`'s `generate`. */
+/** The long answer ("Tell me a story"), streamed a word each LONG_PACE_MS: long enough to reload or stop it. */
+export const LONG_ANSWER =
+  "Once upon a time a traveller packed one small bag and a long list of questions. At the first station she asked " +
+  "the weather, and the clerk had to ask her which city she meant. At the second she wanted a table for two, and " +
+  "nobody booked it until she said yes. At the third the taxi and the table both waited for her word, one after " +
+  "the other, in whatever order she gave it. She reloaded her map twice on the way and never lost her place, " +
+  "because every step she had taken was written down where she could find it again. The end.";
+export const LONG_PACE_MS = 120;
+
+/** The scripted model: the next turn for OpenAI-style messages and tool declarations. */
 export function scriptedModel(req: { messages: unknown[]; tools?: unknown[] }): ScriptedTurn {
   const messages = req.messages as Message[];
   const userAt = messages.map((m) => m.role).lastIndexOf("user");
@@ -50,6 +62,7 @@ function firstMove(prompt: string, seq: number, offered: Set<string>): ScriptedT
   const call = (name: string, args: Record<string, unknown>) => ({
     toolCalls: [{ id: `call_${seq}`, name, arguments: args }],
   });
+  if (/\bstory\b/.test(text)) return { content: LONG_ANSWER, paceMs: LONG_PACE_MS };
   if (/\btrips?\b|holiday|vacation|getaway|itinerar/.test(text)) {
     if (!offered.has(TRIP_TOOL))
       return {

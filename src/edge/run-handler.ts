@@ -196,7 +196,10 @@ async function stop(env: Env, call: Call, runId: string): Promise<Response> {
   if (!found) throw notFound(runId);
   const { exchange, running } = found.head;
   if (!running) refuse("run_conflict", `run "${runId}" has no exchange streaming — there is nothing to stop`);
-  env.running.get(runId)?.abort();
+  try {
+    // workerd refuses to abort a controller another request made (the stored stop below still reaches it)
+    env.running.get(runId)?.abort();
+  } catch {}
   try {
     await storage.set(stopKey(runId, exchange), "1", env.ttl);
   } catch (cause) {
