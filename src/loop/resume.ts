@@ -108,7 +108,7 @@ export async function prepareResume(
   const state = stateOf(ctx, record);
   // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError
   const parsed = answers.map(parsedAnswer);
-  const digest = digestOf(parsed);
+  const digest = await digestOf(parsed);
   const replay =
     (record.status === "done" && (record.answered?.digest === digest || record.applied?.includes(digest))) ||
     (record.status === "suspended" && record.applied?.includes(digest) === true);
@@ -186,7 +186,7 @@ export type ResumeGuard = (record: RunRecord, answerIds: string[], replay: boole
  * The SHA-256 of what a resume applies, so an identical replay is recognised without storing the answers:
  * one answer's canonical JSON (as every record since the first release has it), else the list sorted by id.
  */
-const digestOf = (answers: readonly (Answer | undefined)[]): string =>
+const digestOf = (answers: readonly (Answer | undefined)[]): Promise<string> =>
   answerDigest(
     answers.length === 1 ? answers[0] : [...answers].sort((a, b) => ((a?.id ?? "") < (b?.id ?? "") ? -1 : 1)),
   );
