@@ -182,6 +182,12 @@ export function translateBody(
       "messages",
       `toolnexus: translate needs messages as an array of chat messages, got ${shown(req?.messages)}`,
     );
+  // the request is in OpenAI chat terms, converted for Anthropic only: any other wire would be sent it unconverted
+  if (wire.style !== "openai" && wire.style !== "anthropic")
+    throw new ConfigError(
+      "style",
+      `toolnexus: translate speaks the "openai" and "anthropic" styles, not ${shown(wire.style)} — use a client of one of those`,
+    );
   const maxTokens = typeof req.maxTokens === "number" && req.maxTokens > 0 ? req.maxTokens : undefined;
   const anthropic = wire.style === "anthropic";
   const toolkit = req.toolkit;
