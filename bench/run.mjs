@@ -17,6 +17,7 @@ import * as loop from "./loop.mjs";
 import * as suspend from "./suspend.mjs";
 import * as sse from "./sse.mjs";
 import * as coldStart from "./cold-start.mjs";
+import * as workerEval from "./worker-eval.mjs";
 import * as pack from "./pack.mjs";
 import * as mcp from "./mcp.mjs";
 import * as otel from "./otel.mjs";
@@ -29,6 +30,7 @@ export const BENCHMARKS = {
   suspend,
   sse,
   "cold-start": coldStart,
+  "worker-eval": workerEval,
   pack,
   mcp,
   otel,

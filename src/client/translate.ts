@@ -138,6 +138,12 @@ function anthropicToolChoice(choice: unknown): unknown {
   return undefined;
 }
 
+/** A tool call whose object arguments are sent as the JSON string OpenAI takes; any other entry as it is. */
+const stringArgs = (c: unknown): unknown =>
+  isPlainObject(c) && isPlainObject(c.function) && typeof c.function.arguments !== "string"
+    ? { ...c, function: { ...c.function, arguments: JSON.stringify(c.function.arguments ?? {}) } }
+    : c;
+
 /** OpenAI messages as sent: `system` replaces any system/developer message; object arguments become strings. */
 function openAIMessages(messages: unknown[], system: string | undefined, fallback: string | undefined): unknown[] {
   // neutral content parts in user messages are sent in OpenAI's shape
@@ -145,22 +151,9 @@ function openAIMessages(messages: unknown[], system: string | undefined, fallbac
     ? historyParts(messages, openaiPart, "messages")
     : messages;
   const kept = system === undefined ? chat : chat.filter((m) => !isSystem(m));
-  const out = kept.map((m) => {
-    if (
-      !isPlainObject(m) ||
-      !Array.isArray(m.tool_calls) ||
-      m.tool_calls.every(
-        (c) => !isPlainObject(c) || !isPlainObject(c.function) || typeof c.function.arguments === "string",
-      )
-    )
-      return m;
-    const tool_calls = m.tool_calls.map((c) =>
-      isPlainObject(c) && isPlainObject(c.function) && typeof c.function.arguments !== "string"
-        ? { ...c, function: { ...c.function, arguments: JSON.stringify(c.function.arguments ?? {}) } }
-        : c,
-    );
-    return { ...m, tool_calls };
-  });
+  const out = kept.map((m) =>
+    isPlainObject(m) && Array.isArray(m.tool_calls) ? { ...m, tool_calls: m.tool_calls.map(stringArgs) } : m,
+  );
   const prompt = system ?? (out.some(isSystem) ? "" : (fallback ?? ""));
   return prompt ? [{ role: "system", content: prompt }, ...out] : out;
 }
@@ -181,6 +174,12 @@ export function translateBody(
     throw new ConfigError(
       "messages",
       `toolnexus: translate needs messages as an array of chat messages, got ${shown(req?.messages)}`,
+    );
+  // the request is in OpenAI chat terms, converted for Anthropic only: any other wire would be sent it unconverted
+  if (wire.style !== "openai" && wire.style !== "anthropic")
+    throw new ConfigError(
+      "style",
+      `toolnexus: translate speaks the "openai" and "anthropic" styles, not ${shown(wire.style)} — use a client of one of those`,
     );
   const maxTokens = typeof req.maxTokens === "number" && req.maxTokens > 0 ? req.maxTokens : undefined;
   const anthropic = wire.style === "anthropic";

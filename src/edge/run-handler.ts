@@ -220,7 +220,7 @@ async function post(env: Env, call: Call): Promise<Response> {
   if (typeof prompt !== "string" || !prompt.trim())
     refuse("bad_request", 'send { "prompt": "…" } to start a run, or { "runId", "answer" } to answer one');
   // the conversation's next exchange: its history in, its outcome saved (client/conversations.ts)
-  const conversationId = scopedConversation(idField(body, "conversationId", true), call.caller);
+  const conversationId = await scopedConversation(idField(body, "conversationId", true), call.caller);
   const runId = `run-${crypto.randomUUID()}`;
   return plan(env, call, runId, {
     before: undefined,

@@ -46,9 +46,9 @@ export async function checkOwner(
 }
 
 /** The conversation id as stored: scoped to the caller's owner, so owners never share one. */
-export function scopedConversation(id: string | undefined, caller: string | null): string | undefined {
+export async function scopedConversation(id: string | undefined, caller: string | null): Promise<string | undefined> {
   if (id === undefined || caller === null) return id;
-  return `owner-${sha256Hex(caller).slice(0, 32)}:${id}`;
+  return `owner-${(await sha256Hex(caller)).slice(0, 32)}:${id}`;
 }
 
 /** A failure about run `runId` as the caller is told it: an unknown run always in the same words. */

@@ -100,15 +100,25 @@ export async function prepareResume(
   answers: readonly unknown[],
   guard?: ResumeGuard,
 ): Promise<Resumption> {
-  const found = await mustRead(ctx, runId);
+  const reading = mustRead(ctx, runId);
+  // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError, thrown
+  // after the record's own errors; the answers' digest is computed while the record is read
+  let parsed: (Answer | undefined)[] | undefined;
+  let invalid: unknown;
+  try {
+    parsed = answers.map(parsedAnswer);
+  } catch (error) {
+    invalid = error;
+  }
+  const digesting = parsed && digestOf(parsed);
+  const found = await reading;
   const { record } = found;
   // a resume given no `output` keeps the schema the run was started with (set before the run starts)
   if (ctx.output === undefined && record.output !== undefined) ctx.output = storedOutput(record.output);
   ctx.trace?.resumed(record.trace);
   const state = stateOf(ctx, record);
-  // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError
-  const parsed = answers.map(parsedAnswer);
-  const digest = digestOf(parsed);
+  if (!parsed || !digesting) throw invalid;
+  const digest = await digesting;
   const replay =
     (record.status === "done" && (record.answered?.digest === digest || record.applied?.includes(digest))) ||
     (record.status === "suspended" && record.applied?.includes(digest) === true);
@@ -186,7 +196,7 @@ export type ResumeGuard = (record: RunRecord, answerIds: string[], replay: boole
  * The SHA-256 of what a resume applies, so an identical replay is recognised without storing the answers:
  * one answer's canonical JSON (as every record since the first release has it), else the list sorted by id.
  */
-const digestOf = (answers: readonly (Answer | undefined)[]): string =>
+const digestOf = (answers: readonly (Answer | undefined)[]): Promise<string> =>
   answerDigest(
     answers.length === 1 ? answers[0] : [...answers].sort((a, b) => ((a?.id ?? "") < (b?.id ?? "") ? -1 : 1)),
   );

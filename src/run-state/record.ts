@@ -128,6 +128,6 @@ export function openGroups<T extends { request?: PendingRequest; result?: unknow
 }
 
 /** SHA-256 (hex) of an answer's canonical JSON, so a repeated answer can be recognised without storing it. */
-export function answerDigest(answer: unknown): string {
+export function answerDigest(answer: unknown): Promise<string> {
   return sha256Hex(canonical(answer));
 }

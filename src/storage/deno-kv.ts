@@ -67,8 +67,8 @@ const chunkPrefix = (db: Db, g: string): DenoKvKey => [...db.prefix, "#c", g];
 const chunkKeys = (db: Db, h: Head | undefined): DenoKvKey[] =>
   h?.g === undefined ? [] : Array.from({ length: h.n ?? 0 }, (_, i) => [...chunkPrefix(db, h.g!), i]);
 
-function headKey(db: Db, key: string): DenoKvKey {
-  const fitted = fitKey(key, MAX_KEY_BYTES);
+async function headKey(db: Db, key: string): Promise<DenoKvKey> {
+  const fitted = await fitKey(key, MAX_KEY_BYTES);
   return fitted === key ? [...db.prefix, key] : [...db.prefix, "#h", fitted]; // different lengths: never the same key
 }
 
@@ -131,7 +131,7 @@ async function swap(
   opts?: SetOptions,
 ): Promise<boolean> {
   const e = expiryOf(opts, db.now);
-  const k = headKey(db, key);
+  const k = await headKey(db, key);
   let staged: Staged | undefined;
   let committed = false;
   try {
@@ -172,7 +172,7 @@ export function denoKvStorage(options: DenoKvStorageOptions): RunStorage {
   const db: Db = { kv, prefix: options.prefix ?? ["toolnexus"], now: options.now ?? (() => Date.now()) };
   return defineStorage({
     capabilities: { atomic: true, ttl: true },
-    get: async (key) => (await read(db, headKey(db, key))).value,
+    get: async (key) => (await read(db, await headKey(db, key))).value,
     set: async (key, value, opts) => void (await swap(db, key, () => true, value, opts)),
     delete: async (key) => void (await swap(db, key, () => true, undefined)),
     compareAndSet: (key, expected, value, opts) => swap(db, key, (current) => current === expected, value, opts),

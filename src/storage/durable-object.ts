@@ -186,7 +186,7 @@ function queueFor(storage: object): ReturnType<typeof createQueue> {
 
 function createLocal(l: Local): LocalStore {
   const queue = queueFor(l.storage);
-  const name = (key: string) => l.prefix + fitKey(key, MAX_KEY_BYTES);
+  const name = async (key: string) => l.prefix + (await fitKey(key, MAX_KEY_BYTES));
   const expiry = (opts: SetOptions | undefined) => {
     const e = expiryOf(opts, l.now);
     return e === undefined ? undefined : Math.ceil(e);
@@ -194,21 +194,21 @@ function createLocal(l: Local): LocalStore {
   const store = defineStorage({
     capabilities: { atomic: true, ttl: true },
     async get(key) {
-      const k = name(key);
+      const k = await name(key);
       return queue(async () => (await load(l, k)).value);
     },
     async set(key, value, opts) {
       const e = expiry(opts);
-      const k = name(key);
+      const k = await name(key);
       await queue(async () => write(l, k, value, e, await peek(l, k)));
     },
     async delete(key) {
-      const k = name(key);
+      const k = await name(key);
       await queue(async () => remove(l, [k, ...chunksOf(l, await peek(l, k))]));
     },
     async compareAndSet(key, expected, value, opts) {
       const e = expiry(opts);
-      const k = name(key);
+      const k = await name(key);
       return queue(async () => {
         const current = await load(l, k);
         if (current.value !== expected) return false;

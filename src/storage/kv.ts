@@ -43,22 +43,22 @@ export function kvStorage(options: KvStorageOptions): RunStorage {
       "prefix",
       `toolnexus: kvStorage prefix is ${utf8Length(prefix)} bytes (${shown(prefix)}) — keep it under ${KV_MAX_KEY_BYTES - 80}`,
     );
-  const name = (key: string) => prefix + fitKey(key, room);
+  const name = async (key: string) => prefix + (await fitKey(key, room));
 
   const put = async (key: string, value: string, opts?: { ttlSeconds?: number }): Promise<void> => {
     const expires = expiryOf(opts, () => 0); // validates; 0-based, so this is the TTL in ms
-    if (expires === undefined) return binding.put(name(key), value);
+    if (expires === undefined) return binding.put(await name(key), value);
     const expirationTtl = Math.max(KV_MIN_TTL_SECONDS, Math.ceil(expires / 1000));
-    return binding.put(name(key), value, { expirationTtl });
+    return binding.put(await name(key), value, { expirationTtl });
   };
 
-  const get = async (key: string) => (await binding.get(name(key))) ?? undefined;
+  const get = async (key: string) => (await binding.get(await name(key))) ?? undefined;
 
   return defineStorage({
     capabilities: { atomic: false, ttl: true },
     get,
     set: put,
-    delete: async (key) => binding.delete(name(key)),
+    delete: async (key) => binding.delete(await name(key)),
     async compareAndSet(key, expected, value, opts) {
       if ((await get(key)) !== expected) return false;
       await put(key, value, opts);

@@ -57,9 +57,9 @@ export const RESERVED = "#";
  * `maxBytes` in UTF-8, the empty key and `.`/`..` (KV refuses them), and keys starting with `#` — so a user
  * key can never collide with a hashed key or with the adapter's own `#…` entries.
  */
-export function fitKey(key: string, maxBytes: number): string {
+export async function fitKey(key: string, maxBytes: number): Promise<string> {
   if (key !== "" && key !== "." && key !== ".." && !key.startsWith(RESERVED) && utf8Length(key) <= maxBytes) return key;
-  return `${RESERVED}h:${sha256Hex(key)}`;
+  return `${RESERVED}h:${await sha256Hex(key)}`;
 }
 
 /** Splits `text` into pieces of at most `size` UTF-16 units, never between the halves of a surrogate pair. */

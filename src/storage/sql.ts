@@ -102,7 +102,7 @@ export function sqlStorage(o: SqlTable): SweepingStorage {
     capabilities: { atomic: true, ttl: true },
     async get(k) {
       const rows = await sql(`select value from ${t} where key = $1 and (expires_at is null or expires_at > $2)`, [
-        key(k),
+        await key(k),
         at(),
       ]);
       const row = rows[0] as { value: string } | undefined;
@@ -110,22 +110,22 @@ export function sqlStorage(o: SqlTable): SweepingStorage {
     },
     async set(k, value, opts) {
       const expires = until(opts);
-      await wrote(await sql(upsert, [key(k), toStored(value), expires]));
+      await wrote(await sql(upsert, [await key(k), toStored(value), expires]));
     },
     async delete(k) {
-      await sql(`delete from ${t} where key = $1`, [key(k)]);
+      await sql(`delete from ${t} where key = $1`, [await key(k)]);
     },
     async compareAndSet(k, expected, value, opts) {
       const expires = until(opts);
       const rows =
         expected === undefined
           ? await sql(`${upsert} where t.expires_at is not null and t.expires_at <= $4 returning 1 as ok`, [
-              key(k),
+              await key(k),
               toStored(value),
               expires,
               at(),
             ])
-          : await sql(swap, [key(k), toStored(value), expires, toStored(expected), at()]);
+          : await sql(swap, [await key(k), toStored(value), expires, toStored(expected), at()]);
       return wrote(rows.length === 1);
     },
   });

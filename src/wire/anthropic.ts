@@ -2,10 +2,8 @@
 // anthropic-stream.ts, loaded with the first streamed turn.
 import { StreamError } from "../errors";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
-import { anthropicUsage, callFromValue, providerError, record } from "./common";
+import { anthropicUsage, callFromValue, providerError, record, stripSlash } from "./common";
 import { anthropicPart, historyParts, promptContent, toolParts } from "./content";
-
-const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
 /** The turn in an Anthropic `content` array: joined `text` and `thinking` blocks and the `tool_use` calls, in order. */
 function read(content: unknown[]): { text: string; calls: ToolCall[]; reasoning?: string } {

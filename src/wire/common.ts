@@ -12,6 +12,9 @@ export function record(value: unknown): Json | undefined {
   return isPlainObject(value) ? value : undefined;
 }
 
+/** A base URL without its trailing slash, so a path can follow it. */
+export const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
+
 export function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }

@@ -6,11 +6,9 @@
 // (the wire gives each one); those ids are kept beside the parts as `callIds` and left out of the request.
 import { StreamError } from "../errors";
 import type { ToolResult } from "../types";
-import { providerError, record, type Json } from "./common";
+import { providerError, record, stripSlash, type Json } from "./common";
 import { finishOf, firstCandidate, geminiPart, turnOf } from "./gemini-parts";
 import type { ToolOutcome, Turn, Wire } from "./types";
-
-const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
 const partsOf = (message: unknown): unknown[] => {
   const parts = record(message)?.parts;

@@ -8,11 +8,9 @@
 // entry, and the request spreads it back into the items it came as.
 import { StreamError } from "../errors";
 import type { ToolResult } from "../types";
-import { providerError, record, type Json } from "./common";
+import { providerError, record, stripSlash, type Json } from "./common";
 import { finishOf, inputPart, turnOf } from "./openai-responses-items";
 import type { ToolOutcome, Turn, Wire } from "./types";
-
-const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
 /**
  * Whether `model` reasons (o-series, gpt-5 and codex models; a gateway's `openai/` prefix allowed): only those

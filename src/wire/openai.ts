@@ -2,10 +2,17 @@
 // are assembled in openai-stream.ts, loaded with the first streamed turn.
 import { StreamError } from "../errors";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
-import { callFromRaw, callFromValue, openaiUsage, providerError, record, textOf, thinkingOf } from "./common";
+import {
+  callFromRaw,
+  callFromValue,
+  openaiUsage,
+  providerError,
+  record,
+  stripSlash,
+  textOf,
+  thinkingOf,
+} from "./common";
 import { historyParts, openaiPart, promptContent, toolParts } from "./content";
-
-const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
 function callOf(value: unknown): ToolCall {
   const tc = record(value);

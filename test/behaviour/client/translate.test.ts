@@ -1,7 +1,7 @@
 // translate: OpenAI-shaped requests to either
 // provider's body, and either provider's response back to one result. Pure; nothing is executed.
 import { describe, expect, it } from "vitest";
-import type { Tool, Toolkit } from "toolnexus";
+import { createClient, type Tool, type Toolkit } from "toolnexus";
 import { toolCtx } from "../support/tool-context";
 import { openAIMessagesToAnthropic, StreamError, translateBody, translateResponse } from "../support/internals";
 import { anthropicWire, openaiWire } from "../support/wire-internals";
@@ -512,4 +512,26 @@ describe("translate: images and files", () => {
       }),
     ).toThrow("messages[0].content[0]");
   });
+});
+
+describe("translate: the styles it speaks", () => {
+  for (const style of ["openai-responses", "gemini"] as const) {
+    it(`a ${style} client refuses with a ConfigError and sends nothing`, async () => {
+      let sent = 0;
+      const client = createClient({
+        style,
+        model: "m",
+        apiKey: "k",
+        baseUrl: "https://llm.test/v1",
+        fetch: async () => (sent++, new Response("{}")),
+      });
+      const error = await client.translate({ messages: [{ role: "user", content: "hi" }] }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((error as { code?: string }).code).toBe("config");
+      expect((error as Error).message).toContain(`not "${style}"`);
+      expect(sent).toBe(0);
+    });
+  }
 });

@@ -142,6 +142,24 @@ for (const style of ALL_STYLES) {
         expect(k.runs.approve).toBe(1);
       });
 
+      it("an unknown or corrupt run is named before an invalid answer; a stored run's invalid answer changes nothing", async () => {
+        const storage = memoryStorage();
+        const client = createClient({
+          ...base,
+          fetch: scripted(style, [{ calls: [{ name: "ask_city" }] }]).fetch,
+          storage,
+        });
+        const hostile = { id: "q-city", ok: true, data: { output: Number.NaN } } as never;
+        await expect(client.resume("run-missing", hostile)).rejects.toThrow(RunNotFoundError);
+        await storage.set("run:run-bad", "{not json");
+        await expect(client.resume("run-bad", hostile)).rejects.toThrow(RunStateError);
+        const k = kit();
+        const halted = asPending((await runIn(client, mode, "Plan a trip", { toolkit: k.tools })).result);
+        const stored = await storage.get(`run:${halted.runId}`);
+        await expect(client.resume(halted.runId, hostile, { toolkit: k.tools })).rejects.toThrow(InvalidAnswerError);
+        expect(await storage.get(`run:${halted.runId}`)).toBe(stored);
+      });
+
       it("unknown and corrupt runs are typed errors", async () => {
         const storage = memoryStorage();
         const client = createClient({ ...base, fetch: scripted(style, []).fetch, storage });
