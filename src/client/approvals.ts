@@ -18,7 +18,7 @@ type Tools = Record<string, true | string[] | undefined>;
 /** The key of the approvals remembered for a conversation (cleared by `client.forget(id)`). */
 export const conversationApprovalsKey = (id: string): string => `approvals:conversation:${id}`;
 
-const digest = (args: Record<string, unknown>) => sha256Hex(canonical(args)).slice(0, 32);
+const digest = async (args: Record<string, unknown>) => (await sha256Hex(canonical(args))).slice(0, 32);
 
 /** The run's owner as given in its options: a non-empty string (at most 1024 characters), or none. */
 export function checkOwner(owner: unknown): string | undefined {
@@ -41,7 +41,8 @@ export function approvalMemory(
   owner: string | undefined,
   runTtlSeconds: number | undefined,
 ): ApprovalMemory {
-  const ownerKey = owner === undefined ? undefined : `approvals:owner:${sha256Hex(owner).slice(0, 40)}`;
+  // the owner's key is hashed once, when a run first needs it
+  const ownerKey = owner === undefined ? undefined : sha256Hex(owner).then((h) => `approvals:owner:${h.slice(0, 40)}`);
   const placeKey = (place: ApprovalPlace) =>
     place.conversationId === undefined
       ? `approvals:run:${place.runId}`
@@ -49,23 +50,24 @@ export function approvalMemory(
   return {
     async allowed(place, tool, args) {
       try {
-        for (const key of [placeKey(place), ownerKey]) {
+        for (const key of [placeKey(place), await ownerKey]) {
           const kept = key && (await read(storage, key))[0][tool];
-          if (kept === true || (Array.isArray(kept) && kept.includes(digest(args)))) return true;
+          if (kept === true || (Array.isArray(kept) && kept.includes(await digest(args)))) return true;
         }
       } catch {}
       return false;
     },
     async remember(place, tool, args, data) {
-      const key = (data.remember === "owner" && ownerKey) || placeKey(place);
+      const key = (data.remember === "owner" && (await ownerKey)) || placeKey(place);
       const ttl = key.startsWith("approvals:run:") && storage.capabilities.ttl ? runTtlSeconds : undefined;
       try {
+        const mine = await digest(args);
         for (let tries = 0; tries < 5; tries++) {
           const [tools, raw] = await read(storage, key);
           const kept = tools[tool];
           // a tool allowed for any arguments stays so; at most 100 argument digests, the oldest go first
-          const list = Array.isArray(kept) ? kept.filter((d) => d !== digest(args)) : [];
-          const next = kept === true || data.sameArgs !== true ? true : [...list, digest(args)].slice(-100);
+          const list = Array.isArray(kept) ? kept.filter((d) => d !== mine) : [];
+          const next = kept === true || data.sameArgs !== true ? true : [...list, mine].slice(-100);
           const value = JSON.stringify({ v: 1, tools: { ...tools, [tool]: next } });
           if (await swap(storage, key, raw, value, ttl ? { ttlSeconds: ttl } : undefined)) return;
         }
