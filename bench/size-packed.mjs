@@ -41,21 +41,21 @@ export const CASES = [
     what: "a Worker: `createClient` + `createRunHandler` + `durableObjectStorage`",
     code: `export { createClient, createRunHandler, durableObjectStorage } from "toolnexus";`,
     budget: 26 * KiB,
-    ceiling: 38.9 * KiB,
+    ceiling: 39.6 * KiB,
   },
   {
     id: "five",
     what: "the five names (`createClient, createToolkit, defineTool, answerOutput, memoryStorage`)",
     code: `export { createClient, createToolkit, defineTool, answerOutput, memoryStorage } from "toolnexus";`,
     budget: 24 * KiB,
-    ceiling: 35.9 * KiB,
+    ceiling: 36.6 * KiB,
   },
   {
     id: "file",
     what: "the whole single file `dist/toolnexus.js`",
     file: "dist/toolnexus.js",
     budget: 36 * KiB,
-    ceiling: 52.2 * KiB,
+    ceiling: 52.9 * KiB,
   },
 ];
 
