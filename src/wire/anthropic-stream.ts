@@ -2,8 +2,7 @@
 // with the first streamed turn, so a run that never streams does not download it.
 import type { SSEEvent } from "./sse";
 import type { ToolCall, Turn, WireDelta } from "./types";
-import { callFromRaw, callFromValue, count, cutOff, providerError, record, type Json } from "./common";
-import { readSSE } from "./sse";
+import { callFromRaw, callFromValue, count, cutOff, providerError, readEvents, record, type Json } from "./common";
 
 /** What a stream has delivered so far: content blocks by index, tool input JSON by index. */
 interface Assembly {
@@ -13,7 +12,6 @@ interface Assembly {
   completion: number;
   stop: string | undefined;
   stopped: boolean;
-  events: number;
 }
 
 function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void): void {
@@ -116,17 +114,8 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
     completion: 0,
     stop: undefined,
     stopped: false,
-    events: 0,
   };
-  const cut = await readSSE(body, (event) => {
-    a.events++;
-    addEvent(a, event, onDelta);
-  });
-  // The spec drops an event that lacks its closing blank line; a complete message_stop in it still counts.
-  if (cut) {
-    a.events++;
-    addEvent(a, cut, onDelta);
-  }
-  if (!a.stopped) throw cutOff("message_stop", a.events);
+  const events = await readEvents(body, (event) => addEvent(a, event, onDelta));
+  if (!a.stopped) throw cutOff("message_stop", events);
   return assemble(a);
 }

@@ -3,6 +3,7 @@ import { isPlainObject, typeName } from "../_internal/json";
 import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
+import { readSSE, type SSEEvent } from "./sse";
 import type { ToolCall } from "./types";
 
 export type Json = Record<string, unknown>;
@@ -146,4 +147,22 @@ export function cutOff(marker: string, events: number): StreamError {
       ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style; a streaming request must be answered with text/event-stream"
       : `toolnexus: the provider's stream ended before ${marker} — the reply was cut off, so no tool ran on half-received arguments; retry the run`,
   );
+}
+
+/**
+ * Reads a provider's event stream to its end, handing `add` each event — the one the stream cut off too: the
+ * spec drops an event that lacks its closing blank line, but a complete last event in it still counts — and
+ * resolves with how many events there were (what a reader says of a stream that ended too soon).
+ */
+export async function readEvents(stream: ReadableStream<Uint8Array>, add: (event: SSEEvent) => void): Promise<number> {
+  let events = 0;
+  const cut = await readSSE(stream, (event) => {
+    events++;
+    add(event);
+  });
+  if (cut) {
+    events++;
+    add(cut);
+  }
+  return events;
 }

@@ -4,9 +4,8 @@
 // Adjacent text pieces join into one part, as the unstreamed reply has them; a `thoughtSignature` stays
 // on the part it came on (often a last, empty text part, which joins the text before it and signs it),
 // and a signed part is never joined to what follows it. A function call arrives whole.
-import { cutOff, providerError, record, type Json } from "./common";
+import { cutOff, providerError, readEvents, record, type Json } from "./common";
 import { callId, finishOf, firstCandidate, turnOf } from "./gemini-parts";
-import { readSSE } from "./sse";
 import type { Turn, WireDelta } from "./types";
 
 interface Assembly {
@@ -15,7 +14,6 @@ interface Assembly {
   ids: string[];
   usage: unknown;
   finish: string | undefined;
-  events: number;
 }
 
 const isText = (part: Json | undefined): part is Json & { text: string } => typeof part?.text === "string";
@@ -73,17 +71,9 @@ function addData(a: Assembly, data: string, onDelta: (delta: WireDelta) => void)
 
 /** Reads a Gemini SSE body to the end (see `Wire.readStream`). */
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
-  const a: Assembly = { parts: [], ids: [], usage: undefined, finish: undefined, events: 0 };
-  const cut = await readSSE(body, (event) => {
-    a.events++;
-    addData(a, event.data, onDelta);
-  });
-  // the spec drops an event that lacks its closing blank line; a complete last chunk in it still counts
-  if (cut) {
-    a.events++;
-    addData(a, cut.data, onDelta);
-  }
+  const a: Assembly = { parts: [], ids: [], usage: undefined, finish: undefined };
+  const events = await readEvents(body, (event) => addData(a, event.data, onDelta));
   // the last chunk names why the reply ended; without it the reply was cut off
-  if (a.finish === undefined) throw cutOff("a finishReason", a.events);
+  if (a.finish === undefined) throw cutOff("a finishReason", events);
   return turnOf(a.parts, a.usage, a.finish, a.ids);
 }

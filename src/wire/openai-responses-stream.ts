@@ -4,9 +4,8 @@
 // Items are joined by `output_index`, never by item id: some servers (GitHub Copilot) give every event of
 // one item a new id. A finished item (`response.output_item.done`) replaces what its deltas built, so a
 // reasoning item keeps the `encrypted_content` of its final form.
-import { cutOff, providerError, record, type Json } from "./common";
+import { cutOff, providerError, readEvents, record, type Json } from "./common";
 import { finishOf, turnOf } from "./openai-responses-items";
-import { readSSE } from "./sse";
 import type { Turn, WireDelta } from "./types";
 
 interface Assembly {
@@ -16,7 +15,6 @@ interface Assembly {
   text: Map<number, string>;
   /** The final response (`response.completed` / `response.incomplete`), once it came. */
   response: Json | undefined;
-  events: number;
 }
 
 const indexOf = (event: Json): number => (typeof event.output_index === "number" ? event.output_index : 0);
@@ -94,16 +92,8 @@ function assemble(a: Assembly, response: Json): Turn {
 
 /** Reads a Responses API SSE body to the end (see `Wire.readStream`). */
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
-  const a: Assembly = { items: new Map(), text: new Map(), response: undefined, events: 0 };
-  const cut = await readSSE(body, (event) => {
-    a.events++;
-    addData(a, event.data, onDelta);
-  });
-  // the spec drops an event that lacks its closing blank line; a complete final response in it still counts
-  if (cut) {
-    a.events++;
-    addData(a, cut.data, onDelta);
-  }
-  if (!a.response) throw cutOff("response.completed", a.events);
+  const a: Assembly = { items: new Map(), text: new Map(), response: undefined };
+  const events = await readEvents(body, (event) => addData(a, event.data, onDelta));
+  if (!a.response) throw cutOff("response.completed", events);
   return assemble(a, a.response);
 }

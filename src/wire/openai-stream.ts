@@ -1,8 +1,17 @@
 // The OpenAI wire's streamed replies: SSE chunks assembled into one Turn. Loaded
 // with the first streamed turn, so a run that never streams does not download it.
 import type { Usage } from "../types";
-import { callFromRaw, cutOff, openaiUsage, providerError, record, textOf, thinkingOf, type Json } from "./common";
-import { readSSE } from "./sse";
+import {
+  callFromRaw,
+  cutOff,
+  openaiUsage,
+  providerError,
+  readEvents,
+  record,
+  textOf,
+  thinkingOf,
+  type Json,
+} from "./common";
 import type { Turn, WireDelta } from "./types";
 
 interface Slot {
@@ -27,7 +36,6 @@ interface Assembly {
   usage: Usage;
   finish: string | undefined;
   done: boolean;
-  events: number;
 }
 
 // Tool-call deltas are assembled by `index`: `id` set when present, name and arguments concatenated;
@@ -182,17 +190,8 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
     usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
     finish: undefined,
     done: false,
-    events: 0,
   };
-  const cut = await readSSE(body, (event) => {
-    a.events++;
-    addData(a, event.data, onDelta);
-  });
-  // The spec drops an event that lacks its closing blank line; a complete end marker in it still counts.
-  if (cut) {
-    a.events++;
-    addData(a, cut.data, onDelta);
-  }
-  if (!a.done && a.finish === undefined) throw cutOff("[DONE] or a finish_reason", a.events);
+  const events = await readEvents(body, (event) => addData(a, event.data, onDelta));
+  if (!a.done && a.finish === undefined) throw cutOff("[DONE] or a finish_reason", events);
   return assemble(a);
 }
