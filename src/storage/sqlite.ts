@@ -61,7 +61,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const table = quoteTable("sqliteStorage", name, false);
   try {
     database.exec(`pragma busy_timeout = ${busy}`);
-    if (options.wal !== false) database.exec("pragma journal_mode = wal");
+    if (options.wal !== false) toWal(database, busy);
   } catch (cause) {
     throw new ConfigError(
       "database",
@@ -91,4 +91,23 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     createTable: options.createTable,
     now: options.now,
   });
+}
+
+/**
+ * `pragma journal_mode = wal` needs the file to itself, and SQLite answers "database is locked" at once,
+ * without waiting out busy_timeout, while another process holds it (opening the same new file, or switching
+ * it at the same moment): try again every few ms until `busy` ms have passed. The bindings are synchronous,
+ * so the wait is too, as SQLite's own busy wait is.
+ */
+function toWal(database: SqliteDatabaseLike, busy: number): void {
+  const deadline = Date.now() + busy;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      database.exec("pragma journal_mode = wal");
+      return;
+    } catch (error) {
+      if (!/locked|busy/i.test(String((error as Error)?.message)) || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
+    }
+  }
 }

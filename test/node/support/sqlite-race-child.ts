@@ -1,14 +1,14 @@
-// One racer of the two-process test: opens the file, says "ready", waits for "go" on stdin, then does
+// One racer of the multi-process test: says "ready", waits for "go" on stdin, opens the file, then does
 // `rounds` × (read the counter, compare-and-set it to +1, retrying on a lost race) and `rounds` claims
 // (create-if-absent of claim:<i>), and prints how many claims it won and how often it retried.
 import { sqliteStorage } from "toolnexus";
 import { binding } from "./sqlite-binding";
 
 const [file, rounds] = [process.argv[2] ?? "", Number(process.argv[3])];
-const storage = sqliteStorage({ database: binding.open(file) });
-await storage.compareAndSet!("warm-up", undefined, "x"); // the table exists before the race starts
 process.stdout.write("ready\n");
 await new Promise((resolve) => process.stdin.once("data", resolve));
+// every racer opens the new file, switches it to WAL and creates the table at the same moment too
+const storage = sqliteStorage({ database: binding.open(file) });
 
 let retries = 0;
 let claims = 0;
