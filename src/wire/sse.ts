@@ -1,9 +1,7 @@
 // Server-sent events, parsed as WHATWG HTML "Parsing an event stream" says, over Web Streams only.
-// Built for throughput: each chunk is scanned with indexOf for line ends and colons (positions are
-// cached, so every character is looked at a bounded number of times), no per-character loops and no
-// regular expression per line.
+// A chunk is split into lines once (String#split, with a regular expression only when it holds a CR); a
+// chunk that ends no line is only appended to the line carried over, so a long line costs no rescans.
 
-/** One dispatched event. `event` defaults to `"message"`; `id` is the stream's last event id, when set. */
 export interface SSEEvent {
   event: string;
   data: string;
@@ -20,9 +18,7 @@ export interface SSEParser {
   end(): SSEEvent | undefined;
 }
 
-const LF = 10;
-const COLON = 58;
-const SPACE = 32;
+const LINE_END = /\r\n?|\n/;
 
 /**
  * A push-style parser: `feed` decoded text, get `onEvent` for every dispatched event. `feed` expects
@@ -30,196 +26,78 @@ const SPACE = 32;
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function createSSEParser(onEvent: (event: SSEEvent) => void, onRetry?: (ms: number) => void): SSEParser {
-  return new Parser(onEvent, onRetry);
-}
+  let carry = ""; // the start of a line that has not ended yet (never holds a CR or LF)
+  let skipLF = false; // the last piece ended with CR: a leading LF completes that CRLF
+  let data: string | undefined; // undefined until the event has a data field
+  let type = "";
+  let lastId = "";
 
-// A class rather than closures: one shape, short methods, the same speed.
-class Parser implements SSEParser {
-  private carry = ""; // the start of a line that has not ended yet (appending is cheap: no copy until it ends)
-  private skipLF = false; // the last piece ended with CR: a leading LF completes that CRLF
-  private data = "";
-  private hasData = false;
-  private type = "";
-  private lastId = "";
-  private colon = -2; // cached position of the next ":" in the chunk being fed (-2: not searched yet)
+  const take = (): SSEEvent | undefined => {
+    const event = data === undefined ? undefined : { event: type || "message", data, id: lastId || undefined };
+    data = undefined;
+    type = "";
+    return event;
+  };
 
-  constructor(
-    private readonly onEvent: (event: SSEEvent) => void,
-    private readonly onRetry: ((ms: number) => void) | undefined,
-  ) {}
-
-  feed(chunk: string): void {
-    const len = chunk.length;
-    if (len === 0) return;
-    let pos = 0;
-    if (this.skipLF) {
-      this.skipLF = false;
-      if (chunk.charCodeAt(0) === LF) pos = 1;
+  // one line, text[start, end): the common `data: …` line costs one slice
+  const line = (text: string, start = 0, end = text.length): void => {
+    if (start === end) {
+      const event = take();
+      if (event) onEvent(event);
+      return;
     }
-    this.colon = -2;
-    let cr = chunk.indexOf("\r", pos);
-    if (this.carry !== "") {
-      // finish the line carried over from earlier chunks first
-      const nl = chunk.indexOf("\n", pos);
-      const end = nl === -1 ? cr : cr === -1 || nl < cr ? nl : cr;
-      if (end === -1) {
-        this.carry += pos === 0 ? chunk : chunk.slice(pos);
+    if (text.startsWith("data:", start)) {
+      const value = text.slice(text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5, end);
+      data = data === undefined ? value : `${data}\n${value}`;
+      return;
+    }
+    const field = text.slice(start, end);
+    const at = field.indexOf(":");
+    if (at === 0) return; // a comment, e.g. a keep-alive
+    const name = at === -1 ? field : field.slice(0, at);
+    const value = at === -1 ? "" : field.slice(field.charCodeAt(at + 1) === 32 ? at + 2 : at + 1);
+    if (name === "data") data = data === undefined ? value : `${data}\n${value}`;
+    else if (name === "event") type = value;
+    else if (name === "id") {
+      if (!value.includes("\0")) lastId = value;
+    } else if (name === "retry" && onRetry && /^[0-9]+$/.test(value)) onRetry(Number(value));
+  };
+
+  return {
+    feed(chunk) {
+      if (chunk === "") return;
+      if (skipLF && chunk.charCodeAt(0) === 10) chunk = chunk.slice(1);
+      skipLF = false;
+      if (chunk.includes("\r")) {
+        // CR or CRLF line ends: rare, split with the regular expression
+        const lines = (carry + chunk).split(LINE_END);
+        carry = lines.pop() as string;
+        skipLF = chunk.endsWith("\r");
+        for (const text of lines) line(text);
         return;
       }
-      const carried = this.carry + chunk.slice(pos, end);
-      this.carry = "";
-      this.line(carried, 0, carried.length, false);
-      if (end === cr) {
-        if (end + 1 === len) {
-          this.skipLF = true;
-          return;
-        }
-        pos = chunk.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
-        cr = chunk.indexOf("\r", pos);
-      } else pos = end + 1;
-    }
-    pos = cr === -1 ? this.lfLines(chunk, pos) : this.anyLines(chunk, pos, cr);
-    if (pos < len) this.carry = pos === 0 ? chunk : chunk.slice(pos);
-  }
-
-  end(): SSEEvent | undefined {
-    if (this.carry !== "") {
-      const carried = this.carry;
-      this.carry = "";
-      this.line(carried, 0, carried.length, false);
-    }
-    const cut = this.hasData
-      ? { event: this.type || "message", data: this.data, id: this.lastId || undefined }
-      : undefined;
-    this.data = "";
-    this.hasData = false;
-    this.type = "";
-    this.skipLF = false;
-    return cut;
-  }
-
-  private dispatch(): void {
-    if (!this.hasData) {
-      this.type = "";
-      return;
-    }
-    const event: SSEEvent = { event: this.type || "message", data: this.data, id: this.lastId || undefined };
-    this.data = "";
-    this.hasData = false;
-    this.type = "";
-    this.onEvent(event);
-  }
-
-  private append(value: string): void {
-    if (this.hasData) this.data += `\n${value}`;
-    else {
-      this.data = value;
-      this.hasData = true;
-    }
-  }
-
-  // Lines of a chunk that has no CR from `pos` on: one indexOf per line.
-  private lfLines(chunk: string, pos: number): number {
-    let nl = chunk.indexOf("\n", pos);
-    while (nl !== -1) {
-      if (nl === pos) this.dispatch();
-      else if (isData(chunk, pos)) {
-        const value = chunk.slice(chunk.charCodeAt(pos + 5) === SPACE ? pos + 6 : pos + 5, nl);
-        if (!this.hasData && chunk.charCodeAt(nl + 1) === LF) {
-          // the common single-line event `data: …\n\n`, dispatched without touching the buffer
-          const event: SSEEvent = { event: this.type || "message", data: value, id: this.lastId || undefined };
-          this.type = "";
-          this.onEvent(event);
-          pos = nl + 2;
-          nl = chunk.indexOf("\n", pos);
-          continue;
-        }
-        this.append(value);
-      } else this.line(chunk, pos, nl, true);
-      pos = nl + 1;
-      nl = chunk.indexOf("\n", pos);
-    }
-    return pos;
-  }
-
-  // Lines ended by LF, CRLF or a lone CR.
-  private anyLines(chunk: string, pos: number, cr: number): number {
-    const len = chunk.length;
-    let nl = chunk.indexOf("\n", pos);
-    for (;;) {
-      if (nl !== -1 && nl < pos) nl = chunk.indexOf("\n", pos);
-      if (cr !== -1 && cr < pos) cr = chunk.indexOf("\r", pos);
-      const end = nl === -1 ? cr : cr === -1 || nl < cr ? nl : cr;
-      if (end === -1) return pos;
-      if (end === pos) this.dispatch();
-      else this.line(chunk, pos, end, true);
-      if (end === cr) {
-        if (end + 1 === len) {
-          this.skipLF = true;
-          return len;
-        }
-        pos = chunk.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
-      } else pos = end + 1;
-    }
-  }
-
-  // One non-empty line s[start, end). `inChunk`: s is the chunk being fed (the colon cache applies).
-  private line(s: string, start: number, end: number, inChunk: boolean): void {
-    const c = s.charCodeAt(start);
-    if (isData(s, start)) return this.append(s.slice(s.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end));
-    if (isEvent(s, start)) {
-      this.type = s.slice(s.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end);
-      return;
-    }
-    if (c === COLON) return; // a comment, e.g. a keep-alive
-    if (c === 105 && s.charCodeAt(start + 1) === 100 && s.charCodeAt(start + 2) === COLON) {
-      const value = s.slice(s.charCodeAt(start + 3) === SPACE ? start + 4 : start + 3, end);
-      if (value.indexOf("\0") === -1) this.lastId = value;
-      return;
-    }
-    let at: number;
-    if (inChunk) {
-      if (this.colon !== -1 && this.colon < start) this.colon = s.indexOf(":", start);
-      at = this.colon !== -1 && this.colon < end ? this.colon : -1;
-    } else at = s.indexOf(":", start);
-    this.field(s, start, end, at);
-  }
-
-  // The general field grammar, for lines the fast paths above did not take.
-  private field(s: string, start: number, end: number, at: number): void {
-    let v = at === -1 ? end : at + 1;
-    if (v < end && s.charCodeAt(v) === SPACE) v++;
-    const name = s.slice(start, at === -1 ? end : at);
-    const value = s.slice(v, end);
-    if (name === "data") this.append(value);
-    else if (name === "event") this.type = value;
-    else if (name === "id") {
-      if (value.indexOf("\0") === -1) this.lastId = value;
-    } else if (name === "retry" && this.onRetry && /^[0-9]+$/.test(value)) this.onRetry(Number(value));
-  }
-}
-
-// `s` has "data:" at `i` (unrolled: measurably faster than startsWith on the hot path)
-function isData(s: string, i: number): boolean {
-  return (
-    s.charCodeAt(i) === 100 &&
-    s.charCodeAt(i + 1) === 97 &&
-    s.charCodeAt(i + 2) === 116 &&
-    s.charCodeAt(i + 3) === 97 &&
-    s.charCodeAt(i + 4) === COLON
-  );
-}
-
-// `s` has "event:" at `i`
-function isEvent(s: string, i: number): boolean {
-  return (
-    s.charCodeAt(i) === 101 &&
-    s.charCodeAt(i + 1) === 118 &&
-    s.charCodeAt(i + 2) === 101 &&
-    s.charCodeAt(i + 3) === 110 &&
-    s.charCodeAt(i + 4) === 116 &&
-    s.charCodeAt(i + 5) === COLON
-  );
+      let nl = chunk.indexOf("\n");
+      if (nl === -1) {
+        carry += chunk;
+        return;
+      }
+      let pos = 0;
+      if (carry !== "") {
+        line(carry + chunk.slice(0, nl));
+        carry = "";
+        pos = nl + 1;
+        nl = chunk.indexOf("\n", pos);
+      }
+      for (; nl !== -1; pos = nl + 1, nl = chunk.indexOf("\n", pos)) line(chunk, pos, nl);
+      carry = chunk.slice(pos);
+    },
+    end() {
+      if (carry !== "") line(carry);
+      carry = "";
+      skipLF = false;
+      return take();
+    },
+  };
 }
 
 // Decoding one large buffer is an order of magnitude slower in Node than decoding the same bytes in

@@ -168,4 +168,11 @@ describe("createSSEParser (internal push parser)", () => {
     parser.feed("retry: 250\nretry: 1.5\nretry: x\nretry:3000\n\n");
     expect(retries).toEqual([250, 3000]);
   });
+
+  it("keeps a CR and the LF after it one line end across an empty piece between them", () => {
+    const got: SSEEvent[] = [];
+    const parser = createSSEParser((e) => got.push(e));
+    for (const piece of ["data: a\r", "", "\ndata: b\r", "\n", "", "\r\n"]) parser.feed(piece);
+    expect(got).toEqual([{ event: "message", data: "a\nb" }]);
+  });
 });
