@@ -1,16 +1,21 @@
 // createClient: the parts assembled — options checked once, one storage, one metrics registry, the
-// provider wire loaded on first use — with run, stream, resume, inspect, conversations, translate and
+// provider wire — with run, stream, resume, inspect, conversations, translate and
 // metrics on top of one generator (loop.ts). Everything per run lives in a RunContext, nothing in module state.
 import { ConfigError, InvalidAnswerError } from "./errors";
 import { drive } from "./loop";
 import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunContext } from "./loop/context";
-import type { RunInspection } from "./loop/inspect";
+import { inspectRun, type RunInspection } from "./loop/inspect";
+import { prepareResume } from "./loop/resume";
 import { approvalMemory, checkOwner, conversationApprovalsKey } from "./client/approvals";
+import { conversationStore } from "./client/conversations";
 import { envApiKey } from "./client/env";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
+import { issueToken } from "./client/resume-token/codec";
+import { resumeTokenCheck } from "./client/resume-token/verify";
 import { collect, session, type Plan, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
+import { translateCall } from "./client/translate-call";
 import { recordStore } from "./run-state/store";
 import { memoryStorage } from "./storage/memory";
 import { toToolkit } from "./tools/toolkit";
@@ -27,8 +32,7 @@ import type {
   StreamEvent,
   ToolInputSchema,
 } from "./types";
-import { loadWire } from "./wire/load";
-import type { Wire } from "./wire/types";
+import { wireOf } from "./wire/load";
 
 export type { ClientOptions, Hooks, ResumeOptions, RunOptions } from "./types";
 export type { RunInspection } from "./loop/inspect";
@@ -121,7 +125,7 @@ function answerList(answer: Answer | readonly Answer[]): readonly Answer[] {
   return list as readonly Answer[];
 }
 
-type Conversations = () => Promise<ReturnType<typeof import("./client/conversations").conversationStore>>;
+type Conversations = ReturnType<typeof conversationStore>;
 
 /** What every session of one client shares: the context of a run, metrics, tokens, conversations settled. */
 function sessionEnv(
@@ -130,7 +134,7 @@ function sessionEnv(
   registry: ReturnType<typeof createMetrics>,
   conversations: Conversations,
 ): SessionEnv {
-  let wire: Wire | undefined; // kept once loaded, so later runs need no `await import`
+  const wire = wireOf(opts.style);
   // an explicit `apiKey` (even undefined) turns the environment lookup off
   const apiKey = (): string | undefined =>
     "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
@@ -140,7 +144,7 @@ function sessionEnv(
     opts,
     context: async (toolkit, signal, stream, owner): Promise<RunContext> => ({
       opts,
-      wire: wire ?? (wire = await loadWire(opts.style)),
+      wire,
       apiKey: apiKey(),
       toolkit: toToolkit(toolkit),
       storage,
@@ -156,16 +160,15 @@ function sessionEnv(
       registry.record(event);
       opts.onMetric?.(event);
     },
-    // the codec loads with the first token; the secret was checked with the other options
+    // the secret was checked with the other options
     ...(secret === undefined
       ? {}
       : {
-          token: (runId, pending) =>
-            import("./client/resume-token/codec").then((m) => m.issueToken(runId, pending.id, secret)),
+          token: (runId, pending) => issueToken(runId, pending.id, secret),
         }),
     async finished(state, result) {
       if (state.conversationId !== undefined)
-        await (await conversations()).settle(state.conversationId, state.runId, result.messages);
+        await conversations.settle(state.conversationId, state.runId, result.messages);
     },
   };
   return env;
@@ -194,25 +197,23 @@ function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions, conver
 
 /** A resume's plan: the answers checked, the resume token checked (its verifier loads when first needed), then the resume path. */
 function resumePlans(opts: ResolvedOptions) {
-  let checkToken: Promise<ReturnType<typeof import("./client/resume-token/verify").resumeTokenCheck>> | undefined;
+  let checkToken: ReturnType<typeof resumeTokenCheck> | undefined;
   async function tokenGuard(runId: string, ro: ResumeOptions) {
     if (ro.token === undefined && ro.tokens === undefined && !opts.requireResumeToken) return undefined;
-    checkToken ??= import("./client/resume-token/verify").then((m) =>
-      m.resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true),
-    );
-    return (await checkToken)(runId, ro);
+    checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
+    return checkToken(runId, ro);
   }
   return (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
     async (ctx) => {
       const answers = answerList(answer);
-      const [{ prepareResume }, guard] = await Promise.all([import("./loop/resume"), tokenGuard(runId, ro)]);
+      const guard = await tokenGuard(runId, ro);
       return prepareResume(ctx, runId, answers, guard);
     };
 }
 
 /** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
 async function inspect(env: SessionEnv, runId: string): Promise<Inspection | undefined> {
-  const [{ inspectRun }, ctx] = await Promise.all([import("./loop/inspect"), env.context(undefined, undefined, false)]);
+  const ctx = await env.context(undefined, undefined, false);
   const found = await inspectRun(ctx, runId);
   if (!found || !env.token || found.requests.length === 0) return found;
   const signed = await Promise.all(found.requests.map((r) => env.token!(runId, r)));
@@ -225,8 +226,7 @@ export function createClient(options: ClientOptions): Client {
   const opts = resolveOptions(options);
   const storage = opts.storage ?? memoryStorage();
   const registry = createMetrics();
-  const conversations: Conversations = () =>
-    import("./client/conversations").then((m) => m.conversationStore(storage, opts.claimLeaseMs));
+  const conversations = conversationStore(storage, opts.claimLeaseMs);
   const env = sessionEnv(opts, storage, registry, conversations);
   const resumed = resumePlans(opts);
 
@@ -235,7 +235,7 @@ export function createClient(options: ClientOptions): Client {
     checkRunId(ro.runId);
     const id = ro.conversationId;
     if (id === undefined) return yield* session(env, ro, stream, freshPlan(opts, prompt, ro));
-    return yield* (await conversations()).exchange(id, (history) =>
+    return yield* conversations.exchange(id, (history) =>
       session(env, ro, stream, freshPlan(opts, prompt, { ...ro, history }, id)),
     );
   }
@@ -253,7 +253,7 @@ export function createClient(options: ClientOptions): Client {
     ask: (prompt, ao = {}) => client.run(prompt, ao.id === undefined ? ao : { ...ao, conversationId: ao.id }),
 
     forget: async (id) => {
-      await (await conversations()).forget(id);
+      await conversations.forget(id);
       await storage.delete(conversationApprovalsKey(id));
     },
 
@@ -262,16 +262,13 @@ export function createClient(options: ClientOptions): Client {
       return {
         id,
         send: (prompt, so = {}) => client.ask(prompt, { ...so, id, ...(co.toolkit ? { toolkit: co.toolkit } : {}) }),
-        messages: async () => (await (await conversations()).load(id)).record.messages,
+        messages: async () => (await conversations.load(id)).record.messages,
         reset: () => client.forget(id),
       };
     },
 
     async translate(req) {
-      const [{ translateCall }, ctx] = await Promise.all([
-        import("./client/translate-call"),
-        env.context(req.toolkit, req.signal, false),
-      ]);
+      const ctx = await env.context(req.toolkit, req.signal, false);
       return translateCall(ctx, req);
     },
 

@@ -1,5 +1,4 @@
-// The Anthropic wire's streamed replies: SSE events assembled into one Turn. Loaded
-// with the first streamed turn, so a run that never streams does not download it.
+// The Anthropic wire's streamed replies: SSE events assembled into one Turn.
 import type { SSEEvent } from "./sse";
 import type { ToolCall, Turn, WireDelta } from "./types";
 import { callFromRaw, callFromValue, count, cutOff, providerError, readEvents, record, type Json } from "./common";

@@ -1,9 +1,10 @@
 // The Anthropic Messages wire: requests and JSON replies; SSE replies are assembled in
-// anthropic-stream.ts, loaded with the first streamed turn.
+// anthropic-stream.ts.
 import { StreamError } from "../errors";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
 import { anthropicUsage, callFromValue, providerError, record, stripSlash } from "./common";
 import { anthropicPart, historyParts, promptContent, toolParts } from "./content";
+import { readStream } from "./anthropic-stream";
 
 /** The turn in an Anthropic `content` array: joined `text` and `thinking` blocks and the `tool_use` calls, in order. */
 function read(content: unknown[]): { text: string; calls: ToolCall[]; reasoning?: string } {
@@ -86,8 +87,7 @@ export const anthropicWire: Wire = {
   },
   declare: (toolkit) => toolkit?.toAnthropic() ?? [],
   parse,
-  // the stream assembler (and the SSE parser) load with the first streamed turn
-  readStream: async (body, onDelta) => (await import("./anthropic-stream")).readStream(body, onDelta),
+  readStream,
   results,
   callsOf: (message) =>
     toolUses(message).map(({ block }) => ({ id: String(block.id ?? ""), name: String(block.name ?? "") })),

@@ -1,5 +1,4 @@
 // Gemini's streamed replies (`alt=sse`): each event is a whole response holding only the new parts.
-// Loaded with the first streamed turn, so a run that never streams does not download it.
 //
 // Adjacent text pieces join into one part, as the unstreamed reply has them; a `thoughtSignature` stays
 // on the part it came on (often a last, empty text part, which joins the text before it and signs it),

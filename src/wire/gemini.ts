@@ -1,5 +1,5 @@
 // Gemini's own API wire (`generateContent`, `streamGenerateContent?alt=sse`): requests and JSON replies;
-// SSE replies are assembled in gemini-stream.ts, loaded with the first streamed turn.
+// SSE replies are assembled in gemini-stream.ts.
 //
 // The model's content goes back exactly as it came — every part in order, each `thoughtSignature` on the
 // part it came on — because Gemini refuses a function call whose signature is missing. Calls carry no id
@@ -9,6 +9,7 @@ import type { ToolResult } from "../types";
 import { providerError, record, stripSlash, type Json } from "./common";
 import { finishOf, firstCandidate, geminiPart, turnOf } from "./gemini-parts";
 import type { ToolOutcome, Turn, Wire } from "./types";
+import { readStream } from "./gemini-stream";
 
 const partsOf = (message: unknown): unknown[] => {
   const parts = record(message)?.parts;
@@ -98,8 +99,7 @@ export const geminiWire: Wire = {
   },
   declare: (toolkit) => declare(toolkit?.toGemini() ?? []),
   parse,
-  // the stream assembler (and the SSE parser) load with the first streamed turn
-  readStream: async (body, onDelta) => (await import("./gemini-stream")).readStream(body, onDelta),
+  readStream,
   results,
   callsOf(message) {
     const ids = record(message)?.callIds;

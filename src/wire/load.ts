@@ -1,15 +1,19 @@
+import { anthropicWire } from "./anthropic";
+import { geminiWire } from "./gemini";
+import { openaiWire } from "./openai";
+import { openaiResponsesWire } from "./openai-responses";
 import type { Style, Wire } from "./types";
 
-/** The wire for a style, loaded on first use: a page downloads only the provider format it speaks. */
-export function loadWire(style: Style): Promise<Wire> {
+/** The wire for a style (an unknown style was refused with the client's options). */
+export function wireOf(style: Style): Wire {
   switch (style) {
     case "openai":
-      return import("./openai").then((m) => m.openaiWire);
+      return openaiWire;
     case "openai-responses":
-      return import("./openai-responses").then((m) => m.openaiResponsesWire);
+      return openaiResponsesWire;
     case "gemini":
-      return import("./gemini").then((m) => m.geminiWire);
+      return geminiWire;
     default:
-      return import("./anthropic").then((m) => m.anthropicWire);
+      return anthropicWire;
   }
 }

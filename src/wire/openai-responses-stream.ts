@@ -1,5 +1,4 @@
-// The Responses API's streamed replies: typed SSE events assembled into one Turn. Loaded with the first
-// streamed turn, so a run that never streams does not download it.
+// The Responses API's streamed replies: typed SSE events assembled into one Turn.
 //
 // Items are joined by `output_index`, never by item id: some servers (GitHub Copilot) give every event of
 // one item a new id. A finished item (`response.output_item.done`) replaces what its deltas built, so a

@@ -1,5 +1,5 @@
 // OpenAI's Responses API wire (`/v1/responses`): requests and JSON replies; SSE replies are assembled in
-// openai-responses-stream.ts, loaded with the first streamed turn.
+// openai-responses-stream.ts.
 //
 // Nothing is kept at the provider (`store: false`): every request carries the whole transcript, and the
 // model's reasoning travels in it as `reasoning` items with their `encrypted_content`, so a run halted for a
@@ -11,6 +11,7 @@ import type { ToolResult } from "../types";
 import { providerError, record, stripSlash, type Json } from "./common";
 import { finishOf, inputPart, turnOf } from "./openai-responses-items";
 import type { ToolOutcome, Turn, Wire } from "./types";
+import { readStream } from "./openai-responses-stream";
 
 /**
  * Whether `model` reasons (o-series, gpt-5 and codex models; a gateway's `openai/` prefix allowed): only those
@@ -121,8 +122,7 @@ export const openaiResponsesWire: Wire = {
   },
   declare: (toolkit) => flat(toolkit?.toOpenAI() ?? []),
   parse,
-  // the stream assembler (and the SSE parser) load with the first streamed turn
-  readStream: async (body, onDelta) => (await import("./openai-responses-stream")).readStream(body, onDelta),
+  readStream,
   results,
   callsOf: (message) =>
     functionCalls(message).map(({ item }) => ({ id: String(item.call_id ?? ""), name: String(item.name ?? "") })),

@@ -1,5 +1,4 @@
-// The OpenAI wire's streamed replies: SSE chunks assembled into one Turn. Loaded
-// with the first streamed turn, so a run that never streams does not download it.
+// The OpenAI wire's streamed replies: SSE chunks assembled into one Turn.
 import type { Usage } from "../types";
 import {
   callFromRaw,

@@ -1,5 +1,5 @@
 // The OpenAI chat-completions wire: requests and JSON replies; SSE replies
-// are assembled in openai-stream.ts, loaded with the first streamed turn.
+// are assembled in openai-stream.ts.
 import { StreamError } from "../errors";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
 import {
@@ -13,6 +13,7 @@ import {
   thinkingOf,
 } from "./common";
 import { historyParts, openaiPart, promptContent, toolParts } from "./content";
+import { readStream } from "./openai-stream";
 
 function callOf(value: unknown): ToolCall {
   const tc = record(value);
@@ -137,8 +138,7 @@ export const openaiWire: Wire = {
   },
   declare: (toolkit) => toolkit?.toOpenAI() ?? [],
   parse,
-  // the stream assembler (and the SSE parser) load with the first streamed turn
-  readStream: async (body, onDelta) => (await import("./openai-stream")).readStream(body, onDelta),
+  readStream,
   callsOf: (message) =>
     toolCallsOf(message).map((tc) => ({ id: String(tc?.id ?? ""), name: String(record(tc?.function)?.name ?? "") })),
   withCallIds: (message, ids) => ({

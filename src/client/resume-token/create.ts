@@ -1,6 +1,7 @@
 import { ConfigError, shown } from "../../errors";
-import { checkSecret } from "./secret";
 import type { PendingRequest } from "../../types";
+import { issueToken } from "./codec";
+import { checkSecret } from "./secret";
 
 export interface ResumeTokenOptions {
   /** How long the token is good for. Default 86400 (one day). */
@@ -39,6 +40,5 @@ export async function createResumeToken(
     );
   if (typeof now !== "number" || !Number.isFinite(now))
     throw new ConfigError("now", `toolnexus: createResumeToken now must be ms since the epoch, got ${shown(now)}`);
-  const { issueToken } = await import("./codec"); // the codec loads with the first token
   return issueToken(run.runId, run.pending.id, secret, ttl, now);
 }

@@ -1,12 +1,12 @@
 // The builtins that need nothing but `fetch`, in their fixed order: webfetch, question, todowrite. What the
-// model is told about them (name, description, input schema) is here; what they do is in their own files,
-// webfetch's loaded when the model first calls it (a page whose model never fetches never loads it).
+// model is told about them (name, description, input schema) is here; what they do is in their own files.
 import type { FetchFn } from "../http-tool";
 import { toolSchema, type ToolSchema } from "../schema/input-schema";
 import { builtinFailure, makeTool, type ToolSpec } from "../tool";
 import type { JSONSchema, Tool } from "../../types";
 import { askQuestions } from "./question";
 import { writeTodos } from "./todowrite";
+import { fetchPage } from "./webfetch";
 
 export const BUILTIN_NAMES = ["webfetch", "question", "todowrite"] as const;
 export type BuiltinName = (typeof BUILTIN_NAMES)[number];
@@ -82,8 +82,7 @@ const declare: Record<BuiltinName, (fetchFn?: FetchFn) => Tool> = {
       "Fetch a web page or file over HTTP(S) and return its content as text, markdown or raw HTML.",
       // webfetch checks its own arguments so its messages read "webfetch: url is required"
       { json: webfetchSchema(), check: (args) => ({ ok: true, value: args }) },
-      async (args, ctx) =>
-        (await import("./webfetch")).fetchPage(args, ctx, { fetch: fetchFn, formats: WEBFETCH_FORMATS }),
+      (args, ctx) => fetchPage(args, ctx, { fetch: fetchFn, formats: WEBFETCH_FORMATS }),
     ),
   question: () =>
     builtin(
