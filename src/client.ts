@@ -9,6 +9,7 @@ import { approvalMemory, checkOwner, conversationApprovalsKey } from "./client/a
 import { envApiKey } from "./client/env";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
+import { pendingTtls } from "./client/pending-ttl";
 import { collect, session, type Plan, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
 import { recordStore } from "./run-state/store";
@@ -278,5 +279,6 @@ export function createClient(options: ClientOptions): Client {
     metrics: () => registry.render(),
     storage,
   };
+  pendingTtls.set(client, opts.pendingTtlSeconds); // an edge handler keeps its records as long
   return client;
 }
