@@ -11,6 +11,7 @@ import { conversationStore } from "./client/conversations";
 import { envApiKey } from "./client/env";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
+import { pendingTtls } from "./client/pending-ttl";
 import { issueToken } from "./client/resume-token/codec";
 import { resumeTokenCheck } from "./client/resume-token/verify";
 import { collect, session, type Plan, type SessionEnv } from "./client/session";
@@ -275,5 +276,6 @@ export function createClient(options: ClientOptions): Client {
     metrics: () => registry.render(),
     storage,
   };
+  pendingTtls.set(client, opts.pendingTtlSeconds); // an edge handler keeps its records as long
   return client;
 }

@@ -289,8 +289,13 @@ export interface PendingResult extends RunBase {
   pending: PendingRequest;
   /** Every open Request of the halted turn, in tool-call order. */
   requests: PendingRequest[];
-  /** A signed resume token, when the client has a `resumeSecret`. */
+  /** A signed resume token for `pending`, when the client has a `resumeSecret`. */
   token?: string;
+  /**
+   * With `token`: a signed resume token for each of `requests`, in the same order (`tokens[0]` is `token`).
+   * Answering several at once, pass each answer's own, in the answers' order: `resume(runId, answers, { tokens })`.
+   */
+  tokens?: string[];
 }
 
 export type RunLimit = "maxTurns" | "timeout" | "aborted";

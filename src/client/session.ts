@@ -84,7 +84,13 @@ export async function* session(
     ctx?.trace?.end(result!);
   }
   env.record(runMetric(opts.model, result, Date.now() - started));
-  if (result.status === "pending" && env.token) result.token = await env.token(result.runId!, result.pending!);
+  if (result.status === "pending" && env.token) {
+    // a token per open request, in their order: several answered at once take each one's own
+    const { runId, requests } = result;
+    const tokens = await Promise.all(requests.map((request) => env.token!(runId, request)));
+    result.token = tokens[0];
+    result.tokens = tokens;
+  }
   if (resumed && state && result.status !== "pending") await env.finished?.(state, result);
   if (stream) {
     // run() and resume() collect the result alone: only a stream has someone reading events

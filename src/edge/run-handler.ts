@@ -12,6 +12,7 @@ import { parseAnswer } from "../answer";
 import { ConfigError, isToolnexusError, shown, StorageError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import type { Client } from "../client";
+import { pendingTtls } from "../client/pending-ttl";
 import type { Answer, ResumeOptions, RunOptions, StreamEvent, ToolkitLike } from "../types";
 import { errorPayload, errorResponse } from "./error-body";
 import { pageSafeEvent } from "./event-stream";
@@ -34,7 +35,8 @@ export interface RunHandlerOptions {
   owner?: (request: Request) => string | null | Promise<string | null>;
   /**
    * How long a run's event log and owner stamp are kept after its latest exchange, in seconds; 0 = no expiry.
-   * Default 604800 (7 days, the client's default pendingTtlSeconds): match your client's if you changed it.
+   * Default: the client's `pendingTtlSeconds` (rounded up to whole seconds), so they live as long as its halted
+   * runs — 604800 (7 days) for a client that did not set it, or that createClient did not make.
    */
   ttlSeconds?: number;
   /** Forward `reasoning` events to the page (and keep them in the log). Default false. */
@@ -293,7 +295,7 @@ export function createRunHandler(
       "maxBodyBytes",
       `toolnexus: createRunHandler maxBodyBytes must be a whole number > 0, got ${shown(max)}`,
     );
-  const ttlSeconds = opts.ttlSeconds ?? DEFAULT_TTL;
+  const ttlSeconds = opts.ttlSeconds ?? Math.ceil(pendingTtls.get(client) ?? DEFAULT_TTL);
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 0)
     throw new ConfigError(
       "ttlSeconds",
