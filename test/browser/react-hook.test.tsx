@@ -3,19 +3,10 @@
 import { StrictMode } from "react";
 import { describe, expect, it } from "vitest";
 import { render, renderHook } from "vitest-browser-react";
-import {
-  createInProcessClient,
-  createRunHandler,
-  createRunSession,
-  defineTool,
-  memoryStorage,
-  type GenerateRequest,
-  type RunSession,
-  type RunSessionState,
-} from "toolnexus";
+import { createRunSession, type RunSession, type RunSessionState } from "toolnexus";
 import { useRunSession } from "toolnexus/react";
 import { Chat } from "../../examples/react/chat";
-import { edgeWorld, memoryWebStorage } from "../behaviour/support/edge";
+import { deployWorld, edgeWorld, memoryWebStorage } from "../behaviour/support/edge";
 
 /** The world's fetch, also counting the page's inspections of a kept run (GET ?runId=). */
 function counted(w: ReturnType<typeof edgeWorld>) {
@@ -25,29 +16,6 @@ function counted(w: ReturnType<typeof edgeWorld>) {
     return w.fetch(input, init);
   }) as typeof globalThis.fetch;
   return { gets, fetch };
-}
-
-/** An endpoint whose model calls `deploy` (needsApproval) for every prompt, then says what it got. */
-function deployWorld() {
-  const ran: string[] = [];
-  const deploy = defineTool({
-    name: "deploy",
-    description: "Deploys",
-    needsApproval: true,
-    execute: () => {
-      ran.push("deploy");
-      return "deployed";
-    },
-  });
-  const generate = ({ messages }: GenerateRequest) =>
-    (messages as { role: string }[]).at(-1)?.role === "tool"
-      ? { content: "Deployed." }
-      : { toolCalls: [{ id: "call_1", name: "deploy", arguments: {} }] };
-  const client = createInProcessClient({ model: "m", generate, storage: memoryStorage() });
-  const handler = createRunHandler({ client, toolkit: [deploy] });
-  const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-    handler(new Request(new URL(String(input), "http://edge.test"), init))) as typeof globalThis.fetch;
-  return { ran, fetch };
 }
 
 describe("useRunSession in the page", () => {

@@ -1,34 +1,12 @@
 // Remembered approvals at the edge: createRunHandler({ owner }) gives each run its caller's owner, so an
 // approval remembered with remember: "owner" holds in that user's other conversations and never for another user.
 import { describe, expect, it } from "vitest";
-import {
-  answerApproval,
-  createInProcessClient,
-  createRunHandler,
-  defineTool,
-  memoryStorage,
-  readEventStream,
-  type GenerateRequest,
-  type RunResult,
-} from "toolnexus";
+import { answerApproval, readEventStream, type RunResult } from "toolnexus";
+import { deployWorld } from "../support/edge";
 
+/** The deploy endpoint with each run stamped with its caller's x-user header as its owner. */
 function world() {
-  const ran: string[] = [];
-  const deploy = defineTool({
-    name: "deploy",
-    description: "Deploys",
-    needsApproval: true,
-    execute: () => {
-      ran.push("deploy");
-      return "deployed";
-    },
-  });
-  const generate = ({ messages }: GenerateRequest) =>
-    (messages as { role: string }[]).at(-1)?.role === "tool"
-      ? { content: "Deployed." }
-      : { toolCalls: [{ id: "call_1", name: "deploy", arguments: {} }] };
-  const client = createInProcessClient({ model: "m", generate, storage: memoryStorage() });
-  const handler = createRunHandler({ client, toolkit: [deploy], owner: (r) => r.headers.get("x-user") });
+  const { ran, handler } = deployWorld({ owner: (r) => r.headers.get("x-user") });
   /** Posts `body` as `user` and reads the stream to its done result. */
   async function post(user: string, body: unknown): Promise<RunResult> {
     const headers = { "content-type": "application/json", "x-user": user };

@@ -1,19 +1,11 @@
 // What a page sees of the model's work: tool_input events always pass; reasoning only when the host
 // asks for it with eventStreamResponse(events, { reasoning: true }), and readEventStream yields both.
 import { describe, expect, it } from "vitest";
-import { eventStreamResponse, readEventStream, type RunResult, type StreamEvent } from "toolnexus";
+import { eventStreamResponse, readEventStream, type StreamEvent } from "toolnexus";
 import { collect } from "../support/wire-streams";
+import { doneResult } from "../support/results";
 
-const result = {
-  status: "done",
-  text: "Paris",
-  messages: [{ role: "system", content: "secret system prompt" }],
-  toolCalls: [],
-  toolCallCount: 0,
-  turns: 1,
-  usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
-  model: "m",
-} as RunResult;
+const result = doneResult("Paris", "secret system prompt");
 
 const run: StreamEvent[] = [
   { type: "reasoning", delta: "The user wants " },

@@ -1,19 +1,11 @@
 // What the run handler forwards of a run's events, live and in its log: tool_input always (a call being
 // written carries no secret), reasoning only with `reasoning: true`, the done result without its transcript.
 import { describe, expect, it } from "vitest";
-import { createRunHandler, memoryStorage, type Client, type RunResult, type StreamEvent } from "toolnexus";
+import { createRunHandler, memoryStorage, type Client, type StreamEvent } from "toolnexus";
 import { frames } from "../support/edge-streams";
+import { doneResult } from "../support/results";
 
-const result = {
-  status: "done",
-  text: "ok",
-  messages: [{ role: "system", content: "SYSTEM-PROMPT" }],
-  toolCalls: [],
-  toolCallCount: 0,
-  turns: 1,
-  usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-  model: "m",
-} as RunResult;
+const result = doneResult("ok", "SYSTEM-PROMPT");
 
 const events: StreamEvent[] = [
   { type: "reasoning", delta: "thinking…" },

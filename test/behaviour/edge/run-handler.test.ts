@@ -2,7 +2,7 @@
 // every refusal a 4xx with { error: { code, message } }, nothing stored, nothing run.
 import { describe, expect, it } from "vitest";
 import { answerOutput, createClient, createRunHandler, readEventStream } from "toolnexus";
-import { doneOf, edgeWorld, framesOf, SYSTEM_PROMPT } from "../support/edge";
+import { API_KEY, doneOf, edgeWorld, framesOf, HEADER_VALUE, SYSTEM_PROMPT } from "../support/edge";
 import { scripted } from "../support/scripted";
 
 async function errorBody(res: Response) {
@@ -90,58 +90,25 @@ describe("createRunHandler: runs", () => {
   });
 
   it("the stream never carries the system prompt, the API key or a configured header value", async () => {
-    const KEY = "sk-edge-SECRET-key-0123456789";
-    const HEADER = "HDR-edge-SECRET-value-4242";
     const model = scripted("openai", [{ text: "Hi! " }]);
-    const client = createClient({
-      baseUrl: "https://llm.test/v1",
-      style: "openai",
-      model: "m",
-      apiKey: KEY,
-      headers: { "x-org": HEADER },
-      systemPrompt: SYSTEM_PROMPT,
-      fetch: model.fetch,
-    });
-    const handler = createRunHandler({ client, toolkit: [] });
-    const res = await handler(
-      new Request("http://edge.test/api/run", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ prompt: "a message of the user" }),
-      }),
-    );
-    const raw = await res.text();
+    const w = edgeWorld({ model }); // a real client with a key, a header value and a system prompt
+    const raw = await (await w.post({ prompt: "a message of the user" })).text();
     expect(raw).toContain("Hi! ");
-    for (const secret of [KEY, HEADER, SYSTEM_PROMPT, '"messages"', '"role"']) expect(raw).not.toContain(secret);
-    expect(model.headers[0]!.authorization).toBe(`Bearer ${KEY}`); // it was really configured
+    for (const secret of [API_KEY, HEADER_VALUE, SYSTEM_PROMPT, '"messages"', '"role"'])
+      expect(raw).not.toContain(secret);
+    expect(model.headers[0]!.authorization).toBe(`Bearer ${API_KEY}`); // it was really configured
   });
 
   it("a provider error that echoes the key is a 502 whose body holds neither key nor header value", async () => {
-    const KEY = "sk-edge-SECRET-key-0123456789";
-    const HEADER = "HDR-edge-SECRET-value-4242";
-    const client = createClient({
-      baseUrl: "https://llm.test/v1",
-      style: "openai",
-      model: "m",
-      apiKey: KEY,
-      headers: { "x-org": HEADER },
-      retries: 0,
-      fetch: async () => Response.json({ error: { message: `bad key ${KEY} for ${HEADER}` } }, { status: 401 }),
-    });
-    const handler = createRunHandler({ client });
-    const res = await handler(
-      new Request("http://edge.test/", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ prompt: "hi" }),
-      }),
-    );
+    const fetch = async () =>
+      Response.json({ error: { message: `bad key ${API_KEY} for ${HEADER_VALUE}` } }, { status: 401 });
+    const res = await edgeWorld({ model: { fetch } }).post({ prompt: "hi" });
     expect(res.status).toBe(502);
     const raw = await res.text();
     expect(JSON.parse(raw).error.code).toBe("llm_http");
     expect(raw).toContain("401");
-    expect(raw).not.toContain(KEY);
-    expect(raw).not.toContain(HEADER);
+    expect(raw).not.toContain(API_KEY);
+    expect(raw).not.toContain(HEADER_VALUE);
   });
 
   it("a refused model connection reaches the page as a 502 network error, without the URL's secrets", async () => {

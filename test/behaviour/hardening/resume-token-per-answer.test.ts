@@ -8,70 +8,14 @@ import {
   createClient,
   createResumeToken,
   createRunSession,
-  defineTool,
   isToolnexusError,
-  memoryStorage,
-  pending,
-  ResumeTokenError,
   type PendingRequest,
   type PendingResult,
   type ResumeTokenProblem,
 } from "toolnexus";
 import { doneOf, edgeWorld, framesOf, memoryWebStorage, RESUME_SECRET } from "../support/edge";
-import { asPending } from "../support/results";
 import { scripted, toolResultsIn } from "../support/scripted";
-
-const SECRET = "resume-secret-0123456789abcdef";
-const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
-
-/** Two tools that each suspend once ("q-city", "q-book") and count their runs. */
-function kit() {
-  const runs = { city: 0, book: 0 };
-  const tools = [
-    defineTool({
-      name: "ask_city",
-      description: "asks for a city",
-      execute: (_a, ctx) => (
-        runs.city++,
-        ctx?.answer
-          ? `city=${ctx.answer.data?.output}`
-          : pending({ kind: "input", prompt: "Which city?", id: "q-city" })
-      ),
-    }),
-    defineTool({
-      name: "approve",
-      description: "asks for approval",
-      execute: (_a, ctx) => (
-        runs.book++, ctx?.answer ? "booked" : pending({ kind: "approval", prompt: "Book it?", id: "q-book" })
-      ),
-    }),
-  ];
-  return { tools, runs };
-}
-
-/** A run halted on both requests in one turn, and a client that signs and checks tokens. */
-async function halted(_opts: { two: true }) {
-  const storage = memoryStorage();
-  const k = kit();
-  const s = scripted("openai", [
-    { calls: [{ name: "ask_city" }, { name: "approve" }] },
-    (b) => ({ text: toolResultsIn(b).join("|") }),
-  ]);
-  const client = createClient({ ...base, fetch: s.fetch, storage, resumeSecret: SECRET });
-  const result = asPending(await createClient({ ...base, fetch: s.fetch, storage }).run("trip", { toolkit: k.tools }));
-  const key = `run:${result.runId}`;
-  return { storage, k, s, client, result, runId: result.runId, key, stored: await storage.get(key) };
-}
-
-async function refused(promise: Promise<unknown>): Promise<ResumeTokenProblem> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ResumeTokenError);
-  expect((error as ResumeTokenError).code).toBe("resume_token");
-  return (error as ResumeTokenError).problem;
-}
+import { base, halted, refused, SECRET } from "../support/resume-tokens";
 
 describe("a token per answer", () => {
   async function twoTokens(h: Awaited<ReturnType<typeof halted>>) {

@@ -6,68 +6,16 @@ import {
   answerOutput,
   createClient,
   createResumeToken,
-  defineTool,
   isToolnexusError,
-  memoryStorage,
-  pending,
   ResumeTokenError,
   RunConflictError,
   type ResumeTokenProblem,
   ConfigError,
 } from "toolnexus";
 import { MODES, resumeIn } from "../support/drive";
-import { scripted, toolResultsIn } from "../support/scripted";
+import { scripted } from "../support/scripted";
+import { base, halted, refused, SECRET } from "../support/resume-tokens";
 import { asPending } from "../support/results";
-
-const SECRET = "resume-secret-0123456789abcdef";
-const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
-
-function kit() {
-  const runs = { city: 0, book: 0 };
-  const tools = [
-    defineTool({
-      name: "ask_city",
-      description: "asks for a city",
-      execute: (_a, ctx) => (
-        runs.city++,
-        ctx?.answer
-          ? `city=${ctx.answer.data?.output}`
-          : pending({ kind: "input", prompt: "Which city?", id: "q-city" })
-      ),
-    }),
-    defineTool({
-      name: "approve",
-      description: "asks for approval",
-      execute: (_a, ctx) => (
-        runs.book++, ctx?.answer ? "booked" : pending({ kind: "approval", prompt: "Book it?", id: "q-book" })
-      ),
-    }),
-  ];
-  return { tools, runs };
-}
-
-async function halted(opts: { two?: boolean; fetch?: typeof fetch } = {}) {
-  const storage = memoryStorage();
-  const k = kit();
-  const s = scripted("openai", [
-    { calls: opts.two ? [{ name: "ask_city" }, { name: "approve" }] : [{ name: "ask_city" }] },
-    (b) => ({ text: toolResultsIn(b).join("|") }),
-  ]);
-  const client = createClient({ ...base, fetch: opts.fetch ?? s.fetch, storage, resumeSecret: SECRET });
-  const result = asPending(await createClient({ ...base, fetch: s.fetch, storage }).run("trip", { toolkit: k.tools }));
-  const key = `run:${result.runId}`;
-  return { storage, k, s, client, result, runId: result.runId, key, stored: await storage.get(key) };
-}
-
-async function refused(promise: Promise<unknown>): Promise<ResumeTokenProblem> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ResumeTokenError);
-  expect((error as ResumeTokenError).code).toBe("resume_token");
-  return (error as ResumeTokenError).problem;
-}
 
 describe("resume tokens", () => {
   for (const mode of MODES) {

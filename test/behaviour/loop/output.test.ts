@@ -1,11 +1,11 @@
 // run(prompt, { output }): the final answer asked for in the provider's structured-output mode, validated,
-// and returned typed as result.output — on both wires, run and stream; an answer that does not fit is an
+// and returned typed as result.output — on every wire, run and stream; an answer that does not fit is an
 // OutputError carrying the raw text. A resume keeps the schema the run was started with, or uses its own.
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
 import * as z from "zod";
 import { answerOutput, createClient, defineTool, jsonSchema, memoryStorage, OutputError, pending } from "toolnexus";
-import { MODES, STYLES } from "../support/drive";
+import { ALL_STYLES, MODES } from "../support/drive";
 import { scripted } from "../support/scripted";
 
 const city = jsonSchema<{ city: string; tempC: number }>({
@@ -16,7 +16,18 @@ const city = jsonSchema<{ city: string; tempC: number }>({
 });
 const ANSWER = '{"city":"Chennai","tempC":31}';
 
-for (const style of STYLES) {
+/** Where each wire asks for structured output in its request body, and what it sends there for `schema`. */
+const ASKED: Record<(typeof ALL_STYLES)[number], (schema: unknown) => [field: string, value: unknown]> = {
+  openai: (schema) => [
+    "response_format",
+    { type: "json_schema", json_schema: { name: "output", schema, strict: true } },
+  ],
+  "openai-responses": (schema) => ["text", { format: { type: "json_schema", name: "output", schema, strict: true } }],
+  anthropic: (schema) => ["output_config", { format: { type: "json_schema", schema } }],
+  gemini: (schema) => ["generationConfig", { responseMimeType: "application/json", responseJsonSchema: schema }],
+};
+
+for (const style of ALL_STYLES) {
   for (const mode of MODES) {
     describe(`output (${style}, ${mode})`, () => {
       const base = { baseUrl: "http://127.0.0.1:9", style, model: "m", apiKey: "k" };
@@ -37,12 +48,8 @@ for (const style of STYLES) {
         const { result, body } = await outputOf(ANSWER, city);
         expect(result.status).toBe("done");
         expect(result.status === "done" && result.output).toEqual({ city: "Chennai", tempC: 31 });
-        if (style === "openai")
-          expect(body.response_format).toEqual({
-            type: "json_schema",
-            json_schema: { name: "output", schema: city, strict: true },
-          });
-        else expect(body.output_config).toEqual({ format: { type: "json_schema", schema: city } });
+        const [field, value] = ASKED[style](city);
+        expect(body[field]).toEqual(value);
       });
 
       it("valibot and zod schemas work too (their output, defaults included)", async () => {
@@ -67,8 +74,7 @@ for (const style of STYLES) {
         const s = scripted(style, [{ text: ANSWER }]);
         const result = await createClient({ ...base, fetch: s.fetch }).run("weather?");
         expect(result.status === "done" && "output" in result).toBe(false);
-        expect(s.bodies[0]!.response_format).toBeUndefined();
-        expect(s.bodies[0]!.output_config).toBeUndefined();
+        for (const asked of Object.values(ASKED)) expect(s.bodies[0]![asked(city)[0]]).toBeUndefined();
       });
     });
   }

@@ -43,18 +43,22 @@ const tools = [
   relayTool("lookup", "host lookup", { type: "object", properties: { q: { type: "string" } } }),
 ];
 
+/** A client of `style` (its model answering through `fetch`) over a storage holding `fixture`'s frozen record. */
+async function storedFixture(
+  fixture: { runId: string; record: string },
+  style: "openai" | "anthropic",
+  fetch = scripted(style, []).fetch,
+) {
+  const storage = memoryStorage();
+  await storage.set(`run:${fixture.runId}`, fixture.record);
+  const client = createClient({ baseUrl: "https://llm.test", style, model: "fixture-model", fetch, storage });
+  return { storage, client };
+}
+
 describe("run-state v1 fixtures", () => {
   it("an OpenAI record with two suspensions and a finished call resumes to a balanced turn", async () => {
-    const storage = memoryStorage();
-    await storage.set(`run:${openaiFixture.runId}`, openaiFixture.record);
     const s = scripted("openai", [(b) => ({ text: toolResultsIn(b).join("|") })]);
-    const client = createClient({
-      baseUrl: "https://llm.test/v1",
-      style: "openai",
-      model: "fixture-model",
-      fetch: s.fetch,
-      storage,
-    });
+    const { client } = await storedFixture(openaiFixture, "openai", s.fetch);
     const mid = asPending(await client.resume(openaiFixture.runId, answerOutput("q-city", "Ooty"), { toolkit: tools }));
     expect(mid.pending.id).toBe("q-book");
     const done = await client.resume(openaiFixture.runId, { id: "q-book", ok: true }, { toolkit: tools });
@@ -64,17 +68,9 @@ describe("run-state v1 fixtures", () => {
   });
 
   it("an Anthropic relay record resumes with relayAnswer", async () => {
-    const storage = memoryStorage();
-    await storage.set(`run:${relayFixture.runId}`, relayFixture.record);
     const requestId = JSON.parse(relayFixture.record).calls[0].request.id as string;
     const s = scripted("anthropic", [(b) => ({ text: toolResultsIn(b).join("|") })]);
-    const client = createClient({
-      baseUrl: "https://llm.test",
-      style: "anthropic",
-      model: "fixture-model",
-      fetch: s.fetch,
-      storage,
-    });
+    const { client } = await storedFixture(relayFixture, "anthropic", s.fetch);
     const done = await client.resume(
       relayFixture.runId,
       relayAnswer(requestId, [
@@ -88,29 +84,13 @@ describe("run-state v1 fixtures", () => {
   });
 
   it("a record from a client of the other style is refused without changes", async () => {
-    const storage = memoryStorage();
-    await storage.set(`run:${relayFixture.runId}`, relayFixture.record);
-    const client = createClient({
-      baseUrl: "https://llm.test",
-      style: "openai",
-      model: "m",
-      fetch: scripted("openai", []).fetch,
-      storage,
-    });
+    const { storage, client } = await storedFixture(relayFixture, "openai"); // the record is Anthropic's
     await expect(client.resume(relayFixture.runId, answerOutput("x", "y"))).rejects.toThrow(RunStateError);
     expect(await storage.get(`run:${relayFixture.runId}`)).toBe(relayFixture.record);
   });
 
   it("a finished record in 0.1.0's layout gives its kept outcome back for the same answer, and refuses another", async () => {
-    const storage = memoryStorage();
-    await storage.set(`run:${doneFixture.runId}`, doneFixture.record);
-    const client = createClient({
-      baseUrl: "https://llm.test",
-      style: "openai",
-      model: "m",
-      fetch: scripted("openai", []).fetch,
-      storage,
-    });
+    const { storage, client } = await storedFixture(doneFixture, "openai");
     const again = await client.resume(doneFixture.runId, answerOutput("q-city", "Oslo"), { toolkit: tools });
     expect(again).toEqual(JSON.parse(doneFixture.record).result);
     await expect(client.resume(doneFixture.runId, answerOutput("q-city", "Rome"), { toolkit: tools })).rejects.toThrow(

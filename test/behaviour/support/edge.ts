@@ -10,6 +10,7 @@ import {
   memoryStorage,
   pending,
   type GenerateRequest,
+  type RunHandlerOptions,
   type RunStorage,
   type SessionStorageLike,
   type StreamEvent,
@@ -207,6 +208,32 @@ export function edgeWorld(
     );
   const get = (runId: string) => handler(new Request(`${origin}/api/run?runId=${encodeURIComponent(runId)}`));
   return { client, tools, storage, executions, handler, fetch, post, get };
+}
+
+/**
+ * An endpoint whose model calls `deploy` (needsApproval) for every prompt, then says "Deployed."; `ran`
+ * lists the deploys that ran. With `owner`, the run handler stamps each run with its caller's owner.
+ */
+export function deployWorld(opts: Pick<RunHandlerOptions, "owner"> = {}) {
+  const ran: string[] = [];
+  const deploy = defineTool({
+    name: "deploy",
+    description: "Deploys",
+    needsApproval: true,
+    execute: () => {
+      ran.push("deploy");
+      return "deployed";
+    },
+  });
+  const generate = ({ messages }: GenerateRequest) =>
+    (messages as { role: string }[]).at(-1)?.role === "tool"
+      ? { content: "Deployed." }
+      : { toolCalls: [{ id: "call_1", name: "deploy", arguments: {} }] };
+  const client = createInProcessClient({ model: "m", generate, storage: memoryStorage() });
+  const handler = createRunHandler({ client, toolkit: [deploy], ...opts });
+  const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+    handler(new Request(new URL(String(input), "http://edge.test"), init))) as typeof globalThis.fetch;
+  return { ran, handler, fetch };
 }
 
 /** Every SSE frame of a response, as the JSON it carried. */

@@ -1,5 +1,7 @@
 // The Gemini wire on real recorded responses (test/fixtures/wire/gemini), replayed through run, stream and
-// a durable halt; every follow-up request is checked field by field, thought signatures above all.
+// a durable halt; every follow-up request is checked field by field, thought signatures above all. The
+// scenarios every recorded wire shares (a call run, approved or relayed; errors; a cut stream) are in
+// recorded-calls.test.ts.
 import { describe, expect, it } from "vitest";
 import {
   answerOutput,
@@ -7,8 +9,6 @@ import {
   defineTool,
   jsonSchema,
   memoryStorage,
-  relayAnswer,
-  relayTool,
   type RunResult,
   type StreamEvent,
   type Tool,
@@ -16,15 +16,12 @@ import {
 import * as text from "../../fixtures/wire/gemini/text";
 import * as toolCall from "../../fixtures/wire/gemini/tool-call";
 import * as reasoning from "../../fixtures/wire/gemini/reasoning";
-import * as quota from "../../fixtures/wire/gemini/quota-429";
 import * as thinkingCallSSE from "../../fixtures/wire/gemini/thinking-call-sse";
 import * as thinkingReplySSE from "../../fixtures/wire/gemini/thinking-reply-sse";
 import * as blockedSSE from "../../fixtures/wire/gemini/blocked-sse";
 import * as shortReplySSE from "../../fixtures/wire/gemini/short-reply-sse";
 import * as thinkingCall from "../../fixtures/wire/gemini/thinking-call";
-import * as apiKeyError from "../../fixtures/wire/gemini/api-key-error";
 import * as unknownModel from "../../fixtures/wire/gemini/unknown-model";
-import { scripted } from "../support/scripted";
 import { collect, geminiSSE, json, replay, type Reply } from "../support/recorded-replies";
 import { geminiWire as wire } from "../support/wire-internals";
 
@@ -93,22 +90,6 @@ describe("gemini: requests", () => {
       responseJsonSchema: schema,
     });
     expect(error).toMatchObject({ name: "OutputError" }); // the recorded answer is prose
-  });
-
-  it("a final answer in JSON of the schema comes back as result.output, run and streamed", async () => {
-    const output = jsonSchema<{ city: string; days: number }>({
-      type: "object",
-      properties: { city: { type: "string" }, days: { type: "number" } },
-      required: ["city", "days"],
-    });
-    for (const stream of [false, true]) {
-      const model = scripted("gemini", [{ text: '{"city":"Oslo","days":3}' }]);
-      const c = client(model.fetch);
-      const result = stream
-        ? ((await collect(c.stream("plan", { output }))).at(-1) as Extract<StreamEvent, { type: "done" }>).result
-        : await c.run("plan", { output });
-      expect(result).toMatchObject({ status: "done", output: { city: "Oslo", days: 3 } });
-    }
   });
 
   it("sends a user's images and files as inlineData (bytes) or fileData (a URI)", () => {
@@ -218,45 +199,6 @@ describe("gemini: recorded text replies", () => {
 });
 
 describe("gemini: recorded function calls and their signatures", () => {
-  it("through a run: the image a tool returned follows its functionResponse in the next request", async () => {
-    const mapTool: Tool = {
-      name: "weather",
-      description: "Weather",
-      inputSchema: { type: "object" },
-      source: "native",
-      execute: async () => ({
-        output: "map attached",
-        isError: false,
-        content: [{ type: "image", data: "iVBORw0KGgo=", mediaType: "image/png" }],
-      }),
-    };
-    const r = replay(json(toolCall.json), json(text.json));
-    await client(r.fetch).run("Weather in SF?", { toolkit: [mapTool] });
-    expect((r.sent[1]!.body.contents as Json[])[2]).toEqual({
-      role: "user",
-      parts: [
-        { functionResponse: { name: "weather", response: { result: "map attached" } } },
-        { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
-      ],
-    });
-  });
-
-  it("run: the call runs; the next request echoes the model content exactly and answers in a user turn", async () => {
-    const r = replay(json(toolCall.json), json(text.json));
-    const result = await client(r.fetch).run("Weather in SF?", { toolkit: [weather] });
-    expect(result.toolCalls).toMatchObject([
-      { name: "weather", args: { location: "San Francisco" }, output: "San Francisco: 18°C, fog" },
-    ]);
-    expect(r.sent[1]!.body.contents).toEqual([
-      { role: "user", parts: [{ text: "Weather in SF?" }] },
-      contentOf(toolCall.json),
-      {
-        role: "user",
-        parts: [{ functionResponse: { name: "weather", response: { result: "San Francisco: 18°C, fog" } } }],
-      },
-    ]);
-  });
-
   it("stream: a call arrives whole (one tool_input event); the signed call goes back on its own part", async () => {
     const r = replay(geminiSSE(toolCall.chunks), geminiSSE(text.chunks));
     const events = await collect(client(r.fetch).stream("Weather in SF?", { toolkit: [weather] }));
@@ -312,87 +254,12 @@ describe("gemini: recorded function calls and their signatures", () => {
   });
 });
 
-describe("gemini: suspensions on a recorded call", () => {
-  it("inline: waitFor answers the approval, the call runs once, its result goes back", async () => {
-    const asked: string[] = [];
-    const guarded: Tool = { ...weather, needsApproval: true };
-    const r = replay(json(toolCall.json), json(text.json));
-    const result = await client(r.fetch, {
-      waitFor: async (request: { id: string; kind: string }) => (
-        asked.push(request.kind), answerOutput(request.id, "yes")
-      ),
-    }).run("Weather in SF?", { toolkit: [guarded] });
-    expect(asked).toEqual(["approval"]);
-    expect(result.status).toBe("done");
-    expect((r.sent[1]!.body.contents as Json[])[2]).toEqual({
-      role: "user",
-      parts: [{ functionResponse: { name: "weather", response: { result: "San Francisco: 18°C, fog" } } }],
-    });
-  });
-
-  it("relay: the host runs the call between a halt and a resume; the resumed request answers it", async () => {
-    const storage = memoryStorage();
-    const relayed = relayTool("weather", "The weather", { type: "object" });
-    const halted = await client(replay(json(toolCall.json)).fetch, { storage }).run("Weather in SF?", {
-      toolkit: [relayed],
-    });
-    expect(halted.status).toBe("pending");
-    const pending = halted as Extract<RunResult, { status: "pending" }>;
-    const [call] = pending.pending.data!.calls as { id: string; input: unknown }[];
-    expect(call!.input).toEqual({ location: "San Francisco" });
-    const later = replay(json(text.json));
-    await client(later.fetch, { storage }).resume(
-      pending.runId,
-      relayAnswer(pending.pending.id, [{ id: call!.id, output: "sunny" }]),
-      { toolkit: [relayed] },
-    );
-    const contents = later.sent[0]!.body.contents as Json[];
-    expect(contents[1]).toEqual(contentOf(toolCall.json));
-    expect(contents[2]).toEqual({
-      role: "user",
-      parts: [{ functionResponse: { name: "weather", response: { result: "sunny" } } }],
-    });
-  });
-});
-
 describe("gemini: recorded errors", () => {
   const options = { retries: 1, retryBaseMs: 0 };
-
-  it("429 RESOURCE_EXHAUSTED is retried, then an LlmHttpError", async () => {
-    const r = replay(json(quota.json, 429), json(quota.json, 429));
-    const error = await client(r.fetch, options)
-      .run("hi")
-      .catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: "LlmHttpError", status: 429 });
-    expect((error as { body: string }).body).toContain("RESOURCE_EXHAUSTED");
-    expect(r.sent).toHaveLength(2);
-  });
-
-  it("400 INVALID_ARGUMENT (a bad key) is not retried, and the key it echoes is masked", async () => {
-    const r = replay(json(apiKeyError.json, 400), json(text.json));
-    const error = await client(r.fetch, options)
-      .run("hi")
-      .catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: "LlmHttpError", status: 400 });
-    const { body, message } = error as { body: string; message: string };
-    expect(body).toContain("API_KEY_INVALID");
-    expect(body + message).not.toContain(KEY);
-    expect(r.sent).toHaveLength(1);
-  });
 
   it("404 NOT_FOUND (an unknown model) is not retried", async () => {
     const r = replay(json(unknownModel.json, 404), json(text.json));
     await expect(client(r.fetch, options).run("hi")).rejects.toMatchObject({ name: "LlmHttpError", status: 404 });
     expect(r.sent).toHaveLength(1);
-  });
-
-  it("a stream cut before its finishReason is a stream error: the call never runs", async () => {
-    let ran = false;
-    const tool = defineTool({ name: "weather", description: "w", execute: () => ((ran = true), "x") });
-    const cut = geminiSSE(toolCall.chunks.slice(0, 1));
-    await expect(collect(client(replay(cut).fetch).stream("hi", { toolkit: [tool] }))).rejects.toMatchObject({
-      name: "StreamError",
-    });
-    expect(ran).toBe(false);
   });
 });

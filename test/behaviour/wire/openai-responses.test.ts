@@ -1,5 +1,6 @@
 // The Responses API wire on real recorded responses (test/fixtures/wire/openai-responses), replayed through
-// run, stream and a durable halt; every follow-up request is checked field by field.
+// run, stream and a durable halt; every follow-up request is checked field by field. The scenarios every
+// recorded wire shares (a call run, approved or relayed; errors; a cut stream) are in recorded-calls.test.ts.
 import { describe, expect, it } from "vitest";
 import {
   answerOutput,
@@ -7,8 +8,6 @@ import {
   defineTool,
   jsonSchema,
   memoryStorage,
-  relayAnswer,
-  relayTool,
   type RunResult,
   type StreamEvent,
   type Tool,
@@ -16,10 +15,8 @@ import {
 import * as calculator from "../../fixtures/wire/openai-responses/reasoning-calculator";
 import * as phase from "../../fixtures/wire/openai-responses/phase";
 import * as quota from "../../fixtures/wire/openai-responses/quota-error";
-import * as temperature from "../../fixtures/wire/openai-responses/temperature-error";
 import * as copilot from "../../fixtures/wire/openai-responses/copilot-id-rotation";
 import * as lmstudio from "../../fixtures/wire/openai-responses/lmstudio-tool-call";
-import { scripted } from "../support/scripted";
 import { collect, json, replay, responsesSSE } from "../support/recorded-replies";
 import { openaiResponsesWire as wire } from "../support/wire-internals";
 
@@ -95,22 +92,6 @@ describe("openai-responses: requests", () => {
     expect(r.sent[0]!.body.text).toEqual({ format: { type: "json_schema", name: "output", schema, strict: true } });
     // the recorded answer is prose, not JSON of the schema
     expect(error).toMatchObject({ name: "OutputError", code: "output" });
-  });
-
-  it("a final answer in JSON of the schema comes back as result.output, run and streamed", async () => {
-    const output = jsonSchema<{ city: string; days: number }>({
-      type: "object",
-      properties: { city: { type: "string" }, days: { type: "number" } },
-      required: ["city", "days"],
-    });
-    for (const stream of [false, true]) {
-      const model = scripted("openai-responses", [{ text: '{"city":"Oslo","days":3}' }]);
-      const c = client(model.fetch);
-      const result = stream
-        ? ((await collect(c.stream("plan", { output }))).at(-1) as Extract<StreamEvent, { type: "done" }>).result
-        : await c.run("plan", { output });
-      expect(result).toMatchObject({ status: "done", output: { city: "Oslo", days: 3 } });
-    }
   });
 
   it("sends a user's images and files as input_image / input_file parts", () => {
@@ -272,26 +253,6 @@ describe("openai-responses: a compatible server's recorded call (LM Studio)", ()
     );
   });
 
-  it("run: the unstreamed call runs and its output goes back by call_id", async () => {
-    const weather = defineTool({ name: "weather", description: "Weather", execute: () => "18°C, fog" });
-    const r = replay(json(lmstudio.json), json(phase.json));
-    const result = await client(r.fetch).run("weather in SF?", { toolkit: [weather] });
-    expect(result.toolCalls).toEqual([
-      {
-        id: "call_2866856768160095",
-        name: "weather",
-        args: { location: "San Francisco" },
-        output: "18°C, fog",
-        isError: false,
-      },
-    ]);
-    expect((r.sent[1]!.body.input as Json[]).at(-1)).toEqual({
-      type: "function_call_output",
-      call_id: "call_2866856768160095",
-      output: "18°C, fog",
-    });
-  });
-
   it("stream: the same call, assembled from its events", async () => {
     const weather = defineTool({ name: "weather", description: "Weather", execute: () => "18°C, fog" });
     const r = replay(responsesSSE(lmstudio.events), responsesSSE(phase.events));
@@ -306,28 +267,6 @@ describe("openai-responses: a compatible server's recorded call (LM Studio)", ()
 });
 
 describe("openai-responses: suspensions on a recorded call", () => {
-  it("relay: the host runs the call between a halt and a resume; the resumed request answers it by call_id", async () => {
-    const storage = memoryStorage();
-    const relayed = relayTool("weather", "The weather", { type: "object" });
-    const halted = await client(replay(json(lmstudio.json)).fetch, { storage }).run("weather in SF?", {
-      toolkit: [relayed],
-    });
-    const pending = halted as Extract<RunResult, { status: "pending" }>;
-    expect(pending.status).toBe("pending");
-    const later = replay(json(phase.json));
-    await client(later.fetch, { storage }).resume(
-      pending.runId,
-      relayAnswer(pending.pending.id, [{ id: "call_2866856768160095", output: "sunny" }]),
-      { toolkit: [relayed] },
-    );
-    const input = later.sent[0]!.body.input as Json[];
-    const { id: _fc, ...call } = JSON.parse(lmstudio.json).output[0];
-    expect(input.slice(1)).toEqual([
-      call,
-      { type: "function_call_output", call_id: "call_2866856768160095", output: "sunny" },
-    ]);
-  });
-
   it("inline: waitFor answers the approval and the loop goes on", async () => {
     const guarded: Tool = { ...calc, needsApproval: true };
     const r = replay(...[calculator.turn1, calculator.turn2, calculator.turn3, calculator.turn4].map(responsesSSE));
@@ -345,30 +284,6 @@ describe("openai-responses: suspensions on a recorded call", () => {
 });
 
 describe("openai-responses: tool results with images", () => {
-  it("through a run: the image a tool returned is in the next request's function_call_output", async () => {
-    const weather: Tool = {
-      name: "weather",
-      description: "Weather",
-      inputSchema: { type: "object" },
-      source: "native",
-      execute: async () => ({
-        output: "map attached",
-        isError: false,
-        content: [{ type: "image", url: "https://example.test/map.png", mediaType: "image/png" }],
-      }),
-    };
-    const r = replay(json(lmstudio.json), json(phase.json));
-    await client(r.fetch).run("weather in SF?", { toolkit: [weather] });
-    expect((r.sent[1]!.body.input as Json[]).at(-1)).toEqual({
-      type: "function_call_output",
-      call_id: "call_2866856768160095",
-      output: [
-        { type: "input_text", text: "map attached" },
-        { type: "input_image", image_url: "https://example.test/map.png" },
-      ],
-    });
-  });
-
   it("a tool's images go back in function_call_output as input parts after its text", () => {
     const [item] = wire.results([
       {
@@ -388,43 +303,9 @@ describe("openai-responses: tool results with images", () => {
 });
 
 describe("openai-responses: recorded errors", () => {
-  const options = { retries: 1, retryBaseMs: 0 };
-
-  it("429 insufficient_quota is an LlmHttpError, retried like every 429", async () => {
-    const r = replay(json(quota.json, 429), json(quota.json, 429));
-    const error = await client(r.fetch, options)
-      .run("hi")
-      .catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: "LlmHttpError", status: 429 });
-    expect((error as { body: string }).body).toContain("insufficient_quota");
-    expect(r.sent).toHaveLength(2);
-  });
-
-  it("400 (a reasoning model refusing temperature) is not retried", async () => {
-    const r = replay(json(temperature.json, 400), json(phase.json));
-    const error = await client(r.fetch, options)
-      .run("hi")
-      .catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: "LlmHttpError", status: 400 });
-    expect((error as { body: string }).body).toContain("temperature");
-    expect(r.sent).toHaveLength(1);
-  });
-
   it("a quota failure inside a 200 stream (error, response.failed) is a stream error with the provider's words, not an empty answer", async () => {
     const streamed = collect(client(replay(responsesSSE(quota.events)).fetch).stream("hi"));
     await expect(streamed).rejects.toMatchObject({ name: "StreamError", code: "stream" });
     await expect(streamed).rejects.toThrow(/exceeded your current quota/);
-  });
-
-  it("a stream cut before response.completed is a stream error: no tool runs on half-received arguments", async () => {
-    let ran = false;
-    const tool = defineTool({ ...calc, execute: () => ((ran = true), "x") });
-    const cut = calculator.turn1.filter((l) => !l.includes('"response.completed"'));
-    await expect(
-      collect(client(replay(responsesSSE(cut)).fetch).stream("hi", { toolkit: [tool] })),
-    ).rejects.toMatchObject({
-      name: "StreamError",
-    });
-    expect(ran).toBe(false);
   });
 });
