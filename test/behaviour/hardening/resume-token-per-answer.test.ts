@@ -8,12 +8,16 @@ import {
   createClient,
   createResumeToken,
   createRunSession,
+  defineTool,
   isToolnexusError,
+  memoryStorage,
+  pending,
   type PendingRequest,
   type PendingResult,
   type ResumeTokenProblem,
 } from "toolnexus";
 import { doneOf, edgeWorld, framesOf, memoryWebStorage, RESUME_SECRET } from "../support/edge";
+import { asPending } from "../support/results";
 import { scripted, toolResultsIn } from "../support/scripted";
 import { base, halted, refused, SECRET } from "../support/resume-tokens";
 
