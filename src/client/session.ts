@@ -57,10 +57,14 @@ export async function* session(
   let result: RunResult;
   let resumed = false; // a resumed run that runs again (not a kept outcome returned), whose conversation is settled
   try {
-    ctx = await env.context(ro.toolkit, limit.signal, stream, ro.owner);
-    ctx.trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl });
-    if (ro.output !== undefined) ctx.output = toolSchema(ro.output, "output");
-    ctx.opts = withRunParams(ctx.opts, ro.requestParams);
+    const base = await env.context(ro.toolkit, limit.signal, stream, ro.owner);
+    // the run's telemetry starts first, so a bad `output` or `requestParams` ends it with the error
+    ctx = { ...base, trace: opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl }) };
+    ctx = {
+      ...ctx,
+      opts: withRunParams(base.opts, ro.requestParams),
+      ...(ro.output === undefined ? {} : { output: toolSchema(ro.output, "output") }),
+    };
     const planned = await plan(ctx);
     state = planned.state;
     resumed = planned.resumed === true;

@@ -45,25 +45,25 @@ export interface ApprovalMemory {
 
 /** Everything one run needs; read-only while it runs — what a callee changes is a parameter or a return value. */
 export interface RunContext {
-  opts: ResolvedOptions;
-  wire: Wire;
-  apiKey: string | undefined;
-  toolkit: Toolkit | undefined;
-  storage: RunStorage;
+  readonly opts: ResolvedOptions;
+  readonly wire: Wire;
+  readonly apiKey: string | undefined;
+  readonly toolkit: Toolkit | undefined;
+  readonly storage: RunStorage;
   /** Where the run's durable record lives: the one way a run reads and writes it. */
-  records: RecordStore;
-  metrics: { record(event: MetricEvent): void };
-  stream: boolean;
+  readonly records: RecordStore;
+  readonly metrics: { record(event: MetricEvent): void };
+  readonly stream: boolean;
   /** Aborted by `timeoutMs` or the caller's signal; absent when neither is set (nothing can abort the run). */
-  signal?: AbortSignal;
-  maxTurns: number;
-  warn: (message: string) => void;
+  readonly signal?: AbortSignal;
+  readonly maxTurns: number;
+  readonly warn: (message: string) => void;
   /** The approvals remembered for the run's conversation and owner. */
-  approvals?: ApprovalMemory;
+  readonly approvals?: ApprovalMemory;
   /** The run's `output` schema, compiled: the final answer is asked for as, and checked against, it. */
-  output?: ToolSchema;
+  readonly output?: ToolSchema;
   /** The client's telemetry for this run, when it has one. */
-  trace?: RunTelemetry;
+  readonly trace?: RunTelemetry;
 }
 
 /** What a run has accumulated; serialised into the run record when it halts. */

@@ -79,10 +79,11 @@ async function invoke(
   const controller = limit ? new AbortController() : undefined;
   const signal =
     controller && ctx.signal ? anySignal([ctx.signal, controller.signal]) : (controller?.signal ?? ctx.signal);
+  let never: AbortSignal | undefined;
   const toolCtx = {
     // a run nothing can abort has no signal; a tool that asks gets one that never aborts, made on first use
     get signal(): AbortSignal {
-      return signal ?? (ctx.signal ??= new AbortController().signal);
+      return signal ?? (never ??= new AbortController().signal);
     },
     runId: state.runId,
     callId: call.id,

@@ -113,10 +113,11 @@ export async function prepareResume(
   const digesting = parsed && digestOf(parsed);
   const found = await reading;
   const { record } = found;
-  // a resume given no `output` keeps the schema the run was started with (set before the run starts)
-  if (ctx.output === undefined && record.output !== undefined) ctx.output = storedOutput(record.output);
-  ctx.trace?.resumed(record.trace);
-  const state = stateOf(ctx, record);
+  // a resume given no `output` keeps the schema the run was started with
+  const run =
+    ctx.output === undefined && record.output !== undefined ? { ...ctx, output: storedOutput(record.output) } : ctx;
+  run.trace?.resumed(record.trace);
+  const state = stateOf(run, record);
   if (!parsed || !digesting) throw invalid;
   const digest = await digesting;
   const replay =
@@ -129,7 +130,7 @@ export async function prepareResume(
     replay,
   );
   if (replay)
-    return { state, finished: record.status === "done" ? keptOutcome(record) : pendingResult(state, record, ctx) };
+    return { state, finished: record.status === "done" ? keptOutcome(record) : pendingResult(state, record, run) };
   refuseTaken(record, digest, answers.length);
   const applied = record.status === "suspended" ? matchAll(record, parsed) : [];
   for (const a of applied)
@@ -138,15 +139,15 @@ export async function prepareResume(
         a.answer,
         a.calls.map((c) => ({ call: asCall(c) })),
       );
-  checkToolkit(ctx, runId, applied);
-  ctx.signal?.throwIfAborted();
+  checkToolkit(run, runId, applied);
+  run.signal?.throwIfAborted();
   const claimed = {
     ...record,
     calls: record.calls.map((c) => startedFor(c, applied)),
     answered: answered(applied, digest, record),
   };
-  const owner = await ctx.records.claim(found, claimed, digest);
-  return { state, resumed: true, events: owned(owner, resumeRun(ctx, state, owner, applied)) };
+  const owner = await run.records.claim(found, claimed, digest);
+  return { state, resumed: true, events: owned(owner, resumeRun(run, state, owner, applied)) };
 }
 
 /**
