@@ -1,25 +1,18 @@
 // createClient: the parts assembled — options checked once, one storage, one metrics registry, the
-// provider wire — with run, stream, resume, inspect, conversations, translate and
-// metrics on top of one generator (loop.ts). Everything per run lives in a RunContext, nothing in module state.
-import { ConfigError, InvalidAnswerError } from "./errors";
-import { drive } from "./loop";
-import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunContext } from "./loop/context";
+// provider wire — with run, stream, resume, inspect, conversations, translate and metrics on top of one
+// generator (loop.ts); how runs begin is in client/runs.ts. Everything per run lives in a RunContext,
+// nothing in module state.
 import { inspectRun, type RunInspection } from "./loop/inspect";
-import { prepareResume } from "./loop/resume";
-import { approvalMemory, checkOwner, conversationApprovalsKey } from "./client/approvals";
+import { conversationApprovalsKey } from "./client/approvals";
 import { conversationStore } from "./client/conversations";
-import { envApiKey } from "./client/env";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
 import { pendingTtls } from "./client/pending-ttl";
-import { issueToken } from "./client/resume-token/codec";
-import { resumeTokenCheck } from "./client/resume-token/verify";
-import { collect, session, type Plan, type SessionEnv } from "./client/session";
+import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
+import { collect, session, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
 import { translateCall } from "./client/translate-call";
-import { recordStore } from "./run-state/store";
 import { memoryStorage } from "./storage/memory";
-import { toToolkit } from "./tools/toolkit";
 import type {
   Answer,
   ClientOptions,
@@ -33,7 +26,6 @@ import type {
   StreamEvent,
   ToolInputSchema,
 } from "./types";
-import { wireOf } from "./wire/load";
 
 export type { ClientOptions, Hooks, ResumeOptions, RunOptions } from "./types";
 export type { RunInspection } from "./loop/inspect";
@@ -92,124 +84,6 @@ export interface Client {
   metrics(): string;
   /** The storage its runs and conversations live in (an edge handler keeps its event logs there too). */
   readonly storage: RunStorage;
-}
-
-const RUN_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
-
-/** A caller-chosen run id, checked where it is passed. */
-function checkRunId(runId: unknown): void {
-  if (runId !== undefined && (typeof runId !== "string" || !RUN_ID.test(runId)))
-    throw new ConfigError(
-      "runId",
-      `toolnexus: runId must be 8 to 128 letters, digits, "-", "_", "." or ":", got ${JSON.stringify(String(runId).slice(0, 40))}`,
-    );
-}
-
-/** `answer | answers` as a list; a missing answer is refused before anything is read. */
-function answerList(answer: Answer | readonly Answer[]): readonly Answer[] {
-  let list: readonly Answer[];
-  try {
-    list = Array.isArray(answer) ? [...answer] : [answer];
-  } catch {
-    throw new InvalidAnswerError(
-      "answers",
-      "toolnexus: resume could not read its answers (a getter or proxy threw) — pass Answers built with answerOutput(id, output)",
-    );
-  }
-  list.forEach((a, i) => {
-    if (a === null || a === undefined)
-      throw new InvalidAnswerError(
-        Array.isArray(answer) ? `answers[${i}]` : "answer",
-        `toolnexus: resume needs an Answer, got ${a} — build it with answerOutput(id, output) or answerDeclined(id)`,
-      );
-  });
-  return list as readonly Answer[];
-}
-
-type Conversations = ReturnType<typeof conversationStore>;
-
-/** What every session of one client shares: the context of a run, metrics, tokens, conversations settled. */
-function sessionEnv(
-  opts: ResolvedOptions,
-  storage: RunStorage,
-  registry: ReturnType<typeof createMetrics>,
-  conversations: Conversations,
-): SessionEnv {
-  const wire = wireOf(opts.style);
-  // an explicit `apiKey` (even undefined) turns the environment lookup off
-  const apiKey = (): string | undefined =>
-    "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
-  const secret = opts.resumeSecret;
-  const records = recordStore({ ...opts, storage });
-  const env: SessionEnv = {
-    opts,
-    context: async (toolkit, signal, stream, owner): Promise<RunContext> => ({
-      opts,
-      wire,
-      apiKey: apiKey(),
-      toolkit: toToolkit(toolkit),
-      storage,
-      records,
-      metrics: env,
-      stream,
-      signal,
-      maxTurns: opts.maxTurns,
-      warn: (m) => console.warn(m),
-      approvals: approvalMemory(storage, checkOwner(owner), opts.pendingTtlSeconds),
-    }),
-    record(event) {
-      registry.record(event);
-      opts.onMetric?.(event);
-    },
-    // the secret was checked with the other options
-    ...(secret === undefined
-      ? {}
-      : {
-          token: (runId, pending) => issueToken(runId, pending.id, secret),
-        }),
-    async finished(state, result) {
-      if (state.conversationId !== undefined)
-        await conversations.settle(state.conversationId, state.runId, result.messages);
-    },
-  };
-  return env;
-}
-
-/** A new run's plan: its state from the prompt (and history), then the loop. */
-function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions, conversationId?: string): Plan {
-  return async (ctx) => {
-    const system = opts.systemPrompt ?? "";
-    const state: LoopState = {
-      runId: ro.runId ?? newRunId(),
-      model: opts.model,
-      system,
-      messages: ctx.wire.start(system, ro.history ?? [], prompt),
-      tools: ctx.wire.declare(ctx.toolkit),
-      toolCalls: [],
-      turns: 0,
-      usage: zeroUsage(),
-      text: "",
-      ...(conversationId === undefined ? {} : { conversationId }),
-      startedAt: Date.now(),
-    };
-    return { state, events: drive(ctx, state) };
-  };
-}
-
-/** A resume's plan: the answers checked, the resume token checked (its verifier loads when first needed), then the resume path. */
-function resumePlans(opts: ResolvedOptions) {
-  let checkToken: ReturnType<typeof resumeTokenCheck> | undefined;
-  async function tokenGuard(runId: string, ro: ResumeOptions) {
-    if (ro.token === undefined && ro.tokens === undefined && !opts.requireResumeToken) return undefined;
-    checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
-    return checkToken(runId, ro);
-  }
-  return (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
-    async (ctx) => {
-      const answers = answerList(answer);
-      const guard = await tokenGuard(runId, ro);
-      return prepareResume(ctx, runId, answers, guard);
-    };
 }
 
 /** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */

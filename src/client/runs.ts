@@ -1,0 +1,135 @@
+// How a client's runs begin: the context every session of one client shares (wire, key, storage, metrics,
+// tokens, approvals), a new run's plan from its prompt, and a resume's plan (its answers and tokens checked).
+import { ConfigError, InvalidAnswerError } from "../errors";
+import { drive } from "../loop";
+import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunContext } from "../loop/context";
+import { prepareResume } from "../loop/resume";
+import { recordStore } from "../run-state/store";
+import { toToolkit } from "../tools/toolkit";
+import type { Answer, Prompt, ResumeOptions, RunOptions, RunStorage } from "../types";
+import { wireOf } from "../wire/load";
+import { approvalMemory, checkOwner } from "./approvals";
+import type { conversationStore } from "./conversations";
+import { envApiKey } from "./env";
+import type { createMetrics } from "./metrics";
+import { issueToken } from "./resume-token/codec";
+import { resumeTokenCheck } from "./resume-token/verify";
+import type { Plan, SessionEnv } from "./session";
+
+const RUN_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
+
+/** A caller-chosen run id, checked where it is passed. */
+export function checkRunId(runId: unknown): void {
+  if (runId !== undefined && (typeof runId !== "string" || !RUN_ID.test(runId)))
+    throw new ConfigError(
+      "runId",
+      `toolnexus: runId must be 8 to 128 letters, digits, "-", "_", "." or ":", got ${JSON.stringify(String(runId).slice(0, 40))}`,
+    );
+}
+
+/** `answer | answers` as a list; a missing answer is refused before anything is read. */
+function answerList(answer: Answer | readonly Answer[]): readonly Answer[] {
+  let list: readonly Answer[];
+  try {
+    list = Array.isArray(answer) ? [...answer] : [answer];
+  } catch {
+    throw new InvalidAnswerError(
+      "answers",
+      "toolnexus: resume could not read its answers (a getter or proxy threw) — pass Answers built with answerOutput(id, output)",
+    );
+  }
+  list.forEach((a, i) => {
+    if (a === null || a === undefined)
+      throw new InvalidAnswerError(
+        Array.isArray(answer) ? `answers[${i}]` : "answer",
+        `toolnexus: resume needs an Answer, got ${a} — build it with answerOutput(id, output) or answerDeclined(id)`,
+      );
+  });
+  return list as readonly Answer[];
+}
+
+type Conversations = ReturnType<typeof conversationStore>;
+
+/** What every session of one client shares: the context of a run, metrics, tokens, conversations settled. */
+export function sessionEnv(
+  opts: ResolvedOptions,
+  storage: RunStorage,
+  registry: ReturnType<typeof createMetrics>,
+  conversations: Conversations,
+): SessionEnv {
+  const wire = wireOf(opts.style);
+  // an explicit `apiKey` (even undefined) turns the environment lookup off
+  const apiKey = (): string | undefined =>
+    "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
+  const secret = opts.resumeSecret;
+  const records = recordStore({ ...opts, storage });
+  const env: SessionEnv = {
+    opts,
+    context: async (toolkit, signal, stream, owner): Promise<RunContext> => ({
+      opts,
+      wire,
+      apiKey: apiKey(),
+      toolkit: toToolkit(toolkit),
+      storage,
+      records,
+      metrics: env,
+      stream,
+      signal,
+      maxTurns: opts.maxTurns,
+      warn: (m) => console.warn(m),
+      approvals: approvalMemory(storage, checkOwner(owner), opts.pendingTtlSeconds),
+    }),
+    record(event) {
+      registry.record(event);
+      opts.onMetric?.(event);
+    },
+    // the secret was checked with the other options
+    ...(secret === undefined
+      ? {}
+      : {
+          token: (runId, pending) => issueToken(runId, pending.id, secret),
+        }),
+    async finished(state, result) {
+      if (state.conversationId !== undefined)
+        await conversations.settle(state.conversationId, state.runId, result.messages);
+    },
+  };
+  return env;
+}
+
+/** A new run's plan: its state from the prompt (and history), then the loop. */
+export function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions, conversationId?: string): Plan {
+  return async (ctx) => {
+    const system = opts.systemPrompt ?? "";
+    const state: LoopState = {
+      runId: ro.runId ?? newRunId(),
+      model: opts.model,
+      system,
+      messages: ctx.wire.start(system, ro.history ?? [], prompt),
+      tools: ctx.wire.declare(ctx.toolkit),
+      toolCalls: [],
+      turns: 0,
+      usage: zeroUsage(),
+      text: "",
+      ...(conversationId === undefined ? {} : { conversationId }),
+      startedAt: Date.now(),
+    };
+    return { state, events: drive(ctx, state) };
+  };
+}
+
+/** A resume's plan: the answers checked, the resume token checked (its verifier loads when first needed), then the resume path. */
+export function resumePlans(opts: ResolvedOptions) {
+  let checkToken: ReturnType<typeof resumeTokenCheck> | undefined;
+  async function tokenGuard(runId: string, ro: ResumeOptions) {
+    if (ro.token === undefined && ro.tokens === undefined && !opts.requireResumeToken) return undefined;
+    checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
+    return checkToken(runId, ro);
+  }
+  return (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
+    async (ctx) => {
+      const answers = answerList(answer);
+      const guard = await tokenGuard(runId, ro);
+      return prepareResume(ctx, runId, answers, guard);
+    };
+}
