@@ -22,6 +22,12 @@ import * as blockedSSE from "../../fixtures/wire/gemini/blocked-sse";
 import * as shortReplySSE from "../../fixtures/wire/gemini/short-reply-sse";
 import * as thinkingCall from "../../fixtures/wire/gemini/thinking-call";
 import * as unknownModel from "../../fixtures/wire/gemini/unknown-model";
+import * as parallelCalls from "../../fixtures/wire/gemini/parallel-calls";
+import * as differentParallelCalls from "../../fixtures/wire/gemini/different-parallel-calls";
+import * as mixedContentCalls from "../../fixtures/wire/gemini/mixed-content-calls";
+import * as noArgsCall from "../../fixtures/wire/gemini/no-args-call";
+import * as nullArgCall from "../../fixtures/wire/gemini/null-arg-call";
+import * as callShortSSE from "../../fixtures/wire/gemini/call-short-sse";
 import { collect, geminiSSE, json, replay, type Reply } from "../support/recorded-replies";
 import { geminiWire as wire } from "../support/wire-internals";
 
@@ -251,6 +257,151 @@ describe("gemini: recorded function calls and their signatures", () => {
     const r = replay(json(thinkingCall.json), json(text.json));
     await client(r.fetch).run("Days until New Year?", { toolkit: [now] });
     expect((r.sent[1]!.body.contents as Json[])[1]).toEqual(contentOf(thinkingCall.json));
+  });
+});
+
+describe("gemini: recorded parallel calls and arguments (Vertex AI recordings, the same reply shape)", () => {
+  /** A tool that answers with its name and arguments, and counts its calls. */
+  const arithmetic = (name: string, op: (x: number, y: number) => number) => {
+    const seen: Json[] = [];
+    const tool = defineTool({
+      name,
+      description: `${name} of x and y`,
+      inputSchema: {
+        type: "object",
+        properties: { x: { type: "number" }, y: { type: "number" } },
+        required: ["x", "y"],
+      },
+      execute: (args) => {
+        seen.push(args);
+        return String(op(Number(args.x), Number(args.y)));
+      },
+    });
+    return { tool, seen };
+  };
+  const userTurn = (body: Json) => (body.contents as Json[]).at(-1)!;
+
+  it("three calls of one function: each runs once with its own arguments, the answers go back in call order", async () => {
+    const sum = arithmetic("sum", (x, y) => x + y);
+    const r = replay(json(parallelCalls.json), json(text.json));
+    const result = await client(r.fetch).run("Sums?", { toolkit: [sum.tool] });
+    expect(sum.seen).toEqual([
+      { x: 2, y: 1 },
+      { x: 4, y: 3 },
+      { x: 6, y: 5 },
+    ]);
+    // the wire gives each call its own id, though the three share a name
+    expect(new Set(result.toolCalls.map((c) => c.id)).size).toBe(3);
+    const contents = r.sent[1]!.body.contents as Json[];
+    expect(contents[1]).toEqual(contentOf(parallelCalls.json)); // the parts exactly as they came, no callIds
+    expect(userTurn(r.sent[1]!.body)).toEqual({
+      role: "user",
+      parts: ["3", "7", "11"].map((result) => ({ functionResponse: { name: "sum", response: { result } } })),
+    });
+  });
+
+  it("three different functions in one reply: each answer goes back under its own name, in call order", async () => {
+    const tools = [
+      arithmetic("sum", (x, y) => x + y),
+      arithmetic("multiply", (x, y) => x * y),
+      arithmetic("subtract", (x, y) => x - y),
+    ];
+    const r = replay(json(differentParallelCalls.json), json(text.json));
+    await client(r.fetch).run("Do the maths", { toolkit: tools.map((t) => t.tool) });
+    expect(tools.map((t) => t.seen)).toEqual([[{ x: 2, y: 1 }], [{ x: 4, y: 3 }], [{ x: 6, y: 5 }]]);
+    expect(userTurn(r.sent[1]!.body).parts).toEqual([
+      { functionResponse: { name: "sum", response: { result: "3" } } },
+      { functionResponse: { name: "multiply", response: { result: "12" } } },
+      { functionResponse: { name: "subtract", response: { result: "1" } } },
+    ]);
+  });
+
+  it("halted on the second of three parallel calls and resumed elsewhere: every answer goes back, in order", async () => {
+    const storage = memoryStorage();
+    const multiply: Tool = { ...arithmetic("multiply", (x, y) => x * y).tool, needsApproval: true };
+    const sum = arithmetic("sum", (x, y) => x + y);
+    const subtract = arithmetic("subtract", (x, y) => x - y);
+    const toolkit = [sum.tool, multiply, subtract.tool];
+    const first = replay(json(differentParallelCalls.json));
+    const halted = await client(first.fetch, { storage }).run("Do the maths", { toolkit });
+    expect(halted.status).toBe("pending");
+    const { runId, pending } = halted as Extract<RunResult, { status: "pending" }>;
+
+    const later = replay(json(text.json));
+    const resumed = await client(later.fetch, { storage }).resume(runId, answerOutput(pending.id, "ok"), { toolkit });
+    expect(resumed.status).toBe("done");
+    expect([sum.seen, subtract.seen]).toEqual([[{ x: 2, y: 1 }], [{ x: 6, y: 5 }]]); // each ran once in all
+    const contents = later.sent[0]!.body.contents as Json[];
+    expect(contents[1]).toEqual(contentOf(differentParallelCalls.json));
+    expect(contents[2]!.parts.map((p: Json) => p.functionResponse.name)).toEqual(["sum", "multiply", "subtract"]);
+    expect(contents[2]!.parts[1].functionResponse.response).toEqual({ result: "12" });
+  });
+
+  it("text between calls is the answer's text; the model turn goes back with text and calls interleaved as they came", async () => {
+    const sum = arithmetic("sum", (x, y) => x + y);
+    const r = replay(json(mixedContentCalls.json), json(text.json));
+    await client(r.fetch).run("Sum of [1, 2, 3]?", { toolkit: [sum.tool] });
+    expect(sum.seen).toEqual([
+      { x: 2, y: 1 },
+      { x: 3, y: 3 },
+    ]);
+    expect((r.sent[1]!.body.contents as Json[])[1]).toEqual(contentOf(mixedContentCalls.json));
+  });
+
+  it("a call with `args: {}` and one with no `args` at all both run with {}", async () => {
+    for (const body of [noArgsCall.json, noArgsCall.noArgs]) {
+      const seen: unknown[] = [];
+      const now = defineTool({
+        name: "current_time",
+        description: "The time",
+        execute: (args) => {
+          seen.push(args);
+          return "13:00";
+        },
+      });
+      const r = replay(json(body), json(text.json));
+      await client(r.fetch).run("Time?", { toolkit: [now] });
+      expect(seen).toEqual([{}]);
+      expect((r.sent[1]!.body.contents as Json[])[1]).toEqual(contentOf(body));
+    }
+  });
+
+  it("a null argument reaches the tool as null", async () => {
+    const seen: unknown[] = [];
+    const lookup = defineTool({
+      name: "functionName",
+      description: "Look up a title",
+      inputSchema: {
+        type: "object",
+        properties: { original_title: { type: "string" }, season: { type: ["integer", "null"] } },
+      },
+      execute: (args) => {
+        seen.push(args);
+        return "found";
+      },
+    });
+    const r = replay(json(nullArgCall.json), json(text.json));
+    const result = await client(r.fetch).run("Find it", { toolkit: [lookup] });
+    expect(seen).toEqual([{ original_title: "String", season: null }]);
+    expect(result.usage.promptTokens).toBeGreaterThanOrEqual(774);
+  });
+
+  it("stream: a whole call in a single raw SSE event (CRLF) is one tool_input and one tool_call", async () => {
+    const getTemperature = defineTool({
+      name: "getTemperature",
+      description: "The temperature in a city",
+      inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+      execute: ({ city }) => `${String(city)}: 21°C`,
+    });
+    const r = replay(sse(callShortSSE.body), geminiSSE(text.chunks));
+    const events = await collect(client(r.fetch).stream("Temperature in San Jose?", { toolkit: [getTemperature] }));
+    expect(events.filter((e) => e.type === "tool_input")).toMatchObject([
+      { name: "getTemperature", delta: '{"city":"San Jose"}' },
+    ]);
+    expect(events.filter((e) => e.type === "tool_result")).toMatchObject([{ output: "San Jose: 21°C" }]);
+    expect(userTurn(r.sent[1]!.body).parts).toEqual([
+      { functionResponse: { name: "getTemperature", response: { result: "San Jose: 21°C" } } },
+    ]);
   });
 });
 
