@@ -1,11 +1,11 @@
-// One provider POST with retries, Retry-After and backoff. Only infrastructure throws: the final non-2xx
+// One provider POST with retries, Retry-After (or Gemini's RetryInfo) and backoff. Only infrastructure throws: the final non-2xx
 // response becomes an LlmHttpError (its body redacted by http-error.ts), a final network failure a
 // NetworkError (the original in `cause`); an abort stays the signal's reason.
 import { NetworkError, ToolnexusError, type LlmHttpError } from "../errors";
 import type { ErrorInfo } from "../types";
 import { secretsOf } from "../_internal/redact";
 import { llmHttpError } from "./http-error";
-import { abortableSleep, backoffMs, retryAfterMs } from "./retry-wait";
+import { abortableSleep, backoffMs, retryAfterMs, retryDelayMs } from "./retry-wait";
 
 export interface RetryOptions {
   fetch: typeof fetch;
@@ -104,9 +104,9 @@ export async function postWithRetry(
     const retryable = statuses.has(res.status);
     if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last)
       throw await httpError(res, init.headers);
-    const honoured = retryAfterMs(res.headers.get("retry-after"));
-    if (honoured !== undefined && honoured > maxRetryAfter) throw await httpError(res, init.headers);
-    await res.body?.cancel().catch(() => {}); // free the connection before waiting
+    const error = await httpError(res, init.headers); // reading the body frees the connection before waiting
+    const honoured = retryAfterMs(res.headers.get("retry-after")) ?? retryDelayMs(error.body);
+    if (honoured !== undefined && honoured > maxRetryAfter) throw error;
     await pause(opts, attempt, honoured);
   }
 }

@@ -1,4 +1,4 @@
-// Waiting before a retry: exponential backoff with jitter, or a whole-seconds Retry-After,
+// Waiting before a retry: exponential backoff with jitter, a whole-seconds Retry-After or Gemini's retryDelay,
 // on an abortable timer, for postWithRetry (post.ts).
 import { MAX_TIMER_MS } from "../_internal/signals";
 
@@ -30,6 +30,15 @@ export function retryAfterMs(header: string | null): number | undefined {
   if (!/^[0-9]+$/.test(value)) return undefined;
   const seconds = Number(value);
   return seconds <= MAX_RETRY_AFTER_SECONDS ? seconds * 1000 : undefined;
+}
+
+/**
+ * Gemini's wait, which it sends in the error body rather than a header: a `google.rpc.RetryInfo` detail's
+ * `retryDelay` (a protobuf Duration in JSON, e.g. `"34.4s"`), in ms; else undefined.
+ */
+export function retryDelayMs(body: string): number | undefined {
+  const seconds = /"retryDelay"\s*:\s*"([0-9]+(?:\.[0-9]+)?)s"/.exec(body)?.[1];
+  return seconds === undefined ? undefined : Math.ceil(Number(seconds) * 1000);
 }
 
 export function backoffMs(base: number, attempt: number): number {

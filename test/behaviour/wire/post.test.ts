@@ -12,6 +12,7 @@ import {
   type ErrorInfo,
   type RetryOptions,
 } from "../support/internals";
+import * as geminiQuota from "../../fixtures/wire/gemini/quota-429";
 
 type Step = () => Response;
 const reply =
@@ -303,6 +304,35 @@ describe("postWithRetry: Retry-After", () => {
     expect((await r.promise).status).toBe(200);
     expect(r.delays).toEqual([120_000]);
   });
+
+  it("waits a recorded Gemini 429's RetryInfo.retryDelay (34.4s, in the body) when there is no header", async () => {
+    const r = post([reply(429, geminiQuota.json), reply(200)]);
+    expect((await r.promise).status).toBe(200);
+    expect(r.delays).toEqual([34_400]);
+  });
+
+  it("a retryDelay in whole seconds, or past maxRetryAfterMs (then no sleep); Retry-After wins over it", async () => {
+    const body = (delay: string) => JSON.stringify({ error: { details: [{ retryDelay: delay }] } });
+    const whole = post([reply(503, body("2s")), reply(200)]);
+    await whole.promise;
+    expect(whole.delays).toEqual([2_000]);
+
+    const long = post([reply(429, body("90s")), reply(200)]);
+    expect(await rejection(long.promise)).toMatchObject({ status: 429, body: body("90s") });
+    expect(long.delays).toEqual([]);
+
+    const header = post([reply(429, body("30s"), { "Retry-After": "1" }), reply(200)]);
+    await header.promise;
+    expect(header.delays).toEqual([1_000]);
+  });
+
+  for (const delay of ["-1s", "1.5", "s", "1m", "1.s"]) {
+    it(`a retryDelay of ${JSON.stringify(delay)} falls back to backoff`, async () => {
+      const r = post([reply(429, JSON.stringify({ error: { details: [{ retryDelay: delay }] } })), reply(200)]);
+      await r.promise;
+      expect(r.delays[0]).toBeLessThan(101);
+    });
+  }
 
   it("caps an exponential backoff at 60 s", async () => {
     const r = post([reply(503), reply(200)], { retryBaseMs: 100_000 });
