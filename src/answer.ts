@@ -69,8 +69,9 @@ export type { RelayResult } from "./types";
 const SCOPES: readonly ApprovalScope[] = ["conversation", "owner"];
 
 /** answerApproval's options, as they are also checked in an Answer's data: a JSON object, any other keys allowed. */
+const SCOPES_TEXT = 'must be "conversation" or "owner"';
 const APPROVAL_OPTIONS = shape(
-  { remember: optional(oneOf(SCOPES, 'must be "conversation" or "owner"')), sameArgs: optional(boolean) },
+  { remember: optional(oneOf(SCOPES, SCOPES_TEXT)), sameArgs: optional(boolean) },
   "must be a JSON object",
 );
 
@@ -92,8 +93,10 @@ export interface AnswerApprovalOptions {
 export function answerApproval(id: string, options: AnswerApprovalOptions = {}): Answer {
   requireId("answerApproval", id);
   const { remember, sameArgs } = options ?? {};
-  const problem = problemIn(APPROVAL_OPTIONS, { remember, sameArgs });
-  if (problem) throw new ConfigError(problem.path, `toolnexus: answerApproval's ${problem.describe()}`);
+  if (remember !== undefined && !SCOPES.includes(remember))
+    throw new ConfigError("remember", `toolnexus: answerApproval's "remember" ${SCOPES_TEXT}, got ${shown(remember)}`);
+  if (sameArgs !== undefined && typeof sameArgs !== "boolean")
+    throw new ConfigError("sameArgs", `toolnexus: answerApproval's "sameArgs" must be a boolean, got ${typed(sameArgs)}`);
   const data: Answer["data"] = { approved: true };
   if (remember) data.remember = remember;
   if (remember && sameArgs) data.sameArgs = true;
