@@ -14,7 +14,7 @@ import { root } from "./ours.mjs";
 import { fmtBytes, table } from "./lib.mjs";
 
 const KiB = 1024;
-const ANSWERS = "answerOutput, answerDeclined, answerForm, relayAnswer";
+const ANSWERS = "answerOutput, answerDeclined, answerApproval, answerForm, relayAnswer";
 
 /**
  * DESIGN's budgets, each on what one named user ships. `ceiling` is the ratchet CI enforces while a budget
@@ -27,7 +27,8 @@ export const CASES = [
     what: "the page: `createRunSession` + the answer helpers",
     code: `export { createRunSession, ${ANSWERS} } from "toolnexus";`,
     budget: 5 * KiB,
-    ceiling: 5.5 * KiB,
+    // 5.7 since answerApproval is counted among the answer helpers (it was left out of the case): +165 B
+    ceiling: 5.7 * KiB,
   },
   {
     id: "widget",

@@ -169,7 +169,7 @@ function loadedInChild() {
 
 function splitTable(split) {
   return [
-    "toolnexus loads parts of itself on first use, so it is also measured code-split (same settings + `splitting`): the entry is imported and drives one run — " +
+    "toolnexus is also measured code-split, for information (same settings + `splitting`; it has no dynamic import, so a split leaves one chunk): the entry is imported and drives one run — " +
       "`createClient` (scripted OpenAI-style `fetch`) → a JSON-Schema tool suspends → `memoryStorage` → `resume(runId, answerOutput(…))` → done — and the chunks it evaluated are counted.",
     "",
     table(

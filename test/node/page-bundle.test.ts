@@ -10,7 +10,7 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const PAGE = "export { createRunSession, answerOutput, answerDeclined, answerForm, relayAnswer } from";
+const PAGE = "export { createRunSession, answerOutput, answerDeclined, answerApproval, answerForm, relayAnswer } from";
 let dir: string;
 let page: string;
 
@@ -48,7 +48,7 @@ const carried = (...texts: string[]) => texts.filter((text) => page.includes(tex
 
 describe("the page's bundle", () => {
   it("has the session and the helpers", () => {
-    expect(carried("toolnexus:run-session", "relayAnswer results")).toHaveLength(2);
+    expect(carried("toolnexus:run-session", "relayAnswer results", "answerApproval's")).toHaveLength(3);
   });
 
   it("carries none of createClient's option rules", () => {
