@@ -1,5 +1,5 @@
 // client.translate: one provider call through the client's hooks, shaping, retries and metrics; nothing
-// is executed. Loaded on first use, so a page that never translates never downloads the format conversion.
+// is executed.
 import { translateBody, translateResponse, type TranslateRequest, type TranslateResult } from "./translate";
 import { recordLlm, scrub, send, shapeBody } from "../loop/call-model";
 import type { RunContext } from "../loop/context";
