@@ -201,7 +201,7 @@ export async function* readEventsWithIds(
       if (event.type === "done") return;
     }
   } finally {
-    await sse.return();
+    await sse.return?.();
   }
   throw new StreamError(
     "toolnexus: the event stream ended before its done event — the connection was cut or the server stopped early; run it again",

@@ -143,30 +143,43 @@ export async function readSSE(
  * The events of a `text/event-stream` body (UTF-8; a byte-order mark is dropped; multi-byte characters
  * split across chunks are decoded correctly). An event without its closing blank line at the end of
  * the stream is not yielded (the spec discards it). Breaking out of the loop cancels the stream.
+ *
+ * A plain iterator rather than an async generator: a generator's `yield` awaits each event once more,
+ * which made reading a stream in 16 KiB chunks slower than `eventsource-parser`'s (bench/, Node 24).
+ * One `next()` at a time, as `for await` calls it.
  */
-export async function* parseSSE(stream: ReadableStream<Uint8Array>): AsyncGenerator<SSEEvent, void, undefined> {
+export function parseSSE(stream: ReadableStream<Uint8Array>): AsyncIterableIterator<SSEEvent> {
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   let queue: SSEEvent[] = [];
+  let at = 0;
+  let open = true;
   const parser = createSSEParser((event) => void queue.push(event));
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      feedBytes(parser, decoder, value);
-      if (queue.length > 0) {
-        const batch = queue;
-        queue = [];
-        for (const event of batch) yield event;
-      }
+  // at the end nothing is left to parse: the last bytes cannot hold the blank line an event needs
+  const close = (cancel?: boolean): IteratorResult<SSEEvent> => {
+    if (open) {
+      open = false;
+      if (cancel) reader.cancel().catch(() => {});
+      reader.releaseLock();
     }
-    finished = true;
-    parser.feed(decoder.decode());
-    parser.end();
-    yield* queue;
-  } finally {
-    if (!finished) reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
+    queue = [];
+    at = 0;
+    return { done: true, value: undefined };
+  };
+  const iterator: AsyncIterableIterator<SSEEvent> = {
+    async next() {
+      while (at === queue.length) {
+        if (!open) return close();
+        queue = [];
+        at = 0;
+        const { done, value } = await reader.read();
+        if (done) close();
+        else feedBytes(parser, decoder, value);
+      }
+      return { done: false, value: queue[at++]! };
+    },
+    return: async () => close(true),
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }

@@ -146,6 +146,38 @@ describe("parseSSE", () => {
     }
     expect(cancelled()).toBe(true);
   });
+
+  it("lets go of the stream at its end, and stays done after it (or after return)", async () => {
+    const stream = streamOf("data: one\n\n");
+    const sse = parseSSE(stream);
+    expect((await sse.next()).value).toMatchObject({ data: "one" });
+    expect((await sse.next()).done).toBe(true);
+    expect(stream.locked).toBe(false);
+    expect((await sse.next()).done).toBe(true);
+
+    const early = parseSSE(streamOf("data: one\n\ndata: two\n\n"));
+    await early.next();
+    expect(await early.return!()).toEqual({ done: true, value: undefined });
+    expect((await early.next()).done).toBe(true); // "two" was read with "one", and is not given after return
+  });
+
+  it("passes a read error through unchanged, after the events that came before it", async () => {
+    const failure = new TypeError("network lost");
+    let sent = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(failure);
+        sent = true;
+        controller.enqueue(new TextEncoder().encode("data: one\n\n"));
+      },
+    });
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const event of parseSSE(stream)) seen.push(event.data);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(["one"]);
+    expect(error).toBe(failure);
+  });
 });
 
 describe("createSSEParser (internal push parser)", () => {
