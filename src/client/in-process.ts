@@ -22,8 +22,6 @@ export interface InProcessClientOptions extends Omit<ClientOptions, "baseUrl" | 
   generate: (req: GenerateRequest) => GenerateResult | Promise<GenerateResult>;
 }
 
-const encoder = new TextEncoder();
-
 function completion(model: string, out: GenerateResult) {
   const calls = (out.toolCalls ?? []).map((c, i) => ({
     id: c.id ?? `call_${i}`,
@@ -66,7 +64,7 @@ function sse(json: ReturnType<typeof completion>): ReadableStream<Uint8Array> {
   const text = `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("")}data: [DONE]\n\n`;
   return new ReadableStream({
     start(controller) {
-      controller.enqueue(encoder.encode(text));
+      controller.enqueue(new TextEncoder().encode(text));
       controller.close();
     },
   });

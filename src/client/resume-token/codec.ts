@@ -14,7 +14,8 @@ export interface Claims {
   e: number;
 }
 
-export const enc = new TextEncoder();
+/** A string's UTF-8 bytes (an encoder per call: a module-level one would be kept in every bundle importing this file). */
+export const utf8 = (text: string) => new TextEncoder().encode(text);
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = "";
@@ -34,7 +35,7 @@ let last: { secret: string; key: Promise<CryptoKey> } | undefined;
 /** The HMAC key of `secret`: imported once for the secret used last (a client signs and checks with one). */
 export function hmacKey(secret: string): Promise<CryptoKey> {
   if (last?.secret !== secret) {
-    const key = crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    const key = crypto.subtle.importKey("raw", utf8(secret), { name: "HMAC", hash: "SHA-256" }, false, [
       "sign",
       "verify",
     ]);
@@ -58,7 +59,7 @@ export function issueToken(
 
 /** The signed token for `claims`. */
 export async function signToken(claims: Claims, secret: string): Promise<string> {
-  const body = `${VERSION}.${toBase64Url(enc.encode(JSON.stringify(claims)))}`;
-  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), enc.encode(body)));
+  const body = `${VERSION}.${toBase64Url(utf8(JSON.stringify(claims)))}`;
+  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), utf8(body)));
   return `${body}.${toBase64Url(signature)}`;
 }

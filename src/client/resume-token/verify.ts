@@ -3,7 +3,7 @@
 // with a resumeSecret and for createResumeToken (create.ts).
 import { ConfigError, ResumeTokenError, type ResumeTokenProblem } from "../../errors";
 import type { ResumeGuard } from "../../loop/resume";
-import { enc, fromBase64Url, hmacKey, MAX_TOKEN_LENGTH, VERSION, type Claims } from "./codec";
+import { fromBase64Url, hmacKey, MAX_TOKEN_LENGTH, VERSION, type Claims, utf8 } from "./codec";
 
 function readClaims(json: Uint8Array): Claims | undefined {
   try {
@@ -31,7 +31,7 @@ async function verify(key: Promise<CryptoKey>, runId: string, token: unknown, no
   const payload = parts.length === 3 && parts[0] === VERSION ? fromBase64Url(parts[1]!) : undefined;
   const signature = payload ? fromBase64Url(parts[2]!) : undefined;
   if (!payload || !signature) return refuse("malformed", "it is not a toolnexus resume token");
-  const signed = enc.encode(`${VERSION}.${parts[1]}`);
+  const signed = utf8(`${VERSION}.${parts[1]}`);
   if (!(await crypto.subtle.verify("HMAC", await key, signature, signed)))
     return refuse("signature", "its signature does not match (forged, tampered with, or signed with another secret)");
   const claims = readClaims(payload) ?? refuse("malformed", "its claims are unreadable");
