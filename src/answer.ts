@@ -96,7 +96,10 @@ export function answerApproval(id: string, options: AnswerApprovalOptions = {}):
   if (remember !== undefined && !SCOPES.includes(remember))
     throw new ConfigError("remember", `toolnexus: answerApproval's "remember" ${SCOPES_TEXT}, got ${shown(remember)}`);
   if (sameArgs !== undefined && typeof sameArgs !== "boolean")
-    throw new ConfigError("sameArgs", `toolnexus: answerApproval's "sameArgs" must be a boolean, got ${typed(sameArgs)}`);
+    throw new ConfigError(
+      "sameArgs",
+      `toolnexus: answerApproval's "sameArgs" must be a boolean, got ${typed(sameArgs)}`,
+    );
   const data: Answer["data"] = { approved: true };
   if (remember) data.remember = remember;
   if (remember && sameArgs) data.sameArgs = true;
