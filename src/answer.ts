@@ -67,9 +67,12 @@ export const declineText = (prompt: string, answer: Answer): string =>
 export type { RelayResult } from "./types";
 
 const SCOPES: readonly ApprovalScope[] = ["conversation", "owner"];
-
-/** answerApproval's options, as they are also checked in an Answer's data: a JSON object, any other keys allowed. */
 const SCOPES_TEXT = 'must be "conversation" or "owner"';
+
+/**
+ * answerApproval's options as they are checked in an Answer's data (a JSON object, any other keys allowed);
+ * answerApproval checks the same two itself, so a page that builds answers does not carry the combinators.
+ */
 const APPROVAL_OPTIONS = shape(
   { remember: optional(oneOf(SCOPES, SCOPES_TEXT)), sameArgs: optional(boolean) },
   "must be a JSON object",

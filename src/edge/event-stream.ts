@@ -4,7 +4,7 @@
 // every message) and no tool metadata beyond what the tool_call/tool_result events showed.
 import { NetworkError, StreamError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import type { RunResult, StreamEvent, ToolCallRecord } from "../types";
-import { parseSSE } from "../wire/sse";
+import { parseSSE, readSSE } from "../wire/sse";
 import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 
 export interface EventStreamOptions {
@@ -182,30 +182,32 @@ function eventOf(event: string, text: string): StreamEvent {
   return data as StreamEvent;
 }
 
-/** The events of a stream with the id each was sent with (when it had one): what a page resumes from. */
-export async function* readEventsWithIds(
+const ENDED_EARLY =
+  "toolnexus: the event stream ended before its done event — the connection was cut or the server stopped early; run it again";
+
+/** Thrown out of readSSE's callback to stop reading at the `done` event (it cancels the stream). */
+const DONE = Symbol("done");
+
+/**
+ * Calls `onEvent` with each event of the stream, in order, and the id it was sent with (when it had one):
+ * what a page plays and resumes from. Resolves after the `done` event; rejects as readEventStream throws.
+ */
+export async function readEvents(
   source: Response | ReadableStream<Uint8Array>,
-): AsyncGenerator<{ id?: string; event: StreamEvent }, void, undefined> {
-  const sse = parseSSE(await bodyOf(source));
+  onEvent: (event: StreamEvent, id?: string) => void,
+): Promise<void> {
+  const body = await bodyOf(source);
   try {
-    for (;;) {
-      let step: IteratorResult<{ event: string; data: string; id?: string }>;
-      try {
-        step = await sse.next();
-      } catch (error) {
-        throw readFailure(error);
-      }
-      if (step.done) break;
-      const event = eventOf(step.value.event, step.value.data);
-      yield step.value.id ? { id: step.value.id, event } : { event };
-      if (event.type === "done") return;
-    }
-  } finally {
-    await sse.return?.();
+    await readSSE(body, (sse) => {
+      const event = eventOf(sse.event, sse.data);
+      onEvent(event, sse.id);
+      if (event.type === "done") throw DONE;
+    });
+  } catch (error) {
+    if (error === DONE) return;
+    throw readFailure(error);
   }
-  throw new StreamError(
-    "toolnexus: the event stream ended before its done event — the connection was cut or the server stopped early; run it again",
-  );
+  throw new StreamError(ENDED_EARLY);
 }
 
 /**
@@ -217,5 +219,22 @@ export async function* readEventsWithIds(
 export async function* readEventStream(
   source: Response | ReadableStream<Uint8Array>,
 ): AsyncGenerator<StreamEvent, void, undefined> {
-  for await (const { event } of readEventsWithIds(source)) yield event;
+  const sse = parseSSE(await bodyOf(source));
+  try {
+    for (;;) {
+      let step: IteratorResult<{ event: string; data: string }>;
+      try {
+        step = await sse.next();
+      } catch (error) {
+        throw readFailure(error);
+      }
+      if (step.done) break;
+      const event = eventOf(step.value.event, step.value.data);
+      yield event;
+      if (event.type === "done") return;
+    }
+  } finally {
+    await sse.return?.();
+  }
+  throw new StreamError(ENDED_EARLY);
 }

@@ -3,7 +3,7 @@
 // its run and exchange are kept in Web Storage, so a reload replays it from its first event.
 import { isToolnexusError, NetworkError, type ToolnexusError } from "../errors";
 import type { PendingRequest, RunResult, StreamEvent } from "../types";
-import { readEventsWithIds } from "./event-stream";
+import { readEvents } from "./event-stream";
 import {
   call,
   type Core,
@@ -114,13 +114,13 @@ export async function play(
   let cut = false; // the connection dropped: the exchange may go on, and a restore() re-attaches to it
   try {
     const res = await open(core, opening, controller.signal);
-    for await (const { id, event } of readEventsWithIds(res)) {
+    await readEvents(res, (event, id) => {
       if (!started) attach(core, res, id);
       started = true;
       if (event.type === "text") streamed = true;
       if (event.type === "done") finish(core, event.result, streamed);
       else onEvent(core, event);
-    }
+    });
   } catch (error) {
     flush(core);
     if (isAbort(error, controller.signal)) {

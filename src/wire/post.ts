@@ -1,6 +1,6 @@
-// One provider POST with retries, Retry-After (or Gemini's RetryInfo) and backoff. Only infrastructure throws: the final non-2xx
-// response becomes an LlmHttpError (its body redacted by http-error.ts), a final network failure a
-// NetworkError (the original in `cause`); an abort stays the signal's reason.
+// One provider POST with retries, Retry-After (or Gemini's RetryInfo) and backoff. Only infrastructure
+// throws: the final non-2xx response becomes an LlmHttpError (its body redacted by http-error.ts), a final
+// network failure a NetworkError (the original in `cause`); an abort stays the signal's reason.
 import { NetworkError, ToolnexusError, type LlmHttpError } from "../errors";
 import type { ErrorInfo } from "../types";
 import { secretsOf } from "../_internal/redact";
@@ -102,9 +102,8 @@ export async function postWithRetry(
     }
     if (res.ok) return res;
     const retryable = statuses.has(res.status);
-    if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last)
-      throw await httpError(res, init.headers);
-    const error = await httpError(res, init.headers); // reading the body frees the connection before waiting
+    const error = await httpError(res, init.headers); // reading the body frees the connection before a wait
+    if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last) throw error;
     const honoured = retryAfterMs(res.headers.get("retry-after")) ?? retryDelayMs(error.body);
     if (honoured !== undefined && honoured > maxRetryAfter) throw error;
     await pause(opts, attempt, honoured);

@@ -155,7 +155,6 @@ export function parseSSE(stream: ReadableStream<Uint8Array>): AsyncIterableItera
   let at = 0;
   let open = true;
   const parser = createSSEParser((event) => void queue.push(event));
-  // at the end nothing is left to parse: the last bytes cannot hold the blank line an event needs
   const close = (cancel?: boolean): IteratorResult<SSEEvent> => {
     if (open) {
       open = false;
@@ -172,7 +171,9 @@ export function parseSSE(stream: ReadableStream<Uint8Array>): AsyncIterableItera
         if (!open) return close();
         queue = [];
         at = 0;
+        // a read error passes through as it is; the stream is let go by return(), as readEventStream calls it
         const { done, value } = await reader.read();
+        // at the end nothing is left to parse: the last bytes cannot hold the blank line an event needs
         if (done) close();
         else feedBytes(parser, decoder, value);
       }
