@@ -129,9 +129,7 @@ function remoteError({ code, message }: ErrorPayload): ToolnexusError {
 export async function responseError(res: Response): Promise<ToolnexusError> {
   const payload = payloadOf(await res.json().catch(() => undefined));
   if (payload) return remoteError(payload);
-  return new StreamError(
-    `toolnexus: the event stream request failed with HTTP ${res.status} — check the endpoint's URL and its logs`,
-  );
+  return new StreamError(`toolnexus: the endpoint answered HTTP ${res.status}; check its URL and its logs`);
 }
 
 async function bodyOf(source: Response | ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
@@ -141,20 +139,19 @@ async function bodyOf(source: Response | ReadableStream<Uint8Array>): Promise<Re
   const type = res.headers.get("content-type");
   if (!res.body || (type && !type.toLowerCase().includes("text/event-stream"))) {
     res.body?.cancel().catch(() => {});
-    throw new StreamError(
-      `toolnexus: expected a text/event-stream response, got ${res.body ? type : "no body"} — serve it with eventStreamResponse(events)`,
-    );
+    throw notEvents(`a ${res.body ? type : "bodiless"} response`);
   }
   return res.body;
 }
 
+/** What is not a stream eventStreamResponse made: a response of another kind, or an event that is not one of its. */
+const notEvents = (got: string, cause?: unknown): StreamError =>
+  new StreamError(`toolnexus: expected StreamEvents (from eventStreamResponse), got ${got}`, { cause });
+
 /** fetch reports a lost connection as a TypeError in every runtime; anything else (an abort) stays as it is. */
 function readFailure(error: unknown): unknown {
   if (!(error instanceof TypeError)) return error;
-  return new NetworkError(
-    "toolnexus: the connection to the server was lost while the event stream was read — try again",
-    { cause: error },
-  );
+  return new NetworkError("toolnexus: the event stream's connection was lost; try again", { cause: error });
 }
 
 function eventOf(event: string, text: string): StreamEvent {
@@ -162,28 +159,22 @@ function eventOf(event: string, text: string): StreamEvent {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new StreamError(
-      `toolnexus: event "${event}" in the event stream is not JSON — serve the stream with eventStreamResponse(events)`,
-      { cause: error },
-    );
+    throw notEvents(`event "${event}" (not JSON)`, error);
   }
   if (event === "error") {
     const { code, message } = (data ?? {}) as Partial<ErrorPayload>;
     throw remoteError({
       code: typeof code === "string" ? code : "internal",
-      message: typeof message === "string" ? message : "toolnexus: the run failed on the server (no message)",
+      message: typeof message === "string" ? message : "toolnexus: the run failed on the server",
     });
   }
   if (typeof data !== "object" || data === null || typeof (data as { type?: unknown }).type !== "string") {
-    throw new StreamError(
-      `toolnexus: event "${event}" in the event stream is not a StreamEvent — serve the stream with eventStreamResponse(events)`,
-    );
+    throw notEvents(`event "${event}"`);
   }
   return data as StreamEvent;
 }
 
-const ENDED_EARLY =
-  "toolnexus: the event stream ended before its done event — the connection was cut or the server stopped early; run it again";
+const ENDED_EARLY = "toolnexus: the event stream ended before its done event (cut off); run it again";
 
 /** Thrown out of readSSE's callback to stop reading at the `done` event (it cancels the stream). */
 const DONE = Symbol("done");

@@ -139,7 +139,7 @@ export function createRunSession(options: RunSessionOptions): RunSession {
   if (typeof options?.endpoint !== "string" && !(options?.endpoint instanceof URL))
     throw new ConfigError(
       "endpoint",
-      `toolnexus: createRunSession needs { endpoint }, the URL of a createRunHandler (e.g. "/api/run"), got ${shown(options?.endpoint)}`,
+      `toolnexus: createRunSession needs { endpoint }: a createRunHandler's URL, got ${shown(options?.endpoint)}`,
     );
   const storage = options.storage === null ? undefined : (options.storage ?? defaultStorage());
   const key = options.key ?? "toolnexus:run-session";

@@ -93,7 +93,7 @@ export function flush(core: Core): void {
 /** A failure as the page sees it: a ToolnexusError with a code, or a NetworkError for a failed fetch. */
 export function described(error: unknown): { code: string; message: string } {
   if (isToolnexusError(error)) return { code: error.code, message: error.message };
-  return { code: "internal", message: "toolnexus: the run session failed unexpectedly — try again" };
+  return { code: "internal", message: "toolnexus: the run session failed; try again" };
 }
 
 export const isAbort = (error: unknown, signal: AbortSignal): boolean =>
@@ -106,9 +106,7 @@ export async function call(core: Core, url: string, init: RequestInit, signal?: 
     return await f(url, signal ? { ...init, signal } : init);
   } catch (error) {
     if (signal && isAbort(error, signal)) throw error;
-    throw new NetworkError("toolnexus: could not reach the run endpoint — check the connection and try again", {
-      cause: error,
-    });
+    throw new NetworkError("toolnexus: could not reach the run endpoint; try again", { cause: error });
   }
 }
 

@@ -83,7 +83,7 @@ export async function restore(core: Core): Promise<void> {
   )
     return;
   if (body.status === "running") {
-    const message = "toolnexus: the run is still being resumed elsewhere — reload to look again";
+    const message = "toolnexus: the run is being resumed elsewhere; reload later";
     return set(core, { status: "error", error: { code: "run_conflict", message } });
   }
   const requests = Array.isArray(body.requests) ? body.requests : [];

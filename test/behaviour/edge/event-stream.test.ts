@@ -278,7 +278,7 @@ describe("readEventStream", () => {
   it("throws StreamError for a response that is not an event stream", async () => {
     const html = new Response("<html></html>", { headers: { "content-type": "text/html" } });
     await expect(collect(readEventStream(html))).rejects.toThrow(
-      "expected a text/event-stream response, got text/html",
+      "expected StreamEvents (from eventStreamResponse), got a text/html response",
     );
     await expect(collect(readEventStream(streamOf("event: text\ndata: {not json\n\n")))).rejects.toThrow("not JSON");
   });
