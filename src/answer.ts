@@ -270,7 +270,7 @@ const REQUEST_SHAPE = shape(REQUEST);
 
 /** How deep, and how large (string characters, keys and values counted), untrusted `data` may be. */
 const MAX_DEPTH = 64;
-const MAX_SIZE = 16 * 1024 * 1024;
+const MAX_SIZE = 16_777_216; // 16 Mi
 
 /**
  * `get()` on a value a caller handed in: a getter or a Proxy trap that throws makes `field` bad — an
