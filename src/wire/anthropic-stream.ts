@@ -1,7 +1,6 @@
 // The Anthropic wire's streamed replies: SSE events assembled into one Turn.
-import type { SSEEvent } from "./sse";
 import type { ToolCall, Turn, WireDelta } from "./types";
-import { callFromRaw, callFromValue, count, cutOff, providerError, readEvents, record, type Json } from "./common";
+import { callFromRaw, callFromValue, count, providerError, readJson, record, usageOf, type Json } from "./common";
 
 /** What a stream has delivered so far: content blocks by index, tool input JSON by index. */
 interface Assembly {
@@ -41,17 +40,8 @@ function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
   }
 }
 
-function addEvent(a: Assembly, sse: SSEEvent, onDelta: (delta: WireDelta) => void): void {
-  if (a.stopped) return;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(sse.data);
-  } catch {
-    return; // not JSON: nothing the protocol defines (a keep-alive); truncation is caught at the end
-  }
-  const event = record(parsed);
-  if (!event) return;
-  switch (typeof event.type === "string" ? event.type : sse.event) {
+function addEvent(a: Assembly, event: Json, type: string, onDelta: (delta: WireDelta) => void): void {
+  switch (typeof event.type === "string" ? event.type : type) {
     case "message_start": {
       const usage = record(record(event.message)?.usage);
       a.prompt = count(usage?.input_tokens);
@@ -99,8 +89,7 @@ function assemble(a: Assembly): Turn {
     } else if (block.type === "text" && typeof block.text === "string") text += block.text;
     content.push(block);
   }
-  const usage = { promptTokens: a.prompt, completionTokens: a.completion, totalTokens: a.prompt + a.completion };
-  const turn: Turn = { message: { role: "assistant", content }, text, calls, usage };
+  const turn: Turn = { message: { role: "assistant", content }, text, calls, usage: usageOf(a.prompt, a.completion) };
   if (a.stop !== undefined) turn.finishReason = a.stop;
   return turn;
 }
@@ -114,7 +103,13 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
     stop: undefined,
     stopped: false,
   };
-  const events = await readEvents(body, (event) => addEvent(a, event, onDelta));
-  if (!a.stopped) throw cutOff("message_stop", events);
+  await readJson(
+    body,
+    (event, sse) => {
+      if (event && !a.stopped) addEvent(a, event, sse.event, onDelta);
+    },
+    () => a.stopped,
+    "message_stop",
+  );
   return assemble(a);
 }

@@ -4,7 +4,7 @@ import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
 import { readSSE, type SSEEvent } from "./sse";
-import type { ToolCall } from "./types";
+import type { ToolCall, Wire } from "./types";
 
 export type Json = Record<string, unknown>;
 
@@ -12,6 +12,46 @@ export type Json = Record<string, unknown>;
 export function record(value: unknown): Json | undefined {
   return isPlainObject(value) ? value : undefined;
 }
+
+/** `value[key]` when it is an array, else `[]`. */
+export function listOf(value: unknown, key: string): unknown[] {
+  const list = record(value)?.[key];
+  return Array.isArray(list) ? list : [];
+}
+
+/**
+ * `callsOf` and `withCallIds` for an assistant message whose `list` holds its calls among other entries:
+ * the entries of type `type`, each with its id in `idKey`.
+ */
+export function callEntries(list: string, type: string, idKey: string): Pick<Wire, "callsOf" | "withCallIds"> {
+  const calls = (message: unknown): { entry: Json; at: number }[] =>
+    listOf(message, list).flatMap((value, at) => {
+      const entry = record(value);
+      return entry?.type === type ? [{ entry, at }] : [];
+    });
+  return {
+    callsOf: (message) =>
+      calls(message).map(({ entry }) => ({ id: String(entry[idKey] ?? ""), name: String(entry.name ?? "") })),
+    withCallIds(message, ids) {
+      const entries = listOf(message, list).slice();
+      calls(message).forEach(({ entry, at }, i) => {
+        entries[at] = { ...entry, [idKey]: ids[i] ?? entry[idKey] };
+      });
+      return { ...record(message), [list]: entries };
+    },
+  };
+}
+
+/** JSON request headers, with the API key under `name` when there is one. */
+export const headersWith = (
+  name: string,
+  key: string | undefined,
+  extra?: Record<string, string>,
+): Record<string, string> => ({
+  ...(key ? { [name]: key } : {}),
+  ...extra,
+  "Content-Type": "application/json",
+});
 
 /** A base URL without its trailing slash, so a path can follow it. */
 export const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
@@ -46,25 +86,18 @@ export function thinkingOf(content: unknown): string {
   return text;
 }
 
-/** OpenAI `{ prompt_tokens, completion_tokens, total_tokens }`; total falls back to the sum; missing ⇒ 0. */
-export function openaiUsage(usage: unknown): Usage {
-  const u = record(usage);
-  const promptTokens = count(u?.prompt_tokens);
-  const completionTokens = count(u?.completion_tokens);
-  const total = u?.total_tokens;
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: typeof total === "number" && Number.isFinite(total) ? total : promptTokens + completionTokens,
-  };
+/** Token usage from a provider's counts: missing ⇒ 0; a total the provider did not send is the sum. */
+export function usageOf(prompt: unknown, completion: unknown, total?: unknown): Usage {
+  const promptTokens = count(prompt);
+  const completionTokens = count(completion);
+  const totalTokens = Number.isFinite(total) ? (total as number) : promptTokens + completionTokens;
+  return { promptTokens, completionTokens, totalTokens };
 }
 
-/** Anthropic `{ input_tokens, output_tokens }`; total is their sum; missing ⇒ 0. */
-export function anthropicUsage(usage: unknown): Usage {
+/** OpenAI chat `{ prompt_tokens, completion_tokens, total_tokens }`. */
+export function openaiUsage(usage: unknown): Usage {
   const u = record(usage);
-  const promptTokens = count(u?.input_tokens);
-  const completionTokens = count(u?.output_tokens);
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+  return usageOf(u?.prompt_tokens, u?.completion_tokens, u?.total_tokens);
 }
 
 function argsError(name: string, reason: string): string {
@@ -140,8 +173,20 @@ export function providerError(error: unknown): StreamError {
   );
 }
 
+/** Throws the provider's error when a reply or a stream's event carries one (`error`, not null). */
+export function throwIfError(data: Json | undefined): void {
+  if ((data?.error ?? null) !== null) throw providerError(data?.error);
+}
+
+/** A reply without the part `style` reads: most likely baseUrl points elsewhere. */
+export function unusable(what: string, style: string, path: string): StreamError {
+  return new StreamError(
+    `toolnexus: the reply has no ${what} — does baseUrl serve style "${style}"? (it posts to <baseUrl>${path})`,
+  );
+}
+
 /** The stream ended without the provider's end marker (or carried no events at all). */
-export function cutOff(marker: string, events: number): StreamError {
+function cutOff(marker: string, events: number): StreamError {
   return new StreamError(
     events === 0
       ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style; a streaming request must be answered with text/event-stream"
@@ -150,19 +195,36 @@ export function cutOff(marker: string, events: number): StreamError {
 }
 
 /**
- * Reads a provider's event stream to its end, handing `add` each event — the one the stream cut off too: the
- * spec drops an event that lacks its closing blank line, but a complete last event in it still counts — and
- * resolves with how many events there were (what a reader says of a stream that ended too soon).
+ * Reads a provider's event stream to its end, handing `add` each event's JSON object — `undefined` for
+ * OpenAI's `[DONE]` — and throws `cutOff(marker)` unless `ended()` says the provider's end marker came.
+ * Data that is not JSON is skipped (a keep-alive); data of several lines (a server that ends events with
+ * one newline) is read line by line. The event the stream cut off counts too: the spec drops an event that
+ * lacks its closing blank line, but a complete last event in it is still read.
  */
-export async function readEvents(stream: ReadableStream<Uint8Array>, add: (event: SSEEvent) => void): Promise<number> {
+export async function readJson(
+  stream: ReadableStream<Uint8Array>,
+  add: (json: Json | undefined, event: SSEEvent) => void,
+  ended: () => boolean,
+  marker: string,
+): Promise<void> {
   let events = 0;
-  const cut = await readSSE(stream, (event) => {
+  const take = (data: string, event: SSEEvent): void => {
+    if (data === "[DONE]") return add(undefined, event);
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      if (data.includes("\n")) for (const line of data.split("\n")) take(line.trim(), event);
+      return;
+    }
+    const json = record(value);
+    if (json) add(json, event);
+  };
+  const read = (event: SSEEvent): void => {
     events++;
-    add(event);
-  });
-  if (cut) {
-    events++;
-    add(cut);
-  }
-  return events;
+    take(event.data, event);
+  };
+  const cut = await readSSE(stream, read);
+  if (cut) read(cut);
+  if (!ended()) throw cutOff(marker, events);
 }

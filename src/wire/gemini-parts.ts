@@ -1,7 +1,7 @@
 // Gemini parts read into a Turn, and content parts as Gemini parts: shared by the JSON reply (gemini.ts)
 // and the stream reader (gemini-stream.ts).
-import type { ContentPart } from "../types";
-import { callFromValue, count, record, type Json } from "./common";
+import type { ContentPart, Usage } from "../types";
+import { callFromValue, count, record, usageOf, type Json } from "./common";
 import type { ToolCall, Turn } from "./types";
 
 /** A content part as a Gemini part: `text`, `inlineData` (base64 bytes) or `fileData` (a URI). */
@@ -15,16 +15,13 @@ export function geminiPart(part: ContentPart): Json {
  * `usageMetadata`: `candidatesTokenCount` leaves the thinking out, so completion tokens add
  * `thoughtsTokenCount` (as OpenAI's `output_tokens` include reasoning).
  */
-export function geminiUsage(usage: unknown) {
+function geminiUsage(usage: unknown): Usage {
   const u = record(usage);
-  const promptTokens = count(u?.promptTokenCount);
-  const completionTokens = count(u?.candidatesTokenCount) + count(u?.thoughtsTokenCount);
-  const total = u?.totalTokenCount;
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: typeof total === "number" && Number.isFinite(total) ? total : promptTokens + completionTokens,
-  };
+  return usageOf(
+    u?.promptTokenCount,
+    count(u?.candidatesTokenCount) + count(u?.thoughtsTokenCount),
+    u?.totalTokenCount,
+  );
 }
 
 /** The id a function call came with, or a fresh one: Gemini's API sends calls without ids. */

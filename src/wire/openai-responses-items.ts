@@ -1,7 +1,7 @@
 // The Responses API's output items read into a Turn, and content parts as its input parts: shared by the
 // JSON reply (openai-responses.ts) and the stream reader (openai-responses-stream.ts).
-import type { ContentPart } from "../types";
-import { callFromRaw, count, record, type Json } from "./common";
+import type { ContentPart, Usage } from "../types";
+import { callFromRaw, listOf, record, usageOf, type Json } from "./common";
 import type { ToolCall, Turn } from "./types";
 
 /** A part's bytes as a `data:` URL, or its URL as given. */
@@ -20,22 +20,15 @@ export function inputPart(part: ContentPart): Json {
 }
 
 /** The usage of a response: `output_tokens` already counts the reasoning tokens. */
-export function responsesUsage(usage: unknown) {
+function responsesUsage(usage: unknown): Usage {
   const u = record(usage);
-  const promptTokens = count(u?.input_tokens);
-  const completionTokens = count(u?.output_tokens);
-  const total = u?.total_tokens;
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: typeof total === "number" && Number.isFinite(total) ? total : promptTokens + completionTokens,
-  };
+  return usageOf(u?.input_tokens, u?.output_tokens, u?.total_tokens);
 }
 
 /** The text a message item shows: its `output_text` parts, and a refusal in its words. */
 function messageText(item: Json): string {
   let text = "";
-  for (const value of Array.isArray(item.content) ? item.content : []) {
+  for (const value of listOf(item, "content")) {
     const part = record(value);
     if (part?.type === "output_text" && typeof part.text === "string") text += part.text;
     else if (part?.type === "refusal" && typeof part.refusal === "string") text += part.refusal;

@@ -3,7 +3,7 @@
 // Items are joined by `output_index`, never by item id: some servers (GitHub Copilot) give every event of
 // one item a new id. A finished item (`response.output_item.done`) replaces what its deltas built, so a
 // reasoning item keeps the `encrypted_content` of its final form.
-import { cutOff, providerError, readEvents, record, type Json } from "./common";
+import { providerError, readJson, record, type Json } from "./common";
 import { finishOf, turnOf } from "./openai-responses-items";
 import type { Turn, WireDelta } from "./types";
 
@@ -70,18 +70,6 @@ function addEvent(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
   }
 }
 
-function addData(a: Assembly, data: string, onDelta: (delta: WireDelta) => void): void {
-  if (a.response || data === "[DONE]") return;
-  let event: unknown;
-  try {
-    event = JSON.parse(data);
-  } catch {
-    return; // not JSON: a keep-alive some servers send
-  }
-  const json = record(event);
-  if (json) addEvent(a, json, onDelta);
-}
-
 function assemble(a: Assembly, response: Json): Turn {
   const streamed = [...a.items.entries()].sort((x, y) => x[0] - y[0]).map(([at, item]) => built(a, at, item));
   // the final response lists the same items; it is the authority when it carries them
@@ -92,7 +80,13 @@ function assemble(a: Assembly, response: Json): Turn {
 /** Reads a Responses API SSE body to the end (see `Wire.readStream`). */
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
   const a: Assembly = { items: new Map(), text: new Map(), response: undefined };
-  const events = await readEvents(body, (event) => addData(a, event.data, onDelta));
-  if (!a.response) throw cutOff("response.completed", events);
-  return assemble(a, a.response);
+  await readJson(
+    body,
+    (event) => {
+      if (event && !a.response) addEvent(a, event, onDelta);
+    },
+    () => a.response !== undefined,
+    "response.completed",
+  );
+  return assemble(a, a.response!);
 }

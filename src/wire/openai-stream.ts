@@ -1,16 +1,6 @@
 // The OpenAI wire's streamed replies: SSE chunks assembled into one Turn.
 import type { Usage } from "../types";
-import {
-  callFromRaw,
-  cutOff,
-  openaiUsage,
-  providerError,
-  readEvents,
-  record,
-  textOf,
-  thinkingOf,
-  type Json,
-} from "./common";
+import { callFromRaw, openaiUsage, readJson, record, textOf, thinkingOf, throwIfError, type Json } from "./common";
 import type { Turn, WireDelta } from "./types";
 
 interface Slot {
@@ -114,7 +104,7 @@ function nextUsage(so: Usage, u: Usage): Usage {
 }
 
 function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void): void {
-  if (chunk.error !== undefined && chunk.error !== null) throw providerError(chunk.error);
+  throwIfError(chunk);
   const usage = record(chunk.usage);
   if (usage) a.usage = nextUsage(a.usage, openaiUsage(usage));
   const choice = record(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
@@ -134,25 +124,6 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
   if (thinking !== "") onDelta({ type: "reasoning", delta: thinking });
   if (delta) addReasoning(a, delta, onDelta);
   if (Array.isArray(delta?.tool_calls)) addToolDeltas(a, delta.tool_calls, onDelta);
-}
-
-// One event's data: a JSON chunk, or `[DONE]`. Data that is not JSON is skipped (keep-alives some
-// servers send); data holding several lines (a server that ends events with one newline) is read line by line.
-function addData(a: Assembly, data: string, onDelta: (delta: WireDelta) => void): void {
-  if (a.done) return;
-  if (data === "[DONE]") {
-    a.done = true;
-    return;
-  }
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(data);
-  } catch {
-    if (data.includes("\n")) for (const line of data.split("\n")) addData(a, line.trim(), onDelta);
-    return;
-  }
-  const json = record(chunk);
-  if (json) addChunk(a, json, onDelta);
 }
 
 function assemble(a: Assembly): Turn {
@@ -190,7 +161,15 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
     finish: undefined,
     done: false,
   };
-  const events = await readEvents(body, (event) => addData(a, event.data, onDelta));
-  if (!a.done && a.finish === undefined) throw cutOff("[DONE] or a finish_reason", events);
+  await readJson(
+    body,
+    (chunk) => {
+      if (a.done) return;
+      if (chunk) addChunk(a, chunk, onDelta);
+      else a.done = true;
+    },
+    () => a.done || a.finish !== undefined,
+    "[DONE] or a finish_reason",
+  );
   return assemble(a);
 }

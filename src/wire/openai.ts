@@ -1,16 +1,18 @@
 // The OpenAI chat-completions wire: requests and JSON replies; SSE replies
 // are assembled in openai-stream.ts.
-import { StreamError } from "../errors";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
 import {
   callFromRaw,
   callFromValue,
+  headersWith,
+  listOf,
   openaiUsage,
-  providerError,
   record,
   stripSlash,
   textOf,
   thinkingOf,
+  throwIfError,
+  unusable,
 } from "./common";
 import { historyParts, openaiPart, promptContent, toolParts } from "./content";
 import { readStream } from "./openai-stream";
@@ -25,22 +27,16 @@ function callOf(value: unknown): ToolCall {
   return callFromValue(id, name, args); // some compatible servers send the arguments as an object
 }
 
-const toolCallsOf = (message: unknown): (Record<string, unknown> | undefined)[] => {
-  const calls = record(message)?.tool_calls;
-  return Array.isArray(calls) ? calls.map(record) : [];
-};
+const toolCallsOf = (message: unknown): (Record<string, unknown> | undefined)[] =>
+  listOf(message, "tool_calls").map(record);
 
 function parse(json: unknown): Turn {
   const data = record(json);
-  if (data?.error !== undefined && data.error !== null) throw providerError(data.error);
+  throwIfError(data);
   const choice = record(Array.isArray(data?.choices) ? data.choices[0] : undefined);
   const message = record(choice?.message);
-  if (!data || !message) {
-    throw new StreamError(
-      'toolnexus: the reply has no choices[0].message — is baseUrl an OpenAI-compatible API? (style "openai" posts to <baseUrl>/chat/completions)',
-    );
-  }
-  const calls = Array.isArray(message.tool_calls) ? message.tool_calls.map(callOf) : [];
+  if (!data || !message) throw unusable("choices[0].message", "openai", "/chat/completions");
+  const calls = listOf(message, "tool_calls").map(callOf);
   // a refusal (`message.refusal`, content null) is the turn's text, as it is when streamed
   const text = textOf(message.content) + (typeof message.refusal === "string" ? message.refusal : "");
   const turn: Turn = { message, text, calls, usage: openaiUsage(data.usage) };
@@ -107,11 +103,7 @@ export function strictable(schema: unknown, depth = 0): boolean {
 export const openaiWire: Wire = {
   style: "openai",
   url: (baseUrl) => `${stripSlash(baseUrl)}/chat/completions`,
-  headers(apiKey) {
-    const headers: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
-    headers["Content-Type"] = "application/json";
-    return headers;
-  },
+  headers: (apiKey) => headersWith("Authorization", apiKey && `Bearer ${apiKey}`),
   start(system, history, prompt) {
     const content = promptContent(prompt, openaiPart);
     const messages: unknown[] =
