@@ -17,7 +17,8 @@ import {
 import { historyParts, openaiPart, promptContent, toolParts } from "./content";
 import { readStream } from "./openai-stream";
 
-function callOf(value: unknown): ToolCall {
+/** One entry of `tool_calls` (`{ id, function: { name, arguments } }`) as a ToolCall. */
+export function callOf(value: unknown): ToolCall {
   const tc = record(value);
   const fn = record(tc?.function);
   const id = typeof tc?.id === "string" ? tc.id : "";
