@@ -100,9 +100,14 @@ export function openaiUsage(usage: unknown): Usage {
   return usageOf(u?.prompt_tokens, u?.completion_tokens, u?.total_tokens);
 }
 
-function argsError(name: string, reason: string): string {
-  return `Invalid arguments for ${name}: not a JSON object: ${reason}`;
-}
+/** A call whose arguments the tool must not see: `args` is `{}` and the model is told why. */
+const refused = (id: string, name: string, raw: string, reason: string): ToolCall => ({
+  id,
+  name,
+  args: {},
+  raw,
+  argsError: `Invalid arguments for ${name}: not a JSON object: ${reason}`,
+});
 
 /**
  * A tool call from the arguments string the model sent: `JSON.parse(raw || "{}")`. Anything but a JSON
@@ -114,15 +119,9 @@ export function callFromRaw(id: string, name: string, raw: string): ToolCall {
     value = JSON.parse(raw || "{}");
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return {
-      id,
-      name,
-      args: {},
-      raw,
-      argsError: argsError(name, reason.length > 120 ? `${reason.slice(0, 120)}…` : reason),
-    };
+    return refused(id, name, raw, reason.length > 120 ? `${reason.slice(0, 120)}…` : reason);
   }
-  return checked(id, name, raw, value);
+  return checked(id, name, value, raw);
 }
 
 const MAX_ARGS_DEPTH = 64;
@@ -139,20 +138,20 @@ function deeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** Arguments must be a JSON object no deeper than 64 levels; anything else is refused before a tool sees it. */
-function checked(id: string, name: string, raw: string, value: unknown): ToolCall {
+/**
+ * Arguments must be a JSON object no deeper than 64 levels; anything else is refused before a tool sees it
+ * (and a value too deep is never serialised: its `raw` is `{}`).
+ */
+function checked(id: string, name: string, value: unknown, raw?: string): ToolCall {
+  if (deeperThan(value, MAX_ARGS_DEPTH)) return refused(id, name, "{}", `nested deeper than ${MAX_ARGS_DEPTH} levels`);
+  const text = raw ?? JSON.stringify(value);
   const args = record(value);
-  if (!args) return { id, name, args: {}, raw, argsError: argsError(name, `got ${typeName(value)}`) };
-  if (deeperThan(args, MAX_ARGS_DEPTH))
-    return { id, name, args: {}, raw: "{}", argsError: argsError(name, `nested deeper than ${MAX_ARGS_DEPTH} levels`) };
-  return { id, name, args, raw };
+  return args ? { id, name, args, raw: text } : refused(id, name, text, `got ${typeName(value)}`);
 }
 
 /** A tool call from arguments that arrived already parsed (Anthropic `input`, or OpenAI-compatible servers sending an object). */
 export function callFromValue(id: string, name: string, value: unknown): ToolCall {
-  if (deeperThan(value, MAX_ARGS_DEPTH))
-    return { id, name, args: {}, raw: "{}", argsError: argsError(name, `nested deeper than ${MAX_ARGS_DEPTH} levels`) };
-  return checked(id, name, JSON.stringify(value ?? {}), value ?? {});
+  return checked(id, name, value ?? {});
 }
 
 /** The text of a provider's error object (`{ message }`, a string, or anything else), redacted and shortened. */
@@ -169,7 +168,7 @@ export function errorText(error: unknown): string {
 
 export function providerError(error: unknown): StreamError {
   return new StreamError(
-    `toolnexus: the provider reported an error: ${errorText(error)} — retry the run; if it persists, check the model name and the request`,
+    `toolnexus: the provider reported an error: ${errorText(error)} — retry the run, or check the model name and the request`,
   );
 }
 
@@ -189,8 +188,8 @@ export function unusable(what: string, style: string, path: string): StreamError
 function cutOff(marker: string, events: number): StreamError {
   return new StreamError(
     events === 0
-      ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style; a streaming request must be answered with text/event-stream"
-      : `toolnexus: the provider's stream ended before ${marker} — the reply was cut off, so no tool ran on half-received arguments; retry the run`,
+      ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style"
+      : `toolnexus: the provider's stream ended before ${marker}, so no tool ran on half-received arguments — retry the run`,
   );
 }
 
