@@ -1,6 +1,17 @@
 // The Anthropic wire's streamed replies: SSE events assembled into one Turn.
 import type { ToolCall, Turn, WireDelta } from "./types";
-import { callFromRaw, callFromValue, count, providerError, readJson, record, usageOf, type Json } from "./common";
+import {
+  byIndex,
+  callFromRaw,
+  newTurn,
+  callFromValue,
+  count,
+  providerError,
+  readJson,
+  record,
+  usageOf,
+  type Json,
+} from "./common";
 
 /** What a stream has delivered so far: content blocks by index, tool input JSON by index. */
 interface Assembly {
@@ -77,7 +88,7 @@ function assemble(a: Assembly): Turn {
   const content: Json[] = [];
   const calls: ToolCall[] = [];
   let text = "";
-  for (const [index, block] of [...a.blocks.entries()].sort((x, y) => x[0] - y[0])) {
+  for (const [index, block] of byIndex(a.blocks)) {
     const raw = a.json.get(index);
     if (block.type === "tool_use" || raw !== undefined || "input" in block) {
       // tool_use, and server-side tool blocks that stream their input the same way
@@ -89,9 +100,7 @@ function assemble(a: Assembly): Turn {
     } else if (block.type === "text" && typeof block.text === "string") text += block.text;
     content.push(block);
   }
-  const turn: Turn = { message: { role: "assistant", content }, text, calls, usage: usageOf(a.prompt, a.completion) };
-  if (a.stop !== undefined) turn.finishReason = a.stop;
-  return turn;
+  return newTurn({ role: "assistant", content }, text, calls, usageOf(a.prompt, a.completion), a.stop);
 }
 
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {

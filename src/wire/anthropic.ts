@@ -5,18 +5,20 @@ import {
   callEntries,
   callFromValue,
   headersWith,
+  newTurn,
   providerError,
   record,
   stripSlash,
   throwIfError,
   unusable,
   usageOf,
+  type Json,
 } from "./common";
 import { anthropicPart, historyParts, promptContent, toolParts } from "./content";
 import { readStream } from "./anthropic-stream";
 
-/** The turn in an Anthropic `content` array: joined `text` and `thinking` blocks and the `tool_use` calls, in order. */
-function read(content: unknown[]): { text: string; calls: ToolCall[]; reasoning?: string } {
+/** The turn in an Anthropic reply: joined `text` and `thinking` blocks and the `tool_use` calls, in order. */
+function turnOf(data: Json, content: unknown[]): Turn {
   let text = "";
   let reasoning = "";
   const calls: ToolCall[] = [];
@@ -30,7 +32,9 @@ function read(content: unknown[]): { text: string; calls: ToolCall[]; reasoning?
       calls.push(call);
     }
   }
-  return reasoning ? { text, calls, reasoning } : { text, calls };
+  const usage = record(data.usage);
+  const message = { role: "assistant", content };
+  return newTurn(message, text, calls, usageOf(usage?.input_tokens, usage?.output_tokens), data.stop_reason, reasoning);
 }
 
 function parse(json: unknown): Turn {
@@ -38,14 +42,7 @@ function parse(json: unknown): Turn {
   if (data?.type === "error") throw providerError(data.error);
   throwIfError(data);
   if (!data || !Array.isArray(data.content)) throw unusable("content array", "anthropic", "/v1/messages");
-  const usage = record(data.usage);
-  const turn: Turn = {
-    message: { role: "assistant", content: data.content },
-    ...read(data.content),
-    usage: usageOf(usage?.input_tokens, usage?.output_tokens),
-  };
-  if (typeof data.stop_reason === "string") turn.finishReason = data.stop_reason;
-  return turn;
+  return turnOf(data, data.content);
 }
 
 // the API refuses an empty text block

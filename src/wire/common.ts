@@ -4,7 +4,7 @@ import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
 import { readSSE, type SSEEvent } from "./sse";
-import type { ToolCall, Wire } from "./types";
+import type { ToolCall, Turn, Wire } from "./types";
 
 export type Json = Record<string, unknown>;
 
@@ -12,6 +12,24 @@ export type Json = Record<string, unknown>;
 export function record(value: unknown): Json | undefined {
   return isPlainObject(value) ? value : undefined;
 }
+
+/** A Turn; it has the provider's `finish` reason when that is a string, its `reasoning` when there is some. */
+export function newTurn(
+  message: unknown,
+  text: string,
+  calls: ToolCall[],
+  usage: Usage,
+  finish: unknown,
+  reasoning?: unknown,
+): Turn {
+  const turn: Turn = { message, text, calls, usage };
+  if (typeof reasoning === "string" && reasoning !== "") turn.reasoning = reasoning;
+  if (typeof finish === "string") turn.finishReason = finish;
+  return turn;
+}
+
+/** Map entries in the order of their numeric keys (the providers' `index`). */
+export const byIndex = <T>(map: Map<number, T>): [number, T][] => [...map].sort((x, y) => x[0] - y[0]);
 
 /** `value[key]` when it is an array, else `[]`. */
 export function listOf(value: unknown, key: string): unknown[] {

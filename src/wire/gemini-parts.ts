@@ -1,7 +1,7 @@
 // Gemini parts read into a Turn, and content parts as Gemini parts: shared by the JSON reply (gemini.ts)
 // and the stream reader (gemini-stream.ts).
 import type { ContentPart, Usage } from "../types";
-import { callFromValue, count, record, usageOf, type Json } from "./common";
+import { callFromValue, count, newTurn, record, usageOf, type Json } from "./common";
 import type { ToolCall, Turn } from "./types";
 
 /** A content part as a Gemini part: `text`, `inlineData` (base64 bytes) or `fileData` (a URI). */
@@ -48,9 +48,7 @@ export function turnOf(parts: unknown[], usage: unknown, finish: string | undefi
     } else if (typeof part?.text === "string" && part.thought !== true) text += part.text;
   }
   const message = given ? { role: "model", parts } : { role: "model", parts, callIds: ids.slice(0, calls.length) };
-  const turn: Turn = { message, text, calls, usage: geminiUsage(usage) };
-  if (finish !== undefined) turn.finishReason = finish;
-  return turn;
+  return newTurn(message, text, calls, geminiUsage(usage), finish);
 }
 
 /** A candidate's `finishReason`, or why the prompt was blocked (a blocked prompt has no candidates). */

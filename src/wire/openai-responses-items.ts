@@ -1,7 +1,7 @@
 // The Responses API's output items read into a Turn, and content parts as its input parts: shared by the
 // JSON reply (openai-responses.ts) and the stream reader (openai-responses-stream.ts).
 import type { ContentPart, Usage } from "../types";
-import { callFromRaw, listOf, record, usageOf, type Json } from "./common";
+import { callFromRaw, listOf, newTurn, record, usageOf, type Json } from "./common";
 import type { ToolCall, Turn } from "./types";
 
 /** A part's bytes as a `data:` URL, or its URL as given. */
@@ -52,9 +52,7 @@ export function turnOf(output: unknown[], usage: unknown, finish: string | undef
     if (item?.type === "message") text += messageText(item);
     else if (item?.type === "function_call") calls.push(callOf(item));
   }
-  const turn: Turn = { message: { role: "assistant", output }, text, calls, usage: responsesUsage(usage) };
-  if (finish !== undefined) turn.finishReason = finish;
-  return turn;
+  return newTurn({ role: "assistant", output }, text, calls, responsesUsage(usage), finish);
 }
 
 /** Why a response stopped: `incomplete_details.reason` (e.g. `max_output_tokens`), else its `status`. */

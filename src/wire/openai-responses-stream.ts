@@ -3,7 +3,7 @@
 // Items are joined by `output_index`, never by item id: some servers (GitHub Copilot) give every event of
 // one item a new id. A finished item (`response.output_item.done`) replaces what its deltas built, so a
 // reasoning item keeps the `encrypted_content` of its final form.
-import { providerError, readJson, record, type Json } from "./common";
+import { byIndex, providerError, readJson, record, type Json } from "./common";
 import { finishOf, turnOf } from "./openai-responses-items";
 import type { Turn, WireDelta } from "./types";
 
@@ -71,7 +71,7 @@ function addEvent(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
 }
 
 function assemble(a: Assembly, response: Json): Turn {
-  const streamed = [...a.items.entries()].sort((x, y) => x[0] - y[0]).map(([at, item]) => built(a, at, item));
+  const streamed = byIndex(a.items).map(([at, item]) => built(a, at, item));
   // the final response lists the same items; it is the authority when it carries them
   const output = Array.isArray(response.output) && response.output.length > 0 ? response.output : streamed;
   return turnOf(output, response.usage, finishOf(response));

@@ -1,6 +1,17 @@
 // The OpenAI wire's streamed replies: SSE chunks assembled into one Turn.
 import type { Usage } from "../types";
-import { callFromRaw, openaiUsage, readJson, record, textOf, thinkingOf, throwIfError, type Json } from "./common";
+import {
+  byIndex,
+  callFromRaw,
+  newTurn,
+  openaiUsage,
+  readJson,
+  record,
+  textOf,
+  thinkingOf,
+  throwIfError,
+  type Json,
+} from "./common";
 import type { Turn, WireDelta } from "./types";
 
 interface Slot {
@@ -127,23 +138,16 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
 }
 
 function assemble(a: Assembly): Turn {
-  const slots = [...a.slots.entries()].sort((x, y) => x[0] - y[0]).map(([, slot]) => slot);
+  const slots = byIndex(a.slots).map(([, slot]) => slot);
   const toolCalls = slots.map((s) => ({ id: s.id, type: "function", function: { name: s.name, arguments: s.args } }));
   const message: Record<string, unknown> = { role: "assistant", content: a.content || null };
   // reasoning goes back on the next request: DeepSeek's thinking mode refuses a tool-call turn without it
   if (a.reasoningKey) message[a.reasoningKey] = a.reasoning;
-  if (a.details.size > 0)
-    message.reasoning_details = [...a.details.entries()].sort((x, y) => x[0] - y[0]).map(([, d]) => d);
+  if (a.details.size > 0) message.reasoning_details = byIndex(a.details).map(([, d]) => d);
   if (a.refusal) message.refusal = a.refusal;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
-  const turn: Turn = {
-    message,
-    text: a.content + a.refusal,
-    calls: slots.map((s) => callFromRaw(s.id, s.name, s.args)),
-    usage: a.usage,
-  };
-  if (a.finish !== undefined) turn.finishReason = a.finish;
-  return turn;
+  const calls = slots.map((s) => callFromRaw(s.id, s.name, s.args));
+  return newTurn(message, a.content + a.refusal, calls, a.usage, a.finish);
 }
 
 /** Reads an OpenAI SSE body to the end (see `Wire.readStream`). */

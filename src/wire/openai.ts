@@ -6,6 +6,7 @@ import {
   callFromValue,
   headersWith,
   listOf,
+  newTurn,
   openaiUsage,
   record,
   stripSlash,
@@ -40,11 +41,8 @@ function parse(json: unknown): Turn {
   const calls = listOf(message, "tool_calls").map(callOf);
   // a refusal (`message.refusal`, content null) is the turn's text, as it is when streamed
   const text = textOf(message.content) + (typeof message.refusal === "string" ? message.refusal : "");
-  const turn: Turn = { message, text, calls, usage: openaiUsage(data.usage) };
   const reasoning = message.reasoning_content ?? message.reasoning ?? thinkingOf(message.content);
-  if (typeof reasoning === "string" && reasoning !== "") turn.reasoning = reasoning;
-  if (typeof choice?.finish_reason === "string") turn.finishReason = choice.finish_reason;
-  return turn;
+  return newTurn(message, text, calls, openaiUsage(data.usage), choice?.finish_reason, reasoning);
 }
 
 /** A tool's part as OpenAI chat content; one the API cannot take (a file by URL) becomes a note the model reads. */
