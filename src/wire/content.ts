@@ -17,7 +17,7 @@ export function checkPart(value: unknown, at: string): ContentPart {
   const fail = (what: string): never => {
     throw new ConfigError(
       at,
-      `toolnexus: ${at} ${what} — a content part is { type: "text", text }, { type: "image", mediaType, data | url } or { type: "file", mediaType, data | url, filename? }`,
+      `toolnexus: ${at} ${what} — a content part is { type: "text", text } or { type: "image" | "file", mediaType, data | url }`,
     );
   };
   if (!part) return fail(`is ${typeName(value)}, not a content part`);

@@ -50,7 +50,7 @@ function networkError(url: string, error: unknown): NetworkError {
     // not a URL: keep the generic name
   }
   return new NetworkError(
-    `toolnexus: could not reach ${host} (the connection failed before any response) — check baseUrl and the network, then try again`,
+    `toolnexus: could not reach ${host} — check baseUrl and the network, then try again`,
     { cause: error },
   );
 }
