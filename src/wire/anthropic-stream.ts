@@ -28,9 +28,12 @@ function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
   const block = a.blocks.get(index);
   const delta = record(event.delta);
   if (!block || !delta) return;
-  if (delta.type === "text_delta" && typeof delta.text === "string") {
-    block.text = (typeof block.text === "string" ? block.text : "") + delta.text;
-    if (delta.text !== "") onDelta({ type: "text", delta: delta.text });
+  // text and thinking are appended to the block's field of that name, and reported as they come
+  const key = delta.type === "text_delta" ? "text" : delta.type === "thinking_delta" ? "thinking" : "";
+  const piece = delta[key];
+  if (key && typeof piece === "string") {
+    block[key] = (typeof block[key] === "string" ? block[key] : "") + piece;
+    if (piece !== "") onDelta({ type: key === "text" ? "text" : "reasoning", delta: piece });
   } else if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") {
     a.json.set(index, (a.json.get(index) ?? "") + delta.partial_json);
     // a call's arguments as they are written; server-side tool blocks stream theirs too but run no tool here
@@ -41,9 +44,6 @@ function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
         name: String(block.name ?? ""),
         delta: delta.partial_json,
       });
-  } else if (delta.type === "thinking_delta" && typeof delta.thinking === "string") {
-    block.thinking = (typeof block.thinking === "string" ? block.thinking : "") + delta.thinking;
-    if (delta.thinking !== "") onDelta({ type: "reasoning", delta: delta.thinking });
   } else if (delta.type === "signature_delta" && typeof delta.signature === "string") {
     block.signature = delta.signature; // thinking blocks must go back to the API signed
   } else if (delta.type === "citations_delta" && delta.citation !== undefined) {

@@ -37,6 +37,9 @@ export function listOf(value: unknown, key: string): unknown[] {
   return Array.isArray(list) ? list : [];
 }
 
+/** The first entry of `value[key]` when it is an object (a reply's first choice or candidate). */
+export const firstOf = (value: unknown, key: string): Json | undefined => record(listOf(value, key)[0]);
+
 /**
  * `callsOf` and `withCallIds` for an assistant message whose `list` holds its calls among other entries:
  * the entries of type `type`, each with its id in `idKey`.

@@ -46,14 +46,16 @@ export function promptContent(prompt: unknown, convert: (part: ContentPart, at: 
  * not a content part becomes a text part saying so instead of ending the run.
  */
 export function toolParts(content: unknown): ContentPart[] {
-  if (!Array.isArray(content)) return [];
-  return content.map((p, i) => {
-    try {
-      return checkPart(p, `content[${i}]`);
-    } catch (error) {
-      return { type: "text", text: `[unsupported content part: ${(error as Error).message}]` };
-    }
-  });
+  return Array.isArray(content) ? content.map((p, i) => orNote(() => checkPart(p, `content[${i}]`))) : [];
+}
+
+/** What `convert` makes of a tool's part, or a text part saying why it could not be sent. */
+export function orNote<T>(convert: () => T): T | { type: "text"; text: string } {
+  try {
+    return convert();
+  } catch (error) {
+    return { type: "text", text: `[unsupported content part: ${(error as Error).message}]` };
+  }
 }
 
 const dataUrl = (p: { data?: string; mediaType: string }): string => `data:${p.mediaType};base64,${p.data}`;

@@ -57,6 +57,3 @@ export function finishOf(data: Json, candidate: Json | undefined): string | unde
   const blocked = record(data.promptFeedback)?.blockReason;
   return typeof blocked === "string" ? blocked : undefined;
 }
-
-export const firstCandidate = (data: Json): Json | undefined =>
-  record(Array.isArray(data.candidates) ? data.candidates[0] : undefined);

@@ -3,8 +3,8 @@
 // Adjacent text pieces join into one part, as the unstreamed reply has them; a `thoughtSignature` stays
 // on the part it came on (often a last, empty text part, which joins the text before it and signs it),
 // and a signed part is never joined to what follows it. A function call arrives whole.
-import { listOf, readJson, record, throwIfError, type Json } from "./common";
-import { callId, finishOf, firstCandidate, turnOf } from "./gemini-parts";
+import { firstOf, listOf, readJson, record, throwIfError, type Json } from "./common";
+import { callId, finishOf, turnOf } from "./gemini-parts";
 import type { Turn, WireDelta } from "./types";
 
 interface Assembly {
@@ -37,7 +37,7 @@ function addPart(a: Assembly, part: Json): void {
 function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void): void {
   throwIfError(chunk);
   if (chunk.usageMetadata !== undefined) a.usage = chunk.usageMetadata; // cumulative: the last one counts
-  const candidate = firstCandidate(chunk);
+  const candidate = firstOf(chunk, "candidates");
   const finish = finishOf(chunk, candidate);
   if (finish !== undefined) a.finish = finish;
   for (const value of listOf(candidate?.content, "parts")) {

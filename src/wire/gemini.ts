@@ -5,8 +5,8 @@
 // part it came on — because Gemini refuses a function call whose signature is missing. Calls carry no id
 // (the wire gives each one); those ids are kept beside the parts as `callIds` and left out of the request.
 import type { ToolResult } from "../types";
-import { headersWith, listOf, record, stripSlash, throwIfError, unusable, type Json } from "./common";
-import { finishOf, firstCandidate, geminiPart, turnOf } from "./gemini-parts";
+import { firstOf, headersWith, listOf, record, stripSlash, throwIfError, unusable, type Json } from "./common";
+import { finishOf, geminiPart, turnOf } from "./gemini-parts";
 import type { ToolOutcome, Turn, Wire } from "./types";
 import { readStream } from "./gemini-stream";
 
@@ -19,7 +19,7 @@ const functionCalls = (message: unknown): Json[] =>
 function parse(json: unknown): Turn {
   const data = record(json);
   throwIfError(data);
-  const candidate = data && firstCandidate(data);
+  const candidate = firstOf(data, "candidates");
   if (!data || (!candidate && !data.promptFeedback))
     throw unusable("candidates", "gemini", "/v1beta/models/<model>:generateContent");
   return turnOf(listOf(candidate?.content, "parts"), data.usageMetadata, finishOf(data, candidate));

@@ -3,6 +3,7 @@ import type { Usage } from "../types";
 import {
   byIndex,
   callFromRaw,
+  firstOf,
   newTurn,
   openaiUsage,
   readJson,
@@ -118,7 +119,7 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
   throwIfError(chunk);
   const usage = record(chunk.usage);
   if (usage) a.usage = nextUsage(a.usage, openaiUsage(usage));
-  const choice = record(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
+  const choice = firstOf(chunk, "choices");
   if (!choice) return;
   if (typeof choice.finish_reason === "string") a.finish = choice.finish_reason;
   const delta = record(choice.delta);

@@ -4,6 +4,7 @@ import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
 import {
   callFromRaw,
   callFromValue,
+  firstOf,
   headersWith,
   listOf,
   newTurn,
@@ -15,7 +16,7 @@ import {
   throwIfError,
   unusable,
 } from "./common";
-import { historyParts, openaiPart, promptContent, toolParts } from "./content";
+import { historyParts, openaiPart, orNote, promptContent, toolParts } from "./content";
 import { readStream } from "./openai-stream";
 
 /** One entry of `tool_calls` (`{ id, function: { name, arguments } }`) as a ToolCall. */
@@ -35,7 +36,7 @@ const toolCallsOf = (message: unknown): (Record<string, unknown> | undefined)[] 
 function parse(json: unknown): Turn {
   const data = record(json);
   throwIfError(data);
-  const choice = record(Array.isArray(data?.choices) ? data.choices[0] : undefined);
+  const choice = firstOf(data, "choices");
   const message = record(choice?.message);
   if (!data || !message) throw unusable("choices[0].message", "openai", "/chat/completions");
   const calls = listOf(message, "tool_calls").map(callOf);
@@ -43,15 +44,6 @@ function parse(json: unknown): Turn {
   const text = textOf(message.content) + (typeof message.refusal === "string" ? message.refusal : "");
   const reasoning = message.reasoning_content ?? message.reasoning ?? thinkingOf(message.content);
   return newTurn(message, text, calls, openaiUsage(data.usage), choice?.finish_reason, reasoning);
-}
-
-/** A tool's part as OpenAI chat content; one the API cannot take (a file by URL) becomes a note the model reads. */
-function safePart(part: Parameters<typeof openaiPart>[0]): unknown {
-  try {
-    return openaiPart(part);
-  } catch (error) {
-    return { type: "text", text: `[unsupported content part: ${(error as Error).message}]` };
-  }
 }
 
 /**
@@ -68,7 +60,10 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
   for (const { call, result } of outcomes) {
     const parts = toolParts(result.content);
     if (parts.length === 0) continue;
-    attached.push({ type: "text", text: `Output of tool ${call.name} (${call.id}):` }, ...parts.map(safePart));
+    attached.push(
+      { type: "text", text: `Output of tool ${call.name} (${call.id}):` },
+      ...parts.map((part) => orNote(() => openaiPart(part))),
+    );
   }
   if (attached.length > 0) messages.push({ role: "user", content: attached });
   return messages;

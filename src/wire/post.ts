@@ -49,10 +49,9 @@ function networkError(url: string, error: unknown): NetworkError {
   } catch {
     // not a URL: keep the generic name
   }
-  return new NetworkError(
-    `toolnexus: could not reach ${host} — check baseUrl and the network, then try again`,
-    { cause: error },
-  );
+  return new NetworkError(`toolnexus: could not reach ${host} — check baseUrl and the network, then try again`, {
+    cause: error,
+  });
 }
 
 function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
