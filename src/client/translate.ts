@@ -5,7 +5,7 @@ import { isPlainObject } from "../_internal/json";
 import { ConfigError, shown } from "../errors";
 import { toOpenAI } from "../tools/declarations";
 import type { Tool, Toolkit, ToolkitLike, Usage } from "../types";
-import { listOf, record, textOf } from "../wire/common";
+import { listOf, record, str, textOf } from "../wire/common";
 import { historyParts, openaiPart, openaiToAnthropicPart } from "../wire/content";
 import { callOf } from "../wire/openai";
 import type { Wire } from "../wire/types";
@@ -37,7 +37,6 @@ export interface TranslateResult {
 
 type Msg = Record<string, unknown>;
 
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
 const isSystem = (m: unknown): boolean => isPlainObject(m) && (m.role === "system" || m.role === "developer");
 /** An image or a file, in OpenAI's shape, Anthropic's or the neutral one. */
 const isMedia = (p: unknown): boolean =>

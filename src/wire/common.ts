@@ -31,6 +31,9 @@ export function newTurn(
 /** Map entries in the order of their numeric keys (the providers' `index`). */
 export const byIndex = <T>(map: Map<number, T>): [number, T][] => [...map].sort((x, y) => x[0] - y[0]);
 
+/** `value` when it is a string, else `""`. */
+export const str = (value: unknown): string => (typeof value === "string" ? value : "");
+
 /** `value[key]` when it is an array, else `[]`. */
 export function listOf(value: unknown, key: string): unknown[] {
   const list = record(value)?.[key];

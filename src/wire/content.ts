@@ -58,7 +58,9 @@ export function orNote<T>(convert: () => T): T | { type: "text"; text: string } 
   }
 }
 
-const dataUrl = (p: { data?: string; mediaType: string }): string => `data:${p.mediaType};base64,${p.data}`;
+/** A part's bytes as a `data:` URL. */
+export const dataUrl = (p: { data?: string; mediaType: string }): string =>
+  `data:${p.mediaType};base64,${p.data ?? ""}`;
 
 /** One part as OpenAI chat content: `text`, `image_url` (a data URL for inline data), `file` (inline data only). */
 export function openaiPart(part: ContentPart, at = "content"): Json {

@@ -1,7 +1,7 @@
 // Gemini parts read into a Turn, and content parts as Gemini parts: shared by the JSON reply (gemini.ts)
 // and the stream reader (gemini-stream.ts).
 import type { ContentPart, Usage } from "../types";
-import { callFromValue, count, newTurn, record, usageOf, type Json } from "./common";
+import { callFromValue, count, newTurn, record, str, usageOf, type Json } from "./common";
 import type { ToolCall, Turn } from "./types";
 
 /** A content part as a Gemini part: `text`, `inlineData` (base64 bytes) or `fileData` (a URI). */
@@ -44,7 +44,7 @@ export function turnOf(parts: unknown[], usage: unknown, finish: string | undefi
     if (call) {
       const id = (ids[calls.length] ??= callId(call));
       if (id !== call.id) given = false;
-      calls.push(callFromValue(id, typeof call.name === "string" ? call.name : "", call.args ?? {}));
+      calls.push(callFromValue(id, str(call.name), call.args ?? {}));
     } else if (typeof part?.text === "string" && part.thought !== true) text += part.text;
   }
   const message = given ? { role: "model", parts } : { role: "model", parts, callIds: ids.slice(0, calls.length) };

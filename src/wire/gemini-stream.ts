@@ -3,7 +3,7 @@
 // Adjacent text pieces join into one part, as the unstreamed reply has them; a `thoughtSignature` stays
 // on the part it came on (often a last, empty text part, which joins the text before it and signs it),
 // and a signed part is never joined to what follows it. A function call arrives whole.
-import { firstOf, listOf, readJson, record, throwIfError, type Json } from "./common";
+import { firstOf, listOf, readJson, record, str, throwIfError, type Json } from "./common";
 import { callId, finishOf, turnOf } from "./gemini-parts";
 import type { Turn, WireDelta } from "./types";
 
@@ -48,8 +48,7 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
     if (call) {
       const id = callId(call);
       a.ids.push(id);
-      const name = typeof call.name === "string" ? call.name : "";
-      onDelta({ type: "tool_input", id, name, delta: JSON.stringify(call.args ?? {}) });
+      onDelta({ type: "tool_input", id, name: str(call.name), delta: JSON.stringify(call.args ?? {}) });
     } else if (isText(part) && part.text !== "") {
       onDelta({ type: part.thought === true ? "reasoning" : "text", delta: part.text });
     }

@@ -1,12 +1,12 @@
 // The Responses API's output items read into a Turn, and content parts as its input parts: shared by the
 // JSON reply (openai-responses.ts) and the stream reader (openai-responses-stream.ts).
 import type { ContentPart, Usage } from "../types";
-import { callFromRaw, listOf, newTurn, record, usageOf, type Json } from "./common";
+import { callFromRaw, listOf, newTurn, record, str, usageOf, type Json } from "./common";
+import { dataUrl } from "./content";
 import type { ToolCall, Turn } from "./types";
 
-/** A part's bytes as a `data:` URL, or its URL as given. */
-const source = (part: { data?: string; url?: string; mediaType: string }): string =>
-  part.url ?? `data:${part.mediaType};base64,${part.data ?? ""}`;
+/** A part's URL as given, or its bytes as a `data:` URL. */
+const source = (part: { data?: string; url?: string; mediaType: string }): string => part.url ?? dataUrl(part);
 
 /** A content part as a Responses input part (`input_text`, `input_image`, `input_file`). */
 export function inputPart(part: ContentPart): Json {
@@ -38,8 +38,8 @@ function messageText(item: Json): string {
 
 const callOf = (item: Json): ToolCall =>
   callFromRaw(
-    typeof item.call_id === "string" ? item.call_id : "",
-    typeof item.name === "string" ? item.name : "",
+    str(item.call_id),
+    str(item.name),
     typeof item.arguments === "string" ? item.arguments : JSON.stringify(item.arguments ?? {}),
   );
 

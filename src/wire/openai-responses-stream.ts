@@ -3,7 +3,7 @@
 // Items are joined by `output_index`, never by item id: some servers (GitHub Copilot) give every event of
 // one item a new id. A finished item (`response.output_item.done`) replaces what its deltas built, so a
 // reasoning item keeps the `encrypted_content` of its final form.
-import { byIndex, providerError, readJson, record, type Json } from "./common";
+import { byIndex, providerError, readJson, record, str, type Json } from "./common";
 import { finishOf, turnOf } from "./openai-responses-items";
 import type { Turn, WireDelta } from "./types";
 
@@ -33,7 +33,7 @@ function built(a: Assembly, at: number, item: Json): Json {
 
 function addEvent(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void): void {
   const at = indexOf(event);
-  const delta = typeof event.delta === "string" ? event.delta : "";
+  const delta = str(event.delta);
   switch (event.type) {
     case "response.output_item.added":
     case "response.output_item.done": {
@@ -50,9 +50,7 @@ function addEvent(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
     case "response.function_call_arguments.delta": {
       append(a, at, delta);
       const item = a.items.get(at);
-      const id = typeof item?.call_id === "string" ? item.call_id : "";
-      const name = typeof item?.name === "string" ? item.name : "";
-      if (delta) onDelta({ type: "tool_input", id, name, delta });
+      if (delta) onDelta({ type: "tool_input", id: str(item?.call_id), name: str(item?.name), delta });
       return;
     }
     case "response.reasoning_summary_text.delta":

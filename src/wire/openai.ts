@@ -10,6 +10,7 @@ import {
   newTurn,
   openaiUsage,
   record,
+  str,
   stripSlash,
   textOf,
   thinkingOf,
@@ -23,8 +24,8 @@ import { readStream } from "./openai-stream";
 export function callOf(value: unknown): ToolCall {
   const tc = record(value);
   const fn = record(tc?.function);
-  const id = typeof tc?.id === "string" ? tc.id : "";
-  const name = typeof fn?.name === "string" ? fn.name : "";
+  const id = str(tc?.id);
+  const name = str(fn?.name);
   const args = fn?.arguments;
   if (args === undefined || args === null || typeof args === "string") return callFromRaw(id, name, args ?? "");
   return callFromValue(id, name, args); // some compatible servers send the arguments as an object
@@ -41,7 +42,7 @@ function parse(json: unknown): Turn {
   if (!data || !message) throw unusable("choices[0].message", "openai", "/chat/completions");
   const calls = listOf(message, "tool_calls").map(callOf);
   // a refusal (`message.refusal`, content null) is the turn's text, as it is when streamed
-  const text = textOf(message.content) + (typeof message.refusal === "string" ? message.refusal : "");
+  const text = textOf(message.content) + str(message.refusal);
   const reasoning = message.reasoning_content ?? message.reasoning ?? thinkingOf(message.content);
   return newTurn(message, text, calls, openaiUsage(data.usage), choice?.finish_reason, reasoning);
 }
