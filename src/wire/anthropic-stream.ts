@@ -19,7 +19,7 @@ interface Assembly {
   json: Map<number, string>;
   prompt: number;
   completion: number;
-  stop: string | undefined;
+  stop?: string;
   stopped: boolean;
 }
 
@@ -109,7 +109,6 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
     json: new Map(),
     prompt: 0,
     completion: 0,
-    stop: undefined,
     stopped: false,
   };
   await readJson(

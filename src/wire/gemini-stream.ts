@@ -11,8 +11,8 @@ interface Assembly {
   parts: Json[];
   /** The calls' ids, in order, as their `tool_input` events named them. */
   ids: string[];
-  usage: unknown;
-  finish: string | undefined;
+  usage?: unknown;
+  finish?: string;
 }
 
 const isText = (part: Json | undefined): part is Json & { text: string } => typeof part?.text === "string";
@@ -57,7 +57,7 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
 
 /** Reads a Gemini SSE body to the end (see `Wire.readStream`). */
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
-  const a: Assembly = { parts: [], ids: [], usage: undefined, finish: undefined };
+  const a: Assembly = { parts: [], ids: [] };
   // the last chunk names why the reply ended; without it the reply was cut off
   await readJson(
     body,

@@ -13,7 +13,7 @@ interface Assembly {
   /** Text and argument deltas by `output_index`, for items that never arrive finished. */
   text: Map<number, string>;
   /** The final response (`response.completed` / `response.incomplete`), once it came. */
-  response: Json | undefined;
+  response?: Json;
 }
 
 const indexOf = (event: Json): number => (typeof event.output_index === "number" ? event.output_index : 0);
@@ -77,7 +77,7 @@ function assemble(a: Assembly, response: Json): Turn {
 
 /** Reads a Responses API SSE body to the end (see `Wire.readStream`). */
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
-  const a: Assembly = { items: new Map(), text: new Map(), response: undefined };
+  const a: Assembly = { items: new Map(), text: new Map() };
   await readJson(
     body,
     (event) => {

@@ -11,6 +11,7 @@ import {
   textOf,
   thinkingOf,
   throwIfError,
+  usageOf,
   type Json,
 } from "./common";
 import type { Turn, WireDelta } from "./types";
@@ -28,14 +29,14 @@ interface Assembly {
   refusal: string;
   /** Reasoning deltas, kept under the field they came in (`reasoning_content` or `reasoning`). */
   reasoning: string;
-  reasoningKey: string | undefined;
+  reasoningKey?: string;
   /** OpenRouter's `reasoning_details`, merged by `index`; `lastDetail` is the index of the last piece. */
   details: Map<number, Json>;
-  lastDetail: number | undefined;
+  lastDetail?: number;
   slots: Map<number, Slot>;
   last: number;
   usage: Usage;
-  finish: string | undefined;
+  finish?: string;
   done: boolean;
 }
 
@@ -157,13 +158,10 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
     content: "",
     refusal: "",
     reasoning: "",
-    reasoningKey: undefined,
     details: new Map(),
-    lastDetail: undefined,
     slots: new Map(),
     last: -1,
-    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-    finish: undefined,
+    usage: usageOf(0, 0),
     done: false,
   };
   await readJson(
