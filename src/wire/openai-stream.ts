@@ -4,9 +4,11 @@ import {
   byIndex,
   callFromRaw,
   firstOf,
+  listOf,
   newTurn,
   openaiUsage,
   readJson,
+  str,
   record,
   textOf,
   thinkingOf,
@@ -46,18 +48,19 @@ function addToolDeltas(a: Assembly, deltas: unknown[], onDelta: (delta: WireDelt
   for (const value of deltas) {
     const tc = record(value);
     if (!tc) continue;
-    const id = typeof tc.id === "string" && tc.id ? tc.id : undefined;
+    const id = str(tc.id);
     // servers that omit `index` start a new call with each id and continue the last one otherwise
-    const index = typeof tc.index === "number" ? tc.index : id !== undefined ? a.slots.size : Math.max(a.last, 0);
+    const index = typeof tc.index === "number" ? tc.index : id ? a.slots.size : Math.max(a.last, 0);
     let slot = a.slots.get(index);
     if (!slot) a.slots.set(index, (slot = { id: "", name: "", args: "" }));
     a.last = index;
-    if (id !== undefined) slot.id = id;
+    if (id) slot.id = id;
     const fn = record(tc.function);
-    if (typeof fn?.name === "string") slot.name += fn.name;
-    if (typeof fn?.arguments === "string" && fn.arguments !== "") {
-      slot.args += fn.arguments;
-      onDelta({ type: "tool_input", id: slot.id, name: slot.name, delta: fn.arguments });
+    slot.name += str(fn?.name);
+    const piece = str(fn?.arguments);
+    if (piece) {
+      slot.args += piece;
+      onDelta({ type: "tool_input", id: slot.id, name: slot.name, delta: piece });
     }
   }
 }
@@ -109,11 +112,11 @@ function nextUsage(so: Usage, u: Usage): Usage {
   const running =
     so.promptTokens > 0 && u.promptTokens === so.promptTokens && u.completionTokens >= so.completionTokens;
   if (running) return u;
-  return {
-    promptTokens: so.promptTokens + u.promptTokens,
-    completionTokens: so.completionTokens + u.completionTokens,
-    totalTokens: so.totalTokens + u.totalTokens,
-  };
+  return usageOf(
+    so.promptTokens + u.promptTokens,
+    so.completionTokens + u.completionTokens,
+    so.totalTokens + u.totalTokens,
+  );
 }
 
 function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void): void {
@@ -129,14 +132,15 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
     a.content += text;
     onDelta({ type: "text", delta: text });
   }
-  if (typeof delta?.refusal === "string" && delta.refusal !== "") {
-    a.refusal += delta.refusal;
-    onDelta({ type: "text", delta: delta.refusal });
+  const refusal = str(delta?.refusal);
+  if (refusal) {
+    a.refusal += refusal;
+    onDelta({ type: "text", delta: refusal });
   }
   const thinking = thinkingOf(delta?.content);
   if (thinking !== "") onDelta({ type: "reasoning", delta: thinking });
   if (delta) addReasoning(a, delta, onDelta);
-  if (Array.isArray(delta?.tool_calls)) addToolDeltas(a, delta.tool_calls, onDelta);
+  addToolDeltas(a, listOf(delta, "tool_calls"), onDelta);
 }
 
 function assemble(a: Assembly): Turn {
