@@ -80,8 +80,9 @@ export const headersWith = (
 /** A base URL without its trailing slash, so a path can follow it. */
 export const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
+/** A finite number as it is, anything else 0 (`Number.isFinite` does not coerce). */
 export function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+  return Number.isFinite(value) ? (value as number) : 0;
 }
 
 /**
