@@ -2,7 +2,7 @@
 // anthropic-stream.ts.
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
 import {
-  callEntries,
+  entryCalls,
   callFromValue,
   headersWith,
   newTurn,
@@ -12,6 +12,8 @@ import {
   throwIfError,
   unusable,
   usageOf,
+  withEntryIds,
+  type CallEntries,
   type Json,
 } from "./common";
 import { anthropicPart, historyParts, promptContent, toolParts } from "./content";
@@ -63,6 +65,8 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
   return [{ role: "user", content }];
 }
 
+const TOOL_USES: CallEntries = ["content", "tool_use", "id"];
+
 /** The Anthropic Messages API (`/v1/messages`, `anthropic-version: 2023-06-01`). */
 export const anthropicWire: Wire = {
   style: "anthropic",
@@ -89,5 +93,6 @@ export const anthropicWire: Wire = {
   parse,
   readStream,
   results,
-  ...callEntries("content", "tool_use", "id"),
+  callsOf: (message) => entryCalls(message, TOOL_USES),
+  withCallIds: (message, ids) => withEntryIds(message, ids, TOOL_USES),
 };

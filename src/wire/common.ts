@@ -4,7 +4,7 @@ import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
 import { readSSE, type SSEEvent } from "./sse";
-import type { ToolCall, Turn, Wire } from "./types";
+import type { ToolCall, Turn } from "./types";
 
 export type Json = Record<string, unknown>;
 
@@ -43,27 +43,31 @@ export function listOf(value: unknown, key: string): unknown[] {
 /** The first entry of `value[key]` when it is an object (a reply's first choice or candidate). */
 export const firstOf = (value: unknown, key: string): Json | undefined => record(listOf(value, key)[0]);
 
-/**
- * `callsOf` and `withCallIds` for an assistant message whose `list` holds its calls among other entries:
- * the entries of type `type`, each with its id in `idKey`.
- */
-export function callEntries(list: string, type: string, idKey: string): Pick<Wire, "callsOf" | "withCallIds"> {
-  const calls = (message: unknown): { entry: Json; at: number }[] =>
-    listOf(message, list).flatMap((value, at) => {
-      const entry = record(value);
-      return entry?.type === type ? [{ entry, at }] : [];
-    });
-  return {
-    callsOf: (message) =>
-      calls(message).map(({ entry }) => ({ id: String(entry[idKey] ?? ""), name: String(entry.name ?? "") })),
-    withCallIds(message, ids) {
-      const entries = listOf(message, list).slice();
-      calls(message).forEach(({ entry, at }, i) => {
-        entries[at] = { ...entry, [idKey]: ids[i] ?? entry[idKey] };
-      });
-      return { ...record(message), [list]: entries };
-    },
-  };
+/** Where an assistant message keeps its calls among other entries: in `list`, of type `type`, the id in `id`. */
+export type CallEntries = [list: string, type: string, id: string];
+
+const entriesOf = (message: unknown, [list, type]: CallEntries): { entry: Json; at: number }[] =>
+  listOf(message, list).flatMap((value, at) => {
+    const entry = record(value);
+    return entry?.type === type ? [{ entry, at }] : [];
+  });
+
+/** `Wire.callsOf` for calls kept among other entries. */
+export function entryCalls(message: unknown, where: CallEntries): { id: string; name: string }[] {
+  return entriesOf(message, where).map(({ entry }) => ({
+    id: String(entry[where[2]] ?? ""),
+    name: String(entry.name ?? ""),
+  }));
+}
+
+/** `Wire.withCallIds` for calls kept among other entries. */
+export function withEntryIds(message: unknown, ids: readonly string[], where: CallEntries): unknown {
+  const [list, , id] = where;
+  const entries = listOf(message, list).slice();
+  entriesOf(message, where).forEach(({ entry, at }, i) => {
+    entries[at] = { ...entry, [id]: ids[i] ?? entry[id] };
+  });
+  return { ...record(message), [list]: entries };
 }
 
 /** JSON request headers, with the API key under `name` when there is one. */

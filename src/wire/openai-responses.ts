@@ -7,7 +7,16 @@
 // (reasoning, message, function_call); the transcript holds it as one `{ role: "assistant", output }`
 // entry, and the request spreads it back into the items it came as.
 import type { ToolResult } from "../types";
-import { callEntries, headersWith, record, stripSlash, throwIfError, unusable } from "./common";
+import {
+  entryCalls,
+  headersWith,
+  record,
+  stripSlash,
+  throwIfError,
+  unusable,
+  withEntryIds,
+  type CallEntries,
+} from "./common";
 import { finishOf, inputPart, turnOf } from "./openai-responses-items";
 import type { ToolOutcome, Turn, Wire } from "./types";
 import { readStream } from "./openai-responses-stream";
@@ -76,6 +85,8 @@ function flat(tools: readonly unknown[]): unknown[] {
   });
 }
 
+const FUNCTION_CALLS: CallEntries = ["output", "function_call", "call_id"];
+
 /** OpenAI's Responses API, and the servers that speak it (Azure OpenAI, LiteLLM, OpenRouter, …). */
 export const openaiResponsesWire: Wire = {
   style: "openai-responses",
@@ -103,5 +114,6 @@ export const openaiResponsesWire: Wire = {
   parse,
   readStream,
   results,
-  ...callEntries("output", "function_call", "call_id"),
+  callsOf: (message) => entryCalls(message, FUNCTION_CALLS),
+  withCallIds: (message, ids) => withEntryIds(message, ids, FUNCTION_CALLS),
 };
