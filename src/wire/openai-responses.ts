@@ -41,23 +41,16 @@ function parse(json: unknown): Turn {
  * provider, and none is.
  */
 function inputOf(messages: readonly unknown[]): unknown[] {
-  const input: unknown[] = [];
-  for (const message of messages) {
+  return messages.flatMap((message) => {
     const turn = record(message);
-    if (turn?.role !== "assistant" || !Array.isArray(turn.output)) {
-      input.push(message);
-      continue;
-    }
-    for (const value of turn.output) {
+    if (turn?.role !== "assistant" || !Array.isArray(turn.output)) return [message];
+    return turn.output.map((value) => {
       const item = record(value);
-      if (!item || item.type === "reasoning" || item.id === undefined) input.push(value);
-      else {
-        const { id: _stored, ...rest } = item;
-        input.push(rest);
-      }
-    }
-  }
-  return input;
+      if (!item || item.type === "reasoning" || item.id === undefined) return value;
+      const { id: _stored, ...rest } = item;
+      return rest;
+    });
+  });
 }
 
 /** A tool's result: its text, or its text followed by the images and files it returned. */
