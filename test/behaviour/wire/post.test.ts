@@ -131,7 +131,7 @@ describe("postWithRetry: attempts", () => {
     for (const retries of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
       let error: unknown;
       try {
-        createClient({ style: "openai", model: "m", apiKey: "k", retries });
+        createClient({ style: "openai", model: "m", apiKey: "k", baseUrl: "https://llm.test/v1", retries });
       } catch (e) {
         error = e;
       }
