@@ -53,12 +53,6 @@ function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
 
 function addEvent(a: Assembly, event: Json, type: string, onDelta: (delta: WireDelta) => void): void {
   switch (typeof event.type === "string" ? event.type : type) {
-    case "message_start": {
-      const usage = record(record(event.message)?.usage);
-      a.prompt = count(usage?.input_tokens);
-      a.completion = count(usage?.output_tokens);
-      break;
-    }
     case "content_block_start": {
       const block = record(event.content_block);
       if (block) a.blocks.set(count(event.index), { ...block });
@@ -66,11 +60,12 @@ function addEvent(a: Assembly, event: Json, type: string, onDelta: (delta: WireD
     }
     case "content_block_delta":
       return addDelta(a, event, onDelta);
+    case "message_start":
     case "message_delta": {
       const stop = record(event.delta)?.stop_reason;
       if (typeof stop === "string") a.stop = stop;
-      // counts in message_delta are cumulative for the message: they replace, never add
-      const usage = record(event.usage);
+      // message_start's usage, then message_delta's: counts for the whole message that replace, never add
+      const usage = record(event.usage ?? record(event.message)?.usage);
       if (typeof usage?.input_tokens === "number") a.prompt = count(usage.input_tokens);
       if (typeof usage?.output_tokens === "number") a.completion = count(usage.output_tokens);
       break;
