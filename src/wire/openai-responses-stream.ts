@@ -3,7 +3,7 @@
 // Items are joined by `output_index`, never by item id: some servers (GitHub Copilot) give every event of
 // one item a new id. A finished item (`response.output_item.done`) replaces what its deltas built, so a
 // reasoning item keeps the `encrypted_content` of its final form.
-import { byIndex, providerError, readJson, record, str, type Json } from "./common";
+import { byIndex, count, providerError, readJson, record, str, type Json } from "./common";
 import { finishOf, turnOf } from "./openai-responses-items";
 import type { Turn, WireDelta } from "./types";
 
@@ -15,8 +15,6 @@ interface Assembly {
   /** The final response (`response.completed` / `response.incomplete`), once it came. */
   response?: Json;
 }
-
-const indexOf = (event: Json): number => (typeof event.output_index === "number" ? event.output_index : 0);
 
 function append(a: Assembly, at: number, delta: string): void {
   a.text.set(at, (a.text.get(at) ?? "") + delta);
@@ -32,7 +30,7 @@ function built(a: Assembly, at: number, item: Json): Json {
 }
 
 function addEvent(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void): void {
-  const at = indexOf(event);
+  const at = count(event.output_index);
   const delta = str(event.delta);
   switch (event.type) {
     case "response.output_item.added":
