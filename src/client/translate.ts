@@ -41,9 +41,9 @@ const isSystem = (m: unknown): boolean => isPlainObject(m) && (m.role === "syste
 /** An image or a file, in OpenAI's shape, Anthropic's or the neutral one. */
 const isMedia = (p: unknown): boolean =>
   isPlainObject(p) && (p.type === "image_url" || p.type === "file" || p.type === "image" || p.type === "document");
-/** The entries of `content` of one type (blocks already in Anthropic's shape). */
-const native = (content: unknown, type: string): unknown[] =>
-  Array.isArray(content) ? content.filter((p) => isPlainObject(p) && p.type === type) : [];
+/** The parts of a message's `content` of one type (blocks already in Anthropic's shape). */
+const native = (m: Msg, type: string): unknown[] =>
+  listOf(m, "content").filter((p) => isPlainObject(p) && p.type === type);
 
 /** An assistant turn's blocks: its text, native `tool_use` blocks, then its calls (the legacy `function_call` last). */
 function assistantBlocks(m: Msg): unknown[] {
@@ -53,7 +53,7 @@ function assistantBlocks(m: Msg): unknown[] {
   const text = textOf(m.content);
   return [
     ...(text ? [{ type: "text", text }] : []),
-    ...native(m.content, "tool_use"),
+    ...native(m, "tool_use"),
     ...calls.map((call) => {
       // arguments are read as the wire reads a model's: a JSON object (a string of one, or parsed), else {}
       const { id, name, args } = callOf(call);
@@ -96,7 +96,7 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
       const parts = content.map((p, i) => openaiToAnthropicPart(p, `messages[${at}].content[${i}]`));
       out.push({ role: "user", content: parts });
     } else {
-      const results = native(content, "tool_result");
+      const results = native(m, "tool_result");
       if (results.length) out.push({ role: "user", content: text ? [...results, { type: "text", text }] : results });
       else if (text) out.push({ role: "user", content: text });
     }

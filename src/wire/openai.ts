@@ -81,7 +81,7 @@ export function strictable(schema: unknown, depth = 0): boolean {
   if (depth > 64) return false;
   const props = record(node.properties);
   if (node.type === "object" || props) {
-    const required = Array.isArray(node.required) ? node.required : [];
+    const required = listOf(node, "required");
     if (node.additionalProperties !== false) return false;
     if (props && !Object.keys(props).every((k) => required.includes(k))) return false;
   }
