@@ -125,19 +125,15 @@ export function openaiToAnthropicPart(value: unknown, at: string): unknown {
   if (!part) return value;
   if (isNeutral(part)) return anthropicPart(checkPart(part, at));
   if (part.type === "text" && typeof part.text === "string") return { type: "text", text: part.text };
-  if (part.type === "image_url") {
-    const image = part.image_url;
-    const url = typeof image === "string" ? image : isPlainObject(image) ? image.url : undefined;
-    if (typeof url !== "string") return value;
+  const image = part.type === "image_url" ? part.image_url : undefined;
+  const url = isPlainObject(image) ? image.url : image;
+  if (typeof url === "string") {
     const inline = fromDataUrl(url);
     return anthropicPart(inline ? { type: "image", ...inline } : { type: "image", url, mediaType: "" });
   }
-  const file = isPlainObject(part.file) ? part.file : undefined;
-  const inline = part.type === "file" && typeof file?.file_data === "string" ? fromDataUrl(file.file_data) : undefined;
+  const file = part.type === "file" && isPlainObject(part.file) ? part.file : undefined;
+  const inline = typeof file?.file_data === "string" ? fromDataUrl(file.file_data) : undefined;
   if (!inline) return value;
-  return anthropicPart({
-    type: "file",
-    ...inline,
-    ...(typeof file?.filename === "string" ? { filename: file.filename } : {}),
-  });
+  const filename = file?.filename;
+  return anthropicPart({ type: "file", ...inline, ...(typeof filename === "string" ? { filename } : {}) });
 }
