@@ -90,9 +90,9 @@ export const geminiWire: Wire = {
   readStream,
   results,
   callsOf(message) {
-    const ids = record(message)?.callIds;
+    const ids = listOf(message, "callIds");
     return functionCalls(message).map((call, i) => ({
-      id: String((Array.isArray(ids) ? ids[i] : undefined) ?? call.id ?? ""),
+      id: String(ids[i] ?? call.id ?? ""),
       name: String(call.name ?? ""),
     }));
   },
