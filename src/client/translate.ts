@@ -115,13 +115,14 @@ function anthropicTool(tool: unknown): unknown {
   };
 }
 
+/** OpenAI's `tool_choice` for Anthropic: `"required"`/`"any"`, `"none"`, a named function; Anthropic's own as it is. */
 function anthropicToolChoice(choice: unknown): unknown {
-  if (choice === "required" || choice === "any") return { type: "any" };
-  if (choice === "none") return { type: "none" };
   const c = record(choice);
   const name = record(c?.function)?.name;
   if (typeof name === "string") return { type: "tool", name };
-  if (c?.type === "any" || c?.type === "none" || (c?.type === "tool" && typeof c.name === "string")) return { ...c };
+  const type = c ? c.type : choice === "required" ? "any" : choice;
+  if (type === "any" || type === "none" || (type === "tool" && typeof c?.name === "string"))
+    return c ? { ...c } : { type };
   return undefined;
 }
 
