@@ -3,10 +3,11 @@
 // and the client supplies the transport.
 import { isPlainObject } from "../_internal/json";
 import { ConfigError, shown } from "../errors";
-import { toAnthropic, toOpenAI } from "../tools/declarations";
+import { toOpenAI } from "../tools/declarations";
 import type { Tool, Toolkit, ToolkitLike, Usage } from "../types";
-import { callFromRaw, callFromValue, textOf } from "../wire/common";
-import { historyParts, isNeutral, openaiPart, openaiToAnthropicPart } from "../wire/content";
+import { listOf, record, str, textOf } from "../wire/common";
+import { historyParts, openaiPart, openaiToAnthropicPart } from "../wire/content";
+import { callOf } from "../wire/openai";
 import type { Wire } from "../wire/types";
 
 export interface TranslateRequest {
@@ -36,35 +37,30 @@ export interface TranslateResult {
 
 type Msg = Record<string, unknown>;
 
-const SYSTEM_ROLES = new Set(["system", "developer"]);
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
-const isSystem = (m: unknown): boolean => isPlainObject(m) && SYSTEM_ROLES.has(m.role as string);
-
-/** Tool arguments as an object, read as the wires read a model's: a JSON object (a string of one, or parsed), else `{}`. */
-const parseArgs = (args: unknown): Record<string, unknown> =>
-  (typeof args === "string" ? callFromRaw("", "", args) : callFromValue("", "", args)).args;
-
-function assistantToAnthropic(m: Msg, blocks: unknown[]): void {
-  if (Array.isArray(m.content)) {
-    for (const part of m.content) if (isPlainObject(part) && part.type === "tool_use") blocks.push(part);
-  }
-  const text = textOf(m.content);
-  if (text) blocks.unshift({ type: "text", text });
-  const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
-  for (const call of calls) {
-    if (!isPlainObject(call)) continue;
-    const fn = isPlainObject(call.function) ? call.function : {};
-    blocks.push({ type: "tool_use", id: str(call.id), name: str(fn.name), input: parseArgs(fn.arguments) });
-  }
-  if (isPlainObject(m.function_call)) {
-    const name = str(m.function_call.name);
-    blocks.push({ type: "tool_use", id: `call_${name}`, name, input: parseArgs(m.function_call.arguments) });
-  }
-}
-
-const MEDIA = new Set(["image_url", "file", "image", "document"]);
+const isSystem = (m: unknown): boolean => isPlainObject(m) && (m.role === "system" || m.role === "developer");
 /** An image or a file, in OpenAI's shape, Anthropic's or the neutral one. */
-const isMedia = (p: unknown): boolean => isPlainObject(p) && MEDIA.has(p.type as string);
+const isMedia = (p: unknown): boolean =>
+  isPlainObject(p) && (p.type === "image_url" || p.type === "file" || p.type === "image" || p.type === "document");
+/** The parts of a message's `content` of one type (blocks already in Anthropic's shape). */
+const native = (m: Msg, type: string): unknown[] =>
+  listOf(m, "content").filter((p) => isPlainObject(p) && p.type === type);
+
+/** An assistant turn's blocks: its text, native `tool_use` blocks, then its calls (the legacy `function_call` last). */
+function assistantBlocks(m: Msg): unknown[] {
+  const calls = listOf(m, "tool_calls").filter(isPlainObject);
+  if (isPlainObject(m.function_call))
+    calls.push({ id: `call_${str(m.function_call.name)}`, function: m.function_call });
+  const text = textOf(m.content);
+  return [
+    ...(text ? [{ type: "text", text }] : []),
+    ...native(m, "tool_use"),
+    ...calls.map((call) => {
+      // arguments are read as the wire reads a model's: a JSON object (a string of one, or parsed), else {}
+      const { id, name, args } = callOf(call);
+      return { type: "tool_use", id, name, input: args };
+    }),
+  ];
+}
 
 /**
  * OpenAI chat messages in Anthropic terms: system/developer hoisted (joined `\n\n`), tool results as
@@ -77,49 +73,41 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
   const system: string[] = [];
   const out: Msg[] = [];
   let resultTurn: unknown[] | undefined; // the open user turn of tool results
-  for (const raw of messages) {
+  messages.forEach((raw, at) => {
     const m: Msg = typeof raw === "string" ? { role: "user", content: raw } : isPlainObject(raw) ? raw : {};
-    const role = str(m.role);
-    if (SYSTEM_ROLES.has(role)) {
-      const text = textOf(m.content);
+    const { role, content } = m;
+    const text = textOf(content);
+    if (isSystem(m)) {
       if (text) system.push(text);
-      continue;
+      return;
     }
     if (role === "tool" || role === "function") {
-      const block = {
-        type: "tool_result",
-        tool_use_id: str(m.tool_call_id) || (role === "function" ? `call_${str(m.name)}` : ""),
-        content: textOf(m.content),
-      };
+      const id = str(m.tool_call_id) || (role === "function" ? `call_${str(m.name)}` : "");
+      const block = { type: "tool_result", tool_use_id: id, content: text };
       if (resultTurn) resultTurn.push(block);
       else out.push({ role: "user", content: (resultTurn = [block]) });
-      continue;
+      return;
     }
     resultTurn = undefined;
     if (role === "assistant") {
-      const blocks: unknown[] = [];
-      assistantToAnthropic(m, blocks);
-      if (blocks.length) out.push({ role: "assistant", content: blocks });
-      continue;
+      const blocks = assistantBlocks(m);
+      if (blocks.length) out.push({ role, content: blocks });
+    } else if (Array.isArray(content) && content.some(isMedia)) {
+      const parts = content.map((p, i) => openaiToAnthropicPart(p, `messages[${at}].content[${i}]`));
+      out.push({ role: "user", content: parts });
+    } else {
+      const results = native(m, "tool_result");
+      if (results.length) out.push({ role: "user", content: text ? [...results, { type: "text", text }] : results });
+      else if (text) out.push({ role: "user", content: text });
     }
-    if (Array.isArray(m.content) && m.content.some(isMedia)) {
-      const at = `messages[${messages.indexOf(raw)}].content`;
-      out.push({ role: "user", content: m.content.map((p, i) => openaiToAnthropicPart(p, `${at}[${i}]`)) });
-      continue;
-    }
-    const native = Array.isArray(m.content)
-      ? m.content.filter((p) => isPlainObject(p) && p.type === "tool_result")
-      : [];
-    const text = textOf(m.content);
-    if (native.length) out.push({ role: "user", content: text ? [...native, { type: "text", text }] : native });
-    else if (text) out.push({ role: "user", content: text });
-  }
+  });
   return { system: system.join("\n\n"), messages: out };
 }
 
+/** An OpenAI function entry in Anthropic's shape; a native entry as it is. */
 function anthropicTool(tool: unknown): unknown {
-  if (!isPlainObject(tool) || !isPlainObject(tool.function)) return tool; // native entries pass through
-  const fn = tool.function;
+  const fn = record(record(tool)?.function);
+  if (!fn) return tool;
   return {
     name: fn.name,
     ...(fn.description !== undefined ? { description: fn.description } : {}),
@@ -127,31 +115,32 @@ function anthropicTool(tool: unknown): unknown {
   };
 }
 
+/** OpenAI's `tool_choice` for Anthropic: `"required"`/`"any"`, `"none"`, a named function; Anthropic's own as it is. */
 function anthropicToolChoice(choice: unknown): unknown {
-  if (choice === "required" || choice === "any") return { type: "any" };
-  if (choice === "none") return { type: "none" };
-  if (!isPlainObject(choice)) return undefined;
-  if (isPlainObject(choice.function) && typeof choice.function.name === "string")
-    return { type: "tool", name: choice.function.name };
-  if (choice.type === "any" || choice.type === "none" || (choice.type === "tool" && typeof choice.name === "string"))
-    return { ...choice };
+  const c = record(choice);
+  const name = record(c?.function)?.name;
+  if (typeof name === "string") return { type: "tool", name };
+  const type = c ? c.type : choice === "required" ? "any" : choice;
+  if (type === "any" || type === "none" || (type === "tool" && typeof c?.name === "string"))
+    return c ? { ...c } : { type };
   return undefined;
 }
 
 /** A tool call whose object arguments are sent as the JSON string OpenAI takes; any other entry as it is. */
-const stringArgs = (c: unknown): unknown =>
-  isPlainObject(c) && isPlainObject(c.function) && typeof c.function.arguments !== "string"
-    ? { ...c, function: { ...c.function, arguments: JSON.stringify(c.function.arguments ?? {}) } }
+const stringArgs = (c: unknown): unknown => {
+  const fn = record(record(c)?.function);
+  return fn && typeof fn.arguments !== "string"
+    ? { ...(c as Msg), function: { ...fn, arguments: JSON.stringify(fn.arguments ?? {}) } }
     : c;
+};
 
-/** OpenAI messages as sent: `system` replaces any system/developer message; object arguments become strings. */
+/**
+ * OpenAI messages as sent: neutral content parts of user messages in OpenAI's shape; `system` replaces any
+ * system/developer message; object arguments become strings.
+ */
 function openAIMessages(messages: unknown[], system: string | undefined, fallback: string | undefined): unknown[] {
-  // neutral content parts in user messages are sent in OpenAI's shape
-  const chat = messages.some((m) => isPlainObject(m) && Array.isArray(m.content) && m.content.some(isNeutral))
-    ? historyParts(messages, openaiPart, "messages")
-    : messages;
-  const kept = system === undefined ? chat : chat.filter((m) => !isSystem(m));
-  const out = kept.map((m) =>
+  const chat = historyParts(messages, openaiPart, "messages");
+  const out = (system === undefined ? chat : chat.filter((m) => !isSystem(m))).map((m) =>
     isPlainObject(m) && Array.isArray(m.tool_calls) ? { ...m, tool_calls: m.tool_calls.map(stringArgs) } : m,
   );
   const prompt = system ?? (out.some(isSystem) ? "" : (fallback ?? ""));
@@ -179,28 +168,26 @@ export function translateBody(
   if (wire.style !== "openai" && wire.style !== "anthropic")
     throw new ConfigError(
       "style",
-      `toolnexus: translate speaks the "openai" and "anthropic" styles, not ${shown(wire.style)} — use a client of one of those`,
+      `toolnexus: translate needs an "openai" or "anthropic" client, not ${shown(wire.style)}`,
     );
-  const maxTokens = typeof req.maxTokens === "number" && req.maxTokens > 0 ? req.maxTokens : undefined;
   const anthropic = wire.style === "anthropic";
   const toolkit = req.toolkit;
   const declared = Array.isArray(toolkit)
-    ? (anthropic ? toAnthropic : toOpenAI)(toolkit as readonly Tool[])
+    ? toOpenAI(toolkit as readonly Tool[])
     : wire.declare(toolkit as Toolkit | undefined);
-  const extra = req.tools ?? [];
-  const tools = [...declared, ...(anthropic ? extra.map(anthropicTool) : extra)];
+  const tools = [...declared, ...(req.tools ?? [])];
   const converted = anthropic ? openAIMessagesToAnthropic(req.messages) : undefined;
   const body = wire.body({
     model,
     system: converted ? (req.system ?? (converted.system || systemPrompt || "")) : "",
     messages: converted ? converted.messages : openAIMessages(req.messages, req.system, systemPrompt),
-    tools,
+    tools: anthropic ? tools.map(anthropicTool) : tools,
     stream: false,
   });
   delete body.tool_choice; // the wire asks for "auto" whenever there are tools; translate sends only the caller's choice
   const toolChoice = anthropic ? anthropicToolChoice(req.toolChoice) : req.toolChoice;
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
-  if (maxTokens) body.max_tokens = maxTokens;
+  if (typeof req.maxTokens === "number" && req.maxTokens > 0) body.max_tokens = req.maxTokens;
   return body;
 }
 
@@ -221,7 +208,6 @@ export function translateResponse(wire: Wire, model: string, json: unknown): Tra
   const turn = wire.parse(json);
   // an empty arguments string is read as {} by the wire, so it is sent on as "{}"
   const toolCalls = turn.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.raw || "{}" }));
-  let text = turn.text;
   let reason = turn.finishReason ?? "";
   if (wire.style === "openai") {
     const msg = turn.message as Msg;
@@ -230,10 +216,15 @@ export function translateResponse(wire: Wire, model: string, json: unknown): Tra
       const arguments_ = typeof args === "string" ? args : JSON.stringify(args ?? {});
       toolCalls.push({ id: `call_${str(name)}`, name: str(name), arguments: arguments_ });
     }
-    if (typeof msg.refusal === "string" && msg.refusal !== "") {
-      text ||= msg.refusal;
-      if (reason === "stop") reason = "refusal";
-    }
+    // the wire has the refusal in the text already
+    if (msg.refusal && typeof msg.refusal === "string" && reason === "stop") reason = "refusal";
   }
-  return { text, toolCalls, finishReason: finish(reason, toolCalls.length > 0), usage: turn.usage, model, raw: json };
+  return {
+    text: turn.text,
+    toolCalls,
+    finishReason: finish(reason, toolCalls.length > 0),
+    usage: turn.usage,
+    model,
+    raw: json,
+  };
 }

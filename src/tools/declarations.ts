@@ -16,9 +16,5 @@ export function toAnthropic(tools: readonly Tool[]): AnthropicToolDeclaration[] 
 
 /** Gemini `tools`: always one element holding every `functionDeclarations` entry (even when there are none). */
 export function toGemini(tools: readonly Tool[]): GeminiToolDeclaration[] {
-  return [
-    {
-      functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema })),
-    },
-  ];
+  return [{ functionDeclarations: toOpenAI(tools).map((d) => d.function) }];
 }

@@ -1,7 +1,17 @@
 // The Anthropic wire's streamed replies: SSE events assembled into one Turn.
-import type { SSEEvent } from "./sse";
 import type { ToolCall, Turn, WireDelta } from "./types";
-import { callFromRaw, callFromValue, count, cutOff, providerError, readEvents, record, type Json } from "./common";
+import {
+  byIndex,
+  callFromRaw,
+  newTurn,
+  callFromValue,
+  count,
+  providerError,
+  readJson,
+  record,
+  usageOf,
+  type Json,
+} from "./common";
 
 /** What a stream has delivered so far: content blocks by index, tool input JSON by index. */
 interface Assembly {
@@ -9,7 +19,7 @@ interface Assembly {
   json: Map<number, string>;
   prompt: number;
   completion: number;
-  stop: string | undefined;
+  stop?: string;
   stopped: boolean;
 }
 
@@ -18,9 +28,12 @@ function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
   const block = a.blocks.get(index);
   const delta = record(event.delta);
   if (!block || !delta) return;
-  if (delta.type === "text_delta" && typeof delta.text === "string") {
-    block.text = (typeof block.text === "string" ? block.text : "") + delta.text;
-    if (delta.text !== "") onDelta({ type: "text", delta: delta.text });
+  // text and thinking are appended to the block's field of that name, and reported as they come
+  const key = delta.type === "text_delta" ? "text" : delta.type === "thinking_delta" ? "thinking" : "";
+  const piece = delta[key];
+  if (key && typeof piece === "string") {
+    block[key] = (typeof block[key] === "string" ? block[key] : "") + piece;
+    if (piece !== "") onDelta({ type: key === "text" ? "text" : "reasoning", delta: piece });
   } else if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") {
     a.json.set(index, (a.json.get(index) ?? "") + delta.partial_json);
     // a call's arguments as they are written; server-side tool blocks stream theirs too but run no tool here
@@ -31,9 +44,6 @@ function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
         name: String(block.name ?? ""),
         delta: delta.partial_json,
       });
-  } else if (delta.type === "thinking_delta" && typeof delta.thinking === "string") {
-    block.thinking = (typeof block.thinking === "string" ? block.thinking : "") + delta.thinking;
-    if (delta.thinking !== "") onDelta({ type: "reasoning", delta: delta.thinking });
   } else if (delta.type === "signature_delta" && typeof delta.signature === "string") {
     block.signature = delta.signature; // thinking blocks must go back to the API signed
   } else if (delta.type === "citations_delta" && delta.citation !== undefined) {
@@ -41,23 +51,8 @@ function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
   }
 }
 
-function addEvent(a: Assembly, sse: SSEEvent, onDelta: (delta: WireDelta) => void): void {
-  if (a.stopped) return;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(sse.data);
-  } catch {
-    return; // not JSON: nothing the protocol defines (a keep-alive); truncation is caught at the end
-  }
-  const event = record(parsed);
-  if (!event) return;
-  switch (typeof event.type === "string" ? event.type : sse.event) {
-    case "message_start": {
-      const usage = record(record(event.message)?.usage);
-      a.prompt = count(usage?.input_tokens);
-      a.completion = count(usage?.output_tokens);
-      break;
-    }
+function addEvent(a: Assembly, event: Json, type: string, onDelta: (delta: WireDelta) => void): void {
+  switch (typeof event.type === "string" ? event.type : type) {
     case "content_block_start": {
       const block = record(event.content_block);
       if (block) a.blocks.set(count(event.index), { ...block });
@@ -65,11 +60,12 @@ function addEvent(a: Assembly, sse: SSEEvent, onDelta: (delta: WireDelta) => voi
     }
     case "content_block_delta":
       return addDelta(a, event, onDelta);
+    case "message_start":
     case "message_delta": {
       const stop = record(event.delta)?.stop_reason;
       if (typeof stop === "string") a.stop = stop;
-      // counts in message_delta are cumulative for the message: they replace, never add
-      const usage = record(event.usage);
+      // message_start's usage, then message_delta's: counts for the whole message that replace, never add
+      const usage = record(event.usage ?? record(event.message)?.usage);
       if (typeof usage?.input_tokens === "number") a.prompt = count(usage.input_tokens);
       if (typeof usage?.output_tokens === "number") a.completion = count(usage.output_tokens);
       break;
@@ -87,7 +83,7 @@ function assemble(a: Assembly): Turn {
   const content: Json[] = [];
   const calls: ToolCall[] = [];
   let text = "";
-  for (const [index, block] of [...a.blocks.entries()].sort((x, y) => x[0] - y[0])) {
+  for (const [index, block] of byIndex(a.blocks)) {
     const raw = a.json.get(index);
     if (block.type === "tool_use" || raw !== undefined || "input" in block) {
       // tool_use, and server-side tool blocks that stream their input the same way
@@ -99,10 +95,7 @@ function assemble(a: Assembly): Turn {
     } else if (block.type === "text" && typeof block.text === "string") text += block.text;
     content.push(block);
   }
-  const usage = { promptTokens: a.prompt, completionTokens: a.completion, totalTokens: a.prompt + a.completion };
-  const turn: Turn = { message: { role: "assistant", content }, text, calls, usage };
-  if (a.stop !== undefined) turn.finishReason = a.stop;
-  return turn;
+  return newTurn({ role: "assistant", content }, text, calls, usageOf(a.prompt, a.completion), a.stop);
 }
 
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
@@ -111,10 +104,15 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
     json: new Map(),
     prompt: 0,
     completion: 0,
-    stop: undefined,
     stopped: false,
   };
-  const events = await readEvents(body, (event) => addEvent(a, event, onDelta));
-  if (!a.stopped) throw cutOff("message_stop", events);
+  await readJson(
+    body,
+    (event, sse) => {
+      if (event && !a.stopped) addEvent(a, event, sse.event, onDelta);
+    },
+    () => a.stopped,
+    "message_stop",
+  );
   return assemble(a);
 }

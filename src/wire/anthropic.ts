@@ -1,13 +1,26 @@
 // The Anthropic Messages wire: requests and JSON replies; SSE replies are assembled in
 // anthropic-stream.ts.
-import { StreamError } from "../errors";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
-import { anthropicUsage, callFromValue, providerError, record, stripSlash } from "./common";
+import {
+  entryCalls,
+  callFromValue,
+  headersWith,
+  newTurn,
+  providerError,
+  record,
+  stripSlash,
+  throwIfError,
+  unusable,
+  usageOf,
+  withEntryIds,
+  type CallEntries,
+  type Json,
+} from "./common";
 import { anthropicPart, historyParts, promptContent, toolParts } from "./content";
 import { readStream } from "./anthropic-stream";
 
-/** The turn in an Anthropic `content` array: joined `text` and `thinking` blocks and the `tool_use` calls, in order. */
-function read(content: unknown[]): { text: string; calls: ToolCall[]; reasoning?: string } {
+/** The turn in an Anthropic reply: joined `text` and `thinking` blocks and the `tool_use` calls, in order. */
+function turnOf(data: Json, content: unknown[]): Turn {
   let text = "";
   let reasoning = "";
   const calls: ToolCall[] = [];
@@ -21,24 +34,17 @@ function read(content: unknown[]): { text: string; calls: ToolCall[]; reasoning?
       calls.push(call);
     }
   }
-  return reasoning ? { text, calls, reasoning } : { text, calls };
+  const usage = record(data.usage);
+  const message = { role: "assistant", content };
+  return newTurn(message, text, calls, usageOf(usage?.input_tokens, usage?.output_tokens), data.stop_reason, reasoning);
 }
 
 function parse(json: unknown): Turn {
   const data = record(json);
-  if (data?.type === "error" || (data?.error !== undefined && data.error !== null)) throw providerError(data?.error);
-  if (!data || !Array.isArray(data.content)) {
-    throw new StreamError(
-      'toolnexus: the reply has no content array — is baseUrl an Anthropic Messages API? (style "anthropic" posts to <baseUrl>/v1/messages)',
-    );
-  }
-  const turn: Turn = {
-    message: { role: "assistant", content: data.content },
-    ...read(data.content),
-    usage: anthropicUsage(data.usage),
-  };
-  if (typeof data.stop_reason === "string") turn.finishReason = data.stop_reason;
-  return turn;
+  if (data?.type === "error") throw providerError(data.error);
+  throwIfError(data);
+  if (!data || !Array.isArray(data.content)) throw unusable("content array", "anthropic", "/v1/messages");
+  return turnOf(data, data.content);
 }
 
 // the API refuses an empty text block
@@ -59,6 +65,8 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
   return [{ role: "user", content }];
 }
 
+const TOOL_USES: CallEntries = ["content", "tool_use", "id"];
+
 /** The Anthropic Messages API (`/v1/messages`, `anthropic-version: 2023-06-01`). */
 export const anthropicWire: Wire = {
   style: "anthropic",
@@ -66,11 +74,7 @@ export const anthropicWire: Wire = {
     const base = stripSlash(baseUrl);
     return base.endsWith("/v1") ? `${base}/messages` : `${base}/v1/messages`;
   },
-  headers: (apiKey) => ({
-    ...(apiKey ? { "x-api-key": apiKey } : {}),
-    "anthropic-version": "2023-06-01",
-    "Content-Type": "application/json",
-  }),
+  headers: (apiKey) => headersWith("x-api-key", apiKey, { "anthropic-version": "2023-06-01" }),
   start(_system, history, prompt) {
     const content = promptContent(prompt, anthropicPart);
     return [...historyParts(history, anthropicPart), { role: "user", content }];
@@ -89,25 +93,6 @@ export const anthropicWire: Wire = {
   parse,
   readStream,
   results,
-  callsOf: (message) =>
-    toolUses(message).map(({ block }) => ({ id: String(block.id ?? ""), name: String(block.name ?? "") })),
-  withCallIds(message, ids) {
-    const content = contentOf(message).slice();
-    toolUses(message).forEach(({ block, at }, i) => {
-      content[at] = { ...block, id: ids[i] ?? block.id };
-    });
-    return { ...record(message), content };
-  },
+  callsOf: (message) => entryCalls(message, TOOL_USES),
+  withCallIds: (message, ids) => withEntryIds(message, ids, TOOL_USES),
 };
-
-function contentOf(message: unknown): unknown[] {
-  const content = record(message)?.content;
-  return Array.isArray(content) ? content : [];
-}
-
-function toolUses(message: unknown): { block: Record<string, unknown>; at: number }[] {
-  return contentOf(message).flatMap((b, at) => {
-    const block = record(b);
-    return block?.type === "tool_use" ? [{ block, at }] : [];
-  });
-}

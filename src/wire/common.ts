@@ -4,7 +4,7 @@ import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
 import { readSSE, type SSEEvent } from "./sse";
-import type { ToolCall } from "./types";
+import type { ToolCall, Turn } from "./types";
 
 export type Json = Record<string, unknown>;
 
@@ -13,11 +13,80 @@ export function record(value: unknown): Json | undefined {
   return isPlainObject(value) ? value : undefined;
 }
 
+/** A Turn; it has the provider's `finish` reason when that is a string, its `reasoning` when there is some. */
+export function newTurn(
+  message: unknown,
+  text: string,
+  calls: ToolCall[],
+  usage: Usage,
+  finish: unknown,
+  reasoning?: unknown,
+): Turn {
+  const turn: Turn = { message, text, calls, usage };
+  if (typeof reasoning === "string" && reasoning !== "") turn.reasoning = reasoning;
+  if (typeof finish === "string") turn.finishReason = finish;
+  return turn;
+}
+
+/** Map entries in the order of their numeric keys (the providers' `index`). */
+export const byIndex = <T>(map: Map<number, T>): [number, T][] => [...map].sort((x, y) => x[0] - y[0]);
+
+/** `value` when it is a string, else `""`. */
+export const str = (value: unknown): string => (typeof value === "string" ? value : "");
+
+/** `value[key]` when it is an array, else `[]`. */
+export function listOf(value: unknown, key: string): unknown[] {
+  const list = record(value)?.[key];
+  return Array.isArray(list) ? list : [];
+}
+
+/** The first entry of `value[key]` when it is an object (a reply's first choice or candidate). */
+export const firstOf = (value: unknown, key: string): Json | undefined => record(listOf(value, key)[0]);
+
+/** Where an assistant message keeps its calls among other entries: in `list`, of type `type`, the id in `id`. */
+export type CallEntries = [list: string, type: string, id: string];
+
+const entriesOf = (message: unknown, [list, type]: CallEntries): { entry: Json; at: number }[] =>
+  listOf(message, list).flatMap((value, at) => {
+    const entry = record(value);
+    return entry?.type === type ? [{ entry, at }] : [];
+  });
+
+/** `Wire.callsOf` for calls kept among other entries. */
+export function entryCalls(message: unknown, where: CallEntries): { id: string; name: string }[] {
+  return entriesOf(message, where).map(({ entry }) => ({
+    id: String(entry[where[2]] ?? ""),
+    name: String(entry.name ?? ""),
+  }));
+}
+
+/** `Wire.withCallIds` for calls kept among other entries. */
+export function withEntryIds(message: unknown, ids: readonly string[], where: CallEntries): unknown {
+  const [list, , id] = where;
+  const entries = listOf(message, list).slice();
+  entriesOf(message, where).forEach(({ entry, at }, i) => {
+    entries[at] = { ...entry, [id]: ids[i] ?? entry[id] };
+  });
+  return { ...record(message), [list]: entries };
+}
+
+/** JSON request headers, with the API key under `name` when there is one. */
+export const headersWith = (
+  name: string,
+  key: string | undefined,
+  extra?: Record<string, string>,
+): Record<string, string> => ({
+  ...(key ? { [name]: key } : {}),
+  ...extra,
+  "Content-Type": "application/json",
+});
+
 /** A base URL without its trailing slash, so a path can follow it. */
 export const stripSlash = (base: string): string => (base.endsWith("/") ? base.slice(0, -1) : base);
 
+/** A finite number as it is, anything else 0 (`Number.isFinite` does not coerce). */
 export function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+  return Number.isFinite(value) ? (value as number) : 0;
 }
 
 /**
@@ -46,30 +115,28 @@ export function thinkingOf(content: unknown): string {
   return text;
 }
 
-/** OpenAI `{ prompt_tokens, completion_tokens, total_tokens }`; total falls back to the sum; missing ⇒ 0. */
+/** Token usage from a provider's counts: missing ⇒ 0; a total the provider did not send is the sum. */
+export function usageOf(prompt: unknown, completion: unknown, total?: unknown): Usage {
+  const promptTokens = count(prompt);
+  const completionTokens = count(completion);
+  const totalTokens = Number.isFinite(total) ? (total as number) : promptTokens + completionTokens;
+  return { promptTokens, completionTokens, totalTokens };
+}
+
+/** OpenAI chat `{ prompt_tokens, completion_tokens, total_tokens }`. */
 export function openaiUsage(usage: unknown): Usage {
   const u = record(usage);
-  const promptTokens = count(u?.prompt_tokens);
-  const completionTokens = count(u?.completion_tokens);
-  const total = u?.total_tokens;
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: typeof total === "number" && Number.isFinite(total) ? total : promptTokens + completionTokens,
-  };
+  return usageOf(u?.prompt_tokens, u?.completion_tokens, u?.total_tokens);
 }
 
-/** Anthropic `{ input_tokens, output_tokens }`; total is their sum; missing ⇒ 0. */
-export function anthropicUsage(usage: unknown): Usage {
-  const u = record(usage);
-  const promptTokens = count(u?.input_tokens);
-  const completionTokens = count(u?.output_tokens);
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
-}
-
-function argsError(name: string, reason: string): string {
-  return `Invalid arguments for ${name}: not a JSON object: ${reason}`;
-}
+/** A call whose arguments the tool must not see: `args` is `{}` and the model is told why. */
+const refused = (id: string, name: string, raw: string, reason: string): ToolCall => ({
+  id,
+  name,
+  args: {},
+  raw,
+  argsError: `Invalid arguments for ${name}: not a JSON object: ${reason}`,
+});
 
 /**
  * A tool call from the arguments string the model sent: `JSON.parse(raw || "{}")`. Anything but a JSON
@@ -81,15 +148,9 @@ export function callFromRaw(id: string, name: string, raw: string): ToolCall {
     value = JSON.parse(raw || "{}");
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return {
-      id,
-      name,
-      args: {},
-      raw,
-      argsError: argsError(name, reason.length > 120 ? `${reason.slice(0, 120)}…` : reason),
-    };
+    return refused(id, name, raw, reason.length > 120 ? `${reason.slice(0, 120)}…` : reason);
   }
-  return checked(id, name, raw, value);
+  return checked(id, name, value, raw);
 }
 
 const MAX_ARGS_DEPTH = 64;
@@ -106,20 +167,20 @@ function deeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** Arguments must be a JSON object no deeper than 64 levels; anything else is refused before a tool sees it. */
-function checked(id: string, name: string, raw: string, value: unknown): ToolCall {
+/**
+ * Arguments must be a JSON object no deeper than 64 levels; anything else is refused before a tool sees it
+ * (and a value too deep is never serialised: its `raw` is `{}`).
+ */
+function checked(id: string, name: string, value: unknown, raw?: string): ToolCall {
+  if (deeperThan(value, MAX_ARGS_DEPTH)) return refused(id, name, "{}", `nested deeper than ${MAX_ARGS_DEPTH} levels`);
+  const text = raw ?? JSON.stringify(value);
   const args = record(value);
-  if (!args) return { id, name, args: {}, raw, argsError: argsError(name, `got ${typeName(value)}`) };
-  if (deeperThan(args, MAX_ARGS_DEPTH))
-    return { id, name, args: {}, raw: "{}", argsError: argsError(name, `nested deeper than ${MAX_ARGS_DEPTH} levels`) };
-  return { id, name, args, raw };
+  return args ? { id, name, args, raw: text } : refused(id, name, text, `got ${typeName(value)}`);
 }
 
 /** A tool call from arguments that arrived already parsed (Anthropic `input`, or OpenAI-compatible servers sending an object). */
 export function callFromValue(id: string, name: string, value: unknown): ToolCall {
-  if (deeperThan(value, MAX_ARGS_DEPTH))
-    return { id, name, args: {}, raw: "{}", argsError: argsError(name, `nested deeper than ${MAX_ARGS_DEPTH} levels`) };
-  return checked(id, name, JSON.stringify(value ?? {}), value ?? {});
+  return checked(id, name, value ?? {});
 }
 
 /** The text of a provider's error object (`{ message }`, a string, or anything else), redacted and shortened. */
@@ -136,33 +197,62 @@ export function errorText(error: unknown): string {
 
 export function providerError(error: unknown): StreamError {
   return new StreamError(
-    `toolnexus: the provider reported an error: ${errorText(error)} — retry the run; if it persists, check the model name and the request`,
+    `toolnexus: the provider reported an error: ${errorText(error)} — retry the run, or check the model name and the request`,
+  );
+}
+
+/** Throws the provider's error when a reply or a stream's event carries one (`error`, not null). */
+export function throwIfError(data: Json | undefined): void {
+  if ((data?.error ?? null) !== null) throw providerError(data?.error);
+}
+
+/** A reply without the part `style` reads: most likely baseUrl points elsewhere. */
+export function unusable(what: string, style: string, path: string): StreamError {
+  return new StreamError(
+    `toolnexus: the reply has no ${what} — does baseUrl serve style "${style}"? (it posts to <baseUrl>${path})`,
   );
 }
 
 /** The stream ended without the provider's end marker (or carried no events at all). */
-export function cutOff(marker: string, events: number): StreamError {
+function cutOff(marker: string, events: number): StreamError {
   return new StreamError(
     events === 0
-      ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style; a streaming request must be answered with text/event-stream"
-      : `toolnexus: the provider's stream ended before ${marker} — the reply was cut off, so no tool ran on half-received arguments; retry the run`,
+      ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style"
+      : `toolnexus: the provider's stream ended before ${marker}, so no tool ran on half-received arguments — retry the run`,
   );
 }
 
 /**
- * Reads a provider's event stream to its end, handing `add` each event — the one the stream cut off too: the
- * spec drops an event that lacks its closing blank line, but a complete last event in it still counts — and
- * resolves with how many events there were (what a reader says of a stream that ended too soon).
+ * Reads a provider's event stream to its end, handing `add` each event's JSON object — `undefined` for
+ * OpenAI's `[DONE]` — and throws `cutOff(marker)` unless `ended()` says the provider's end marker came.
+ * Data that is not JSON is skipped (a keep-alive); data of several lines (a server that ends events with
+ * one newline) is read line by line. The event the stream cut off counts too: the spec drops an event that
+ * lacks its closing blank line, but a complete last event in it is still read.
  */
-export async function readEvents(stream: ReadableStream<Uint8Array>, add: (event: SSEEvent) => void): Promise<number> {
+export async function readJson(
+  stream: ReadableStream<Uint8Array>,
+  add: (json: Json | undefined, event: SSEEvent) => void,
+  ended: () => boolean,
+  marker: string,
+): Promise<void> {
   let events = 0;
-  const cut = await readSSE(stream, (event) => {
+  const take = (data: string, event: SSEEvent): void => {
+    if (data === "[DONE]") return add(undefined, event);
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      if (data.includes("\n")) for (const line of data.split("\n")) take(line.trim(), event);
+      return;
+    }
+    const json = record(value);
+    if (json) add(json, event);
+  };
+  const read = (event: SSEEvent): void => {
     events++;
-    add(event);
-  });
-  if (cut) {
-    events++;
-    add(cut);
-  }
-  return events;
+    take(event.data, event);
+  };
+  const cut = await readSSE(stream, read);
+  if (cut) read(cut);
+  if (!ended()) throw cutOff(marker, events);
 }

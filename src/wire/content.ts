@@ -17,7 +17,7 @@ export function checkPart(value: unknown, at: string): ContentPart {
   const fail = (what: string): never => {
     throw new ConfigError(
       at,
-      `toolnexus: ${at} ${what} — a content part is { type: "text", text }, { type: "image", mediaType, data | url } or { type: "file", mediaType, data | url, filename? }`,
+      `toolnexus: ${at} ${what} — a content part is { type: "text", text } or { type: "image" | "file", mediaType, data | url }`,
     );
   };
   if (!part) return fail(`is ${typeName(value)}, not a content part`);
@@ -46,17 +46,21 @@ export function promptContent(prompt: unknown, convert: (part: ContentPart, at: 
  * not a content part becomes a text part saying so instead of ending the run.
  */
 export function toolParts(content: unknown): ContentPart[] {
-  if (!Array.isArray(content)) return [];
-  return content.map((p, i) => {
-    try {
-      return checkPart(p, `content[${i}]`);
-    } catch (error) {
-      return { type: "text", text: `[unsupported content part: ${(error as Error).message}]` };
-    }
-  });
+  return Array.isArray(content) ? content.map((p, i) => orNote(() => checkPart(p, `content[${i}]`))) : [];
 }
 
-const dataUrl = (p: { data?: string; mediaType: string }): string => `data:${p.mediaType};base64,${p.data}`;
+/** What `convert` makes of a tool's part, or a text part saying why it could not be sent. */
+export function orNote<T>(convert: () => T): T | { type: "text"; text: string } {
+  try {
+    return convert();
+  } catch (error) {
+    return { type: "text", text: `[unsupported content part: ${(error as Error).message}]` };
+  }
+}
+
+/** A part's bytes as a `data:` URL. */
+export const dataUrl = (p: { data?: string; mediaType: string }): string =>
+  `data:${p.mediaType};base64,${p.data ?? ""}`;
 
 /** One part as OpenAI chat content: `text`, `image_url` (a data URL for inline data), `file` (inline data only). */
 export function openaiPart(part: ContentPart, at = "content"): Json {
@@ -121,19 +125,15 @@ export function openaiToAnthropicPart(value: unknown, at: string): unknown {
   if (!part) return value;
   if (isNeutral(part)) return anthropicPart(checkPart(part, at));
   if (part.type === "text" && typeof part.text === "string") return { type: "text", text: part.text };
-  if (part.type === "image_url") {
-    const image = part.image_url;
-    const url = typeof image === "string" ? image : isPlainObject(image) ? image.url : undefined;
-    if (typeof url !== "string") return value;
+  const image = part.type === "image_url" ? part.image_url : undefined;
+  const url = isPlainObject(image) ? image.url : image;
+  if (typeof url === "string") {
     const inline = fromDataUrl(url);
     return anthropicPart(inline ? { type: "image", ...inline } : { type: "image", url, mediaType: "" });
   }
-  const file = isPlainObject(part.file) ? part.file : undefined;
-  const inline = part.type === "file" && typeof file?.file_data === "string" ? fromDataUrl(file.file_data) : undefined;
+  const file = part.type === "file" && isPlainObject(part.file) ? part.file : undefined;
+  const inline = typeof file?.file_data === "string" ? fromDataUrl(file.file_data) : undefined;
   if (!inline) return value;
-  return anthropicPart({
-    type: "file",
-    ...inline,
-    ...(typeof file?.filename === "string" ? { filename: file.filename } : {}),
-  });
+  const filename = file?.filename;
+  return anthropicPart({ type: "file", ...inline, ...(typeof filename === "string" ? { filename } : {}) });
 }

@@ -1,7 +1,7 @@
 // Gemini parts read into a Turn, and content parts as Gemini parts: shared by the JSON reply (gemini.ts)
 // and the stream reader (gemini-stream.ts).
-import type { ContentPart } from "../types";
-import { callFromValue, count, record, type Json } from "./common";
+import type { ContentPart, Usage } from "../types";
+import { callFromValue, count, newTurn, record, str, usageOf, type Json } from "./common";
 import type { ToolCall, Turn } from "./types";
 
 /** A content part as a Gemini part: `text`, `inlineData` (base64 bytes) or `fileData` (a URI). */
@@ -15,16 +15,13 @@ export function geminiPart(part: ContentPart): Json {
  * `usageMetadata`: `candidatesTokenCount` leaves the thinking out, so completion tokens add
  * `thoughtsTokenCount` (as OpenAI's `output_tokens` include reasoning).
  */
-export function geminiUsage(usage: unknown) {
+function geminiUsage(usage: unknown): Usage {
   const u = record(usage);
-  const promptTokens = count(u?.promptTokenCount);
-  const completionTokens = count(u?.candidatesTokenCount) + count(u?.thoughtsTokenCount);
-  const total = u?.totalTokenCount;
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: typeof total === "number" && Number.isFinite(total) ? total : promptTokens + completionTokens,
-  };
+  return usageOf(
+    u?.promptTokenCount,
+    count(u?.candidatesTokenCount) + count(u?.thoughtsTokenCount),
+    u?.totalTokenCount,
+  );
 }
 
 /** The id a function call came with, or a fresh one: Gemini's API sends calls without ids. */
@@ -47,13 +44,11 @@ export function turnOf(parts: unknown[], usage: unknown, finish: string | undefi
     if (call) {
       const id = (ids[calls.length] ??= callId(call));
       if (id !== call.id) given = false;
-      calls.push(callFromValue(id, typeof call.name === "string" ? call.name : "", call.args ?? {}));
+      calls.push(callFromValue(id, str(call.name), call.args ?? {}));
     } else if (typeof part?.text === "string" && part.thought !== true) text += part.text;
   }
   const message = given ? { role: "model", parts } : { role: "model", parts, callIds: ids.slice(0, calls.length) };
-  const turn: Turn = { message, text, calls, usage: geminiUsage(usage) };
-  if (finish !== undefined) turn.finishReason = finish;
-  return turn;
+  return newTurn(message, text, calls, geminiUsage(usage), finish);
 }
 
 /** A candidate's `finishReason`, or why the prompt was blocked (a blocked prompt has no candidates). */
@@ -62,6 +57,3 @@ export function finishOf(data: Json, candidate: Json | undefined): string | unde
   const blocked = record(data.promptFeedback)?.blockReason;
   return typeof blocked === "string" ? blocked : undefined;
 }
-
-export const firstCandidate = (data: Json): Json | undefined =>
-  record(Array.isArray(data.candidates) ? data.candidates[0] : undefined);

@@ -3,16 +3,16 @@
 // Adjacent text pieces join into one part, as the unstreamed reply has them; a `thoughtSignature` stays
 // on the part it came on (often a last, empty text part, which joins the text before it and signs it),
 // and a signed part is never joined to what follows it. A function call arrives whole.
-import { cutOff, providerError, readEvents, record, type Json } from "./common";
-import { callId, finishOf, firstCandidate, turnOf } from "./gemini-parts";
+import { firstOf, listOf, readJson, record, str, throwIfError, type Json } from "./common";
+import { callId, finishOf, turnOf } from "./gemini-parts";
 import type { Turn, WireDelta } from "./types";
 
 interface Assembly {
   parts: Json[];
   /** The calls' ids, in order, as their `tool_input` events named them. */
   ids: string[];
-  usage: unknown;
-  finish: string | undefined;
+  usage?: unknown;
+  finish?: string;
 }
 
 const isText = (part: Json | undefined): part is Json & { text: string } => typeof part?.text === "string";
@@ -35,13 +35,12 @@ function addPart(a: Assembly, part: Json): void {
 }
 
 function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void): void {
-  if (chunk.error !== undefined && chunk.error !== null) throw providerError(chunk.error);
+  throwIfError(chunk);
   if (chunk.usageMetadata !== undefined) a.usage = chunk.usageMetadata; // cumulative: the last one counts
-  const candidate = firstCandidate(chunk);
+  const candidate = firstOf(chunk, "candidates");
   const finish = finishOf(chunk, candidate);
   if (finish !== undefined) a.finish = finish;
-  const parts = record(candidate?.content)?.parts;
-  for (const value of Array.isArray(parts) ? parts : []) {
+  for (const value of listOf(candidate?.content, "parts")) {
     const part = record(value);
     if (!part) continue;
     addPart(a, part);
@@ -49,30 +48,24 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
     if (call) {
       const id = callId(call);
       a.ids.push(id);
-      const name = typeof call.name === "string" ? call.name : "";
-      onDelta({ type: "tool_input", id, name, delta: JSON.stringify(call.args ?? {}) });
+      onDelta({ type: "tool_input", id, name: str(call.name), delta: JSON.stringify(call.args ?? {}) });
     } else if (isText(part) && part.text !== "") {
       onDelta({ type: part.thought === true ? "reasoning" : "text", delta: part.text });
     }
   }
 }
 
-function addData(a: Assembly, data: string, onDelta: (delta: WireDelta) => void): void {
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(data);
-  } catch {
-    return; // not JSON: a keep-alive
-  }
-  const json = record(chunk);
-  if (json) addChunk(a, json, onDelta);
-}
-
 /** Reads a Gemini SSE body to the end (see `Wire.readStream`). */
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
-  const a: Assembly = { parts: [], ids: [], usage: undefined, finish: undefined };
-  const events = await readEvents(body, (event) => addData(a, event.data, onDelta));
+  const a: Assembly = { parts: [], ids: [] };
   // the last chunk names why the reply ended; without it the reply was cut off
-  if (a.finish === undefined) throw cutOff("a finishReason", events);
+  await readJson(
+    body,
+    (chunk) => {
+      if (chunk) addChunk(a, chunk, onDelta);
+    },
+    () => a.finish !== undefined,
+    "a finishReason",
+  );
   return turnOf(a.parts, a.usage, a.finish, a.ids);
 }

@@ -4,34 +4,25 @@
 // The model's content goes back exactly as it came — every part in order, each `thoughtSignature` on the
 // part it came on — because Gemini refuses a function call whose signature is missing. Calls carry no id
 // (the wire gives each one); those ids are kept beside the parts as `callIds` and left out of the request.
-import { StreamError } from "../errors";
 import type { ToolResult } from "../types";
-import { providerError, record, stripSlash, type Json } from "./common";
-import { finishOf, firstCandidate, geminiPart, turnOf } from "./gemini-parts";
+import { firstOf, headersWith, listOf, record, stripSlash, throwIfError, unusable, type Json } from "./common";
+import { finishOf, geminiPart, turnOf } from "./gemini-parts";
 import type { ToolOutcome, Turn, Wire } from "./types";
 import { readStream } from "./gemini-stream";
 
-const partsOf = (message: unknown): unknown[] => {
-  const parts = record(message)?.parts;
-  return Array.isArray(parts) ? parts : [];
-};
-
 const functionCalls = (message: unknown): Json[] =>
-  partsOf(message).flatMap((p) => {
+  listOf(message, "parts").flatMap((p) => {
     const call = record(record(p)?.functionCall);
     return call ? [call] : [];
   });
 
 function parse(json: unknown): Turn {
   const data = record(json);
-  if (data?.error !== undefined && data.error !== null) throw providerError(data.error);
-  const candidate = data && firstCandidate(data);
-  if (!data || (!candidate && !data.promptFeedback)) {
-    throw new StreamError(
-      'toolnexus: the reply has no candidates — is baseUrl the Gemini API? (style "gemini" posts to <baseUrl>/v1beta/models/<model>:generateContent)',
-    );
-  }
-  return turnOf(partsOf(candidate?.content), data.usageMetadata, finishOf(data, candidate));
+  throwIfError(data);
+  const candidate = firstOf(data, "candidates");
+  if (!data || (!candidate && !data.promptFeedback))
+    throw unusable("candidates", "gemini", "/v1beta/models/<model>:generateContent");
+  return turnOf(listOf(candidate?.content, "parts"), data.usageMetadata, finishOf(data, candidate));
 }
 
 /** The transcript as `contents`: each entry's `role` and `parts` only (`callIds` stays here). */
@@ -61,10 +52,7 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
 
 /** Tool declarations with their schema as `parametersJsonSchema` (full JSON Schema, not the OpenAPI subset). */
 function declare(tools: readonly unknown[]): unknown[] {
-  const declarations = tools.flatMap((t) => {
-    const list = record(t)?.functionDeclarations;
-    return Array.isArray(list) ? list : [];
-  });
+  const declarations = tools.flatMap((t) => listOf(t, "functionDeclarations"));
   if (declarations.length === 0) return [];
   return [
     {
@@ -85,7 +73,7 @@ export const geminiWire: Wire = {
     const name = encodeURIComponent((model ?? "").replace(/^models\//, ""));
     return `${root}/models/${name}:${stream ? "streamGenerateContent?alt=sse" : "generateContent"}`;
   },
-  headers: (apiKey) => ({ ...(apiKey ? { "x-goog-api-key": apiKey } : {}), "Content-Type": "application/json" }),
+  headers: (apiKey) => headersWith("x-goog-api-key", apiKey),
   start(_system, history, prompt) {
     const parts = typeof prompt === "string" ? [{ text: prompt }] : prompt.map(geminiPart);
     return [...history, { role: "user", parts }];
@@ -102,9 +90,9 @@ export const geminiWire: Wire = {
   readStream,
   results,
   callsOf(message) {
-    const ids = record(message)?.callIds;
+    const ids = listOf(message, "callIds");
     return functionCalls(message).map((call, i) => ({
-      id: String((Array.isArray(ids) ? ids[i] : undefined) ?? call.id ?? ""),
+      id: String(ids[i] ?? call.id ?? ""),
       name: String(call.name ?? ""),
     }));
   },

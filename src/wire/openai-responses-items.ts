@@ -1,12 +1,12 @@
 // The Responses API's output items read into a Turn, and content parts as its input parts: shared by the
 // JSON reply (openai-responses.ts) and the stream reader (openai-responses-stream.ts).
-import type { ContentPart } from "../types";
-import { callFromRaw, count, record, type Json } from "./common";
+import type { ContentPart, Usage } from "../types";
+import { callFromRaw, listOf, newTurn, record, str, usageOf, type Json } from "./common";
+import { dataUrl } from "./content";
 import type { ToolCall, Turn } from "./types";
 
-/** A part's bytes as a `data:` URL, or its URL as given. */
-const source = (part: { data?: string; url?: string; mediaType: string }): string =>
-  part.url ?? `data:${part.mediaType};base64,${part.data ?? ""}`;
+/** A part's URL as given, or its bytes as a `data:` URL. */
+const source = (part: { data?: string; url?: string; mediaType: string }): string => part.url ?? dataUrl(part);
 
 /** A content part as a Responses input part (`input_text`, `input_image`, `input_file`). */
 export function inputPart(part: ContentPart): Json {
@@ -20,22 +20,15 @@ export function inputPart(part: ContentPart): Json {
 }
 
 /** The usage of a response: `output_tokens` already counts the reasoning tokens. */
-export function responsesUsage(usage: unknown) {
+function responsesUsage(usage: unknown): Usage {
   const u = record(usage);
-  const promptTokens = count(u?.input_tokens);
-  const completionTokens = count(u?.output_tokens);
-  const total = u?.total_tokens;
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: typeof total === "number" && Number.isFinite(total) ? total : promptTokens + completionTokens,
-  };
+  return usageOf(u?.input_tokens, u?.output_tokens, u?.total_tokens);
 }
 
 /** The text a message item shows: its `output_text` parts, and a refusal in its words. */
 function messageText(item: Json): string {
   let text = "";
-  for (const value of Array.isArray(item.content) ? item.content : []) {
+  for (const value of listOf(item, "content")) {
     const part = record(value);
     if (part?.type === "output_text" && typeof part.text === "string") text += part.text;
     else if (part?.type === "refusal" && typeof part.refusal === "string") text += part.refusal;
@@ -45,8 +38,8 @@ function messageText(item: Json): string {
 
 const callOf = (item: Json): ToolCall =>
   callFromRaw(
-    typeof item.call_id === "string" ? item.call_id : "",
-    typeof item.name === "string" ? item.name : "",
+    str(item.call_id),
+    str(item.name),
     typeof item.arguments === "string" ? item.arguments : JSON.stringify(item.arguments ?? {}),
   );
 
@@ -59,9 +52,7 @@ export function turnOf(output: unknown[], usage: unknown, finish: string | undef
     if (item?.type === "message") text += messageText(item);
     else if (item?.type === "function_call") calls.push(callOf(item));
   }
-  const turn: Turn = { message: { role: "assistant", output }, text, calls, usage: responsesUsage(usage) };
-  if (finish !== undefined) turn.finishReason = finish;
-  return turn;
+  return newTurn({ role: "assistant", output }, text, calls, responsesUsage(usage), finish);
 }
 
 /** Why a response stopped: `incomplete_details.reason` (e.g. `max_output_tokens`), else its `status`. */

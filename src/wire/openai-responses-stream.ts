@@ -3,7 +3,7 @@
 // Items are joined by `output_index`, never by item id: some servers (GitHub Copilot) give every event of
 // one item a new id. A finished item (`response.output_item.done`) replaces what its deltas built, so a
 // reasoning item keeps the `encrypted_content` of its final form.
-import { cutOff, providerError, readEvents, record, type Json } from "./common";
+import { byIndex, count, providerError, readJson, record, str, type Json } from "./common";
 import { finishOf, turnOf } from "./openai-responses-items";
 import type { Turn, WireDelta } from "./types";
 
@@ -13,10 +13,8 @@ interface Assembly {
   /** Text and argument deltas by `output_index`, for items that never arrive finished. */
   text: Map<number, string>;
   /** The final response (`response.completed` / `response.incomplete`), once it came. */
-  response: Json | undefined;
+  response?: Json;
 }
-
-const indexOf = (event: Json): number => (typeof event.output_index === "number" ? event.output_index : 0);
 
 function append(a: Assembly, at: number, delta: string): void {
   a.text.set(at, (a.text.get(at) ?? "") + delta);
@@ -32,8 +30,8 @@ function built(a: Assembly, at: number, item: Json): Json {
 }
 
 function addEvent(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void): void {
-  const at = indexOf(event);
-  const delta = typeof event.delta === "string" ? event.delta : "";
+  const at = count(event.output_index);
+  const delta = str(event.delta);
   switch (event.type) {
     case "response.output_item.added":
     case "response.output_item.done": {
@@ -50,9 +48,7 @@ function addEvent(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
     case "response.function_call_arguments.delta": {
       append(a, at, delta);
       const item = a.items.get(at);
-      const id = typeof item?.call_id === "string" ? item.call_id : "";
-      const name = typeof item?.name === "string" ? item.name : "";
-      if (delta) onDelta({ type: "tool_input", id, name, delta });
+      if (delta) onDelta({ type: "tool_input", id: str(item?.call_id), name: str(item?.name), delta });
       return;
     }
     case "response.reasoning_summary_text.delta":
@@ -70,20 +66,8 @@ function addEvent(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
   }
 }
 
-function addData(a: Assembly, data: string, onDelta: (delta: WireDelta) => void): void {
-  if (a.response || data === "[DONE]") return;
-  let event: unknown;
-  try {
-    event = JSON.parse(data);
-  } catch {
-    return; // not JSON: a keep-alive some servers send
-  }
-  const json = record(event);
-  if (json) addEvent(a, json, onDelta);
-}
-
 function assemble(a: Assembly, response: Json): Turn {
-  const streamed = [...a.items.entries()].sort((x, y) => x[0] - y[0]).map(([at, item]) => built(a, at, item));
+  const streamed = byIndex(a.items).map(([at, item]) => built(a, at, item));
   // the final response lists the same items; it is the authority when it carries them
   const output = Array.isArray(response.output) && response.output.length > 0 ? response.output : streamed;
   return turnOf(output, response.usage, finishOf(response));
@@ -91,8 +75,14 @@ function assemble(a: Assembly, response: Json): Turn {
 
 /** Reads a Responses API SSE body to the end (see `Wire.readStream`). */
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
-  const a: Assembly = { items: new Map(), text: new Map(), response: undefined };
-  const events = await readEvents(body, (event) => addData(a, event.data, onDelta));
-  if (!a.response) throw cutOff("response.completed", events);
-  return assemble(a, a.response);
+  const a: Assembly = { items: new Map(), text: new Map() };
+  await readJson(
+    body,
+    (event) => {
+      if (event && !a.response) addEvent(a, event, onDelta);
+    },
+    () => a.response !== undefined,
+    "response.completed",
+  );
+  return assemble(a, a.response!);
 }

@@ -6,9 +6,17 @@
 // day resumes in another process with the reasoning it had. One assistant turn is several output items
 // (reasoning, message, function_call); the transcript holds it as one `{ role: "assistant", output }`
 // entry, and the request spreads it back into the items it came as.
-import { StreamError } from "../errors";
 import type { ToolResult } from "../types";
-import { providerError, record, stripSlash, type Json } from "./common";
+import {
+  entryCalls,
+  headersWith,
+  record,
+  stripSlash,
+  throwIfError,
+  unusable,
+  withEntryIds,
+  type CallEntries,
+} from "./common";
 import { finishOf, inputPart, turnOf } from "./openai-responses-items";
 import type { ToolOutcome, Turn, Wire } from "./types";
 import { readStream } from "./openai-responses-stream";
@@ -20,20 +28,10 @@ import { readStream } from "./openai-responses-stream";
  */
 const reasons = (model: string): boolean => /^(?:[\w-]+\/)?(?:o\d|gpt-5|codex)(?![\w.-]*-chat)/i.test(model);
 
-/** The items of one assistant turn (`{ role: "assistant", output }`), or `[]`. */
-const itemsOf = (message: unknown): unknown[] => {
-  const output = record(message)?.output;
-  return Array.isArray(output) ? output : [];
-};
-
 function parse(json: unknown): Turn {
   const data = record(json);
-  if (data?.error !== undefined && data.error !== null) throw providerError(data.error);
-  if (!data || !Array.isArray(data.output)) {
-    throw new StreamError(
-      'toolnexus: the reply has no output array — is baseUrl an OpenAI Responses API? (style "openai-responses" posts to <baseUrl>/responses)',
-    );
-  }
+  throwIfError(data);
+  if (!data || !Array.isArray(data.output)) throw unusable("output array", "openai-responses", "/responses");
   return turnOf(data.output, data.usage, finishOf(data));
 }
 
@@ -43,23 +41,16 @@ function parse(json: unknown): Turn {
  * provider, and none is.
  */
 function inputOf(messages: readonly unknown[]): unknown[] {
-  const input: unknown[] = [];
-  for (const message of messages) {
+  return messages.flatMap((message) => {
     const turn = record(message);
-    if (turn?.role !== "assistant" || !Array.isArray(turn.output)) {
-      input.push(message);
-      continue;
-    }
-    for (const value of turn.output) {
+    if (turn?.role !== "assistant" || !Array.isArray(turn.output)) return [message];
+    return turn.output.map((value) => {
       const item = record(value);
-      if (!item || item.type === "reasoning" || item.id === undefined) input.push(value);
-      else {
-        const { id: _stored, ...rest } = item;
-        input.push(rest);
-      }
-    }
-  }
-  return input;
+      if (!item || item.type === "reasoning" || item.id === undefined) return value;
+      const { id: _stored, ...rest } = item;
+      return rest;
+    });
+  });
 }
 
 /** A tool's result: its text, or its text followed by the images and files it returned. */
@@ -87,21 +78,13 @@ function flat(tools: readonly unknown[]): unknown[] {
   });
 }
 
-const functionCalls = (message: unknown): { item: Json; at: number }[] =>
-  itemsOf(message).flatMap((value, at) => {
-    const item = record(value);
-    return item?.type === "function_call" ? [{ item, at }] : [];
-  });
+const FUNCTION_CALLS: CallEntries = ["output", "function_call", "call_id"];
 
 /** OpenAI's Responses API, and the servers that speak it (Azure OpenAI, LiteLLM, OpenRouter, …). */
 export const openaiResponsesWire: Wire = {
   style: "openai-responses",
   url: (baseUrl) => `${stripSlash(baseUrl)}/responses`,
-  headers(apiKey) {
-    const headers: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
-    headers["Content-Type"] = "application/json";
-    return headers;
-  },
+  headers: (apiKey) => headersWith("Authorization", apiKey && `Bearer ${apiKey}`),
   start(_system, history, prompt) {
     const content = typeof prompt === "string" ? prompt : prompt.map(inputPart);
     return [...history, { role: "user", content }];
@@ -124,13 +107,6 @@ export const openaiResponsesWire: Wire = {
   parse,
   readStream,
   results,
-  callsOf: (message) =>
-    functionCalls(message).map(({ item }) => ({ id: String(item.call_id ?? ""), name: String(item.name ?? "") })),
-  withCallIds(message, ids) {
-    const output = itemsOf(message).slice();
-    functionCalls(message).forEach(({ item, at }, i) => {
-      output[at] = { ...item, call_id: ids[i] ?? item.call_id };
-    });
-    return { ...record(message), output };
-  },
+  callsOf: (message) => entryCalls(message, FUNCTION_CALLS),
+  withCallIds: (message, ids) => withEntryIds(message, ids, FUNCTION_CALLS),
 };

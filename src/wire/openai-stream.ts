@@ -1,14 +1,19 @@
 // The OpenAI wire's streamed replies: SSE chunks assembled into one Turn.
 import type { Usage } from "../types";
 import {
+  byIndex,
   callFromRaw,
-  cutOff,
+  firstOf,
+  listOf,
+  newTurn,
   openaiUsage,
-  providerError,
-  readEvents,
+  readJson,
+  str,
   record,
   textOf,
   thinkingOf,
+  throwIfError,
+  usageOf,
   type Json,
 } from "./common";
 import type { Turn, WireDelta } from "./types";
@@ -26,14 +31,14 @@ interface Assembly {
   refusal: string;
   /** Reasoning deltas, kept under the field they came in (`reasoning_content` or `reasoning`). */
   reasoning: string;
-  reasoningKey: string | undefined;
+  reasoningKey?: string;
   /** OpenRouter's `reasoning_details`, merged by `index`; `lastDetail` is the index of the last piece. */
   details: Map<number, Json>;
-  lastDetail: number | undefined;
+  lastDetail?: number;
   slots: Map<number, Slot>;
   last: number;
   usage: Usage;
-  finish: string | undefined;
+  finish?: string;
   done: boolean;
 }
 
@@ -43,18 +48,19 @@ function addToolDeltas(a: Assembly, deltas: unknown[], onDelta: (delta: WireDelt
   for (const value of deltas) {
     const tc = record(value);
     if (!tc) continue;
-    const id = typeof tc.id === "string" && tc.id ? tc.id : undefined;
+    const id = str(tc.id);
     // servers that omit `index` start a new call with each id and continue the last one otherwise
-    const index = typeof tc.index === "number" ? tc.index : id !== undefined ? a.slots.size : Math.max(a.last, 0);
+    const index = typeof tc.index === "number" ? tc.index : id ? a.slots.size : Math.max(a.last, 0);
     let slot = a.slots.get(index);
     if (!slot) a.slots.set(index, (slot = { id: "", name: "", args: "" }));
     a.last = index;
-    if (id !== undefined) slot.id = id;
+    if (id) slot.id = id;
     const fn = record(tc.function);
-    if (typeof fn?.name === "string") slot.name += fn.name;
-    if (typeof fn?.arguments === "string" && fn.arguments !== "") {
-      slot.args += fn.arguments;
-      onDelta({ type: "tool_input", id: slot.id, name: slot.name, delta: fn.arguments });
+    slot.name += str(fn?.name);
+    const piece = str(fn?.arguments);
+    if (piece) {
+      slot.args += piece;
+      onDelta({ type: "tool_input", id: slot.id, name: slot.name, delta: piece });
     }
   }
 }
@@ -106,18 +112,18 @@ function nextUsage(so: Usage, u: Usage): Usage {
   const running =
     so.promptTokens > 0 && u.promptTokens === so.promptTokens && u.completionTokens >= so.completionTokens;
   if (running) return u;
-  return {
-    promptTokens: so.promptTokens + u.promptTokens,
-    completionTokens: so.completionTokens + u.completionTokens,
-    totalTokens: so.totalTokens + u.totalTokens,
-  };
+  return usageOf(
+    so.promptTokens + u.promptTokens,
+    so.completionTokens + u.completionTokens,
+    so.totalTokens + u.totalTokens,
+  );
 }
 
 function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void): void {
-  if (chunk.error !== undefined && chunk.error !== null) throw providerError(chunk.error);
+  throwIfError(chunk);
   const usage = record(chunk.usage);
   if (usage) a.usage = nextUsage(a.usage, openaiUsage(usage));
-  const choice = record(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
+  const choice = firstOf(chunk, "choices");
   if (!choice) return;
   if (typeof choice.finish_reason === "string") a.finish = choice.finish_reason;
   const delta = record(choice.delta);
@@ -126,53 +132,28 @@ function addChunk(a: Assembly, chunk: Json, onDelta: (delta: WireDelta) => void)
     a.content += text;
     onDelta({ type: "text", delta: text });
   }
-  if (typeof delta?.refusal === "string" && delta.refusal !== "") {
-    a.refusal += delta.refusal;
-    onDelta({ type: "text", delta: delta.refusal });
+  const refusal = str(delta?.refusal);
+  if (refusal) {
+    a.refusal += refusal;
+    onDelta({ type: "text", delta: refusal });
   }
   const thinking = thinkingOf(delta?.content);
   if (thinking !== "") onDelta({ type: "reasoning", delta: thinking });
   if (delta) addReasoning(a, delta, onDelta);
-  if (Array.isArray(delta?.tool_calls)) addToolDeltas(a, delta.tool_calls, onDelta);
-}
-
-// One event's data: a JSON chunk, or `[DONE]`. Data that is not JSON is skipped (keep-alives some
-// servers send); data holding several lines (a server that ends events with one newline) is read line by line.
-function addData(a: Assembly, data: string, onDelta: (delta: WireDelta) => void): void {
-  if (a.done) return;
-  if (data === "[DONE]") {
-    a.done = true;
-    return;
-  }
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(data);
-  } catch {
-    if (data.includes("\n")) for (const line of data.split("\n")) addData(a, line.trim(), onDelta);
-    return;
-  }
-  const json = record(chunk);
-  if (json) addChunk(a, json, onDelta);
+  addToolDeltas(a, listOf(delta, "tool_calls"), onDelta);
 }
 
 function assemble(a: Assembly): Turn {
-  const slots = [...a.slots.entries()].sort((x, y) => x[0] - y[0]).map(([, slot]) => slot);
+  const slots = byIndex(a.slots).map(([, slot]) => slot);
   const toolCalls = slots.map((s) => ({ id: s.id, type: "function", function: { name: s.name, arguments: s.args } }));
   const message: Record<string, unknown> = { role: "assistant", content: a.content || null };
   // reasoning goes back on the next request: DeepSeek's thinking mode refuses a tool-call turn without it
   if (a.reasoningKey) message[a.reasoningKey] = a.reasoning;
-  if (a.details.size > 0)
-    message.reasoning_details = [...a.details.entries()].sort((x, y) => x[0] - y[0]).map(([, d]) => d);
+  if (a.details.size > 0) message.reasoning_details = byIndex(a.details).map(([, d]) => d);
   if (a.refusal) message.refusal = a.refusal;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
-  const turn: Turn = {
-    message,
-    text: a.content + a.refusal,
-    calls: slots.map((s) => callFromRaw(s.id, s.name, s.args)),
-    usage: a.usage,
-  };
-  if (a.finish !== undefined) turn.finishReason = a.finish;
-  return turn;
+  const calls = slots.map((s) => callFromRaw(s.id, s.name, s.args));
+  return newTurn(message, a.content + a.refusal, calls, a.usage, a.finish);
 }
 
 /** Reads an OpenAI SSE body to the end (see `Wire.readStream`). */
@@ -181,16 +162,21 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
     content: "",
     refusal: "",
     reasoning: "",
-    reasoningKey: undefined,
     details: new Map(),
-    lastDetail: undefined,
     slots: new Map(),
     last: -1,
-    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-    finish: undefined,
+    usage: usageOf(0, 0),
     done: false,
   };
-  const events = await readEvents(body, (event) => addData(a, event.data, onDelta));
-  if (!a.done && a.finish === undefined) throw cutOff("[DONE] or a finish_reason", events);
+  await readJson(
+    body,
+    (chunk) => {
+      if (a.done) return;
+      if (chunk) addChunk(a, chunk, onDelta);
+      else a.done = true;
+    },
+    () => a.done || a.finish !== undefined,
+    "[DONE] or a finish_reason",
+  );
   return assemble(a);
 }

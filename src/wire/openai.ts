@@ -1,62 +1,50 @@
 // The OpenAI chat-completions wire: requests and JSON replies; SSE replies
 // are assembled in openai-stream.ts.
-import { StreamError } from "../errors";
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
 import {
   callFromRaw,
   callFromValue,
+  firstOf,
+  headersWith,
+  listOf,
+  newTurn,
   openaiUsage,
-  providerError,
   record,
+  str,
   stripSlash,
   textOf,
   thinkingOf,
+  throwIfError,
+  unusable,
 } from "./common";
-import { historyParts, openaiPart, promptContent, toolParts } from "./content";
+import { historyParts, openaiPart, orNote, promptContent, toolParts } from "./content";
 import { readStream } from "./openai-stream";
 
-function callOf(value: unknown): ToolCall {
+/** One entry of `tool_calls` (`{ id, function: { name, arguments } }`) as a ToolCall. */
+export function callOf(value: unknown): ToolCall {
   const tc = record(value);
   const fn = record(tc?.function);
-  const id = typeof tc?.id === "string" ? tc.id : "";
-  const name = typeof fn?.name === "string" ? fn.name : "";
+  const id = str(tc?.id);
+  const name = str(fn?.name);
   const args = fn?.arguments;
   if (args === undefined || args === null || typeof args === "string") return callFromRaw(id, name, args ?? "");
   return callFromValue(id, name, args); // some compatible servers send the arguments as an object
 }
 
-const toolCallsOf = (message: unknown): (Record<string, unknown> | undefined)[] => {
-  const calls = record(message)?.tool_calls;
-  return Array.isArray(calls) ? calls.map(record) : [];
-};
+const toolCallsOf = (message: unknown): (Record<string, unknown> | undefined)[] =>
+  listOf(message, "tool_calls").map(record);
 
 function parse(json: unknown): Turn {
   const data = record(json);
-  if (data?.error !== undefined && data.error !== null) throw providerError(data.error);
-  const choice = record(Array.isArray(data?.choices) ? data.choices[0] : undefined);
+  throwIfError(data);
+  const choice = firstOf(data, "choices");
   const message = record(choice?.message);
-  if (!data || !message) {
-    throw new StreamError(
-      'toolnexus: the reply has no choices[0].message — is baseUrl an OpenAI-compatible API? (style "openai" posts to <baseUrl>/chat/completions)',
-    );
-  }
-  const calls = Array.isArray(message.tool_calls) ? message.tool_calls.map(callOf) : [];
+  if (!data || !message) throw unusable("choices[0].message", "openai", "/chat/completions");
+  const calls = listOf(message, "tool_calls").map(callOf);
   // a refusal (`message.refusal`, content null) is the turn's text, as it is when streamed
-  const text = textOf(message.content) + (typeof message.refusal === "string" ? message.refusal : "");
-  const turn: Turn = { message, text, calls, usage: openaiUsage(data.usage) };
+  const text = textOf(message.content) + str(message.refusal);
   const reasoning = message.reasoning_content ?? message.reasoning ?? thinkingOf(message.content);
-  if (typeof reasoning === "string" && reasoning !== "") turn.reasoning = reasoning;
-  if (typeof choice?.finish_reason === "string") turn.finishReason = choice.finish_reason;
-  return turn;
-}
-
-/** A tool's part as OpenAI chat content; one the API cannot take (a file by URL) becomes a note the model reads. */
-function safePart(part: Parameters<typeof openaiPart>[0]): unknown {
-  try {
-    return openaiPart(part);
-  } catch (error) {
-    return { type: "text", text: `[unsupported content part: ${(error as Error).message}]` };
-  }
+  return newTurn(message, text, calls, openaiUsage(data.usage), choice?.finish_reason, reasoning);
 }
 
 /**
@@ -73,7 +61,10 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
   for (const { call, result } of outcomes) {
     const parts = toolParts(result.content);
     if (parts.length === 0) continue;
-    attached.push({ type: "text", text: `Output of tool ${call.name} (${call.id}):` }, ...parts.map(safePart));
+    attached.push(
+      { type: "text", text: `Output of tool ${call.name} (${call.id}):` },
+      ...parts.map((part) => orNote(() => openaiPart(part))),
+    );
   }
   if (attached.length > 0) messages.push({ role: "user", content: attached });
   return messages;
@@ -90,7 +81,7 @@ export function strictable(schema: unknown, depth = 0): boolean {
   if (depth > 64) return false;
   const props = record(node.properties);
   if (node.type === "object" || props) {
-    const required = Array.isArray(node.required) ? node.required : [];
+    const required = listOf(node, "required");
     if (node.additionalProperties !== false) return false;
     if (props && !Object.keys(props).every((k) => required.includes(k))) return false;
   }
@@ -107,11 +98,7 @@ export function strictable(schema: unknown, depth = 0): boolean {
 export const openaiWire: Wire = {
   style: "openai",
   url: (baseUrl) => `${stripSlash(baseUrl)}/chat/completions`,
-  headers(apiKey) {
-    const headers: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
-    headers["Content-Type"] = "application/json";
-    return headers;
-  },
+  headers: (apiKey) => headersWith("Authorization", apiKey && `Bearer ${apiKey}`),
   start(system, history, prompt) {
     const content = promptContent(prompt, openaiPart);
     const messages: unknown[] =

@@ -1,12 +1,13 @@
-// One provider POST with retries, Retry-After (or Gemini's RetryInfo) and backoff. Only infrastructure
-// throws: the final non-2xx response becomes an LlmHttpError (its body redacted by http-error.ts), a final
-// network failure a NetworkError (the original in `cause`); an abort stays the signal's reason.
-import { NetworkError, ToolnexusError, type LlmHttpError } from "../errors";
+// One provider POST with retries, Retry-After (or Gemini's RetryInfo) and backoff. Only infrastructure throws: the final non-2xx
+// response becomes an LlmHttpError (its body redacted by http-error.ts), a final network failure a
+// NetworkError (the original in `cause`); an abort stays the signal's reason.
+import { NetworkError, type LlmHttpError } from "../errors";
 import type { ErrorInfo } from "../types";
 import { secretsOf } from "../_internal/redact";
 import { llmHttpError } from "./http-error";
 import { abortableSleep, backoffMs, retryAfterMs, retryDelayMs } from "./retry-wait";
 
+/** Checked once, with the client's options. */
 export interface RetryOptions {
   fetch: typeof fetch;
   /** Retries after the first attempt (`0` = one attempt). */
@@ -28,21 +29,6 @@ export interface RetryOptions {
 }
 
 export const RETRYABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504, 529];
-function checkOptions(opts: RetryOptions): void {
-  if (!Number.isInteger(opts.retries) || opts.retries < 0) {
-    throw new ToolnexusError(
-      "config",
-      `toolnexus: retries must be a whole number ≥ 0, got ${opts.retries} — pass e.g. retries: 2`,
-    );
-  }
-  if (!Number.isFinite(opts.retryBaseMs) || opts.retryBaseMs < 0) {
-    throw new ToolnexusError(
-      "config",
-      `toolnexus: retryBaseMs must be a finite number ≥ 0, got ${opts.retryBaseMs} — pass e.g. retryBaseMs: 500`,
-    );
-  }
-}
-
 /** Waits `ms` (default: the backoff for `attempt`) with `opts.sleep`, or an abortable timer. */
 function pause(opts: RetryOptions, attempt: number, ms: number = backoffMs(opts.retryBaseMs, attempt)): Promise<void> {
   return (opts.sleep ?? abortableSleep)(ms, opts.signal);
@@ -63,10 +49,9 @@ function networkError(url: string, error: unknown): NetworkError {
   } catch {
     // not a URL: keep the generic name
   }
-  return new NetworkError(
-    `toolnexus: could not reach ${host} (the connection failed before any response) — check baseUrl and the network, then try again`,
-    { cause: error },
-  );
+  return new NetworkError(`toolnexus: could not reach ${host} — check baseUrl and the network, then try again`, {
+    cause: error,
+  });
 }
 
 function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
@@ -85,7 +70,6 @@ export async function postWithRetry(
   init: { headers: Record<string, string>; body: string },
   opts: RetryOptions,
 ): Promise<Response> {
-  checkOptions(opts);
   const { signal } = opts;
   const statuses = new Set([...RETRYABLE_STATUSES, ...(opts.retryableStatuses ?? [])]);
   const maxRetryAfter = opts.maxRetryAfterMs ?? 60_000;
@@ -102,8 +86,9 @@ export async function postWithRetry(
     }
     if (res.ok) return res;
     const retryable = statuses.has(res.status);
-    const error = await httpError(res, init.headers); // reading the body frees the connection before a wait
-    if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last) throw error;
+    if (decide(opts, { status: res.status, attempt, retryable }) === "fail" || last)
+      throw await httpError(res, init.headers);
+    const error = await httpError(res, init.headers); // reading the body frees the connection before waiting
     const honoured = retryAfterMs(res.headers.get("retry-after")) ?? retryDelayMs(error.body);
     if (honoured !== undefined && honoured > maxRetryAfter) throw error;
     await pause(opts, attempt, honoured);

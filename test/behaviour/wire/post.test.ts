@@ -1,5 +1,6 @@
 // Retries, Retry-After, backoff, aborts and typed HTTP errors, with a scripted fetch.
 import { describe, expect, it } from "vitest";
+import { createClient } from "toolnexus";
 import {
   isToolnexusError,
   LlmHttpError,
@@ -126,9 +127,14 @@ describe("postWithRetry: attempts", () => {
     expect(kept.hits()).toBe(2);
   });
 
-  it("refuses a retries value that is not a whole number ≥ 0", async () => {
+  it("refuses a retries value that is not a whole number ≥ 0 (checked once, with the client's options)", () => {
     for (const retries of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      const error = await rejection(post([reply(200)], { retries }).promise);
+      let error: unknown;
+      try {
+        createClient({ style: "openai", model: "m", apiKey: "k", baseUrl: "https://llm.test/v1", retries });
+      } catch (e) {
+        error = e;
+      }
       expect(isToolnexusError(error)).toBe(true);
       expect(error).toMatchObject({ code: "config" });
     }
