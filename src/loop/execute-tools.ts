@@ -64,17 +64,20 @@ async function approve(
   return gate;
 }
 
-/** A throw, a hang past `toolTimeoutMs`, or a malformed return becomes an error result; never a crash. */
-async function invoke(
+/**
+ * Runs `work` — a tool's `execute`, or its `onDecline` — with the call's ToolContext. A throw, a hang past
+ * `toolTimeoutMs` (the signal aborts with a TimeoutError) or a return that is not a ToolResult (`returned an
+ * invalid <what>`) becomes an error result; never a crash.
+ */
+export async function bounded(
   ctx: RunContext,
   state: LoopState,
   call: ToolCall,
-  args: Record<string, unknown>,
+  what: string,
+  work: (toolCtx: ToolContext) => unknown,
   answer?: Answer,
   toolState?: unknown,
 ): Promise<ToolResult> {
-  const toolkit = ctx.toolkit;
-  if (!toolkit) return { output: `Unknown tool: ${call.name}`, isError: true };
   const limit = ctx.opts.toolTimeoutMs;
   const controller = limit ? new AbortController() : undefined;
   const signal =
@@ -93,33 +96,42 @@ async function invoke(
   if (toolState !== undefined) toolCtx.state = toolState;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    // any tool's `needsApproval` — defineTool's, an MCP server's, a hand-written Tool's — is gated here
-    const gate = await approve(ctx, state, call, args, toolCtx);
-    if ("result" in gate) return gate.result;
-    const running = toolkit.execute(call.name, args, gate.ctx);
-    const result = controller
-      ? await Promise.race([
-          running,
-          new Promise<ToolResult>((resolve) => {
-            timer = setTimeout(() => {
-              controller.abort(new Error(`tool ${call.name} timed out after ${limit}ms`));
-              resolve({ output: `tool ${call.name} timed out after ${limit}ms`, isError: true });
-            }, limit);
-          }),
-        ])
-      : await running;
-    if (typeof result?.output !== "string" || typeof result.isError !== "boolean") {
-      return {
-        output: `tool ${call.name} returned an invalid result (expected { output: string, isError: boolean })`,
-        isError: true,
-      };
-    }
-    return storable(result);
+    const result = (await Promise.race([
+      work(toolCtx),
+      new Promise((resolve) => {
+        if (controller)
+          timer = setTimeout(() => {
+            const output = `tool ${call.name} timed out after ${limit}ms`;
+            controller.abort(new DOMException(output, "TimeoutError"));
+            resolve({ output, isError: true });
+          }, limit);
+      }),
+    ])) as ToolResult;
+    if (typeof result?.output === "string" && typeof result.isError === "boolean") return storable(result);
+    return { output: `tool ${call.name} returned an invalid ${what}`, isError: true };
   } catch (error) {
     return { output: errorMessage(error), isError: true };
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clearTimeout(timer);
   }
+}
+
+/** Runs the call's tool, through its approval step (any tool's `needsApproval` — defineTool's, an MCP server's, a hand-written Tool's — is gated here). */
+function invoke(
+  ctx: RunContext,
+  state: LoopState,
+  call: ToolCall,
+  args: Record<string, unknown>,
+  answer?: Answer,
+  toolState?: unknown,
+): Promise<ToolResult> {
+  const toolkit = ctx.toolkit;
+  if (!toolkit) return Promise.resolve({ output: `Unknown tool: ${call.name}`, isError: true });
+  const run = async (toolCtx: ToolContext) => {
+    const gate = await approve(ctx, state, call, args, toolCtx);
+    return "result" in gate ? gate.result : toolkit.execute(call.name, args, gate.ctx);
+  };
+  return bounded(ctx, state, call, "result (expected { output: string, isError: boolean })", run, answer, toolState);
 }
 
 /** The Request a result suspends with, checked: one that could not be stored and resumed is refused here. */
