@@ -7,17 +7,13 @@ import { pendingOf } from "../answer";
 import { drive } from "../loop";
 import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord } from "../run-state/record";
 import type { RecordOwner } from "../run-state/store";
-import type { Answer, JSONSchema, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
-import type { ToolSchema } from "../tools/schema/input-schema";
-import { validateJsonSchema } from "../tools/schema/json-schema";
-import type { ToolCall } from "../wire/types";
-import { zeroUsage, type LoopState, type RunContext } from "./context";
+import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
+import { toolSchema } from "../tools/schema/input-schema";
+import { toolResult, zeroUsage, type LoopState, type RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { halted, pendingResult, storedCall } from "./halt";
 import { leaseHeld, mustRead } from "./inspect";
 import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, reruns, resolveRequest } from "./suspension";
-
-const asCall = (c: StoredCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
 
 /** The RunConflictError for run `runId`: `toolnexus: run "<runId>" <what>`. */
 const conflict = (runId: string, what: string) => new RunConflictError(runId, `toolnexus: run "${runId}" ${what}`);
@@ -62,7 +58,7 @@ function matchAll(record: RunRecord, answers: readonly (Answer | undefined)[]): 
     if (!answer)
       throw new InvalidAnswerError(
         `answers[${i}]`,
-        `toolnexus: answers[${i}] is missing — pass an Answer built with answerOutput(id, output) or answerDeclined(id)`,
+        `toolnexus: answers[${i}] is missing — pass an Answer built with answerOutput(id, output)`,
       );
     if (seen.has(answer.id))
       throw new InvalidAnswerError(
@@ -83,7 +79,7 @@ function checkToolkit(ctx: RunContext, runId: string, applied: Applied[]): void 
     if (missing) {
       throw new ConfigError(
         "toolkit",
-        `toolnexus: run "${runId}" waits on tool "${missing.name}", which this resume's toolkit lacks — pass the toolkit the run was started with; nothing was changed`,
+        `toolnexus: run "${runId}" waits on tool "${missing.name}", missing from this resume's toolkit — pass the run's toolkit`,
       );
     }
   }
@@ -113,9 +109,11 @@ export async function prepareResume(
   const digesting = parsed && digestOf(parsed);
   const found = await reading;
   const { record } = found;
-  // a resume given no `output` keeps the schema the run was started with
+  // a resume given no `output` keeps the schema the run was started with (a JSON Schema of an object)
   const run =
-    ctx.output === undefined && record.output !== undefined ? { ...ctx, output: storedOutput(record.output) } : ctx;
+    ctx.output === undefined && record.output !== undefined
+      ? { ...ctx, output: toolSchema(record.output, "output") }
+      : ctx;
   run.trace?.resumed(record.trace);
   const state = stateOf(run, record);
   if (!parsed || !digesting) throw invalid;
@@ -137,7 +135,7 @@ export async function prepareResume(
     if (isRelay(a.request))
       await relayResults(
         a.answer,
-        a.calls.map((c) => ({ call: asCall(c) })),
+        a.calls.map((c) => ({ call: c })),
       );
   checkToolkit(run, runId, applied);
   run.signal?.throwIfAborted();
@@ -166,26 +164,17 @@ async function* owned(
   }
 }
 
-/** A run's stored `output` schema, checked with the JSON Schema checker the tools use. */
-const storedOutput = (json: JSONSchema): ToolSchema => ({
-  json,
-  check(value) {
-    const problems = validateJsonSchema(json, value);
-    return problems.length === 0 ? { ok: true, value } : { ok: false, problems: problems.join("; ") };
-  },
-});
-
 /** A run finished, owned by another resume, or answered with other answers than these is refused here. */
 function refuseTaken(record: RunRecord, digest: string, count: number): void {
   const { runId, status } = record;
-  if (status === "done") throw conflict(runId, "has already finished — its suspension was answered once");
+  if (status === "done") throw conflict(runId, "has already finished");
   if (status === "claimed" && leaseHeld(record)) throw conflict(runId, "is being resumed by another caller");
   const same = record.answered?.digest === digest || record.lease?.digest === digest || count === 0;
   if (status !== "suspended" && !same) throw conflict(runId, "was already answered; only the same answer can retry it");
   if (status === "suspended" && count === 0) {
     throw new InvalidAnswerError(
       "answers",
-      `toolnexus: run "${runId}" waits for an answer — pass one (or several) built with answerOutput(id, output)`,
+      `toolnexus: run "${runId}" waits for an answer — pass one built with answerOutput(id, output)`,
     );
   }
 }
@@ -227,7 +216,7 @@ async function* resumeRun(
   let calls = claimed.calls;
   const finished: StoredCall[] = [];
   for (const a of applied) {
-    const members = a.calls.map((c) => ({ call: asCall(c), args: c.args, state: c.state }));
+    const members = a.calls.map((c) => ({ call: c, args: c.args, state: c.state }));
     const results = await resolveRequest(ctx, state, a.request, members, a.answer);
     a.calls.forEach((c, i) => finished.push(settledCall(c, results[i]!)));
     calls = calls.map((c) => finished.find((f) => f.id === c.id) ?? c);
@@ -238,15 +227,13 @@ async function* resumeRun(
   const record: RunRecord = { ...claimed, calls };
   const open = openGroups(calls).length > 0;
   if (changed) await (open ? owner.halt(record) : owner.checkpoint(record));
-  if (ctx.stream)
-    for (const c of finished.filter((f) => f.result))
-      yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
+  if (ctx.stream) for (const c of finished) if (c.result) yield toolResult({ call: c, result: c.result });
   if (open) return yield* halted(ctx, state, record);
   appendTurn(
     ctx,
     state,
     { message: record.assistant },
-    calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })),
+    calls.map((c) => ({ call: c, args: c.args, result: c.result! })),
   );
   const result = yield* drive(ctx, state, owner);
   if (result.status !== "pending") await owner.complete(result);
@@ -257,7 +244,7 @@ async function* resumeRun(
 function settledCall(c: StoredCall, result: ToolResult): StoredCall {
   const request = pendingOf(result);
   const next = request ? { request, state: result.metadata?.pendingState } : {};
-  return storedCall({ call: asCall(c), args: c.args, result, ...next });
+  return storedCall({ call: c, args: c.args, result, ...next });
 }
 
 /**
@@ -273,10 +260,10 @@ async function settleUnknown(ctx: RunContext, state: LoopState, calls: StoredCal
       const tool = ctx.toolkit?.get(c.name);
       let result: ToolResult = { output: `interrupted: ${c.name} did not finish`, isError: true };
       if (tool?.recovery === "rerun") {
-        const again: CallOutcome = await runTool(ctx, state, asCall(c), c.args, c.answer, c.state);
+        const again: CallOutcome = await runTool(ctx, state, c, c.args, c.answer, c.state);
         if (!again.request) result = again.result;
       }
-      return { id: c.id, name: c.name, args: c.args, raw: c.raw, result };
+      return storedCall({ call: c, args: c.args, result });
     }),
   );
 }

@@ -3,7 +3,7 @@ import { AnswerMismatchError } from "../errors";
 import { openGroups } from "../run-state/record";
 import type { Answer, PendingRequest, StreamEvent, ToolResult } from "../types";
 import type { ToolCall, Turn } from "../wire/types";
-import type { LoopState, RunContext } from "./context";
+import { toolResult, type LoopState, type RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { readRelayAnswer } from "../tools/relay-answer";
 import { isApprovalGate } from "../tools/approval";
@@ -133,14 +133,7 @@ export async function* resolveInline(
         } else delete m.request;
       });
     }
-    if (ctx.stream)
-      yield {
-        type: "tool_result",
-        id: outcome.call.id,
-        name: outcome.call.name,
-        output: outcome.result.output,
-        isError: outcome.result.isError,
-      };
+    if (ctx.stream) yield toolResult(outcome);
   }
 }
 
