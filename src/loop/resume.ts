@@ -13,7 +13,8 @@ import { toolResult, zeroUsage, type LoopState, type RunContext } from "./contex
 import { runTool, type CallOutcome } from "./execute-tools";
 import { halted, pendingResult, storedCall } from "./halt";
 import { leaseHeld, mustRead } from "./inspect";
-import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, reruns, resolveRequest } from "./suspension";
+import { appendTurn, isRelay, matchAnswer, parsedAnswer, reruns, resolveRequest } from "./suspension";
+import { readRelayAnswer } from "../tools/relay-answer";
 
 /** The RunConflictError for run `runId`: `toolnexus: run "<runId>" <what>`. */
 const conflict = (runId: string, what: string) => new RunConflictError(runId, `toolnexus: run "${runId}" ${what}`);
@@ -131,12 +132,8 @@ export async function prepareResume(
     return { state, finished: record.status === "done" ? keptOutcome(record) : pendingResult(state, record, run) };
   refuseTaken(record, digest, answers.length);
   const applied = record.status === "suspended" ? matchAll(record, parsed) : [];
-  for (const a of applied)
-    if (isRelay(a.request))
-      await relayResults(
-        a.answer,
-        a.calls.map((c) => ({ call: c })),
-      );
+  // a relay answer's payload is read (and refused when malformed) before anything runs
+  for (const a of applied) if (isRelay(a.request)) readRelayAnswer(a.answer, a.calls);
   checkToolkit(run, runId, applied);
   run.signal?.throwIfAborted();
   const claimed = {

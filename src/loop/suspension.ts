@@ -38,11 +38,6 @@ export function mergeRelays(outcomes: CallOutcome[]): void {
   }
 }
 
-/** Checks an answer against the Request it claims to answer. Throws; changes nothing. */
-export function checkAnswer(request: PendingRequest, answer: unknown): Answer {
-  return matchAnswer(request, parsedAnswer(answer));
-}
-
 /** An answer validated with parseAnswer; none at all (undefined/null) stays undefined. */
 export const parsedAnswer = (answer: unknown): Answer | undefined =>
   answer === undefined || answer === null ? undefined : parseAnswer(answer);
@@ -55,18 +50,6 @@ export function matchAnswer(request: PendingRequest, answer: Answer | undefined)
   // started marks, the toolkit check, a re-run after a takeover) looks at it
   if (answer.ok && isExpired(request)) return { id: answer.id, ok: false, reason: "expired" };
   return answer;
-}
-
-/** Validates a relay answer's payload before anything runs (throws InvalidAnswerError naming the constructors). */
-export async function relayResults(
-  answer: Answer,
-  members: { call: ToolCall }[],
-): Promise<Map<string, ToolResult> | undefined> {
-  if (!answer.ok) return undefined;
-  return readRelayAnswer(
-    answer,
-    members.map((m) => ({ id: m.call.id, name: m.call.name })),
-  );
 }
 
 /**
@@ -82,14 +65,12 @@ export async function resolveRequest(
   answer: Answer,
 ): Promise<ToolResult[]> {
   if (isRelay(request)) {
-    const results = await relayResults(answer, members);
-    return members.map(
-      (m) =>
-        results?.get(m.call.id) ?? {
-          output: `relay declined for ${m.call.name}: ${answer.reason ?? "declined"}`,
-          isError: true,
-        },
+    // the host's results (a declined answer: `relay declined for <name>: <reason>` for each call)
+    const results = readRelayAnswer(
+      answer,
+      members.map((m) => m.call),
     );
+    return members.map((m) => results.get(m.call.id)!);
   }
   return Promise.all(
     members.map(async (m) => {
@@ -106,9 +87,6 @@ export async function resolveRequest(
   );
 }
 
-/** An in-flight call waits while it carries its Request (its result is the suspension itself). */
-export const waiting = (call: { request?: PendingRequest }): boolean => call.request !== undefined;
-
 /** Inline resolution through `waitFor`, call by call in tool-call order, with `pending` before each wait. */
 export async function* resolveInline(
   ctx: RunContext,
@@ -119,10 +97,12 @@ export async function* resolveInline(
   for (const outcome of outcomes) {
     // a call waits while it carries its Request; resolving a group settles all of its calls at once
     for (;;) {
-      const group = outcome.request && openGroups(outcomes, waiting).find((g) => g.calls.includes(outcome));
+      // an in-flight call waits while it carries its Request (its result is the suspension itself)
+      const waiting = openGroups(outcomes, (o) => o.request !== undefined);
+      const group = outcome.request && waiting.find((g) => g.calls.includes(outcome));
       if (!group) break;
       if (ctx.stream) yield { type: "pending", request: group.request };
-      const answer = checkAnswer(group.request, await waitFor(group.request));
+      const answer = matchAnswer(group.request, parsedAnswer(await waitFor(group.request)));
       const results = await resolveRequest(ctx, state, group.request, group.calls, answer);
       group.calls.forEach((m, i) => {
         m.result = results[i]!;
