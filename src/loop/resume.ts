@@ -9,7 +9,7 @@ import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord 
 import type { RecordOwner } from "../run-state/store";
 import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
 import { toolSchema } from "../tools/schema/input-schema";
-import { toolResult, zeroUsage, type LoopState, type RunContext } from "./context";
+import { toolResult, type LoopState, type RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { halted, pendingResult, storedCall } from "./halt";
 import { leaseHeld, mustRead } from "./inspect";
@@ -28,9 +28,9 @@ function stateOf(ctx: RunContext, record: RunRecord): LoopState {
     tools: ctx.wire.declare(ctx.toolkit),
     toolCalls: record.toolCalls.slice(),
     turns: record.turns,
-    usage: { ...zeroUsage(), ...record.usage },
+    usage: { ...record.usage },
     text: record.text,
-    ...(record.conversationId === undefined ? {} : { conversationId: record.conversationId }),
+    conversationId: record.conversationId,
     startedAt: Date.now(),
   };
 }
@@ -51,39 +51,37 @@ interface Applied {
   answer: Answer;
 }
 
-/** The answers, parsed and matched to open requests of the stored turn. Throws; changes nothing. */
-function matchAll(record: RunRecord, answers: readonly (Answer | undefined)[]): Applied[] {
+/**
+ * The answers, parsed and matched to open requests of the stored turn, each checked as far as it can be before
+ * anything runs: a relay answer's payload is read, and the tools it re-runs must be in this resume's toolkit
+ * (or the answer could only be consumed, never used). Throws; changes nothing.
+ */
+function matchAll(ctx: RunContext, record: RunRecord, answers: readonly (Answer | undefined)[]): Applied[] {
   const groups = openGroups(record.calls);
   const seen = new Set<string>();
-  return answers.map((answer, i) => {
-    if (!answer)
+  return answers.map((given, i) => {
+    if (!given)
       throw new InvalidAnswerError(
         `answers[${i}]`,
         `toolnexus: answers[${i}] is missing — pass an Answer built with answerOutput(id, output)`,
       );
-    if (seen.has(answer.id))
+    if (seen.has(given.id))
       throw new InvalidAnswerError(
         `answers[${i}].id`,
-        `toolnexus: request "${answer.id}" is answered twice in one resume`,
+        `toolnexus: request "${given.id}" is answered twice in one resume`,
       );
-    seen.add(answer.id);
-    const group = groups.find((g) => g.request.id === answer.id);
-    if (!group) matchAnswer(groups[0]!.request, answer); // throws AnswerMismatchError
-    return { request: group!.request, calls: group!.calls, answer: matchAnswer(group!.request, answer) };
-  });
-}
-
-/** The answered tools must be in this resume's toolkit, or the answer could only be consumed, never used. */
-function checkToolkit(ctx: RunContext, runId: string, applied: Applied[]): void {
-  for (const { request, calls, answer } of applied) {
+    seen.add(given.id);
+    const { request, calls } = groups.find((g) => g.request.id === given.id) ?? groups[0]!;
+    const answer = matchAnswer(request, given); // another request's id: AnswerMismatchError
+    if (isRelay(request)) readRelayAnswer(answer, calls);
     const missing = calls.find((c) => reruns(request, answer, c.state) && !ctx.toolkit?.get(c.name));
-    if (missing) {
+    if (missing)
       throw new ConfigError(
         "toolkit",
-        `toolnexus: run "${runId}" waits on tool "${missing.name}", missing from this resume's toolkit — pass the run's toolkit`,
+        `toolnexus: run "${record.runId}" waits on tool "${missing.name}", missing from this resume's toolkit — pass the run's toolkit`,
       );
-    }
-  }
+    return { request, calls, answer };
+  });
 }
 
 /**
@@ -131,10 +129,7 @@ export async function prepareResume(
   if (replay)
     return { state, finished: record.status === "done" ? keptOutcome(record) : pendingResult(state, record, run) };
   refuseTaken(record, digest, answers.length);
-  const applied = record.status === "suspended" ? matchAll(record, parsed) : [];
-  // a relay answer's payload is read (and refused when malformed) before anything runs
-  for (const a of applied) if (isRelay(a.request)) readRelayAnswer(a.answer, a.calls);
-  checkToolkit(run, runId, applied);
+  const applied = record.status === "suspended" ? matchAll(run, record, parsed) : [];
   run.signal?.throwIfAborted();
   const claimed = {
     ...record,
