@@ -34,7 +34,7 @@ function callShape(json: Check, toolResult: Check): Check {
   return shape({
     id: string,
     name: string,
-    args: jsonObject("must be an object"),
+    args: jsonObject(),
     raw: string,
     result: optional(toolResult),
     request: optional(request),
@@ -44,8 +44,8 @@ function callShape(json: Check, toolResult: Check): Check {
 }
 
 function recordShape(): Check {
-  const json = optional(jsonObject("must be an object"));
-  const count = is((n) => typeof n === "number" && Number.isFinite(n) && n >= 0, "must be a finite number ≥ 0");
+  const json = optional(jsonObject());
+  const count = is((n) => Number.isFinite(n) && (n as number) >= 0, "must be a finite number ≥ 0");
   const toolResult = shape({ output: string, isError: boolean, metadata: json });
   const usage = shape({ promptTokens: count, completionTokens: count, totalTokens: count });
   const list = array; // transcript entries are the provider's own shape, not checked here
