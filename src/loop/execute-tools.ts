@@ -1,4 +1,4 @@
-import { parseRequest, pendingOf } from "../answer";
+import { parseRequest } from "../answer";
 import { errorMessage } from "../errors";
 import { approvalGate, rememberedBy } from "../tools/approval";
 import type { Answer, PendingRequest, ToolContext, ToolResult } from "../types";
@@ -136,17 +136,16 @@ function invoke(
 
 /** The Request a result suspends with, checked: one that could not be stored and resumed is refused here. */
 function requestOf(result: ToolResult, name: string): { request?: PendingRequest; problem?: ToolResult } {
-  if (result.metadata?.pending === undefined) return {};
+  const pending = result.metadata?.pending;
+  if (pending === undefined) return {};
   try {
-    parseRequest(result.metadata.pending); // checked only: the request itself goes on as the tool made it
-    const request = pendingOf(result);
-    if (request) return { request };
+    // checked only: the request itself goes on as the tool made it
+    return { request: parseRequest(pending) && (pending as PendingRequest) };
   } catch (error) {
     return {
       problem: { output: `tool ${name} suspended with an unusable request: ${errorMessage(error)}`, isError: true },
     };
   }
-  return {};
 }
 
 /** Runs one tool (hooks, metric). `answer` ⇒ a re-execution after a suspension: `beforeTool` is not re-entered. */

@@ -60,10 +60,12 @@ export async function inspectRun(ctx: RunContext, runId: string): Promise<RunIns
   const found = await read(ctx, runId);
   if (!found) return undefined;
   const { record } = found;
-  if (record.status === "done") return { status: "done", requests: [] };
-  if (record.status === "claimed" && leaseHeld(record)) return { status: "running", requests: [] };
-  if (record.status === "suspended") return { status: "pending", requests: openRequests(record.calls) };
-  return { status: "ready", requests: [] };
+  const { status } = record;
+  if (status === "suspended") return { status: "pending", requests: openRequests(record.calls) };
+  return {
+    status: status === "done" ? "done" : status === "claimed" && leaseHeld(record) ? "running" : "ready",
+    requests: [],
+  };
 }
 
 export const leaseHeld = (record: RunRecord): boolean => record.lease !== undefined && record.lease.until > Date.now();

@@ -28,13 +28,9 @@ export function mergeRelays(outcomes: CallOutcome[]): void {
     if (!o.request || !isRelay(o.request)) continue;
     const calls = Array.isArray(o.request.data?.calls) ? (o.request.data.calls as Record<string, unknown>[]) : [];
     const stamped = calls.map((c) => ({ ...c, id: c.id || o.call.id }));
-    if (!first) {
-      first = { ...o.request, data: { ...o.request.data, calls: stamped } } as PendingRequest;
-      o.request = first;
-    } else {
-      (first.data!.calls as unknown[]).push(...stamped);
-      o.request = first;
-    }
+    if (first) (first.data!.calls as unknown[]).push(...stamped);
+    else first = { ...o.request, data: { ...o.request.data, calls: stamped } } as PendingRequest;
+    o.request = first;
   }
 }
 
