@@ -54,7 +54,7 @@ async function approve(
   toolCtx: ToolContext,
 ): Promise<{ result: ToolResult } | { ctx: ToolContext }> {
   const needsApproval = ctx.toolkit?.get(call.name)?.needsApproval;
-  if (needsApproval === undefined || needsApproval === false) return { ctx: toolCtx };
+  if (!needsApproval) return { ctx: toolCtx };
   const memory = ctx.approvals;
   const place = { runId: state.runId, conversationId: state.conversationId };
   if (memory && !toolCtx.answer && (await memory.allowed(place, call.name, args))) return { ctx: toolCtx };
@@ -182,10 +182,7 @@ export async function runTool(
     ms: Date.now() - started,
     ...(request ? { pending: true as const } : {}),
   });
-  if (request) {
-    const pendingState = result.metadata?.pendingState;
-    return { call, args, result, request, ...(pendingState === undefined ? {} : { state: pendingState }) };
-  }
+  if (request) return { call, args, result, request, state: result.metadata?.pendingState };
   if (hooks?.afterTool) {
     const hooked = await hooks.afterTool({ name: call.name, args, result, id: call.id, turn });
     if (hooked?.result) result = hooked.result;

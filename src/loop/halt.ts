@@ -10,7 +10,7 @@ import type { CallOutcome } from "./execute-tools";
 export function storedCall(o: CallOutcome): StoredCall {
   const { call, args } = o;
   const base = { id: call.id, name: call.name, args, raw: call.raw };
-  if (o.request) return { ...base, request: o.request, ...(o.state === undefined ? {} : { state: o.state }) };
+  if (o.request) return { ...base, request: o.request, state: o.state }; // no state: JSON leaves it out
   return { ...base, result: o.result };
 }
 

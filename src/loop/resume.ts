@@ -208,7 +208,7 @@ async function* resumeRun(
   let calls = claimed.calls;
   const finished: StoredCall[] = [];
   for (const a of applied) {
-    const members = a.calls.map((c) => ({ call: c, args: c.args, state: c.state }));
+    const members = a.calls.map((c) => ({ ...c, call: c }));
     const results = await resolveRequest(ctx, state, a.request, members, a.answer);
     a.calls.forEach((c, i) => finished.push(settledCall(c, results[i]!)));
     calls = calls.map((c) => finished.find((f) => f.id === c.id) ?? c);
