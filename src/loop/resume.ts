@@ -137,23 +137,7 @@ export async function prepareResume(
     answered: answered(applied, digest, record),
   };
   const owner = await run.records.claim(found, claimed, digest);
-  return { state, resumed: true, events: owned(owner, resumeRun(run, state, owner, applied)) };
-}
-
-/**
- * Runs `events` as the owner of the claimed record: when the run goes away before it settles — a stream
- * cancelled, a `break`, a thrown hook, a failed model call or write — the owner gives the last checkpoint
- * back, so the same answer retries from there and no finished call runs again.
- */
-async function* owned(
-  owner: RecordOwner,
-  events: AsyncGenerator<StreamEvent, RunResult>,
-): AsyncGenerator<StreamEvent, RunResult> {
-  try {
-    return yield* events;
-  } finally {
-    await owner.giveBack();
-  }
+  return { state, resumed: true, events: resumeRun(run, state, owner, applied) };
 }
 
 /** A run finished, owned by another resume, or answered with other answers than these is refused here. */
@@ -204,39 +188,42 @@ async function* resumeRun(
   owner: RecordOwner,
   applied: Applied[],
 ): AsyncGenerator<StreamEvent, RunResult> {
-  const claimed = owner.record;
-  let calls = claimed.calls;
-  const finished: StoredCall[] = [];
-  for (const a of applied) {
-    const members = a.calls.map((c) => ({ ...c, call: c }));
-    const results = await resolveRequest(ctx, state, a.request, members, a.answer);
-    a.calls.forEach((c, i) => finished.push(settledCall(c, results[i]!)));
-    calls = calls.map((c) => finished.find((f) => f.id === c.id) ?? c);
+  // when the run goes away before it settles — a stream cancelled, a `break`, a thrown hook, a failed model
+  // call or write — the owner gives the last checkpoint back, so the same answer retries from there and no
+  // finished call runs again
+  try {
+    const finished: StoredCall[] = [];
+    for (const a of applied) {
+      const results = await resolveRequest(
+        ctx,
+        state,
+        a.request,
+        a.calls.map((c) => ({ ...c, call: c })),
+        a.answer,
+      );
+      // a re-run call's outcome: its result, or — an approved call that suspends for its own reason — its next request
+      a.calls.forEach((c, i) => {
+        const result = results[i]!;
+        const next = { request: pendingOf(result), state: result.metadata?.pendingState };
+        finished.push(storedCall({ call: c, args: c.args, result, ...next }));
+      });
+    }
+    const answered = owner.record.calls.map((c) => finished.find((f) => f.id === c.id) ?? c);
+    const calls = await settleUnknown(ctx, state, answered);
+    const record: RunRecord = { ...owner.record, calls };
+    const open = openGroups(calls).length > 0;
+    if (applied.length > 0 || calls.some((c, i) => c !== answered[i]))
+      await (open ? owner.halt(record) : owner.checkpoint(record));
+    if (ctx.stream) for (const c of finished) if (c.result) yield toolResult({ call: c, result: c.result });
+    if (open) return yield* halted(ctx, state, record);
+    const outcomes = calls.map((c) => ({ call: c, args: c.args, result: c.result! }));
+    appendTurn(ctx, state, { message: record.assistant }, outcomes);
+    const result = yield* drive(ctx, state, owner);
+    if (result.status !== "pending") await owner.complete(result);
+    return result;
+  } finally {
+    await owner.giveBack();
   }
-  const settled = await settleUnknown(ctx, state, calls);
-  const changed = applied.length > 0 || settled.some((c, i) => c !== calls[i]);
-  calls = settled;
-  const record: RunRecord = { ...claimed, calls };
-  const open = openGroups(calls).length > 0;
-  if (changed) await (open ? owner.halt(record) : owner.checkpoint(record));
-  if (ctx.stream) for (const c of finished) if (c.result) yield toolResult({ call: c, result: c.result });
-  if (open) return yield* halted(ctx, state, record);
-  appendTurn(
-    ctx,
-    state,
-    { message: record.assistant },
-    calls.map((c) => ({ call: c, args: c.args, result: c.result! })),
-  );
-  const result = yield* drive(ctx, state, owner);
-  if (result.status !== "pending") await owner.complete(result);
-  return result;
-}
-
-/** A re-run call's outcome: its result, or — an approved call that suspends for its own reason — its next request. */
-function settledCall(c: StoredCall, result: ToolResult): StoredCall {
-  const request = pendingOf(result);
-  const next = request ? { request, state: result.metadata?.pendingState } : {};
-  return storedCall({ call: c, args: c.args, result, ...next });
 }
 
 /**
