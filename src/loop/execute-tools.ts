@@ -13,11 +13,18 @@ import type { LoopState, RunContext } from "./context";
  */
 export type CallOutcome = Pick<StoredCall, "args" | "request" | "state"> & { call: ToolCall; result: ToolResult };
 
-const withoutPending = (result: ToolResult): ToolResult => {
-  if (!result.metadata || !("pending" in result.metadata || "pendingState" in result.metadata)) return result;
+/** `result` with `metadata` in place of its own: none at all when that is empty. */
+function withMetadata(result: ToolResult, metadata: Record<string, unknown>): ToolResult {
+  const { metadata: _, ...rest } = result;
+  return Object.keys(metadata).length ? { ...rest, metadata } : rest;
+}
+
+/** A result that did not suspend keeps none of the suspension's metadata. */
+function withoutPending(result: ToolResult): ToolResult {
+  if (!result.metadata) return result;
   const { pending: _, pendingState: __, ...metadata } = result.metadata;
-  return Object.keys(metadata).length ? { ...result, metadata } : { output: result.output, isError: result.isError };
-};
+  return withMetadata(result, metadata);
+}
 
 /**
  * Results are recorded and stored as JSON: metadata JSON cannot hold (BigInt, cycles) is dropped, keeping a
@@ -33,12 +40,8 @@ function storable(result: ToolResult): ToolResult {
     }
   };
   if (!result.metadata || fits(result.metadata)) return result;
-  const pending = result.metadata.pending;
-  return {
-    output: result.output,
-    isError: result.isError,
-    ...(pending !== undefined && fits(pending) ? { metadata: { pending } } : {}),
-  };
+  const { pending } = result.metadata;
+  return withMetadata(result, pending !== undefined && fits(pending) ? { pending } : {});
 }
 
 /**
