@@ -102,11 +102,9 @@ async function refuseNonStream(res: Response): Promise<void> {
   const text = await res.text().catch(() => "");
   let error: unknown;
   try {
-    error = /json/i.test(type) ? (JSON.parse(text) as { error?: unknown } | null)?.error : undefined;
-  } catch {
-    error = undefined;
-  }
-  if (error !== undefined && error !== null) throw providerError(error);
+    if (/json/i.test(type)) error = (JSON.parse(text) as { error?: unknown } | null)?.error;
+  } catch {}
+  if (error != null) throw providerError(error);
   throw new StreamError(
     `toolnexus: the provider's reply is not an event stream (content-type: ${type.slice(0, 80)}) — check baseUrl and style, and that the server streams`,
   );

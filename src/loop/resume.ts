@@ -134,7 +134,7 @@ export async function prepareResume(
   const claimed = {
     ...record,
     calls: record.calls.map((c) => startedFor(c, applied)),
-    answered: answered(applied, digest, record),
+    answered: applied[0] ? { requestId: applied[0].answer.id, digest } : record.answered,
   };
   const owner = await run.records.claim(found, claimed, digest);
   return { state, resumed: true, events: resumeRun(run, state, owner, applied) };
@@ -173,9 +173,6 @@ function startedFor(call: StoredCall, applied: Applied[]): StoredCall {
   if (!a || !reruns(a.request, a.answer, call.state)) return call;
   return { ...call, started: true, answer: a.answer };
 }
-
-const answered = (applied: Applied[], digest: string, record: RunRecord): RunRecord["answered"] =>
-  applied[0] ? { requestId: applied[0].answer.id, digest } : record.answered;
 
 /**
  * The resumed run: the answers applied (each answered tool re-run once with `ctx.answer`), then, once every
@@ -231,14 +228,12 @@ async function* resumeRun(
  * never run again: the model is told it was interrupted — unless its tool declares `recovery: "rerun"`, which
  * runs it again with the same answer and the same `idempotencyKey`.
  */
-async function settleUnknown(ctx: RunContext, state: LoopState, calls: StoredCall[]): Promise<StoredCall[]> {
-  if (!calls.some((c) => c.started && !c.result)) return calls;
+function settleUnknown(ctx: RunContext, state: LoopState, calls: StoredCall[]): Promise<StoredCall[]> {
   return Promise.all(
     calls.map(async (c) => {
       if (!c.started || c.result) return c;
-      const tool = ctx.toolkit?.get(c.name);
       let result: ToolResult = { output: `interrupted: ${c.name} did not finish`, isError: true };
-      if (tool?.recovery === "rerun") {
+      if (ctx.toolkit?.get(c.name)?.recovery === "rerun") {
         const again: CallOutcome = await runTool(ctx, state, c, c.args, c.answer, c.state);
         if (!again.request) result = again.result;
       }
