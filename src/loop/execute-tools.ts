@@ -59,11 +59,11 @@ async function approve(
   const needsApproval = ctx.toolkit?.get(call.name)?.needsApproval;
   if (!needsApproval) return { ctx: toolCtx };
   const memory = ctx.approvals;
-  const place = { runId: state.runId, conversationId: state.conversationId };
-  if (memory && !toolCtx.answer && (await memory.allowed(place, call.name, args))) return { ctx: toolCtx };
+  // the run's state is where it is: its runId and conversationId
+  if (memory && !toolCtx.answer && (await memory.allowed(state, call.name, args))) return { ctx: toolCtx };
   const gate = await approvalGate(call.name, needsApproval, args, toolCtx);
   const remember = "ctx" in gate ? rememberedBy(toolCtx.answer) : undefined;
-  if (memory && remember) await memory.remember(place, call.name, args, remember);
+  if (memory && remember) await memory.remember(state, call.name, args, remember);
   return gate;
 }
 
