@@ -1,7 +1,7 @@
 // The tool-calling loop: one async generator serves run, stream and resume. Concerns live in loop/.
 import { callModel } from "./loop/call-model";
 import type { LoopState, RunContext } from "./loop/context";
-import { resultOf } from "./loop/context";
+import { resultOf, toolResult } from "./loop/context";
 import { runTurn, type CallOutcome } from "./loop/execute-tools";
 import { halted, haltRecord, storedCall } from "./loop/halt";
 import type { RecordOwner } from "./run-state/store";
@@ -51,14 +51,6 @@ export async function* drive(
 }
 
 const started = ({ id, name, args, raw }: ToolCall): StoredCall => ({ id, name, args, raw, started: true });
-
-const toolResult = ({ call, result }: CallOutcome): StreamEvent => ({
-  type: "tool_result",
-  id: call.id,
-  name: call.name,
-  output: result.output,
-  isError: result.isError,
-});
 
 /**
  * Every call of a run gets an id of its own, so `idempotencyKey` (`runId:callId`) never repeats within it:

@@ -32,7 +32,7 @@ export function withRunParams(opts: ResolvedOptions, params: unknown): ResolvedO
   if (!isPlainObject(params))
     throw new ConfigError(
       "requestParams",
-      `toolnexus: a run's requestParams must be an object merged into every request body, got ${typeName(params)}`,
+      `toolnexus: a run's requestParams must be an object, got ${typeName(params)}`,
     );
   return { ...opts, requestParams: { ...opts.requestParams, ...params } };
 }
@@ -86,14 +86,8 @@ export function send(ctx: RunContext, url: string, body: Record<string, unknown>
   return postWithRetry(
     url,
     { headers: headersOf(ctx), body: JSON.stringify(body) },
-    {
-      fetch: opts.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      retries: opts.retries,
-      retryBaseMs: opts.retryBaseMs,
-      retryableStatuses: opts.retryableStatuses,
-      onError: opts.onError,
-      signal: ctx.signal,
-    },
+    // the retry options (retries, retryBaseMs, retryableStatuses, onError) are the client's own
+    { ...opts, fetch: opts.fetch ?? ((input, init) => globalThis.fetch(input, init)), signal: ctx.signal },
   );
 }
 
@@ -108,13 +102,11 @@ async function refuseNonStream(res: Response): Promise<void> {
   const text = await res.text().catch(() => "");
   let error: unknown;
   try {
-    error = /json/i.test(type) ? (JSON.parse(text) as { error?: unknown } | null)?.error : undefined;
-  } catch {
-    error = undefined;
-  }
-  if (error !== undefined && error !== null) throw providerError(error);
+    if (/json/i.test(type)) error = (JSON.parse(text) as { error?: unknown } | null)?.error;
+  } catch {}
+  if (error != null) throw providerError(error);
   throw new StreamError(
-    `toolnexus: the provider's reply is not an event stream (content-type: ${type.slice(0, 80)}) — a streaming request must be answered with text/event-stream; check baseUrl and style, or that the server supports streaming`,
+    `toolnexus: the provider's reply is not an event stream (content-type: ${type.slice(0, 80)}) — check baseUrl and style, and that the server streams`,
   );
 }
 
@@ -146,6 +138,8 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
     }),
   );
   const started = Date.now();
+  const trace = (outcome: { error: unknown } | { turn: Turn; response: unknown }) =>
+    ctx.trace?.model({ model: state.model, started, messages: state.messages, system: state.system, ...outcome });
   let turn: Turn;
   let response: unknown;
   try {
@@ -170,11 +164,11 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
     }
   } catch (error) {
     recordLlm(ctx, state.model, started);
-    ctx.trace?.model({ model: state.model, started, messages: state.messages, system: state.system, error });
+    trace({ error });
     throw await scrub(ctx, error);
   }
   recordLlm(ctx, state.model, started, turn.usage);
-  ctx.trace?.model({ model: state.model, started, messages: state.messages, system: state.system, turn, response });
+  trace({ turn, response });
   addUsage(state.usage, turn.usage);
   await opts.hooks?.afterLLM?.({ response, model: state.model, turn: turnIndex });
   return turn;

@@ -6,7 +6,9 @@ import type {
   RunStatus,
   RunStorage,
   RunTelemetry,
+  StreamEvent,
   ToolCallRecord,
+  ToolResult,
   Toolkit,
   Usage,
 } from "../types";
@@ -111,6 +113,21 @@ export function resultOf<S extends RunStatus>(
     ...extra,
   } as Extract<RunResult, { status: S }>;
 }
+
+/** The `tool_result` event of a call's result. */
+export const toolResult = ({
+  call,
+  result,
+}: {
+  call: { id: string; name: string };
+  result: ToolResult;
+}): StreamEvent => ({
+  type: "tool_result",
+  id: call.id,
+  name: call.name,
+  output: result.output,
+  isError: result.isError,
+});
 
 export function newRunId(): string {
   return `run-${crypto.randomUUID()}`;

@@ -1,4 +1,4 @@
-import { parseRequest, pendingOf } from "../answer";
+import { parseRequest } from "../answer";
 import { errorMessage } from "../errors";
 import { approvalGate, rememberedBy } from "../tools/approval";
 import type { Answer, PendingRequest, ToolContext, ToolResult } from "../types";
@@ -13,11 +13,18 @@ import type { LoopState, RunContext } from "./context";
  */
 export type CallOutcome = Pick<StoredCall, "args" | "request" | "state"> & { call: ToolCall; result: ToolResult };
 
-const withoutPending = (result: ToolResult): ToolResult => {
-  if (!result.metadata || !("pending" in result.metadata || "pendingState" in result.metadata)) return result;
+/** `result` with `metadata` in place of its own: none at all when that is empty. */
+function withMetadata(result: ToolResult, metadata: Record<string, unknown>): ToolResult {
+  const { metadata: _, ...rest } = result;
+  return Object.keys(metadata).length ? { ...rest, metadata } : rest;
+}
+
+/** A result that did not suspend keeps none of the suspension's metadata. */
+function withoutPending(result: ToolResult): ToolResult {
+  if (!result.metadata) return result;
   const { pending: _, pendingState: __, ...metadata } = result.metadata;
-  return Object.keys(metadata).length ? { ...result, metadata } : { output: result.output, isError: result.isError };
-};
+  return withMetadata(result, metadata);
+}
 
 /**
  * Results are recorded and stored as JSON: metadata JSON cannot hold (BigInt, cycles) is dropped, keeping a
@@ -33,12 +40,8 @@ function storable(result: ToolResult): ToolResult {
     }
   };
   if (!result.metadata || fits(result.metadata)) return result;
-  const pending = result.metadata.pending;
-  return {
-    output: result.output,
-    isError: result.isError,
-    ...(pending !== undefined && fits(pending) ? { metadata: { pending } } : {}),
-  };
+  const { pending } = result.metadata;
+  return withMetadata(result, pending !== undefined && fits(pending) ? { pending } : {});
 }
 
 /**
@@ -54,27 +57,30 @@ async function approve(
   toolCtx: ToolContext,
 ): Promise<{ result: ToolResult } | { ctx: ToolContext }> {
   const needsApproval = ctx.toolkit?.get(call.name)?.needsApproval;
-  if (needsApproval === undefined || needsApproval === false) return { ctx: toolCtx };
+  if (!needsApproval) return { ctx: toolCtx };
   const memory = ctx.approvals;
-  const place = { runId: state.runId, conversationId: state.conversationId };
-  if (memory && !toolCtx.answer && (await memory.allowed(place, call.name, args))) return { ctx: toolCtx };
+  // the run's state is where it is: its runId and conversationId
+  if (memory && !toolCtx.answer && (await memory.allowed(state, call.name, args))) return { ctx: toolCtx };
   const gate = await approvalGate(call.name, needsApproval, args, toolCtx);
   const remember = "ctx" in gate ? rememberedBy(toolCtx.answer) : undefined;
-  if (memory && remember) await memory.remember(place, call.name, args, remember);
+  if (memory && remember) await memory.remember(state, call.name, args, remember);
   return gate;
 }
 
-/** A throw, a hang past `toolTimeoutMs`, or a malformed return becomes an error result; never a crash. */
-async function invoke(
+/**
+ * Runs `work` — a tool's `execute`, or its `onDecline` — with the call's ToolContext. A throw, a hang past
+ * `toolTimeoutMs` (the signal aborts with a TimeoutError) or a return that is not a ToolResult (`returned an
+ * invalid <what>`) becomes an error result; never a crash.
+ */
+export async function bounded(
   ctx: RunContext,
   state: LoopState,
   call: ToolCall,
-  args: Record<string, unknown>,
+  what: string,
+  work: (toolCtx: ToolContext) => unknown,
   answer?: Answer,
   toolState?: unknown,
 ): Promise<ToolResult> {
-  const toolkit = ctx.toolkit;
-  if (!toolkit) return { output: `Unknown tool: ${call.name}`, isError: true };
   const limit = ctx.opts.toolTimeoutMs;
   const controller = limit ? new AbortController() : undefined;
   const signal =
@@ -93,48 +99,56 @@ async function invoke(
   if (toolState !== undefined) toolCtx.state = toolState;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    // any tool's `needsApproval` — defineTool's, an MCP server's, a hand-written Tool's — is gated here
-    const gate = await approve(ctx, state, call, args, toolCtx);
-    if ("result" in gate) return gate.result;
-    const running = toolkit.execute(call.name, args, gate.ctx);
-    const result = controller
-      ? await Promise.race([
-          running,
-          new Promise<ToolResult>((resolve) => {
-            timer = setTimeout(() => {
-              controller.abort(new Error(`tool ${call.name} timed out after ${limit}ms`));
-              resolve({ output: `tool ${call.name} timed out after ${limit}ms`, isError: true });
-            }, limit);
-          }),
-        ])
-      : await running;
-    if (typeof result?.output !== "string" || typeof result.isError !== "boolean") {
-      return {
-        output: `tool ${call.name} returned an invalid result (expected { output: string, isError: boolean })`,
-        isError: true,
-      };
-    }
-    return storable(result);
+    const result = (await Promise.race([
+      work(toolCtx),
+      new Promise((resolve) => {
+        if (controller)
+          timer = setTimeout(() => {
+            const output = `tool ${call.name} timed out after ${limit}ms`;
+            controller.abort(new DOMException(output, "TimeoutError"));
+            resolve({ output, isError: true });
+          }, limit);
+      }),
+    ])) as ToolResult;
+    if (typeof result?.output === "string" && typeof result.isError === "boolean") return storable(result);
+    return { output: `tool ${call.name} returned an invalid ${what}`, isError: true };
   } catch (error) {
     return { output: errorMessage(error), isError: true };
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clearTimeout(timer);
   }
+}
+
+/** Runs the call's tool, through its approval step (any tool's `needsApproval` — defineTool's, an MCP server's, a hand-written Tool's — is gated here). */
+function invoke(
+  ctx: RunContext,
+  state: LoopState,
+  call: ToolCall,
+  args: Record<string, unknown>,
+  answer?: Answer,
+  toolState?: unknown,
+): Promise<ToolResult> {
+  const toolkit = ctx.toolkit;
+  if (!toolkit) return Promise.resolve({ output: `Unknown tool: ${call.name}`, isError: true });
+  const run = async (toolCtx: ToolContext) => {
+    const gate = await approve(ctx, state, call, args, toolCtx);
+    return "result" in gate ? gate.result : toolkit.execute(call.name, args, gate.ctx);
+  };
+  return bounded(ctx, state, call, "result (expected { output: string, isError: boolean })", run, answer, toolState);
 }
 
 /** The Request a result suspends with, checked: one that could not be stored and resumed is refused here. */
 function requestOf(result: ToolResult, name: string): { request?: PendingRequest; problem?: ToolResult } {
-  if (result.metadata?.pending === undefined) return {};
+  const pending = result.metadata?.pending;
+  if (pending === undefined) return {};
   try {
-    parseRequest(result.metadata.pending); // checked only: the request itself goes on as the tool made it
-    const request = pendingOf(result);
-    if (request) return { request };
+    // checked only: the request itself goes on as the tool made it
+    return { request: parseRequest(pending) && (pending as PendingRequest) };
   } catch (error) {
     return {
       problem: { output: `tool ${name} suspended with an unusable request: ${errorMessage(error)}`, isError: true },
     };
   }
-  return {};
 }
 
 /** Runs one tool (hooks, metric). `answer` ⇒ a re-execution after a suspension: `beforeTool` is not re-entered. */
@@ -171,10 +185,7 @@ export async function runTool(
     ms: Date.now() - started,
     ...(request ? { pending: true as const } : {}),
   });
-  if (request) {
-    const pendingState = result.metadata?.pendingState;
-    return { call, args, result, request, ...(pendingState === undefined ? {} : { state: pendingState }) };
-  }
+  if (request) return { call, args, result, request, state: result.metadata?.pendingState };
   if (hooks?.afterTool) {
     const hooked = await hooks.afterTool({ name: call.name, args, result, id: call.id, turn });
     if (hooked?.result) result = hooked.result;

@@ -10,7 +10,7 @@ import type { CallOutcome } from "./execute-tools";
 export function storedCall(o: CallOutcome): StoredCall {
   const { call, args } = o;
   const base = { id: call.id, name: call.name, args, raw: call.raw };
-  if (o.request) return { ...base, request: o.request, ...(o.state === undefined ? {} : { state: o.state }) };
+  if (o.request) return { ...base, request: o.request, state: o.state }; // no state: JSON leaves it out
   return { ...base, result: o.result };
 }
 
@@ -26,7 +26,7 @@ export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown
     style: ctx.wire.style,
     model: state.model,
     system: state.system,
-    ...(state.conversationId === undefined ? {} : { conversationId: state.conversationId }),
+    conversationId: state.conversationId,
     updatedAt: "",
     messages: state.messages.slice(),
     assistant,
@@ -35,8 +35,9 @@ export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown
     usage: { ...state.usage },
     toolCalls: state.toolCalls.slice(),
     text: state.text,
-    ...(ctx.trace ? { trace: ctx.trace.context() } : {}),
-    ...(ctx.output === undefined ? {} : { output: ctx.output.json }),
+    // JSON leaves out what is undefined: a record without a conversation, telemetry or output has no such field
+    trace: ctx.trace?.context(),
+    output: ctx.output?.json,
   };
 }
 
@@ -55,7 +56,7 @@ export function pendingResult(
   const requests = openRequests(record.calls);
   const first = requests[0]!;
   const placeholders = record.calls.map((c) => ({
-    call: { id: c.id, name: c.name, args: c.args, raw: c.raw },
+    call: c,
     result: c.result ?? { output: c.request?.prompt ?? "", isError: true },
   }));
   const result = resultOf(state, "pending", { text: first.prompt, pending: first, requests, runId: state.runId });

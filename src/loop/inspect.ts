@@ -1,6 +1,7 @@
 // Reading a stored run back for this client: checked against itself and against this client's wire, and
 // where it stands for a page that reloaded (client.inspect).
 import { RunNotFoundError, RunStateError } from "../errors";
+import { corrupt } from "../run-state/check";
 import { openGroups, type RunRecord } from "../run-state/record";
 import type { Loaded } from "../run-state/store";
 import type { PendingRequest } from "../types";
@@ -20,8 +21,7 @@ export interface RunInspection {
 async function read(ctx: RunContext, runId: string): Promise<Loaded | undefined> {
   const found = await ctx.records.load(runId);
   const damage = found && damaged(ctx, found.record);
-  if (damage)
-    throw new RunStateError(`toolnexus: stored run "${runId}" is corrupt: ${damage} — it was left as it is`, runId);
+  if (damage) throw corrupt(runId, `is corrupt: ${damage}`);
   return found;
 }
 
@@ -35,12 +35,11 @@ function damaged(ctx: RunContext, record: RunRecord): string | undefined {
   const made = ctx.wire.callsOf(record.assistant);
   const stored = record.calls;
   if (made.length !== stored.length || made.some((m, i) => m.id !== stored[i]!.id || m.name !== stored[i]!.name)) {
-    return "its calls are not the tool calls of the halted assistant message";
+    return "its calls are not the halted message's tool calls";
   }
   const lost = stored.find((c) => !c.result && !c.started && (!c.request || record.status === "ready"));
   if (lost) return `call "${lost.id}" has neither a result nor an open request`;
-  if (record.status === "suspended" && openGroups(stored).length === 0)
-    return "it is suspended but has no open request";
+  if (record.status === "suspended" && openGroups(stored).length === 0) return "it is suspended with no open request";
   return undefined;
 }
 
@@ -61,10 +60,12 @@ export async function inspectRun(ctx: RunContext, runId: string): Promise<RunIns
   const found = await read(ctx, runId);
   if (!found) return undefined;
   const { record } = found;
-  if (record.status === "done") return { status: "done", requests: [] };
-  if (record.status === "claimed" && leaseHeld(record)) return { status: "running", requests: [] };
-  if (record.status === "suspended") return { status: "pending", requests: openRequests(record.calls) };
-  return { status: "ready", requests: [] };
+  const { status } = record;
+  if (status === "suspended") return { status: "pending", requests: openRequests(record.calls) };
+  return {
+    status: status === "done" ? "done" : status === "claimed" && leaseHeld(record) ? "running" : "ready",
+    requests: [],
+  };
 }
 
 export const leaseHeld = (record: RunRecord): boolean => record.lease !== undefined && record.lease.until > Date.now();

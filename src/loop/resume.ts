@@ -7,17 +7,14 @@ import { pendingOf } from "../answer";
 import { drive } from "../loop";
 import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord } from "../run-state/record";
 import type { RecordOwner } from "../run-state/store";
-import type { Answer, JSONSchema, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
-import type { ToolSchema } from "../tools/schema/input-schema";
-import { validateJsonSchema } from "../tools/schema/json-schema";
-import type { ToolCall } from "../wire/types";
-import { zeroUsage, type LoopState, type RunContext } from "./context";
+import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
+import { toolSchema } from "../tools/schema/input-schema";
+import { toolResult, type LoopState, type RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { halted, pendingResult, storedCall } from "./halt";
 import { leaseHeld, mustRead } from "./inspect";
-import { appendTurn, isRelay, matchAnswer, parsedAnswer, relayResults, reruns, resolveRequest } from "./suspension";
-
-const asCall = (c: StoredCall): ToolCall => ({ id: c.id, name: c.name, args: c.args, raw: c.raw });
+import { appendTurn, isRelay, matchAnswer, parsedAnswer, reruns, resolveRequest } from "./suspension";
+import { readRelayAnswer } from "../tools/relay-answer";
 
 /** The RunConflictError for run `runId`: `toolnexus: run "<runId>" <what>`. */
 const conflict = (runId: string, what: string) => new RunConflictError(runId, `toolnexus: run "${runId}" ${what}`);
@@ -31,9 +28,9 @@ function stateOf(ctx: RunContext, record: RunRecord): LoopState {
     tools: ctx.wire.declare(ctx.toolkit),
     toolCalls: record.toolCalls.slice(),
     turns: record.turns,
-    usage: { ...zeroUsage(), ...record.usage },
+    usage: { ...record.usage },
     text: record.text,
-    ...(record.conversationId === undefined ? {} : { conversationId: record.conversationId }),
+    conversationId: record.conversationId,
     startedAt: Date.now(),
   };
 }
@@ -54,39 +51,37 @@ interface Applied {
   answer: Answer;
 }
 
-/** The answers, parsed and matched to open requests of the stored turn. Throws; changes nothing. */
-function matchAll(record: RunRecord, answers: readonly (Answer | undefined)[]): Applied[] {
+/**
+ * The answers, parsed and matched to open requests of the stored turn, each checked as far as it can be before
+ * anything runs: a relay answer's payload is read, and the tools it re-runs must be in this resume's toolkit
+ * (or the answer could only be consumed, never used). Throws; changes nothing.
+ */
+function matchAll(ctx: RunContext, record: RunRecord, answers: readonly (Answer | undefined)[]): Applied[] {
   const groups = openGroups(record.calls);
   const seen = new Set<string>();
-  return answers.map((answer, i) => {
-    if (!answer)
+  return answers.map((given, i) => {
+    if (!given)
       throw new InvalidAnswerError(
         `answers[${i}]`,
-        `toolnexus: answers[${i}] is missing — pass an Answer built with answerOutput(id, output) or answerDeclined(id)`,
+        `toolnexus: answers[${i}] is missing — pass an Answer built with answerOutput(id, output)`,
       );
-    if (seen.has(answer.id))
+    if (seen.has(given.id))
       throw new InvalidAnswerError(
         `answers[${i}].id`,
-        `toolnexus: request "${answer.id}" is answered twice in one resume`,
+        `toolnexus: request "${given.id}" is answered twice in one resume`,
       );
-    seen.add(answer.id);
-    const group = groups.find((g) => g.request.id === answer.id);
-    if (!group) matchAnswer(groups[0]!.request, answer); // throws AnswerMismatchError
-    return { request: group!.request, calls: group!.calls, answer: matchAnswer(group!.request, answer) };
-  });
-}
-
-/** The answered tools must be in this resume's toolkit, or the answer could only be consumed, never used. */
-function checkToolkit(ctx: RunContext, runId: string, applied: Applied[]): void {
-  for (const { request, calls, answer } of applied) {
+    seen.add(given.id);
+    const { request, calls } = groups.find((g) => g.request.id === given.id) ?? groups[0]!;
+    const answer = matchAnswer(request, given); // another request's id: AnswerMismatchError
+    if (isRelay(request)) readRelayAnswer(answer, calls);
     const missing = calls.find((c) => reruns(request, answer, c.state) && !ctx.toolkit?.get(c.name));
-    if (missing) {
+    if (missing)
       throw new ConfigError(
         "toolkit",
-        `toolnexus: run "${runId}" waits on tool "${missing.name}", which this resume's toolkit lacks — pass the toolkit the run was started with; nothing was changed`,
+        `toolnexus: run "${record.runId}" waits on tool "${missing.name}", missing from this resume's toolkit — pass the run's toolkit`,
       );
-    }
-  }
+    return { request, calls, answer };
+  });
 }
 
 /**
@@ -113,9 +108,11 @@ export async function prepareResume(
   const digesting = parsed && digestOf(parsed);
   const found = await reading;
   const { record } = found;
-  // a resume given no `output` keeps the schema the run was started with
+  // a resume given no `output` keeps the schema the run was started with (a JSON Schema of an object)
   const run =
-    ctx.output === undefined && record.output !== undefined ? { ...ctx, output: storedOutput(record.output) } : ctx;
+    ctx.output === undefined && record.output !== undefined
+      ? { ...ctx, output: toolSchema(record.output, "output") }
+      : ctx;
   run.trace?.resumed(record.trace);
   const state = stateOf(run, record);
   if (!parsed || !digesting) throw invalid;
@@ -132,60 +129,28 @@ export async function prepareResume(
   if (replay)
     return { state, finished: record.status === "done" ? keptOutcome(record) : pendingResult(state, record, run) };
   refuseTaken(record, digest, answers.length);
-  const applied = record.status === "suspended" ? matchAll(record, parsed) : [];
-  for (const a of applied)
-    if (isRelay(a.request))
-      await relayResults(
-        a.answer,
-        a.calls.map((c) => ({ call: asCall(c) })),
-      );
-  checkToolkit(run, runId, applied);
+  const applied = record.status === "suspended" ? matchAll(run, record, parsed) : [];
   run.signal?.throwIfAborted();
   const claimed = {
     ...record,
     calls: record.calls.map((c) => startedFor(c, applied)),
-    answered: answered(applied, digest, record),
+    answered: applied[0] ? { requestId: applied[0].answer.id, digest } : record.answered,
   };
   const owner = await run.records.claim(found, claimed, digest);
-  return { state, resumed: true, events: owned(owner, resumeRun(run, state, owner, applied)) };
+  return { state, resumed: true, events: resumeRun(run, state, owner, applied) };
 }
-
-/**
- * Runs `events` as the owner of the claimed record: when the run goes away before it settles — a stream
- * cancelled, a `break`, a thrown hook, a failed model call or write — the owner gives the last checkpoint
- * back, so the same answer retries from there and no finished call runs again.
- */
-async function* owned(
-  owner: RecordOwner,
-  events: AsyncGenerator<StreamEvent, RunResult>,
-): AsyncGenerator<StreamEvent, RunResult> {
-  try {
-    return yield* events;
-  } finally {
-    await owner.giveBack();
-  }
-}
-
-/** A run's stored `output` schema, checked with the JSON Schema checker the tools use. */
-const storedOutput = (json: JSONSchema): ToolSchema => ({
-  json,
-  check(value) {
-    const problems = validateJsonSchema(json, value);
-    return problems.length === 0 ? { ok: true, value } : { ok: false, problems: problems.join("; ") };
-  },
-});
 
 /** A run finished, owned by another resume, or answered with other answers than these is refused here. */
 function refuseTaken(record: RunRecord, digest: string, count: number): void {
   const { runId, status } = record;
-  if (status === "done") throw conflict(runId, "has already finished — its suspension was answered once");
+  if (status === "done") throw conflict(runId, "has already finished");
   if (status === "claimed" && leaseHeld(record)) throw conflict(runId, "is being resumed by another caller");
   const same = record.answered?.digest === digest || record.lease?.digest === digest || count === 0;
   if (status !== "suspended" && !same) throw conflict(runId, "was already answered; only the same answer can retry it");
   if (status === "suspended" && count === 0) {
     throw new InvalidAnswerError(
       "answers",
-      `toolnexus: run "${runId}" waits for an answer — pass one (or several) built with answerOutput(id, output)`,
+      `toolnexus: run "${runId}" waits for an answer — pass one built with answerOutput(id, output)`,
     );
   }
 }
@@ -209,9 +174,6 @@ function startedFor(call: StoredCall, applied: Applied[]): StoredCall {
   return { ...call, started: true, answer: a.answer };
 }
 
-const answered = (applied: Applied[], digest: string, record: RunRecord): RunRecord["answered"] =>
-  applied[0] ? { requestId: applied[0].answer.id, digest } : record.answered;
-
 /**
  * The resumed run: the answers applied (each answered tool re-run once with `ctx.answer`), then, once every
  * call of the stored turn has its result, the model continues; while any request is still open the run
@@ -223,41 +185,42 @@ async function* resumeRun(
   owner: RecordOwner,
   applied: Applied[],
 ): AsyncGenerator<StreamEvent, RunResult> {
-  const claimed = owner.record;
-  let calls = claimed.calls;
-  const finished: StoredCall[] = [];
-  for (const a of applied) {
-    const members = a.calls.map((c) => ({ call: asCall(c), args: c.args, state: c.state }));
-    const results = await resolveRequest(ctx, state, a.request, members, a.answer);
-    a.calls.forEach((c, i) => finished.push(settledCall(c, results[i]!)));
-    calls = calls.map((c) => finished.find((f) => f.id === c.id) ?? c);
+  // when the run goes away before it settles — a stream cancelled, a `break`, a thrown hook, a failed model
+  // call or write — the owner gives the last checkpoint back, so the same answer retries from there and no
+  // finished call runs again
+  try {
+    const finished: StoredCall[] = [];
+    for (const a of applied) {
+      const results = await resolveRequest(
+        ctx,
+        state,
+        a.request,
+        a.calls.map((c) => ({ ...c, call: c })),
+        a.answer,
+      );
+      // a re-run call's outcome: its result, or — an approved call that suspends for its own reason — its next request
+      a.calls.forEach((c, i) => {
+        const result = results[i]!;
+        const next = { request: pendingOf(result), state: result.metadata?.pendingState };
+        finished.push(storedCall({ call: c, args: c.args, result, ...next }));
+      });
+    }
+    const answered = owner.record.calls.map((c) => finished.find((f) => f.id === c.id) ?? c);
+    const calls = await settleUnknown(ctx, state, answered);
+    const record: RunRecord = { ...owner.record, calls };
+    const open = openGroups(calls).length > 0;
+    if (applied.length > 0 || calls.some((c, i) => c !== answered[i]))
+      await (open ? owner.halt(record) : owner.checkpoint(record));
+    if (ctx.stream) for (const c of finished) if (c.result) yield toolResult({ call: c, result: c.result });
+    if (open) return yield* halted(ctx, state, record);
+    const outcomes = calls.map((c) => ({ call: c, args: c.args, result: c.result! }));
+    appendTurn(ctx, state, { message: record.assistant }, outcomes);
+    const result = yield* drive(ctx, state, owner);
+    if (result.status !== "pending") await owner.complete(result);
+    return result;
+  } finally {
+    await owner.giveBack();
   }
-  const settled = await settleUnknown(ctx, state, calls);
-  const changed = applied.length > 0 || settled.some((c, i) => c !== calls[i]);
-  calls = settled;
-  const record: RunRecord = { ...claimed, calls };
-  const open = openGroups(calls).length > 0;
-  if (changed) await (open ? owner.halt(record) : owner.checkpoint(record));
-  if (ctx.stream)
-    for (const c of finished.filter((f) => f.result))
-      yield { type: "tool_result", id: c.id, name: c.name, output: c.result!.output, isError: c.result!.isError };
-  if (open) return yield* halted(ctx, state, record);
-  appendTurn(
-    ctx,
-    state,
-    { message: record.assistant },
-    calls.map((c) => ({ call: asCall(c), args: c.args, result: c.result! })),
-  );
-  const result = yield* drive(ctx, state, owner);
-  if (result.status !== "pending") await owner.complete(result);
-  return result;
-}
-
-/** A re-run call's outcome: its result, or — an approved call that suspends for its own reason — its next request. */
-function settledCall(c: StoredCall, result: ToolResult): StoredCall {
-  const request = pendingOf(result);
-  const next = request ? { request, state: result.metadata?.pendingState } : {};
-  return storedCall({ call: asCall(c), args: c.args, result, ...next });
 }
 
 /**
@@ -265,18 +228,16 @@ function settledCall(c: StoredCall, result: ToolResult): StoredCall {
  * never run again: the model is told it was interrupted — unless its tool declares `recovery: "rerun"`, which
  * runs it again with the same answer and the same `idempotencyKey`.
  */
-async function settleUnknown(ctx: RunContext, state: LoopState, calls: StoredCall[]): Promise<StoredCall[]> {
-  if (!calls.some((c) => c.started && !c.result)) return calls;
+function settleUnknown(ctx: RunContext, state: LoopState, calls: StoredCall[]): Promise<StoredCall[]> {
   return Promise.all(
     calls.map(async (c) => {
       if (!c.started || c.result) return c;
-      const tool = ctx.toolkit?.get(c.name);
       let result: ToolResult = { output: `interrupted: ${c.name} did not finish`, isError: true };
-      if (tool?.recovery === "rerun") {
-        const again: CallOutcome = await runTool(ctx, state, asCall(c), c.args, c.answer, c.state);
+      if (ctx.toolkit?.get(c.name)?.recovery === "rerun") {
+        const again: CallOutcome = await runTool(ctx, state, c, c.args, c.answer, c.state);
         if (!again.request) result = again.result;
       }
-      return { id: c.id, name: c.name, args: c.args, raw: c.raw, result };
+      return storedCall({ call: c, args: c.args, result });
     }),
   );
 }

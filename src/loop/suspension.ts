@@ -3,7 +3,7 @@ import { AnswerMismatchError } from "../errors";
 import { openGroups } from "../run-state/record";
 import type { Answer, PendingRequest, StreamEvent, ToolResult } from "../types";
 import type { ToolCall, Turn } from "../wire/types";
-import type { LoopState, RunContext } from "./context";
+import { toolResult, type LoopState, type RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { readRelayAnswer } from "../tools/relay-answer";
 import { isApprovalGate } from "../tools/approval";
@@ -28,19 +28,10 @@ export function mergeRelays(outcomes: CallOutcome[]): void {
     if (!o.request || !isRelay(o.request)) continue;
     const calls = Array.isArray(o.request.data?.calls) ? (o.request.data.calls as Record<string, unknown>[]) : [];
     const stamped = calls.map((c) => ({ ...c, id: c.id || o.call.id }));
-    if (!first) {
-      first = { ...o.request, data: { ...o.request.data, calls: stamped } } as PendingRequest;
-      o.request = first;
-    } else {
-      (first.data!.calls as unknown[]).push(...stamped);
-      o.request = first;
-    }
+    if (first) (first.data!.calls as unknown[]).push(...stamped);
+    else first = { ...o.request, data: { ...o.request.data, calls: stamped } } as PendingRequest;
+    o.request = first;
   }
-}
-
-/** Checks an answer against the Request it claims to answer. Throws; changes nothing. */
-export function checkAnswer(request: PendingRequest, answer: unknown): Answer {
-  return matchAnswer(request, parsedAnswer(answer));
 }
 
 /** An answer validated with parseAnswer; none at all (undefined/null) stays undefined. */
@@ -57,18 +48,6 @@ export function matchAnswer(request: PendingRequest, answer: Answer | undefined)
   return answer;
 }
 
-/** Validates a relay answer's payload before anything runs (throws InvalidAnswerError naming the constructors). */
-export async function relayResults(
-  answer: Answer,
-  members: { call: ToolCall }[],
-): Promise<Map<string, ToolResult> | undefined> {
-  if (!answer.ok) return undefined;
-  return readRelayAnswer(
-    answer,
-    members.map((m) => ({ id: m.call.id, name: m.call.name })),
-  );
-}
-
 /**
  * Applies an answer (matched: an expired one is declined) to one open Request:
  * declined ⇒ `declined/expired: <prompt>`; relay ⇒ the host's results; otherwise the same tool re-runs
@@ -82,14 +61,12 @@ export async function resolveRequest(
   answer: Answer,
 ): Promise<ToolResult[]> {
   if (isRelay(request)) {
-    const results = await relayResults(answer, members);
-    return members.map(
-      (m) =>
-        results?.get(m.call.id) ?? {
-          output: `relay declined for ${m.call.name}: ${answer.reason ?? "declined"}`,
-          isError: true,
-        },
+    // the host's results (a declined answer: `relay declined for <name>: <reason>` for each call)
+    const results = readRelayAnswer(
+      answer,
+      members.map((m) => m.call),
     );
+    return members.map((m) => results.get(m.call.id)!);
   }
   return Promise.all(
     members.map(async (m) => {
@@ -106,9 +83,6 @@ export async function resolveRequest(
   );
 }
 
-/** An in-flight call waits while it carries its Request (its result is the suspension itself). */
-export const waiting = (call: { request?: PendingRequest }): boolean => call.request !== undefined;
-
 /** Inline resolution through `waitFor`, call by call in tool-call order, with `pending` before each wait. */
 export async function* resolveInline(
   ctx: RunContext,
@@ -119,10 +93,12 @@ export async function* resolveInline(
   for (const outcome of outcomes) {
     // a call waits while it carries its Request; resolving a group settles all of its calls at once
     for (;;) {
-      const group = outcome.request && openGroups(outcomes, waiting).find((g) => g.calls.includes(outcome));
+      // an in-flight call waits while it carries its Request (its result is the suspension itself)
+      const waiting = openGroups(outcomes, (o) => o.request !== undefined);
+      const group = outcome.request && waiting.find((g) => g.calls.includes(outcome));
       if (!group) break;
       if (ctx.stream) yield { type: "pending", request: group.request };
-      const answer = checkAnswer(group.request, await waitFor(group.request));
+      const answer = matchAnswer(group.request, parsedAnswer(await waitFor(group.request)));
       const results = await resolveRequest(ctx, state, group.request, group.calls, answer);
       group.calls.forEach((m, i) => {
         m.result = results[i]!;
@@ -133,14 +109,7 @@ export async function* resolveInline(
         } else delete m.request;
       });
     }
-    if (ctx.stream)
-      yield {
-        type: "tool_result",
-        id: outcome.call.id,
-        name: outcome.call.name,
-        output: outcome.result.output,
-        isError: outcome.result.isError,
-      };
+    if (ctx.stream) yield toolResult(outcome);
   }
 }
 

@@ -34,7 +34,7 @@ function callShape(json: Check, toolResult: Check): Check {
   return shape({
     id: string,
     name: string,
-    args: jsonObject("must be an object"),
+    args: jsonObject(),
     raw: string,
     result: optional(toolResult),
     request: optional(request),
@@ -44,8 +44,8 @@ function callShape(json: Check, toolResult: Check): Check {
 }
 
 function recordShape(): Check {
-  const json = optional(jsonObject("must be an object"));
-  const count = is((n) => typeof n === "number" && Number.isFinite(n) && n >= 0, "must be a finite number ≥ 0");
+  const json = optional(jsonObject());
+  const count = is((n) => Number.isFinite(n) && (n as number) >= 0, "must be a finite number ≥ 0");
   const toolResult = shape({ output: string, isError: boolean, metadata: json });
   const usage = shape({ promptTokens: count, completionTokens: count, totalTokens: count });
   const list = array; // transcript entries are the provider's own shape, not checked here
@@ -64,7 +64,7 @@ function recordShape(): Check {
     "must be a RunResult",
   );
   return shape({
-    v: oneOf([RUN_STATE_VERSION]),
+    // `v` is checked before the shape
     runId: nonEmpty,
     status: oneOf(["suspended", "claimed", "ready", "done"]),
     style: oneOf(["openai", "openai-responses", "anthropic", "gemini"]),
@@ -86,32 +86,24 @@ function recordShape(): Check {
   });
 }
 
+/** The RunStateError for the stored run `runId`: `toolnexus: stored run "<runId>" <what>`; the record is left as it is. */
+export const corrupt = (runId: string, what: string, cause?: unknown): RunStateError =>
+  new RunStateError(`toolnexus: stored run "${runId}" ${what}`, runId, { cause });
+
 /** Parses and checks a stored record. Corrupt JSON, a bad shape or an unknown version ⇒ {@link RunStateError}. */
 export function loadRecord(runId: string, raw: string): RunRecord {
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (cause) {
-    throw new RunStateError(`toolnexus: stored run "${runId}" is not valid JSON — it was left as it is`, runId, {
-      cause,
-    });
+    throw corrupt(runId, "is not valid JSON", cause);
   }
-  if (isPlainObject(value) && value.v !== RUN_STATE_VERSION) {
-    throw new RunStateError(
-      `toolnexus: stored run "${runId}" has version ${JSON.stringify(value.v)}; this SDK reads version ${RUN_STATE_VERSION}`,
-      runId,
-    );
-  }
+  if (isPlainObject(value) && value.v !== RUN_STATE_VERSION)
+    throw corrupt(runId, `has version ${JSON.stringify(value.v)}; this SDK reads version ${RUN_STATE_VERSION}`);
   const problem = problemIn((recordCheck ??= recordShape()), value);
-  if (problem)
-    throw new RunStateError(
-      `toolnexus: stored run "${runId}" is corrupt: ${problem.describe()} — it was left as it is`,
-      runId,
-    );
+  if (problem) throw corrupt(runId, `is corrupt: ${problem.describe()}`);
   const record = value as RunRecord;
-  if (record.runId !== runId)
-    throw new RunStateError(`toolnexus: stored run "${runId}" claims to be run "${record.runId}"`, runId);
-  if (record.status === "done" && !record.result)
-    throw new RunStateError(`toolnexus: stored run "${runId}" is done but has no result`, runId);
+  if (record.runId !== runId) throw corrupt(runId, `claims to be run "${record.runId}"`);
+  if (record.status === "done" && !record.result) throw corrupt(runId, "is done but has no result");
   return record;
 }

@@ -5,7 +5,7 @@
 // so the next one compares against either; and either, left behind, is a record that the same answer,
 // retried, finishes.
 import { StorageError } from "../errors";
-import type { RunResult, SetOptions } from "../types";
+import type { RunResult } from "../types";
 import { runKey } from "./keys";
 import { openGroups, restamp, saveRecord, type RunRecord, type RunRecordStatus } from "./record";
 import { swap } from "./swap";
@@ -45,6 +45,13 @@ const baseOf = (record: RunRecord, text: string): Base => ({
 
 /** What an owner holds until its run settles; let go of then, so a finished run's transcript is not kept alive. */
 interface Held {
+  o: RecordStoreOptions;
+  key: string;
+  /** The digest of the answers the claim applies. */
+  digest: string;
+  /** What earlier resumes and this claim applied stays in every write, so replaying them is recognised. */
+  answered: RunRecord["answered"];
+  applied: RunRecord["applied"];
   /** The record as loaded, and its text as the base the kept outcome is appended to. */
   loaded: RunRecord;
   first: Base;
@@ -69,146 +76,121 @@ export function claimRecord(
   claimed: RunRecord,
   digest: string,
 ): { owner: RecordOwner; text: string } {
-  const owner = new Owner(o, found, claimed, digest);
-  return { owner, text: owner.claimText };
-}
-
-class Owner implements RecordOwner {
-  readonly claimText: string;
-  readonly #o: RecordStoreOptions;
-  readonly #key: string;
-  readonly #digest: string;
-  // what earlier resumes and this claim applied stays in every write, so replaying them is recognised
-  readonly #answered: RunRecord["answered"];
-  readonly #applied: RunRecord["applied"];
-  #held: Held | undefined;
-
-  constructor(o: RecordStoreOptions, found: Loaded, claimed: RunRecord, digest: string) {
-    this.#o = o;
-    this.#key = runKey(claimed.runId);
-    this.#digest = digest;
-    this.#answered = claimed.answered;
-    this.#applied = claimed.applied;
-    // the halt's own text, or — once an earlier owner's writes were appended to it (they carry a lease) — the
-    // record afresh, so a run claimed and given back again and again does not grow by a copy of its calls
-    const first = baseOf(found.record, found.record.lease === undefined ? found.raw : saveRecord(found.record));
-    const held: Held = { loaded: found.record, first, base: first, current: claimed, stored: [] };
-    this.claimText = this.#encode(held, claimed, "claimed");
-    held.stored = [{ text: this.claimText, record: claimed }];
-    this.#held = held;
-  }
-
-  get record(): RunRecord {
-    return this.#held!.current;
-  }
-
-  checkpoint(record: RunRecord): Promise<void> {
-    const h = this.#held!;
-    return this.#write(h, record, this.#encode(h, record, "claimed"), pendingTtl(this.#o, record.calls));
-  }
-
-  halt(record: RunRecord): Promise<void> {
-    return this.#settle((h) => {
-      const more = { applied: [...(this.#applied ?? []), this.#digest] }; // these answers, sent again, get this halt back
-      const value = this.#encode(h, record, "suspended", more);
-      return this.#write(h, record, value, pendingTtl(this.#o, record.calls)).catch(this.#failed(h));
-    });
-  }
-
-  complete(result: RunResult): Promise<void> {
-    return this.#settle(async (h) => {
-      const { storage, completedTtlSeconds: ttl } = this.#o;
-      if (!storage.capabilities.ttl || ttl <= 0) {
-        await storage.delete(this.#key).catch(() => {}); // the result is returned either way
-        return;
-      }
-      const record = { ...h.current, answered: this.#answered, applied: this.#applied };
-      const done = doneText(h.loaded, h.first.text, record, result);
-      await this.#write(h, h.current, done, { ttlSeconds: ttl }).catch(this.#failed(h));
-    });
-  }
-
-  giveBack(): Promise<void> {
-    return this.#settle((h) => this.#giveBackFrom(h, h.stored));
-  }
-
-  /** `record` with `status` as text: an edit of the base when the transcript is the base's, else serialized whole. */
-  #encode(h: Held, record: RunRecord, status: RunRecordStatus, more: Partial<RunRecord> = {}): string {
-    const lease = { until: Date.now() + this.#o.claimLeaseMs, digest: this.#digest };
-    const extra = { calls: record.calls, answered: this.#answered, applied: this.#applied, lease, ...more };
-    if (record.assistant === h.base.assistant && record.messages.length === h.base.length) {
-      const edited = restamp(h.base.text, record.runId, status, extra);
-      if (edited !== undefined) return edited;
-    }
-    const text = saveRecord({ ...record, ...extra, status });
-    h.base = baseOf(record, text);
-    return text;
-  }
-
-  /** Writes `value` (encoding `record`) over what may be stored; a write that throws may have landed. */
-  async #write(h: Held, record: RunRecord, value: string, opts: SetOptions | undefined): Promise<void> {
-    const { storage } = this.#o;
-    const key = this.#key;
-    let wrote = false;
-    try {
-      // without compareAndSet the adapter is best effort (documented): the owner's writes are plain sets
-      if (!storage.compareAndSet) {
-        await storage.set(key, value, opts);
-        wrote = true;
-      } else for (const { text } of h.stored) if ((wrote = await swap(storage, key, text, value, opts))) break;
-    } catch (cause) {
-      h.stored = [{ text: value, record }, ...h.stored];
-      throw new StorageError("compareAndSet", key, cause, value);
-    }
-    if (!wrote) {
-      const why =
-        "the stored run was changed by someone else during this resume (its lease passed and it was taken over)";
-      throw new StorageError("compareAndSet", key, why, value);
-    }
-    h.stored = [{ text: value, record }];
-    h.current = record;
-  }
-
-  /**
-   * Puts back unclaimed the newest of `candidates` that is still stored — the record that write encodes, so
-   * a checkpoint that landed and then threw is kept. Best effort: the claim otherwise stays until its lease.
-   */
-  async #giveBackFrom(h: Held, candidates: Stored[]): Promise<void> {
-    for (const { text, record } of candidates) {
-      const value = this.#givenBack(h, record);
-      const back = await swap(this.#o.storage, this.#key, text, value, pendingTtl(this.#o, record.calls)).catch(
-        () => true, // unknown: stop here, the lease ends it
-      );
-      if (back) return;
-    }
-  }
-
-  /**
-   * A record given back: `suspended` while requests are open and no call's outcome is unknown, `ready` once
-   * none is open; with both (a partial answer whose tool started), still claimed but with its lease over, so
-   * the same answer settles the started call and halts again on the rest at once.
-   */
-  #givenBack(h: Held, record: RunRecord): string {
-    if (openGroups(record.calls).length === 0) return this.#encode(h, record, "ready");
-    if (!record.calls.some((c) => c.started && !c.result)) return this.#encode(h, record, "suspended");
-    return this.#encode(h, record, "claimed", { lease: { until: 0, digest: this.#digest } });
-  }
-
-  /** A halt or completion that failed: the checkpoint before it is given back, unless the failed write landed. */
-  #failed(h: Held): (error: unknown) => Promise<never> {
-    return async (error) => {
-      await this.#giveBackFrom(h, h.stored.slice(1));
-      throw error;
-    };
-  }
-
+  const { answered, applied } = claimed;
+  // the halt's own text, or — once an earlier owner's writes were appended to it (they carry a lease) — the
+  // record afresh, so a run claimed and given back again and again does not grow by a copy of its calls
+  const first = baseOf(found.record, found.record.lease === undefined ? found.raw : saveRecord(found.record));
+  const key = runKey(claimed.runId);
+  let held: Held | undefined = {
+    o,
+    key,
+    digest,
+    answered,
+    applied,
+    loaded: found.record,
+    first,
+    base: first,
+    current: claimed,
+    stored: [],
+  };
+  const text = encode(held, claimed, "claimed");
+  held.stored = [{ text, record: claimed }];
   /** The owner's last write: after it (whatever came of it) the owner holds nothing. */
-  async #settle(last: (h: Held) => Promise<void>): Promise<void> {
-    const h = this.#held;
-    this.#held = undefined;
+  const settle = async (last: (h: Held) => Promise<void>): Promise<void> => {
+    const h = held;
+    held = undefined;
     if (h) await last(h);
+  };
+  const owner: RecordOwner = {
+    get record() {
+      return held!.current;
+    },
+    checkpoint: (record) => write(held!, record, encode(held!, record, "claimed")),
+    halt: (record) =>
+      settle((h) => {
+        const more = { applied: [...(applied ?? []), digest] }; // these answers, sent again, get this halt back
+        return write(h, record, encode(h, record, "suspended", more)).catch(failed(h));
+      }),
+    complete: (result) =>
+      settle(async (h) => {
+        const ttlSeconds = o.completedTtlSeconds;
+        if (!o.storage.capabilities.ttl || ttlSeconds <= 0) {
+          await o.storage.delete(key).catch(() => {}); // the result is returned either way
+          return;
+        }
+        const done = doneText(h.loaded, h.first.text, { ...h.current, answered, applied }, result);
+        await write(h, h.current, done, { ttlSeconds }).catch(failed(h));
+      }),
+    giveBack: () => settle((h) => giveBackFrom(h, h.stored)),
+  };
+  return { owner, text };
+}
+
+/** `record` with `status` as text: an edit of the base when the transcript is the base's, else serialized whole. */
+function encode(h: Held, record: RunRecord, status: RunRecordStatus, more: Partial<RunRecord> = {}): string {
+  const lease = { until: Date.now() + h.o.claimLeaseMs, digest: h.digest };
+  const extra = { calls: record.calls, answered: h.answered, applied: h.applied, lease, ...more };
+  if (record.assistant === h.base.assistant && record.messages.length === h.base.length) {
+    const edited = restamp(h.base.text, record.runId, status, extra);
+    if (edited !== undefined) return edited;
+  }
+  const text = saveRecord({ ...record, ...extra, status });
+  h.base = baseOf(record, text);
+  return text;
+}
+
+/**
+ * Writes `value` (encoding `record`) over what may be stored, kept `opts.ttlSeconds` (default: as a pending
+ * record is); a write that throws may have landed.
+ */
+async function write(h: Held, record: RunRecord, value: string, opts = pendingTtl(h.o, record.calls)): Promise<void> {
+  const { o, key } = h;
+  let wrote = false;
+  try {
+    // without compareAndSet the adapter is best effort (documented): the owner's writes are plain sets
+    if (!o.storage.compareAndSet) {
+      await o.storage.set(key, value, opts);
+      wrote = true;
+    } else for (const { text } of h.stored) if ((wrote = await swap(o.storage, key, text, value, opts))) break;
+  } catch (cause) {
+    h.stored = [{ text: value, record }, ...h.stored];
+    throw new StorageError("compareAndSet", key, cause, value);
+  }
+  if (!wrote)
+    throw new StorageError(
+      "compareAndSet",
+      key,
+      "the stored run was changed by another resume (its lease had passed)",
+      value,
+    );
+  h.stored = [{ text: value, record }];
+  h.current = record;
+}
+
+/**
+ * Puts back unclaimed the newest of `candidates` that is still stored — the record that write encodes, so
+ * a checkpoint that landed and then threw is kept. Best effort: the claim otherwise stays until its lease.
+ * Given back, a record is `suspended` while requests are open and no call's outcome is unknown, `ready` once
+ * none is open; with both (a partial answer whose tool started), still claimed but with its lease over, so
+ * the same answer settles the started call and halts again on the rest at once.
+ */
+async function giveBackFrom(h: Held, candidates: Stored[]): Promise<void> {
+  for (const { text, record } of candidates) {
+    const value = !openGroups(record.calls).length
+      ? encode(h, record, "ready")
+      : record.calls.some((c) => c.started && !c.result)
+        ? encode(h, record, "claimed", { lease: { until: 0, digest: h.digest } })
+        : encode(h, record, "suspended");
+    // unknown: stop here, the lease ends it
+    if (await swap(h.o.storage, h.key, text, value, pendingTtl(h.o, record.calls)).catch(() => true)) return;
   }
 }
+
+/** A halt or completion that failed: the checkpoint before it is given back, unless the failed write landed. */
+const failed = (h: Held) => async (error: unknown) => {
+  await giveBackFrom(h, h.stored.slice(1));
+  throw error;
+};
 
 /**
  * A finished run's record. When the run's messages still start with the loaded transcript, the outcome is

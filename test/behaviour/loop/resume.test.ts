@@ -186,7 +186,7 @@ for (const style of ALL_STYLES) {
         const damaged = JSON.stringify(stored);
         await storage.set(`run:${halted.runId}`, damaged);
         await expect(client.resume(halted.runId, answerOutput("q-city", "Delhi"))).rejects.toThrow(
-          '"calls.0.args" must be an object, got string',
+          '"calls.0.args" must be a JSON object, got string',
         );
         expect(await storage.get(`run:${halted.runId}`)).toBe(damaged);
         expect(await storage.get("run:run-bad")).toBe("{not json");
