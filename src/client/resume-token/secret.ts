@@ -12,7 +12,7 @@ export function checkSecret(fn: string, secret: unknown): asserts secret is stri
     const got = typeof secret === "string" ? `${secret.length} characters` : typeName(secret);
     throw new ConfigError(
       "resumeSecret",
-      `toolnexus: ${fn} needs a secret string of at least ${MIN_SECRET_LENGTH} characters, got ${got} — use e.g. 32 random bytes, base64-encoded, kept server-side`,
+      `toolnexus: ${fn} needs a secret string of at least ${MIN_SECRET_LENGTH} characters, got ${got} (e.g. 32 random bytes in base64)`,
     );
   }
 }
@@ -21,8 +21,5 @@ export function checkSecret(fn: string, secret: unknown): asserts secret is stri
 export function checkResumeConfig(secret: string | undefined, required: boolean): void {
   if (secret !== undefined) checkSecret("createClient resumeSecret", secret);
   if (required && secret === undefined)
-    throw new ConfigError(
-      "requireResumeToken",
-      "toolnexus: createClient requireResumeToken needs resumeSecret to verify tokens with, got no resumeSecret",
-    );
+    throw new ConfigError("requireResumeToken", "toolnexus: createClient requireResumeToken needs a resumeSecret");
 }
