@@ -40,7 +40,7 @@ async function load({ storage }: Store, id: string): Promise<Loaded> {
     const record = JSON.parse(raw) as ConversationRecord;
     if (record?.v === 1 && Array.isArray(record.messages)) return { record, raw };
   } catch {}
-  throw new RunStateError(`toolnexus: stored conversation "${id}" is corrupt — forget(id) discards it`);
+  throw new RunStateError(`toolnexus: stored conversation "${id}" is corrupt; forget(id) discards it`);
 }
 
 /** Writes `record` over `expected`; resolves the text written, or undefined when someone else wrote first. */
@@ -75,17 +75,13 @@ async function* exchange<E, R extends { status: string; messages: unknown[]; run
 ): AsyncGenerator<E, R> {
   const { record, raw } = await load(store, id);
   if (record.pendingRunId) {
-    throw conflict(
-      id,
-      `waits on run "${record.pendingRunId}" — resume it with client.resume(runId, answer), or discard it with client.forget(id)`,
-      record.pendingRunId,
-    );
+    throw conflict(id, `waits on run "${record.pendingRunId}": resume it, or forget(id)`, record.pendingRunId);
   }
   if (record.busy !== undefined && record.busy > Date.now())
-    throw conflict(id, "is busy with another ask — try again when it has answered");
+    throw conflict(id, "is busy with another ask; try again later");
   const { busy: _, ...idle } = record;
   const claimed = await write(store, id, raw, { ...idle, busy: Date.now() + store.busyMs });
-  if (claimed === undefined) throw conflict(id, "was changed by another ask first — nothing ran for this one");
+  if (claimed === undefined) throw conflict(id, "was taken by another ask first; nothing ran");
   const lease = held(store, id, claimed, idle);
   const events = run(record.messages);
   let finished = false;
@@ -124,7 +120,7 @@ function held(store: Store, id: string, claimed: string, idle: ConversationRecor
           ? { v: 1, messages: found.messages, pendingRunId: result.runId! }
           : { v: 1, messages: result.messages };
       if ((await write(store, id, await stopRenewing(), next)) === undefined)
-        throw conflict(id, "was changed while this ask ran (forgotten?) — its exchange was not saved");
+        throw conflict(id, "changed while this ask ran (forgotten?); its exchange was not saved");
     },
     async free() {
       if (ended) return;
