@@ -33,16 +33,13 @@ function answerList(answer: Answer | readonly Answer[]): readonly Answer[] {
   try {
     list = Array.isArray(answer) ? [...answer] : [answer];
   } catch {
-    throw new InvalidAnswerError(
-      "answers",
-      "toolnexus: resume could not read its answers (a getter or proxy threw) — pass Answers built with answerOutput(id, output)",
-    );
+    throw new InvalidAnswerError("answers", "toolnexus: resume could not read its answers (a getter or proxy threw)");
   }
   list.forEach((a, i) => {
     if (a === null || a === undefined)
       throw new InvalidAnswerError(
         Array.isArray(answer) ? `answers[${i}]` : "answer",
-        `toolnexus: resume needs an Answer, got ${a} — build it with answerOutput(id, output) or answerDeclined(id)`,
+        `toolnexus: resume needs an Answer, got ${a} — build it with answerOutput(id, output)`,
       );
   });
   return list as readonly Answer[];
@@ -118,18 +115,12 @@ export function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions,
   };
 }
 
-/** A resume's plan: the answers checked, the resume token checked (its verifier loads when first needed), then the resume path. */
+/** A resume's plan: the answers checked, the resume token checked, then the resume path. */
 export function resumePlans(opts: ResolvedOptions) {
-  let checkToken: ReturnType<typeof resumeTokenCheck> | undefined;
-  async function tokenGuard(runId: string, ro: ResumeOptions) {
-    if (ro.token === undefined && ro.tokens === undefined && !opts.requireResumeToken) return undefined;
-    checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
-    return checkToken(runId, ro);
-  }
+  const tokenGuard = resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
   return (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
     async (ctx) => {
       const answers = answerList(answer);
-      const guard = await tokenGuard(runId, ro);
-      return prepareResume(ctx, runId, answers, guard);
+      return prepareResume(ctx, runId, answers, await tokenGuard(runId, ro));
     };
 }
