@@ -111,22 +111,21 @@ async function* exchange<E, R extends { status: string; messages: unknown[]; run
 function held(store: Store, id: string, claimed: string, idle: ConversationRecord) {
   const stopRenewing = renewing(store, id, claimed, idle);
   let ended = false;
+  /** Ends the lease once, writing `next` over it; resolves false when someone else wrote first. */
+  const end = async (next: ConversationRecord) => {
+    if (ended) return true;
+    ended = true;
+    return (await write(store, id, await stopRenewing(), next)) !== undefined;
+  };
   return {
     async save(found: ConversationRecord, result: { status: string; messages: unknown[]; runId?: string }) {
-      if (ended) return;
-      ended = true;
       const next: ConversationRecord =
         result.status === "pending"
           ? { v: 1, messages: found.messages, pendingRunId: result.runId! }
           : { v: 1, messages: result.messages };
-      if ((await write(store, id, await stopRenewing(), next)) === undefined)
-        throw conflict(id, "changed while this ask ran (forgotten?); its exchange was not saved");
+      if (!(await end(next))) throw conflict(id, "changed while this ask ran (forgotten?); its exchange was not saved");
     },
-    async free() {
-      if (ended) return;
-      ended = true;
-      await write(store, id, await stopRenewing(), idle).catch(() => {}); // else the lease ends it
-    },
+    free: () => end(idle).catch(() => {}), // else the lease ends it
   };
 }
 
