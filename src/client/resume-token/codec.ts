@@ -44,21 +44,15 @@ export function hmacKey(secret: string): Promise<CryptoKey> {
   return last.key;
 }
 
-export const DEFAULT_TTL_SECONDS = 86_400;
-
 /** The token for the request `requestId` of the run `runId`, good for `ttlSeconds` (default one day) from `now`. */
-export function issueToken(
+export async function issueToken(
   runId: string,
   requestId: string,
   secret: string,
-  ttlSeconds = DEFAULT_TTL_SECONDS,
+  ttlSeconds = 86_400,
   now = Date.now(),
 ): Promise<string> {
-  return signToken({ r: runId, q: requestId, e: Math.floor(now + ttlSeconds * 1000) }, secret);
-}
-
-/** The signed token for `claims`. */
-export async function signToken(claims: Claims, secret: string): Promise<string> {
+  const claims: Claims = { r: runId, q: requestId, e: Math.floor(now + ttlSeconds * 1000) };
   const body = `${VERSION}.${toBase64Url(utf8(JSON.stringify(claims)))}`;
   const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), utf8(body)));
   return `${body}.${toBase64Url(signature)}`;
