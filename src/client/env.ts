@@ -10,16 +10,11 @@ interface EnvGlobals {
   process?: { env?: Record<string, string | undefined> };
 }
 
-/** The host's environment: Deno's env (a throw, e.g. without --allow-env, reads as unset), else Node's. */
+/** The host's environment: Deno's env (it throws without --allow-env), else Node's. */
 function hostEnv(name: string): string | undefined {
-  try {
-    const g = globalThis as EnvGlobals;
-    const deno = g.Deno?.env;
-    if (typeof deno?.get === "function") return deno.get(name);
-    return g.process?.env?.[name];
-  } catch {
-    return undefined;
-  }
+  const g = globalThis as EnvGlobals;
+  const deno = g.Deno?.env;
+  return typeof deno?.get === "function" ? deno.get(name) : g.process?.env?.[name];
 }
 
 /** Each provider's key variable (before `_API_KEY`) and the host it serves (the host or a subdomain of it). */
@@ -52,11 +47,10 @@ function hostKey(baseUrl: string | undefined): string | undefined {
 export function envApiKey(style: Style, baseUrl: string | undefined, env: EnvReader = hostEnv): string | undefined {
   // a style's own variable is its first word's: openai and openai-responses read OPENAI_API_KEY
   const name = `${hostKey(baseUrl) ?? style.split("-")[0]!.toUpperCase()}_API_KEY`;
-  let value: unknown;
   try {
-    value = env(name);
+    const value: unknown = env(name);
+    return typeof value === "string" && value !== "" ? value : undefined;
   } catch {
-    value = undefined;
+    return undefined; // a reader that throws (Deno without --allow-env) reads as unset
   }
-  return typeof value === "string" && value !== "" ? value : undefined;
 }
