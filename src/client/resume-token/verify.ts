@@ -56,23 +56,20 @@ function bindOne(runId: string, record: RunRecord, q: string): void {
 function guardFor(all: Claims[], runId: string): ResumeGuard {
   return (record, answerIds, replay) => {
     const n = answerIds.length;
-    if (n === 0) {
-      if (all.length !== 1) refuse(runId, "malformed", `a resume with no answers takes one token, got ${all.length}`);
-      return bindOne(runId, record, all[0]!.q);
-    }
-    if (all.length !== n)
+    const wanted = n || 1;
+    if (all.length !== wanted)
       refuse(
         runId,
-        all.length < n ? "missing" : "malformed",
-        `${n} answers take ${n} tokens in their order, got ${all.length}`,
+        all.length < wanted ? "missing" : "malformed",
+        `${wanted} tokens wanted, one per answer in their order, got ${all.length}`,
       );
     all.forEach((claims, i) => {
-      if (claims.q !== answerIds[i])
+      if (n && claims.q !== answerIds[i])
         refuse(runId, "request", `token ${i + 1} was issued for another request than answer ${i + 1}'s`);
     });
     // the identical answers again get the kept outcome, nothing runs; a run whose answers were applied (its
     // model call failed) takes only those same answers again, each token bound to one of them above
-    if (replay || (record.status !== "suspended" && record.status !== "done")) return;
+    if (n && (replay || (record.status !== "suspended" && record.status !== "done"))) return;
     for (const claims of all) bindOne(runId, record, claims.q);
   };
 }
