@@ -1,6 +1,6 @@
 // How a client's runs begin: the context every session of one client shares (wire, key, storage, metrics,
 // tokens, approvals), a new run's plan from its prompt, and a resume's plan (its answers and tokens checked).
-import { ConfigError, InvalidAnswerError } from "../errors";
+import { ConfigError, InvalidAnswerError, shown } from "../errors";
 import { drive } from "../loop";
 import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunContext } from "../loop/context";
 import { prepareResume } from "../loop/resume";
@@ -21,10 +21,7 @@ const RUN_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 /** A caller-chosen run id, checked where it is passed. */
 export function checkRunId(runId: unknown): void {
   if (runId !== undefined && (typeof runId !== "string" || !RUN_ID.test(runId)))
-    throw new ConfigError(
-      "runId",
-      `toolnexus: runId must be 8 to 128 letters, digits, "-", "_", "." or ":", got ${JSON.stringify(String(runId).slice(0, 40))}`,
-    );
+    throw new ConfigError("runId", `toolnexus: runId must be 8 to 128 of A-Z a-z 0-9 - _ . :, got ${shown(runId)}`);
 }
 
 /** `answer | answers` as a list; a missing answer is refused before anything is read. */
