@@ -6,7 +6,7 @@ import { MAX_TIMER_MS } from "../_internal/signals";
 import { ConfigError, shown } from "../errors";
 import type { ResolvedOptions } from "../loop/context";
 import type { ClientOptions, Style } from "../types";
-import { checkResumeConfig } from "./resume-token/secret";
+import { checkSecret } from "./resume-token/secret";
 
 const STYLES: readonly unknown[] = ["openai", "openai-responses", "anthropic", "gemini"] satisfies Style[];
 
@@ -70,7 +70,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   for (const [ok, expected, names] of rules())
     for (const name of names.split(" "))
       if (given[name] !== undefined && !ok(given[name])) refuse(name, given[name], expected);
-  checkResumeConfig(given.resumeSecret as string | undefined, given.requireResumeToken === true);
+  if (given.resumeSecret !== undefined) checkSecret("createClient resumeSecret", given.resumeSecret);
+  else if (given.requireResumeToken === true) refuse("requireResumeToken", true, "false without a resumeSecret");
   for (const [key, value] of Object.entries(DEFAULTS)) given[key] ??= value;
   return given as unknown as ResolvedOptions;
 }

@@ -16,10 +16,3 @@ export function checkSecret(fn: string, secret: unknown): asserts secret is stri
     );
   }
 }
-
-/** The client's resume-token settings, checked when the client is created. */
-export function checkResumeConfig(secret: string | undefined, required: boolean): void {
-  if (secret !== undefined) checkSecret("createClient resumeSecret", secret);
-  if (required && secret === undefined)
-    throw new ConfigError("requireResumeToken", "toolnexus: createClient requireResumeToken needs a resumeSecret");
-}
