@@ -23,24 +23,24 @@ const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.i
  * The optional options, as [test, what it accepts, the options it applies to]: absent (undefined) is always
  * fine. Built when a client is created, so a bundle that never creates one carries none of it.
  */
-const rules = (): [Test, string, string][] => [
-  [isCount(1), "a whole number ≥ 1", "maxTurns"],
-  [isCount(0), "a whole number ≥ 0", "retries"],
-  [isDuration, "a number ≥ 0", "retryBaseMs completedTtlSeconds pendingTtlSeconds"],
+const rules = (): [Test, string, (keyof ClientOptions)[]][] => [
+  [isCount(1), "a whole number ≥ 1", ["maxTurns"]],
+  [isCount(0), "a whole number ≥ 0", ["retries"]],
+  [isDuration, "a number ≥ 0", ["retryBaseMs", "completedTtlSeconds", "pendingTtlSeconds"]],
   // a longer delay than a timer can wait would fire at once
   [
     (v) => isPositive(v) && (v as number) <= MAX_TIMER_MS,
     `a number > 0 and ≤ ${MAX_TIMER_MS}`,
-    "timeoutMs toolTimeoutMs",
+    ["timeoutMs", "toolTimeoutMs"],
   ],
-  [isPositive, "a number > 0", "claimLeaseMs"],
-  [(v) => Array.isArray(v) && v.every(isCount(100)), "an array of HTTP statuses", "retryableStatuses"],
-  [isString, "a string", "apiKey systemPrompt"],
-  [(v) => isObject(v) && Object.values(v as object).every(isString), "an object of strings", "headers"],
-  [isObject, "an object", "requestParams hooks"],
-  [isFunction, "a function", "onError onMetric bodyTransform fetch waitFor"],
-  [(v) => isObject(v) && isFunction((v as { get?: unknown }).get), "a RunStorage (e.g. memoryStorage())", "storage"],
-  [(v) => isFunction((v as { run?: unknown })?.run), "otelTelemetry({ tracer })", "telemetry"],
+  [isPositive, "a number > 0", ["claimLeaseMs"]],
+  [(v) => Array.isArray(v) && v.every(isCount(100)), "an array of HTTP statuses", ["retryableStatuses"]],
+  [isString, "a string", ["apiKey", "systemPrompt"]],
+  [(v) => isObject(v) && Object.values(v as object).every(isString), "an object of strings", ["headers"]],
+  [isObject, "an object", ["requestParams", "hooks"]],
+  [isFunction, "a function", ["onError", "onMetric", "bodyTransform", "fetch", "waitFor"]],
+  [(v) => isObject(v) && isFunction((v as { get?: unknown }).get), "a RunStorage (e.g. memoryStorage())", ["storage"]],
+  [(v) => isFunction((v as { run?: unknown })?.run), "otelTelemetry({ tracer })", ["telemetry"]],
 ];
 
 const DEFAULTS = {
@@ -68,8 +68,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     if (!isString(given[key]) || !given[key]) refuse(key, given[key], "a non-empty string");
   if (!STYLES.includes(given.style)) refuse("style", given.style, STYLES.map((s) => `"${s}"`).join(", "));
   for (const [ok, expected, names] of rules())
-    for (const name of names.split(" "))
-      if (given[name] !== undefined && !ok(given[name])) refuse(name, given[name], expected);
+    for (const name of names) if (given[name] !== undefined && !ok(given[name])) refuse(name, given[name], expected);
   if (given.resumeSecret !== undefined) checkSecret("createClient resumeSecret", given.resumeSecret);
   else if (given.requireResumeToken === true) refuse("requireResumeToken", true, "false without a resumeSecret");
   for (const [key, value] of Object.entries(DEFAULTS)) given[key] ??= value;
