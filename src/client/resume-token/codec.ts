@@ -1,6 +1,5 @@
-// The resume token's format: `tn1.<claims as base64url JSON>.<HMAC-SHA-256 as base64url>`. Loaded when a
-// token is made (by a client with a resumeSecret, or createResumeToken) or checked (verify.ts), never by a
-// client that has none.
+// The resume token's format: `tn1.<claims as base64url JSON>.<HMAC-SHA-256 as base64url>`, made by a client
+// with a resumeSecret and by createResumeToken, checked by verify.ts.
 
 export const VERSION = "tn1";
 export const MAX_TOKEN_LENGTH = 8192;

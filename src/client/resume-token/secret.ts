@@ -1,6 +1,5 @@
 // The resume secret's one rule, shared by createClient (checked when the client is created) and
-// createResumeToken. Kept apart from resume-token.ts so a client that never sees a token does not load
-// the token codec.
+// createResumeToken.
 import { typeName } from "../../_internal/json";
 import { ConfigError } from "../../errors";
 
