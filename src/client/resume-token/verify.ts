@@ -1,6 +1,6 @@
 // Verifying resume tokens on resume: each token's signature, run and expiry, then its binding to the stored
-// record's open request. Tokens are made by issueToken (codec.ts), for
-// a client with a resumeSecret and for createResumeToken (create.ts).
+// record's open request. Tokens are made by issueToken (codec.ts), for a client with a resumeSecret and for
+// createResumeToken (create.ts).
 import { ConfigError, ResumeTokenError, type ResumeTokenProblem } from "../../errors";
 import type { ResumeGuard } from "../../loop/resume";
 import type { RunRecord } from "../../run-state/record";
