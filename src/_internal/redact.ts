@@ -27,8 +27,6 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /**
  * `text` without account identifiers (`REDACTED_BODY_KEYS`, in JSON and `key=value` form) and anything
  * that looks like a credential (`Bearer …`, `sk-…`, JSON `api_key`/`authorization` values), trimmed.
@@ -36,12 +34,10 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\
  */
 export function redact(text: string, secrets: readonly string[] = []): string {
   // the patterns are built where they are used: a bundle that never redacts (a page) carries none of them
-  const jsonScalar = String.raw`(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)`;
-  // the same scalar inside a JSON string that itself holds JSON: \"user_id\": \"u-1\"
-  const escapedScalar = String.raw`(?:\\"(?:[^"\\]|\\[^"])*\\"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)`;
-
-  // Credentials a provider may echo back ("Incorrect API key provided: sk-…"): bearer tokens and key-shaped words.
-  const credentials: readonly [RegExp, string][] = [
+  // the end of a JSON scalar after its string form: a number, true, false or null
+  const scalar = String.raw`|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)`;
+  const rules: [RegExp, string][] = [
+    // credentials a provider may echo back ("Incorrect API key provided: sk-…"): bearer tokens and key-shaped words
     [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTION_PLACEHOLDER}`],
     [/\b(?:sk|pk|rk)-[A-Za-z0-9][A-Za-z0-9_\-*.]*/g, REDACTION_PLACEHOLDER],
     // account ids inside message text ("… in organization org-AbC123 on tokens per min"): OpenAI org and project ids
@@ -51,14 +47,18 @@ export function redact(text: string, secrets: readonly string[] = []): string {
       `$1"${REDACTION_PLACEHOLDER}"`,
     ],
   ];
+  // each body key's value (a plain word: nothing to escape): in JSON, in a JSON string that itself holds JSON
+  // (\"user_id\": \"u-1\"), in a form
+  for (const k of REDACTED_BODY_KEYS)
+    rules.push(
+      [new RegExp(String.raw`("${k}"\s*:\s*)(?:"(?:[^"\\]|\\.)*"${scalar}`, "g"), `$1"${REDACTION_PLACEHOLDER}"`],
+      [
+        new RegExp(String.raw`(\\"${k}\\"\s*:\s*)(?:\\"(?:[^"\\]|\\[^"])*\\"${scalar}`, "g"),
+        `$1\\"${REDACTION_PLACEHOLDER}\\"`,
+      ],
+      [new RegExp(String.raw`\b(${k}=)[^&\s"',;]*`, "g"), `$1${REDACTION_PLACEHOLDER}`],
+    );
   let out = maskSecrets(text, secrets);
-  for (const [pattern, replacement] of credentials) out = out.replace(pattern, replacement);
-  for (const key of REDACTED_BODY_KEYS) {
-    const k = escapeRegExp(key);
-    out = out
-      .replace(new RegExp(`("${k}"\\s*:\\s*)${jsonScalar}`, "g"), `$1"${REDACTION_PLACEHOLDER}"`)
-      .replace(new RegExp(`(\\\\"${k}\\\\"\\s*:\\s*)${escapedScalar}`, "g"), `$1\\"${REDACTION_PLACEHOLDER}\\"`)
-      .replace(new RegExp(`\\b(${k}=)[^&\\s"',;]*`, "g"), `$1${REDACTION_PLACEHOLDER}`);
-  }
+  for (const [pattern, replacement] of rules) out = out.replace(pattern, replacement);
   return out.trim();
 }

@@ -27,17 +27,10 @@ export interface Deadline {
  */
 export function deadline(ms: number, outer: AbortSignal | undefined): Deadline {
   const timer = new AbortController();
-  let expired = false;
-  const handle = setTimeout(
-    () => {
-      expired = true;
-      timer.abort(new Error(`timed out after ${ms}ms`));
-    },
-    Math.min(ms, MAX_TIMER_MS),
-  );
+  const handle = setTimeout(() => timer.abort(new Error(`timed out after ${ms}ms`)), Math.min(ms, MAX_TIMER_MS));
   return {
     signal: outer ? anySignal([outer, timer.signal]) : timer.signal,
-    timedOut: () => expired,
+    timedOut: () => timer.signal.aborted,
     done: () => clearTimeout(handle),
   };
 }

@@ -40,7 +40,7 @@ async function load({ storage }: Store, id: string): Promise<Loaded> {
     const record = JSON.parse(raw) as ConversationRecord;
     if (record?.v === 1 && Array.isArray(record.messages)) return { record, raw };
   } catch {}
-  throw new RunStateError(`toolnexus: stored conversation "${id}" is corrupt — forget(id) discards it`);
+  throw new RunStateError(`toolnexus: stored conversation "${id}" is corrupt; forget(id) discards it`);
 }
 
 /** Writes `record` over `expected`; resolves the text written, or undefined when someone else wrote first. */
@@ -75,18 +75,22 @@ async function* exchange<E, R extends { status: string; messages: unknown[]; run
 ): AsyncGenerator<E, R> {
   const { record, raw } = await load(store, id);
   if (record.pendingRunId) {
-    throw conflict(
-      id,
-      `waits on run "${record.pendingRunId}" — resume it with client.resume(runId, answer), or discard it with client.forget(id)`,
-      record.pendingRunId,
-    );
+    throw conflict(id, `waits on run "${record.pendingRunId}": resume it, or forget(id)`, record.pendingRunId);
   }
   if (record.busy !== undefined && record.busy > Date.now())
-    throw conflict(id, "is busy with another ask — try again when it has answered");
+    throw conflict(id, "is busy with another ask; try again later");
   const { busy: _, ...idle } = record;
   const claimed = await write(store, id, raw, { ...idle, busy: Date.now() + store.busyMs });
-  if (claimed === undefined) throw conflict(id, "was changed by another ask first — nothing ran for this one");
-  const lease = held(store, id, claimed, idle);
+  if (claimed === undefined) throw conflict(id, "was taken by another ask first; nothing ran");
+  const end = lease(store, id, claimed, idle);
+  /** Saves the outcome: the run it waits on, or its transcript. */
+  const save = async (result: { status: string; messages: unknown[]; runId?: string }) => {
+    const next: ConversationRecord =
+      result.status === "pending"
+        ? { v: 1, messages: record.messages, pendingRunId: result.runId! }
+        : { v: 1, messages: result.messages };
+    if (!(await end(next))) throw conflict(id, "changed while this ask ran (forgotten?); its exchange was not saved");
+  };
   const events = run(record.messages);
   let finished = false;
   try {
@@ -94,43 +98,34 @@ async function* exchange<E, R extends { status: string; messages: unknown[]; run
       const step = await events.next();
       if (step.done) {
         finished = true;
-        await lease.save(record, step.value);
+        await save(step.value);
         return step.value;
       }
       const event = step.value as { type?: unknown; result?: R; runId?: string };
       // the pointer to a halted run is written before anyone can learn its runId: the first `pending`
       // event of a durable halt (it carries the runId), else the `done` event
       if (event.type === "pending" && event.runId !== undefined)
-        await lease.save(record, { status: "pending", messages: [], runId: event.runId });
-      else if (event.type === "done" && event.result) await lease.save(record, event.result);
+        await save({ status: "pending", messages: [], runId: event.runId });
+      else if (event.type === "done" && event.result) await save(event.result);
       yield step.value;
     }
   } finally {
     if (!finished) await events.return(undefined as never);
-    await lease.free(); // unless the outcome was saved
+    await end(idle).catch(() => {}); // frees the conversation unless the outcome was saved; else the lease ends it
   }
 }
 
-/** The lease an exchange holds, renewed while it runs: it ends by saving the outcome, or by freeing the conversation. */
-function held(store: Store, id: string, claimed: string, idle: ConversationRecord) {
+/**
+ * The lease an exchange holds, renewed while it runs. The function returned ends it once, writing `next` (the
+ * outcome, or the conversation freed) over it; it resolves false when someone else wrote first.
+ */
+function lease(store: Store, id: string, claimed: string, idle: ConversationRecord) {
   const stopRenewing = renewing(store, id, claimed, idle);
   let ended = false;
-  return {
-    async save(found: ConversationRecord, result: { status: string; messages: unknown[]; runId?: string }) {
-      if (ended) return;
-      ended = true;
-      const next: ConversationRecord =
-        result.status === "pending"
-          ? { v: 1, messages: found.messages, pendingRunId: result.runId! }
-          : { v: 1, messages: result.messages };
-      if ((await write(store, id, await stopRenewing(), next)) === undefined)
-        throw conflict(id, "was changed while this ask ran (forgotten?) — its exchange was not saved");
-    },
-    async free() {
-      if (ended) return;
-      ended = true;
-      await write(store, id, await stopRenewing(), idle).catch(() => {}); // else the lease ends it
-    },
+  return async (next: ConversationRecord): Promise<boolean> => {
+    if (ended) return true;
+    ended = true;
+    return (await write(store, id, await stopRenewing(), next)) !== undefined;
   };
 }
 

@@ -10,32 +10,20 @@ interface EnvGlobals {
   process?: { env?: Record<string, string | undefined> };
 }
 
-/** The host's environment: Deno's env (a throw, e.g. without --allow-env, reads as unset), else Node's. */
+/** The host's environment: Deno's env (it throws without --allow-env), else Node's. */
 function hostEnv(name: string): string | undefined {
-  try {
-    const g = globalThis as EnvGlobals;
-    const deno = g.Deno?.env;
-    if (typeof deno?.get === "function") return deno.get(name);
-    return g.process?.env?.[name];
-  } catch {
-    return undefined;
-  }
+  const g = globalThis as EnvGlobals;
+  const deno = g.Deno?.env;
+  return typeof deno?.get === "function" ? deno.get(name) : g.process?.env?.[name];
 }
 
-/** Each provider's key variable and the hosts it serves (a host or a subdomain of it). */
-const PROVIDERS: readonly [variable: string, hosts: readonly string[]][] = [
-  ["OPENROUTER_API_KEY", ["openrouter.ai"]],
-  ["OPENAI_API_KEY", ["openai.com"]],
-  ["ANTHROPIC_API_KEY", ["anthropic.com"]],
-  ["GEMINI_API_KEY", ["generativelanguage.googleapis.com"]],
+/** Each provider's key variable (before `_API_KEY`) and the host it serves (the host or a subdomain of it). */
+const PROVIDERS: readonly [variable: string, host: string][] = [
+  ["OPENROUTER", "openrouter.ai"],
+  ["OPENAI", "openai.com"],
+  ["ANTHROPIC", "anthropic.com"],
+  ["GEMINI", "generativelanguage.googleapis.com"],
 ];
-
-const STYLE_KEY: Record<Style, string> = {
-  openai: "OPENAI_API_KEY",
-  "openai-responses": "OPENAI_API_KEY",
-  anthropic: "ANTHROPIC_API_KEY",
-  gemini: "GEMINI_API_KEY",
-};
 
 /** The key variable of the provider whose host `baseUrl` names, when it names a known one. */
 function hostKey(baseUrl: string | undefined): string | undefined {
@@ -45,8 +33,7 @@ function hostKey(baseUrl: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-  const serves = (h: string) => host === h || host.endsWith(`.${h}`);
-  return PROVIDERS.find(([, hosts]) => hosts.some(serves))?.[0];
+  return PROVIDERS.find(([, h]) => host === h || host.endsWith(`.${h}`))?.[0];
 }
 
 /**
@@ -58,12 +45,12 @@ function hostKey(baseUrl: string | undefined): string | undefined {
  * `env` replaces the host lookup (e.g. `(n) => workerEnv[n]` in a Worker).
  */
 export function envApiKey(style: Style, baseUrl: string | undefined, env: EnvReader = hostEnv): string | undefined {
-  const name = hostKey(baseUrl) ?? STYLE_KEY[style];
-  let value: unknown;
+  // a style's own variable is its first word's: openai and openai-responses read OPENAI_API_KEY
+  const name = `${hostKey(baseUrl) ?? style.split("-")[0]!.toUpperCase()}_API_KEY`;
   try {
-    value = env(name);
+    const value: unknown = env(name);
+    return typeof value === "string" && value !== "" ? value : undefined;
   } catch {
-    value = undefined;
+    return undefined; // a reader that throws (Deno without --allow-env) reads as unset
   }
-  return typeof value === "string" && value !== "" ? value : undefined;
 }

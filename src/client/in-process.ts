@@ -48,8 +48,8 @@ function completion(model: string, out: GenerateResult) {
   };
 }
 
-/** The same completion as an OpenAI-style SSE stream: text in word-sized deltas, then tool calls, usage, [DONE]. */
-function sse(json: ReturnType<typeof completion>): ReadableStream<Uint8Array> {
+/** The same completion as an OpenAI-style SSE body: text in word-sized deltas, then tool calls, usage, [DONE]. */
+function sse(json: ReturnType<typeof completion>): string {
   const choice = json.choices[0]!;
   const chunks: unknown[] = [];
   for (const piece of (choice.message.content ?? "").match(/\S+\s*|\s+/g) ?? [])
@@ -61,13 +61,7 @@ function sse(json: ReturnType<typeof completion>): ReadableStream<Uint8Array> {
     { choices: [{ index: 0, delta: {}, finish_reason: choice.finish_reason }] },
     { choices: [], usage: json.usage },
   );
-  const text = `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("")}data: [DONE]\n\n`;
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(new TextEncoder().encode(text));
-      controller.close();
-    },
-  });
+  return `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("")}data: [DONE]\n\n`;
 }
 
 /**

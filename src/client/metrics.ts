@@ -10,47 +10,41 @@ export interface Metrics {
   render(): string;
 }
 
-interface Histogram {
-  buckets: number[];
-  sum: number;
-  count: number;
-}
-
+/** A histogram's upper bounds, then +Inf. A histogram series is the count of each, +Inf's (all), then the sum. */
 const BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
 
-const SPECIAL = /[\\"\n]/;
-// most label values (model and tool names, true/false) need no escaping: one test instead of three replaces
-const escapeLabel = (v: string): string =>
-  SPECIAL.test(v) ? v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n") : v;
 /** One rendered label, `name="value"`; a series is keyed by its labels so rendered, joined with commas. */
-const label = (name: string, value: string): string => `${name}="${escapeLabel(value)}"`;
+const label = (name: string, value: string): string =>
+  `${name}="${value.replace(/[\\"\n]/g, (c) => (c === "\n" ? "\\n" : `\\${c}`))}"`;
 const braced = (s: string): string => (s ? `{${s}}` : "");
 
-/** One metric: its series by rendered labels, each a count (counter) or a histogram. */
+/** One metric: its series by rendered labels, each a counter's count or a histogram's (a name ending in `_seconds`). */
 interface Metric {
   name: string;
   help: string;
-  type: "counter" | "histogram";
-  series: Map<string, number | Histogram>;
+  series: Map<string, number | number[]>;
 }
 
-const metric = (name: string, help: string, type: Metric["type"]): Metric => ({ name, help, type, series: new Map() });
+const metric = (name: string, help: string): Metric => ({ name: `toolnexus_${name}`, help, series: new Map() });
 
 function inc(m: Metric, key: string, by = 1): void {
   m.series.set(key, ((m.series.get(key) as number | undefined) ?? 0) + by);
 }
 
-function observe(m: Metric, key: string, seconds: number): void {
-  let h = m.series.get(key) as Histogram | undefined;
-  if (!h) m.series.set(key, (h = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
-  for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) h.buckets[i]! += 1;
-  h.sum += seconds;
-  h.count += 1;
+function observe(m: Metric, key: string, ms: number): void {
+  const seconds = (Number.isFinite(ms) && ms > 0 ? ms : 0) / 1000;
+  let h = m.series.get(key) as number[] | undefined;
+  if (!h) m.series.set(key, (h = Array<number>(12).fill(0)));
+  BUCKETS.forEach((le, i) => {
+    if (seconds <= le) h[i]! += 1;
+  });
+  h[10]! += 1;
+  h[11]! += seconds;
 }
 
 /** HELP and TYPE, then each series in label order: a counter's value, or a histogram's buckets, sum and count. */
-function lines({ name: n, help, type, series }: Metric): string[] {
-  const out = [`# HELP ${n} ${help}`, `# TYPE ${n} ${type}`];
+function lines({ name: n, help, series }: Metric): string[] {
+  const out = [`# HELP ${n} ${help}`, `# TYPE ${n} ${n.endsWith("_seconds") ? "histogram" : "counter"}`];
   for (const key of [...series.keys()].sort()) {
     const h = series.get(key)!;
     if (typeof h === "number") {
@@ -58,27 +52,21 @@ function lines({ name: n, help, type, series }: Metric): string[] {
       continue;
     }
     const pre = key ? `${key},` : "";
-    BUCKETS.forEach((le, i) => out.push(`${n}_bucket{${pre}le="${le}"} ${h.buckets[i]}`));
-    out.push(
-      `${n}_bucket{${pre}le="+Inf"} ${h.count}`,
-      `${n}_sum${braced(key)} ${String(h.sum)}`,
-      `${n}_count${braced(key)} ${h.count}`,
-    );
+    [...BUCKETS, "+Inf"].forEach((le, i) => out.push(`${n}_bucket{${pre}le="${le}"} ${h[i]}`));
+    out.push(`${n}_sum${braced(key)} ${h[11]}`, `${n}_count${braced(key)} ${h[10]}`);
   }
   return out;
 }
 
-const seconds = (ms: number): number => (Number.isFinite(ms) && ms > 0 ? ms : 0) / 1000;
-
 /** A fresh, empty registry (one per client). */
 /* @__NO_SIDE_EFFECTS__ */
 export function createMetrics(): Metrics {
-  const llmRequests = metric("toolnexus_llm_requests_total", "Total LLM requests.", "counter");
-  const llmTokens = metric("toolnexus_llm_tokens_total", "Total tokens, by type.", "counter");
-  const llmDuration = metric("toolnexus_llm_request_duration_seconds", "LLM request duration in seconds.", "histogram");
-  const toolCalls = metric("toolnexus_tool_calls_total", "Total tool calls.", "counter");
-  const toolDuration = metric("toolnexus_tool_duration_seconds", "Tool execution duration in seconds.", "histogram");
-  const runErrors = metric("toolnexus_run_errors_total", "Total run errors.", "counter");
+  const llmRequests = metric("llm_requests_total", "Total LLM requests.");
+  const llmTokens = metric("llm_tokens_total", "Total tokens, by type.");
+  const llmDuration = metric("llm_request_duration_seconds", "LLM request duration in seconds.");
+  const toolCalls = metric("tool_calls_total", "Total tool calls.");
+  const toolDuration = metric("tool_duration_seconds", "Tool execution duration in seconds.");
+  const runErrors = metric("run_errors_total", "Total run errors.");
   const all = [llmRequests, llmTokens, llmDuration, toolCalls, toolDuration, runErrors];
 
   function record(ev: MetricEvent): void {
@@ -89,14 +77,14 @@ export function createMetrics(): Metrics {
         inc(llmTokens, 'type="prompt"', ev.promptTokens || 0);
         inc(llmTokens, 'type="completion"', ev.completionTokens || 0);
       }
-      observe(llmDuration, model, seconds(ev.ms));
+      observe(llmDuration, model, ev.ms);
     } else if (ev.event === "tool") {
       const tool = label("tool", ev.tool);
       inc(
         toolCalls,
         `${tool},${label("source", ev.source || "custom")},is_error="${ev.isError === true}",pending="${ev.pending === true}"`,
       );
-      observe(toolDuration, tool, seconds(ev.ms));
+      observe(toolDuration, tool, ev.ms);
     } else if (ev.event === "run" && ev.error !== undefined) {
       inc(runErrors, label("model", ev.model));
     }

@@ -1,6 +1,6 @@
 // How a client's runs begin: the context every session of one client shares (wire, key, storage, metrics,
 // tokens, approvals), a new run's plan from its prompt, and a resume's plan (its answers and tokens checked).
-import { ConfigError, InvalidAnswerError } from "../errors";
+import { ConfigError, InvalidAnswerError, shown } from "../errors";
 import { drive } from "../loop";
 import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunContext } from "../loop/context";
 import { prepareResume } from "../loop/resume";
@@ -21,10 +21,7 @@ const RUN_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 /** A caller-chosen run id, checked where it is passed. */
 export function checkRunId(runId: unknown): void {
   if (runId !== undefined && (typeof runId !== "string" || !RUN_ID.test(runId)))
-    throw new ConfigError(
-      "runId",
-      `toolnexus: runId must be 8 to 128 letters, digits, "-", "_", "." or ":", got ${JSON.stringify(String(runId).slice(0, 40))}`,
-    );
+    throw new ConfigError("runId", `toolnexus: runId must be 8 to 128 of A-Z a-z 0-9 - _ . :, got ${shown(runId)}`);
 }
 
 /** `answer | answers` as a list; a missing answer is refused before anything is read. */
@@ -33,16 +30,13 @@ function answerList(answer: Answer | readonly Answer[]): readonly Answer[] {
   try {
     list = Array.isArray(answer) ? [...answer] : [answer];
   } catch {
-    throw new InvalidAnswerError(
-      "answers",
-      "toolnexus: resume could not read its answers (a getter or proxy threw) — pass Answers built with answerOutput(id, output)",
-    );
+    throw new InvalidAnswerError("answers", "toolnexus: resume could not read its answers (a getter or proxy threw)");
   }
   list.forEach((a, i) => {
     if (a === null || a === undefined)
       throw new InvalidAnswerError(
         Array.isArray(answer) ? `answers[${i}]` : "answer",
-        `toolnexus: resume needs an Answer, got ${a} — build it with answerOutput(id, output) or answerDeclined(id)`,
+        `toolnexus: resume needs an Answer, got ${a} — build it with answerOutput(id, output)`,
       );
   });
   return list as readonly Answer[];
@@ -118,18 +112,12 @@ export function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions,
   };
 }
 
-/** A resume's plan: the answers checked, the resume token checked (its verifier loads when first needed), then the resume path. */
+/** A resume's plan: the answers checked, the resume token checked, then the resume path. */
 export function resumePlans(opts: ResolvedOptions) {
-  let checkToken: ReturnType<typeof resumeTokenCheck> | undefined;
-  async function tokenGuard(runId: string, ro: ResumeOptions) {
-    if (ro.token === undefined && ro.tokens === undefined && !opts.requireResumeToken) return undefined;
-    checkToken ??= resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
-    return checkToken(runId, ro);
-  }
+  const tokenGuard = resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
   return (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
     async (ctx) => {
       const answers = answerList(answer);
-      const guard = await tokenGuard(runId, ro);
-      return prepareResume(ctx, runId, answers, guard);
+      return prepareResume(ctx, runId, answers, await tokenGuard(runId, ro));
     };
 }

@@ -6,7 +6,8 @@ import { resultOf, type LoopState, type ResolvedOptions, type RunContext } from 
 import { toolSchema } from "../tools/schema/input-schema";
 import { withRunParams } from "../loop/call-model";
 import type { Resumption } from "../loop/resume";
-import type { MetricEvent, PendingRequest, RunOptions, RunResult, StreamEvent } from "../types";
+import type { MetricEvent, PendingRequest, RunOptions, RunResult, RunTelemetry, StreamEvent } from "../types";
+import { errorMessage } from "../errors";
 
 export type Plan = (ctx: RunContext) => Promise<Resumption>;
 
@@ -30,17 +31,22 @@ export interface SessionEnv {
 const runLimit = (opts: ResolvedOptions, signal: AbortSignal | undefined) =>
   opts.timeoutMs === undefined ? { signal, timedOut: () => false, done: () => {} } : deadline(opts.timeoutMs, signal);
 
+/** The `run` metric of a run that ended, with the error when it failed. */
 const runMetric = (
   model: string,
-  r: Pick<RunResult, "turns" | "toolCallCount"> & { usage: { totalTokens: number } },
-  ms: number,
-): Extract<MetricEvent, { event: "run" }> => ({
+  started: number,
+  turns = 0,
+  toolCalls = 0,
+  totalTokens = 0,
+  error?: string,
+): MetricEvent => ({
   event: "run",
   model,
-  turns: r.turns,
-  toolCalls: r.toolCallCount,
-  totalTokens: r.usage.totalTokens,
-  ms,
+  turns,
+  toolCalls,
+  totalTokens,
+  ms: Date.now() - started,
+  ...(error === undefined ? {} : { error }),
 });
 
 export async function* session(
@@ -52,32 +58,29 @@ export async function* session(
   const { opts } = env;
   const limit = runLimit(opts, ro.signal);
   const started = Date.now();
-  let ctx: RunContext | undefined;
+  let trace: RunTelemetry | undefined;
   let state: LoopState | undefined;
   let result: RunResult;
   let resumed = false; // a resumed run that runs again (not a kept outcome returned), whose conversation is settled
   try {
     const base = await env.context(ro.toolkit, limit.signal, stream, ro.owner);
     // the run's telemetry starts first, so a bad `output` or `requestParams` ends it with the error
-    ctx = { ...base, trace: opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl }) };
-    ctx = {
-      ...ctx,
+    trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl });
+    const planned = await plan({
+      ...base,
+      trace,
       opts: withRunParams(base.opts, ro.requestParams),
       ...(ro.output === undefined ? {} : { output: toolSchema(ro.output, "output") }),
-    };
-    const planned = await plan(ctx);
+    });
     state = planned.state;
     resumed = planned.resumed === true;
-    result = planned.finished ?? (yield* withTokens(env, planned.events!));
+    // the `pending` events a page receives carry the token it answers with, when the client signs them
+    result = planned.finished ?? (yield* env.token ? signed(env.token, planned.events!) : planned.events!);
   } catch (error) {
     if (!limit.signal?.aborted || !state) {
-      const counts = {
-        turns: state?.turns ?? 0,
-        toolCallCount: state?.toolCalls.length ?? 0,
-        usage: state?.usage ?? { totalTokens: 0 },
-      };
-      env.record({ ...runMetric(opts.model, counts, Date.now() - started), error: errorText(error) });
-      ctx?.trace?.end(undefined, error);
+      const { turns, toolCalls, usage } = state ?? {};
+      env.record(runMetric(opts.model, started, turns, toolCalls?.length, usage?.totalTokens, errorMessage(error)));
+      trace?.end(undefined, error);
       throw error;
     }
     // what had streamed before the abort or the timeout stays in `text`
@@ -85,9 +88,9 @@ export async function* session(
   } finally {
     limit.done();
     // the run's telemetry ends once: with the result, the error, or — its reader went away — neither
-    ctx?.trace?.end(result!);
+    trace?.end(result!);
   }
-  env.record(runMetric(opts.model, result, Date.now() - started));
+  env.record(runMetric(opts.model, started, result.turns, result.toolCallCount, result.usage.totalTokens));
   if (result.status === "pending" && env.token) {
     // a token per open request, in their order: several answered at once take each one's own
     const { runId, requests } = result;
@@ -102,16 +105,6 @@ export async function* session(
     yield { type: "done", result };
   }
   return result;
-}
-
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** The `pending` events a page receives carry the token it answers with, when the client signs them. */
-function withTokens(
-  env: SessionEnv,
-  events: AsyncGenerator<StreamEvent, RunResult>,
-): AsyncGenerator<StreamEvent, RunResult> {
-  return env.token ? signed(env.token, events) : events;
 }
 
 async function* signed(

@@ -52,7 +52,7 @@ describe("the page's bundle", () => {
   });
 
   it("carries none of createClient's option rules", () => {
-    expect(carried("maxTurns: 10", "otelTelemetry({ tracer })")).toEqual([]);
+    expect(carried("a RunStorage (e.g. memoryStorage())", "otelTelemetry({ tracer })")).toEqual([]);
   });
 
   it("carries none of the stored record's shape checks", () => {

@@ -1,6 +1,5 @@
-// The resume token's format: `tn1.<claims as base64url JSON>.<HMAC-SHA-256 as base64url>`. Loaded when a
-// token is made (by a client with a resumeSecret, or createResumeToken) or checked (verify.ts), never by a
-// client that has none.
+// The resume token's format: `tn1.<claims as base64url JSON>.<HMAC-SHA-256 as base64url>`, made by a client
+// with a resumeSecret and by createResumeToken, checked by verify.ts.
 
 export const VERSION = "tn1";
 export const MAX_TOKEN_LENGTH = 8192;
@@ -44,21 +43,15 @@ export function hmacKey(secret: string): Promise<CryptoKey> {
   return last.key;
 }
 
-export const DEFAULT_TTL_SECONDS = 86_400;
-
 /** The token for the request `requestId` of the run `runId`, good for `ttlSeconds` (default one day) from `now`. */
-export function issueToken(
+export async function issueToken(
   runId: string,
   requestId: string,
   secret: string,
-  ttlSeconds = DEFAULT_TTL_SECONDS,
+  ttlSeconds = 86_400,
   now = Date.now(),
 ): Promise<string> {
-  return signToken({ r: runId, q: requestId, e: Math.floor(now + ttlSeconds * 1000) }, secret);
-}
-
-/** The signed token for `claims`. */
-export async function signToken(claims: Claims, secret: string): Promise<string> {
+  const claims: Claims = { r: runId, q: requestId, e: Math.floor(now + ttlSeconds * 1000) };
   const body = `${VERSION}.${toBase64Url(utf8(JSON.stringify(claims)))}`;
   const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), utf8(body)));
   return `${body}.${toBase64Url(signature)}`;

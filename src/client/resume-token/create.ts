@@ -3,6 +3,11 @@ import type { PendingRequest } from "../../types";
 import { issueToken } from "./codec";
 import { checkSecret } from "./secret";
 
+function refuseUnless(ok: boolean, option: string, expected: string, value: unknown): void {
+  if (!ok)
+    throw new ConfigError(option, `toolnexus: createResumeToken ${option} must be ${expected}, got ${shown(value)}`);
+}
+
 export interface ResumeTokenOptions {
   /** How long the token is good for. Default 86400 (one day). */
   ttlSeconds?: number;
@@ -21,24 +26,16 @@ export async function createResumeToken(
   opts: ResumeTokenOptions = {},
 ): Promise<string> {
   checkSecret("createResumeToken", secret);
-  if (typeof run?.runId !== "string" || !run.runId)
-    throw new ConfigError(
-      "runId",
-      `toolnexus: createResumeToken needs the halted run's runId (result.runId), got ${shown(run?.runId)}`,
-    );
-  if (typeof run.pending?.id !== "string" || !run.pending.id)
-    throw new ConfigError(
-      "pending",
-      `toolnexus: createResumeToken needs the halted run's pending Request (result.pending), got ${shown(run.pending)}`,
-    );
   const ttl = opts.ttlSeconds ?? undefined; // null, like undefined, means the default (one day)
   const now = opts.now ?? Date.now();
-  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0))
-    throw new ConfigError(
-      "ttlSeconds",
-      `toolnexus: createResumeToken ttlSeconds must be a positive number, got ${shown(ttl)}`,
-    );
-  if (typeof now !== "number" || !Number.isFinite(now))
-    throw new ConfigError("now", `toolnexus: createResumeToken now must be ms since the epoch, got ${shown(now)}`);
+  refuseUnless(typeof run?.runId === "string" && run.runId !== "", "runId", "the halted run's runId", run?.runId);
+  refuseUnless(
+    typeof run.pending?.id === "string" && run.pending.id !== "",
+    "pending",
+    "its pending Request",
+    run.pending,
+  );
+  refuseUnless(ttl === undefined || (Number.isFinite(ttl) && ttl > 0), "ttlSeconds", "a positive number", ttl);
+  refuseUnless(Number.isFinite(now), "now", "ms since the epoch", now);
   return issueToken(run.runId, run.pending.id, secret, ttl, now);
 }

@@ -1,6 +1,5 @@
 // The resume secret's one rule, shared by createClient (checked when the client is created) and
-// createResumeToken. Kept apart from resume-token.ts so a client that never sees a token does not load
-// the token codec.
+// createResumeToken.
 import { typeName } from "../../_internal/json";
 import { ConfigError } from "../../errors";
 
@@ -12,17 +11,7 @@ export function checkSecret(fn: string, secret: unknown): asserts secret is stri
     const got = typeof secret === "string" ? `${secret.length} characters` : typeName(secret);
     throw new ConfigError(
       "resumeSecret",
-      `toolnexus: ${fn} needs a secret string of at least ${MIN_SECRET_LENGTH} characters, got ${got} — use e.g. 32 random bytes, base64-encoded, kept server-side`,
+      `toolnexus: ${fn} needs a secret string of at least ${MIN_SECRET_LENGTH} characters, got ${got} (e.g. 32 random bytes in base64)`,
     );
   }
-}
-
-/** The client's resume-token settings, checked when the client is created. */
-export function checkResumeConfig(secret: string | undefined, required: boolean): void {
-  if (secret !== undefined) checkSecret("createClient resumeSecret", secret);
-  if (required && secret === undefined)
-    throw new ConfigError(
-      "requireResumeToken",
-      "toolnexus: createClient requireResumeToken needs resumeSecret to verify tokens with, got no resumeSecret",
-    );
 }
