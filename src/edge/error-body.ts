@@ -29,8 +29,8 @@ export function statusOf(code: string): number {
   return STATUS[code] ?? 500;
 }
 
-const INTERNAL = "toolnexus: the run failed on the server with an unexpected error (details stay on the server)";
-const STORAGE = "toolnexus: the server could not read or write its run storage — try again; details stay on the server";
+const INTERNAL = "toolnexus: the run failed on the server (details stay there)";
+const STORAGE = "toolnexus: the server's run storage failed (details stay there) — try again";
 
 /** The `{ code, message }` a page may see for `error`. */
 export function errorPayload(error: unknown): ErrorPayload {

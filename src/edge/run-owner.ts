@@ -20,11 +20,11 @@ export async function ownerOf(owner: OwnerOf, request: Request): Promise<string 
   if (id === null || (typeof id === "string" && id !== "" && id.length <= MAX_OWNER)) return id;
   throw new ConfigError(
     "owner",
-    `toolnexus: createRunHandler's owner(request) must return a non-empty string or null, got ${typeof id}`,
+    `toolnexus: createRunHandler owner(request) must return a string or null, got ${typeof id}`,
   );
 }
 
-const NOT_FOUND = (runId: string) => `toolnexus: no run "${runId}" — it finished long ago, expired, or never existed`;
+const NOT_FOUND = (runId: string) => `toolnexus: no run "${runId}" (expired, or never existed)`;
 
 /** What an unknown run — and a run of another owner — is answered with: the same code and message. */
 export const notFound = (runId: string): ToolnexusError => new ToolnexusError("run_not_found", NOT_FOUND(runId));
@@ -40,8 +40,8 @@ export async function checkOwner(
   caller: string | null,
 ): Promise<{ head: Head; raw: string } | undefined> {
   const found = await readHead(storage, runId);
-  if (owner && found?.head.owner !== caller) throw notFound(runId);
-  if (found && found.head.owner !== caller) throw notFound(runId); // stamped by an owner, asked without one
+  // without `owner`, a run stamped by an owner is still not the anonymous caller's
+  if ((owner || found) && found?.head.owner !== caller) throw notFound(runId);
   return found;
 }
 
@@ -59,11 +59,10 @@ export function aboutRun(runId: string, payload: ErrorPayload): ErrorPayload {
 /** A new run's refusal as the caller is told it: a conflict on the conversation names no run. */
 export function aboutConversation(payload: ErrorPayload): ErrorPayload {
   if (payload.code !== "run_conflict") return payload;
-  const waits = payload.message.includes("waits on run");
   return {
     code: payload.code,
-    message: waits
-      ? "toolnexus: the conversation waits on an open question — answer it, or start a new conversation"
-      : "toolnexus: the conversation is busy with another exchange — send again once it ends",
+    message: payload.message.includes("waits on run")
+      ? "toolnexus: the conversation waits on an open question — answer it, or start a new one"
+      : "toolnexus: the conversation is busy — send again once its exchange ends",
   };
 }
