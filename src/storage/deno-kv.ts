@@ -3,8 +3,8 @@
 // written as chunks under fresh keys first; one checked commit then swaps the head to point at them, and
 // the chunks of the value it replaced are deleted after.
 import { ConfigError, shown, ToolnexusError } from "../errors";
-import type { RunStorage, SetOptions } from "../types";
-import { defineStorage, expiryOf, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
+import type { RunStorage } from "../types";
+import { defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
 
 export type DenoKvKeyPart = string | number | bigint | boolean | Uint8Array;
 export type DenoKvKey = readonly DenoKvKeyPart[];
@@ -128,9 +128,8 @@ async function swap(
   key: string,
   accept: (current: string | undefined) => boolean,
   next: string | undefined,
-  opts?: SetOptions,
+  e?: number,
 ): Promise<boolean> {
-  const e = expiryOf(opts, db.now);
   const k = await headKey(db, key);
   let staged: Staged | undefined;
   let committed = false;
@@ -170,11 +169,14 @@ export function denoKvStorage(options: DenoKvStorageOptions): RunStorage {
       `toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv(), got ${shown(kv)}`,
     );
   const db: Db = { kv, prefix: options.prefix ?? ["toolnexus"], now: options.now ?? (() => Date.now()) };
-  return defineStorage({
-    capabilities: { atomic: true, ttl: true },
-    get: async (key) => (await read(db, await headKey(db, key))).value,
-    set: async (key, value, opts) => void (await swap(db, key, () => true, value, opts)),
-    delete: async (key) => void (await swap(db, key, () => true, undefined)),
-    compareAndSet: (key, expected, value, opts) => swap(db, key, (current) => current === expected, value, opts),
-  });
+  return defineStorage(
+    {
+      capabilities: { atomic: true, ttl: true },
+      get: async (key) => (await read(db, await headKey(db, key))).value,
+      set: async (key, value, e) => void (await swap(db, key, () => true, value, e)),
+      delete: async (key) => void (await swap(db, key, () => true, undefined)),
+      compareAndSet: (key, expected, value, e) => swap(db, key, (current) => current === expected, value, e),
+    },
+    db.now,
+  );
 }

@@ -5,19 +5,9 @@
 // Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
 // 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
 import { ConfigError, shown, ToolnexusError } from "../errors";
-import type { RunStorage, SetOptions } from "../types";
+import type { RunStorage } from "../types";
 import { isPlainObject } from "../_internal/json";
-import {
-  RESERVED,
-  createQueue,
-  defineStorage,
-  expiryOf,
-  fitKey,
-  headFor,
-  isExpired,
-  readHead,
-  type Head,
-} from "./shared";
+import { RESERVED, createQueue, defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
 
 /** The part of a Durable Object's `ctx.storage` the `{ storage }` form uses. */
 export interface DurableObjectStorageLike {
@@ -68,19 +58,8 @@ function batches<T>(items: T[]): T[][] {
   return out;
 }
 
-function toHead(raw: unknown, name: string): Head {
-  const head = readHead(raw);
-  if (head) return head;
-  throw new ToolnexusError(
-    "storage",
-    `toolnexus: Durable Object key "${name}" holds a value durableObjectStorage did not write — delete it or use another prefix`,
-  );
-}
-
-interface LocalStore {
-  store: RunStorage;
-  sweep(): Promise<void>;
-}
+const damaged = (key: string, what: string) =>
+  new ToolnexusError("storage", `toolnexus: Durable Object key "${key}" ${what} — delete it or use another prefix`);
 
 interface Local {
   storage: DurableObjectStorageLike;
@@ -99,20 +78,14 @@ const remove = async (l: Local, keys: string[]) =>
   void (await Promise.all(batches(keys).map((b) => l.storage.delete(b))));
 
 /** The head alone, for a write that replaces it: something we did not write has no chunks to clean up. */
-async function peek(l: Local, key: string): Promise<Head | undefined> {
-  const raw = await l.storage.get(key);
-  try {
-    return raw === undefined ? undefined : toHead(raw, key);
-  } catch {
-    return undefined;
-  }
-}
+const peek = async (l: Local, key: string) => readHead(await l.storage.get(key));
 
 /** The live value under `key` (an expired record is deleted and reads as absent). */
 async function load(l: Local, key: string): Promise<{ head?: Head; value?: string }> {
   const raw = await l.storage.get(key);
   if (raw === undefined) return {};
-  const head = toHead(raw, key);
+  const head = readHead(raw);
+  if (!head) throw damaged(key, "holds a value durableObjectStorage did not write");
   if (isExpired(head.e, l.now)) {
     await remove(l, [key, ...chunksOf(l, head)]);
     return {};
@@ -123,11 +96,7 @@ async function load(l: Local, key: string): Promise<{ head?: Head; value?: strin
     const got = await l.storage.get(batch);
     for (const k of batch) {
       const part = got.get(k);
-      if (typeof part !== "string")
-        throw new ToolnexusError(
-          "storage",
-          `toolnexus: a chunk of Durable Object key "${key}" is missing — the record is damaged; delete it`,
-        );
+      if (typeof part !== "string") throw damaged(key, "lost a chunk");
       parts.push(part);
     }
   }
@@ -184,40 +153,36 @@ function queueFor(storage: object): ReturnType<typeof createQueue> {
   return queue;
 }
 
-function createLocal(l: Local): LocalStore {
+function createLocal(l: Local): RunStorage {
   const queue = queueFor(l.storage);
   const name = async (key: string) => l.prefix + (await fitKey(key, MAX_KEY_BYTES));
-  const expiry = (opts: SetOptions | undefined) => {
-    const e = expiryOf(opts, l.now);
-    return e === undefined ? undefined : Math.ceil(e);
-  };
-  const store = defineStorage({
-    capabilities: { atomic: true, ttl: true },
-    async get(key) {
-      const k = await name(key);
-      return queue(async () => (await load(l, k)).value);
+  return defineStorage(
+    {
+      capabilities: { atomic: true, ttl: true },
+      async get(key) {
+        const k = await name(key);
+        return queue(async () => (await load(l, k)).value);
+      },
+      async set(key, value, e) {
+        const k = await name(key);
+        await queue(async () => write(l, k, value, e, await peek(l, k)));
+      },
+      async delete(key) {
+        const k = await name(key);
+        await queue(async () => remove(l, [k, ...chunksOf(l, await peek(l, k))]));
+      },
+      async compareAndSet(key, expected, value, e) {
+        const k = await name(key);
+        return queue(async () => {
+          const current = await load(l, k);
+          if (current.value !== expected) return false;
+          await write(l, k, value, e, current.head);
+          return true;
+        });
+      },
     },
-    async set(key, value, opts) {
-      const e = expiry(opts);
-      const k = await name(key);
-      await queue(async () => write(l, k, value, e, await peek(l, k)));
-    },
-    async delete(key) {
-      const k = await name(key);
-      await queue(async () => remove(l, [k, ...chunksOf(l, await peek(l, k))]));
-    },
-    async compareAndSet(key, expected, value, opts) {
-      const e = expiry(opts);
-      const k = await name(key);
-      return queue(async () => {
-        const current = await load(l, k);
-        if (current.value !== expected) return false;
-        await write(l, k, value, e, current.head);
-        return true;
-      });
-    },
-  });
-  return { store, sweep: () => queue(() => sweep(l)) };
+    l.now,
+  );
 }
 
 function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((key: string) => string)): RunStorage {
@@ -232,14 +197,11 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
     const text = await res.text();
     if (res.status === 400) throw new ConfigError(String(body.op), text); // the object refused an argument
     if (!res.ok)
-      throw new ToolnexusError(
-        "storage",
-        `toolnexus: RunStoreObject ${String(body.op)} failed (HTTP ${res.status}): ${text}`,
-      );
+      throw new ToolnexusError("storage", `toolnexus: RunStoreObject ${body.op} failed (HTTP ${res.status}): ${text}`);
     return JSON.parse(text) as Record<string, unknown>;
   };
-  const ttl = (opts: SetOptions | undefined) =>
-    expiryOf(opts, () => 0) === undefined ? {} : { ttlSeconds: opts!.ttlSeconds };
+  // the expiry on a clock that reads 0 is the TTL in ms
+  const ttl = (ms: number | undefined) => ({ ttlSeconds: ms && ms / 1000 });
 
   return defineStorage({
     capabilities: { atomic: true, ttl: true },
@@ -247,10 +209,10 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
       const { value } = await call(key, { op: "get" });
       return typeof value === "string" ? value : undefined;
     },
-    set: async (key, value, opts) => void (await call(key, { op: "set", value, ...ttl(opts) })),
+    set: async (key, value, ms) => void (await call(key, { op: "set", value, ...ttl(ms) })),
     delete: async (key) => void (await call(key, { op: "delete" })),
-    async compareAndSet(key, expected, value, opts) {
-      const { wrote } = await call(key, { op: "compareAndSet", expected, value, ...ttl(opts) });
+    async compareAndSet(key, expected, value, ms) {
+      const { wrote } = await call(key, { op: "compareAndSet", expected, value, ...ttl(ms) });
       return wrote === true;
     },
   });
@@ -263,18 +225,18 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function durableObjectStorage(options: DurableObjectStorageOptions): RunStorage {
-  if (options?.storage) {
+  const { storage, namespace } = options ?? {};
+  if (storage)
     return createLocal({
-      storage: options.storage,
+      storage,
       prefix: options.prefix ?? "",
       now: options.now ?? (() => Date.now()),
       alarms: undefined,
-    }).store;
-  }
-  if (options?.namespace) return createRemote(options.namespace, options.name ?? "toolnexus");
+    });
+  if (namespace) return createRemote(namespace, options.name ?? "toolnexus");
   throw new ConfigError(
     "storage",
-    `toolnexus: durableObjectStorage needs { storage: ctx.storage } inside a Durable Object, or { namespace: env.RUN_STORE } bound to RunStoreObject, got ${shown(options)}`,
+    `toolnexus: durableObjectStorage needs { storage: ctx.storage }, or { namespace } bound to RunStoreObject, got ${shown(options)}`,
   );
 }
 
@@ -291,12 +253,12 @@ export class RunStoreObject {
    * so `DurableObjectNamespace<RunStoreObject>` type-checks; declared only, nothing exists at run time.
    */
   declare __DURABLE_OBJECT_BRAND: never;
-  readonly #local: LocalStore;
+  readonly #local: Local;
   readonly #store: RunStorage;
 
   constructor(ctx: { storage: RunStoreStorageLike }, _env?: unknown) {
-    this.#local = createLocal({ storage: ctx.storage, prefix: "", now: () => Date.now(), alarms: ctx.storage });
-    this.#store = this.#local.store;
+    this.#local = { storage: ctx.storage, prefix: "", now: () => Date.now(), alarms: ctx.storage };
+    this.#store = createLocal(this.#local);
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -327,6 +289,6 @@ export class RunStoreObject {
 
   /** Deletes expired records. */
   async alarm(): Promise<void> {
-    await this.#local.sweep();
+    await queueFor(this.#local.storage)(() => sweep(this.#local));
   }
 }
