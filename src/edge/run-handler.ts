@@ -126,7 +126,7 @@ const json = (body: unknown, status?: number) =>
 
 /** Asks the run's running exchange to stop: at once in this isolate, through the storage in any other. */
 async function stop(call: Call, runId: string): Promise<Response> {
-  const found = await checkOwner(call.storage, call.opts.owner, runId, call.owner);
+  const found = await checkOwner(call, runId);
   if (!found) throw notFound(runId);
   const { exchange, running } = found.head;
   if (!running) refuse("run_conflict", `run "${runId}" has no exchange streaming to stop`);
@@ -152,10 +152,10 @@ async function post(call: Call): Promise<Response> {
     return serveExchange({
       ...call,
       runId,
-      before: await checkOwner(call.storage, call.opts.owner, runId, call.owner),
+      before: await checkOwner(call, runId),
       events: (signal) =>
         client.resumeStream(runId, answers.length === 1 ? answers[0]! : answers, { signal, toolkit, tokens, owner }),
-      refusal: (error) => aboutRun(runId, errorPayload(error)),
+      refusal: (error) => aboutRun(runId, error),
     });
   }
   const prompt = body.prompt;
@@ -170,7 +170,7 @@ async function post(call: Call): Promise<Response> {
     runId,
     before: undefined,
     events: (signal) => client.stream(prompt as string, { signal, runId, toolkit, conversationId, owner }),
-    refusal: (error) => aboutConversation(errorPayload(error)),
+    refusal: aboutConversation,
   });
 }
 
@@ -178,7 +178,7 @@ async function get(call: Call): Promise<Response> {
   const { request, storage } = call;
   const url = new URL(request.url);
   const runId = idOf(url.searchParams.get("runId"), "runId");
-  const found = await checkOwner(storage, call.opts.owner, runId, call.owner);
+  const found = await checkOwner(call, runId);
   // an EventSource that reconnects sends the last id it got, newer than the `after` in its URL
   const from = request.headers.get("last-event-id") ?? url.searchParams.get("after");
   if (from !== null) {

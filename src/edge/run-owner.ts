@@ -6,15 +6,14 @@
 import { ConfigError, ToolnexusError } from "../errors";
 import { sha256Hex } from "../_internal/sha256";
 import type { RunStorage } from "../types";
-import type { ErrorPayload } from "./error-body";
+import type { RunHandlerOptions } from "./run-handler";
+import { errorPayload, type ErrorPayload } from "./error-body";
 import { readHead, type Head } from "./exchange-log";
-
-type OwnerOf = ((request: Request) => string | null | Promise<string | null>) | undefined;
 
 const MAX_OWNER = 1024;
 
 /** The caller's owner id: `null` when the handler has no `owner` or it answered null (an anonymous caller). */
-export async function ownerOf(owner: OwnerOf, request: Request): Promise<string | null> {
+export async function ownerOf(owner: RunHandlerOptions["owner"], request: Request): Promise<string | null> {
   if (!owner) return null;
   const id = await owner(request);
   if (id === null || (typeof id === "string" && id !== "" && id.length <= MAX_OWNER)) return id;
@@ -29,19 +28,24 @@ const NOT_FOUND = (runId: string) => `toolnexus: no run "${runId}" (expired, or 
 /** What an unknown run — and a run of another owner — is answered with: the same code and message. */
 export const notFound = (runId: string): ToolnexusError => new ToolnexusError("run_not_found", NOT_FOUND(runId));
 
+/** What a request about a run knows: the storage, the handler's `owner` option, and the caller it named. */
+interface Asking {
+  storage: RunStorage;
+  opts: { owner?: unknown };
+  owner: string | null;
+}
+
 /**
  * The run's head, once the caller may touch the run; a run of another owner (or one never stamped, when the
  * handler has `owner`) throws exactly what an unknown run does.
  */
 export async function checkOwner(
-  storage: RunStorage,
-  owner: OwnerOf,
+  { storage, opts, owner }: Asking,
   runId: string,
-  caller: string | null,
 ): Promise<{ head: Head; raw: string } | undefined> {
   const found = await readHead(storage, runId);
   // without `owner`, a run stamped by an owner is still not the anonymous caller's
-  if ((owner || found) && found?.head.owner !== caller) throw notFound(runId);
+  if ((opts.owner || found) && found?.head.owner !== owner) throw notFound(runId);
   return found;
 }
 
@@ -52,12 +56,14 @@ export async function scopedConversation(id: string | undefined, caller: string 
 }
 
 /** A failure about run `runId` as the caller is told it: an unknown run always in the same words. */
-export function aboutRun(runId: string, payload: ErrorPayload): ErrorPayload {
+export function aboutRun(runId: string, error: unknown): ErrorPayload {
+  const payload = errorPayload(error);
   return payload.code === "run_not_found" ? { code: payload.code, message: NOT_FOUND(runId) } : payload;
 }
 
 /** A new run's refusal as the caller is told it: a conflict on the conversation names no run. */
-export function aboutConversation(payload: ErrorPayload): ErrorPayload {
+export function aboutConversation(error: unknown): ErrorPayload {
+  const payload = errorPayload(error);
   if (payload.code !== "run_conflict") return payload;
   return {
     code: payload.code,
