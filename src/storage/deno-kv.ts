@@ -53,7 +53,7 @@ function toHead(raw: unknown): Head | undefined {
   if (head) return head;
   throw new ToolnexusError(
     "storage",
-    "toolnexus: a Deno KV entry under the storage prefix was not written by denoKvStorage — delete it or use another prefix",
+    "toolnexus: a Deno KV entry under the prefix was not written by denoKvStorage — delete it or use another prefix",
   );
 }
 

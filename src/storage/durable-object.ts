@@ -187,12 +187,13 @@ function createLocal(l: Local): RunStorage {
 
 function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((key: string) => string)): RunStorage {
   // a stub belongs to the request that made it, so make one per call instead of caching it
-  const call = async (key: string, body: Record<string, unknown>): Promise<Record<string, unknown>> => {
+  // `ms`: the expiry on defineStorage's clock, which reads 0 — the TTL in ms
+  const call = async (key: string, body: Record<string, unknown>, ms?: number): Promise<Record<string, unknown>> => {
     const stub = namespace.get(namespace.idFromName(typeof name === "function" ? name(key) : name) as never);
     const res = await stub.fetch("https://run-store.toolnexus/", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ...body, key }),
+      body: JSON.stringify({ ...body, key, ttlSeconds: ms && ms / 1000 }),
     });
     const text = await res.text();
     if (res.status === 400) throw new ConfigError(String(body.op), text); // the object refused an argument
@@ -200,8 +201,6 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
       throw new ToolnexusError("storage", `toolnexus: RunStoreObject ${body.op} failed (HTTP ${res.status}): ${text}`);
     return JSON.parse(text) as Record<string, unknown>;
   };
-  // the expiry on a clock that reads 0 is the TTL in ms
-  const ttl = (ms: number | undefined) => ({ ttlSeconds: ms && ms / 1000 });
 
   return defineStorage({
     capabilities: { atomic: true, ttl: true },
@@ -209,10 +208,10 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
       const { value } = await call(key, { op: "get" });
       return typeof value === "string" ? value : undefined;
     },
-    set: async (key, value, ms) => void (await call(key, { op: "set", value, ...ttl(ms) })),
+    set: async (key, value, ms) => void (await call(key, { op: "set", value }, ms)),
     delete: async (key) => void (await call(key, { op: "delete" })),
     async compareAndSet(key, expected, value, ms) {
-      const { wrote } = await call(key, { op: "compareAndSet", expected, value, ...ttl(ms) });
+      const { wrote } = await call(key, { op: "compareAndSet", expected, value }, ms);
       return wrote === true;
     },
   });
@@ -240,9 +239,6 @@ export function durableObjectStorage(options: DurableObjectStorageOptions): RunS
   );
 }
 
-const reply = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-
 /**
  * The Durable Object behind `durableObjectStorage({ namespace })`. Export it from your Worker's main module
  * and bind it (`[[durable_objects.bindings]] class_name = "RunStoreObject"`, plus a `new_sqlite_classes` migration).
@@ -262,25 +258,23 @@ export class RunStoreObject {
   }
 
   async fetch(request: Request): Promise<Response> {
-    let body: Record<string, unknown>;
+    const store = this.#store;
     try {
-      body = (await request.json()) as Record<string, unknown>;
-      if (!isPlainObject(body)) throw new ConfigError("body", "not an object");
-    } catch {
-      return new Response(
-        "toolnexus: RunStoreObject expects a JSON object body — use durableObjectStorage({ namespace })",
-        { status: 400 },
-      );
-    }
-    const { op, key, value, expected } = body as { op: unknown; key: string; value: string; expected?: string };
-    const opts = body.ttlSeconds === undefined ? undefined : { ttlSeconds: body.ttlSeconds as number };
-    try {
-      if (op === "get") return reply(200, { value: (await this.#store.get(key)) ?? null });
-      if (op === "set") return reply(200, await this.#store.set(key, value, opts).then(() => ({})));
-      if (op === "delete") return reply(200, await this.#store.delete(key).then(() => ({})));
-      if (op === "compareAndSet")
-        return reply(200, { wrote: await this.#store.compareAndSet!(key, expected, value, opts) });
-      return new Response(`toolnexus: RunStoreObject got an unknown op ${JSON.stringify(op)}`, { status: 400 });
+      const body = await request.json().catch(() => undefined);
+      if (!isPlainObject(body))
+        throw new ConfigError(
+          "body",
+          "toolnexus: RunStoreObject takes a JSON object — use durableObjectStorage({ namespace })",
+        );
+      const { op, key, value, expected } = body as { op: unknown; key: string; value: string; expected?: string };
+      const opts = { ttlSeconds: body.ttlSeconds as number | undefined };
+      if (op === "get") return Response.json({ value: (await store.get(key)) ?? null });
+      if (op === "set") await store.set(key, value, opts);
+      else if (op === "delete") await store.delete(key);
+      else if (op === "compareAndSet")
+        return Response.json({ wrote: await store.compareAndSet!(key, expected, value, opts) });
+      else throw new ConfigError("op", `toolnexus: RunStoreObject got an unknown op ${JSON.stringify(op)}`);
+      return Response.json({});
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return new Response(message, { status: error instanceof ConfigError ? 400 : 500 });

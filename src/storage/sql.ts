@@ -20,10 +20,10 @@ export function quoteTable(adapter: string, table: string, qualified: boolean): 
   const parts = typeof table === "string" ? table.split(".") : [];
   const valid = parts.length >= 1 && parts.length <= (qualified ? 2 : 1) && parts.every((p) => IDENTIFIER.test(p));
   if (!valid) {
-    const shape = qualified ? "a name like runs or app.runs" : "a name like runs";
+    const shape = qualified ? "name or schema.name" : "name";
     throw new ConfigError(
       "table",
-      `toolnexus: ${adapter} table must be ${shape} (letters, digits and _, not starting with a digit, at most 63 characters), got ${shown(table)}`,
+      `toolnexus: ${adapter} table must be a ${shape} of letters, digits and _ (at most 63, not starting with a digit), got ${shown(table)}`,
     );
   }
   return parts.map((p) => `"${p}"`).join(".");
