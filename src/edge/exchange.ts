@@ -29,56 +29,27 @@ export interface ExchangePlan {
   waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
-/** Events handed from the exchange to the page reading it live; a page that goes away only stops listening. */
-function channel() {
-  const queue: Logged[] = [];
-  let wake: (() => void) | undefined;
-  let over = false;
-  let detached = false;
-  return {
-    push(item: Logged) {
-      if (detached) return; // nobody reads: the storage keeps it for whoever comes back
-      queue.push(item);
-      wake?.();
+const sse = (runId: string, body: ReadableStream<Uint8Array>): Response =>
+  new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      "toolnexus-run-id": runId,
     },
-    detach() {
-      detached = true;
-      queue.length = 0;
-    },
-    end() {
-      over = true;
-      wake?.();
-    },
-    async next(): Promise<Logged | undefined> {
-      while (queue.length === 0 && !over) await new Promise<void>((resolve) => (wake = resolve));
-      wake = undefined;
-      return queue.shift();
-    },
-  };
-}
-
-/** The SSE response of `next`'s events (undefined: the end), `id:` on each, the run's id in a header; a failure ends it with an `error` event. */
-function sseResponse(runId: string, next: () => Promise<Logged | undefined>, cancel: () => void): Response {
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const item = await next();
-        if (!item) return controller.close();
-        controller.enqueue(encoder.encode(encodeEvent(item.event, true, item.id)));
-      } catch (error) {
-        controller.enqueue(encoder.encode(errorFrame(error)));
-        controller.close();
-      }
-    },
-    cancel,
   });
-  const headers = {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-store",
-    "toolnexus-run-id": runId,
+
+const frameOf = (item: Logged) => encodeEvent(item.event, true, item.id);
+
+/** The live page's events, encoded as they come; a page that goes away only stops listening (the storage keeps them). */
+function liveBody() {
+  const encoder = new TextEncoder();
+  let sink!: ReadableStreamDefaultController<Uint8Array>;
+  let open = true;
+  return {
+    body: new ReadableStream<Uint8Array>({ start: (c) => void (sink = c), cancel: () => void (open = false) }),
+    push: (item: Logged) => open && sink.enqueue(encoder.encode(frameOf(item))),
+    end: () => open && sink.close(),
   };
-  return new Response(body, { headers });
 }
 
 /**
@@ -113,7 +84,7 @@ function drive(
   const { storage, runId, running } = plan;
   const { exchange } = head;
   const log = raw === undefined ? undefined : logWriter(storage, runId, exchange, plan.ttl, () => controller.abort());
-  const live = channel();
+  const live = liveBody();
   running.set(runId, controller);
   // once: the log written to its end, then the head says the exchange is over (unless a newer one began)
   let ended: Promise<void> | undefined;
@@ -148,7 +119,7 @@ function drive(
     }
   })();
   plan.waitUntil?.(done);
-  return sseResponse(runId, live.next, live.detach);
+  return sse(runId, live.body);
 }
 
 /** Serves one exchange: the response once its first event came (a failure before it is a plain error response). */
@@ -200,13 +171,23 @@ export async function replayResponse(
   } catch (error) {
     return errorResponse(errorPayload(error));
   }
-  const next = async () => {
-    const now = step ?? (await events.next());
-    step = undefined;
-    return now.done ? undefined : now.value;
-  };
-  return sseResponse(runId, next, () => {
-    gone();
-    void events.return(undefined);
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const now = step ?? (await events.next());
+        step = undefined;
+        if (now.done) return controller.close();
+        controller.enqueue(encoder.encode(frameOf(now.value)));
+      } catch (error) {
+        controller.enqueue(encoder.encode(errorFrame(error)));
+        controller.close();
+      }
+    },
+    cancel() {
+      gone();
+      void events.return(undefined);
+    },
   });
+  return sse(runId, body);
 }
