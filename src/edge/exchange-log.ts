@@ -101,7 +101,7 @@ async function nextBatch(
     if (raw !== undefined) return (JSON.parse(raw) as { events: StreamEvent[] }).events;
     if (last)
       throw new StreamError(
-        "toolnexus: the exchange's log ends before its end: its server stopped, or the storage lags — reload to look again",
+        "toolnexus: the exchange's log stops short (its server stopped, or the storage lags) — reload to look again",
       );
     const now = (await readHead(storage, runId))?.head;
     // an exchange that ended (or was followed by another) wrote its last batch before saying so: one more look

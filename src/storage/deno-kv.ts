@@ -106,7 +106,7 @@ async function read(db: Db, key: DenoKvKey): Promise<Current> {
 
 interface Staged {
   head: Head;
-  expireIn?: number;
+  ttl: { expireIn: number } | undefined;
 }
 
 /** Writes the new value's chunks, if it needs any; returns the head that points at them. */
@@ -119,7 +119,7 @@ async function stage(db: Db, value: string, e: number | undefined): Promise<Stag
     parts.map((part, i) => (op) => op.set([...chunkPrefix(db, head.g!), i], part, chunkTtl)),
     PER_COMMIT,
   );
-  return expireIn === undefined ? { head } : { head, expireIn };
+  return { head, ttl: expireIn === undefined ? undefined : { expireIn } };
 }
 
 /** A versionstamp-checked swap of the head (`next` undefined deletes), retried while others commit in between. */
@@ -140,7 +140,7 @@ async function swap(
       if (next !== undefined) staged ??= await stage(db, next, e);
       const op = db.kv.atomic().check({ key: k, versionstamp: current.versionstamp });
       if (staged === undefined) op.delete(k);
-      else op.set(k, staged.head, staged.expireIn === undefined ? undefined : { expireIn: staged.expireIn });
+      else op.set(k, staged.head, staged.ttl);
       if ((await op.commit()).ok) {
         committed = true;
         await dropChunks(db, current.head);

@@ -235,7 +235,7 @@ export function durableObjectStorage(options: DurableObjectStorageOptions): RunS
   if (namespace) return createRemote(namespace, options.name ?? "toolnexus");
   throw new ConfigError(
     "storage",
-    `toolnexus: durableObjectStorage needs { storage: ctx.storage }, or { namespace } bound to RunStoreObject, got ${shown(options)}`,
+    `toolnexus: durableObjectStorage needs { storage } or { namespace } (of RunStoreObject), got ${shown(options)}`,
   );
 }
 
