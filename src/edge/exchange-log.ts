@@ -8,6 +8,7 @@
 // exchange's start (compare-and-set) and at its end.
 import { StorageError, StreamError } from "../errors";
 import type { RunStorage, SetOptions, StreamEvent } from "../types";
+import { swap } from "../run-state/swap";
 import { abortableSleep } from "../wire/retry-wait";
 
 export interface Head {
@@ -63,12 +64,7 @@ export async function writeHead(
 ): Promise<string | undefined> {
   const key = headKey(runId);
   const raw = JSON.stringify(head);
-  return stored("compareAndSet", key, async () => {
-    if (storage.compareAndSet) return (await storage.compareAndSet(key, expected, raw, opts)) ? raw : undefined;
-    if ((await storage.get(key)) !== expected) return undefined;
-    await storage.set(key, raw, opts);
-    return raw;
-  });
+  return stored("compareAndSet", key, async () => ((await swap(storage, key, expected, raw, opts)) ? raw : undefined));
 }
 
 export const writeBatch = (

@@ -6,14 +6,16 @@
 import { ConfigError, ToolnexusError } from "../errors";
 import { sha256Hex } from "../_internal/sha256";
 import type { RunStorage } from "../types";
-import type { RunHandlerOptions } from "./run-handler";
 import { errorPayload, type ErrorPayload } from "./error-body";
 import { readHead, type Head } from "./exchange-log";
+
+/** The handler's `owner` option: who is asking. */
+type OwnerOf = (request: Request) => string | null | Promise<string | null>;
 
 const MAX_OWNER = 1024;
 
 /** The caller's owner id: `null` when the handler has no `owner` or it answered null (an anonymous caller). */
-export async function ownerOf(owner: RunHandlerOptions["owner"], request: Request): Promise<string | null> {
+export async function ownerOf(owner: OwnerOf | undefined, request: Request): Promise<string | null> {
   if (!owner) return null;
   const id = await owner(request);
   if (id === null || (typeof id === "string" && id !== "" && id.length <= MAX_OWNER)) return id;
