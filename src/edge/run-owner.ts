@@ -3,7 +3,7 @@
 // replay — from any other owner is answered with the very bytes an unknown run gets, so a stranger cannot even
 // learn that it exists. No answer names a run the caller did not send: a busy conversation is "busy", not "busy
 // with run …". Conversations are kept per owner: one owner's conversation id never reaches another's.
-import { ConfigError, ToolnexusError } from "../errors";
+import { ConfigError, RunNotFoundError, type ToolnexusError } from "../errors";
 import { sha256Hex } from "../_internal/sha256";
 import type { RunStorage } from "../types";
 import { errorPayload, type ErrorPayload } from "./error-body";
@@ -25,10 +25,8 @@ export async function ownerOf(owner: OwnerOf | undefined, request: Request): Pro
   );
 }
 
-const NOT_FOUND = (runId: string) => `toolnexus: no run "${runId}" (expired, or never existed)`;
-
-/** What an unknown run — and a run of another owner — is answered with: the same code and message. */
-export const notFound = (runId: string): ToolnexusError => new ToolnexusError("run_not_found", NOT_FOUND(runId));
+/** What an unknown run — and a run of another owner — is answered with: the client's own not-found error. */
+export const notFound = (runId: string): ToolnexusError => new RunNotFoundError(runId);
 
 /** What a request about a run knows: the storage, the handler's `owner` option, and the caller it named. */
 interface Asking {
@@ -60,7 +58,7 @@ export async function scopedConversation(id: string | undefined, caller: string 
 /** A failure about run `runId` as the caller is told it: an unknown run always in the same words. */
 export function aboutRun(runId: string, error: unknown): ErrorPayload {
   const payload = errorPayload(error);
-  return payload.code === "run_not_found" ? { code: payload.code, message: NOT_FOUND(runId) } : payload;
+  return payload.code === "run_not_found" ? errorPayload(notFound(runId)) : payload;
 }
 
 /** A new run's refusal as the caller is told it: a conflict on the conversation names no run. */
