@@ -83,7 +83,7 @@ async function readBody(request: Request, max: number): Promise<ArrayBuffer> {
     }
     chunks.push(value);
   }
-  return new Blob(chunks as BlobPart[]).arrayBuffer();
+  return new Blob(chunks as BufferSource[]).arrayBuffer();
 }
 
 async function readJsonObject(request: Request, max: number): Promise<Body> {
@@ -92,7 +92,8 @@ async function readJsonObject(request: Request, max: number): Promise<Body> {
   const bytes = await readBody(request, max);
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    // ignoreBOM: false is the default, spelled out because the Workers types require it
+    body = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
     bad("the request body is not JSON in UTF-8");
   }
