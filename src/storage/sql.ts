@@ -112,15 +112,14 @@ export function sqlStorage(o: SqlTable): SweepingStorage {
         await sql(`delete from ${t} where key = $1`, [await key(k)]);
       },
       async compareAndSet(k, expected, value, expires) {
+        const row = [await key(k), toStored(value), expires ?? null]; // a driver may refuse undefined (D1 does)
         const rows =
           expected === undefined
             ? await sql(`${upsert} where t.expires_at is not null and t.expires_at <= $4 returning 1 as ok`, [
-                await key(k),
-                toStored(value),
-                expires,
+                ...row,
                 at(),
               ])
-            : await sql(swap, [await key(k), toStored(value), expires ?? null, toStored(expected), at()]);
+            : await sql(swap, [...row, toStored(expected), at()]);
         return wrote(rows.length === 1);
       },
     },
