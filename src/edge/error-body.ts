@@ -9,6 +9,7 @@ export interface ErrorPayload {
   message: string;
 }
 
+/** The HTTP status for an error code: 4xx for what the caller can fix, 502 for the model upstream, else 500. */
 const STATUS: Record<string, number> = {
   bad_request: 400,
   invalid_answer: 400,
@@ -24,13 +25,8 @@ const STATUS: Record<string, number> = {
   network: 502,
 };
 
-/** The HTTP status for an error code: 4xx for what the caller can fix, 502 for the model upstream, else 500. */
-export function statusOf(code: string): number {
-  return STATUS[code] ?? 500;
-}
-
-const INTERNAL = "toolnexus: the run failed on the server with an unexpected error (details stay on the server)";
-const STORAGE = "toolnexus: the server could not read or write its run storage — try again; details stay on the server";
+const INTERNAL = "toolnexus: the run failed on the server (details stay there)";
+const STORAGE = "toolnexus: the run storage failed (details stay on the server) — try again";
 
 /** The `{ code, message }` a page may see for `error`. */
 export function errorPayload(error: unknown): ErrorPayload {
@@ -45,5 +41,5 @@ export function errorResponse(payload: ErrorPayload, init?: HeadersInit): Respon
   const headers = new Headers(init);
   headers.set("content-type", "application/json; charset=utf-8");
   headers.set("cache-control", "no-store");
-  return new Response(JSON.stringify({ error: payload }), { status: statusOf(payload.code), headers });
+  return new Response(JSON.stringify({ error: payload }), { status: STATUS[payload.code] ?? 500, headers });
 }

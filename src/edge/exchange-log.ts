@@ -8,6 +8,7 @@
 // exchange's start (compare-and-set) and at its end.
 import { StorageError, StreamError } from "../errors";
 import type { RunStorage, SetOptions, StreamEvent } from "../types";
+import { swap } from "../run-state/swap";
 import { abortableSleep } from "../wire/retry-wait";
 
 export interface Head {
@@ -29,13 +30,17 @@ const headKey = (runId: string) => `edge:${runId}`;
 const batchKey = (runId: string, exchange: number, batch: number) => `edge:${runId}:${exchange}:${batch}`;
 export const stopKey = (runId: string, exchange: number): string => `edge:${runId}:${exchange}:stop`;
 
-export async function read(storage: RunStorage, key: string): Promise<string | undefined> {
+/** `run`, an operation on the storage under `key`: its failure is a StorageError naming the key. */
+export async function stored<T>(operation: StorageError["operation"], key: string, run: () => Promise<T>): Promise<T> {
   try {
-    return await storage.get(key);
+    return await run();
   } catch (cause) {
-    throw new StorageError("get", key, cause);
+    throw new StorageError(operation, key, cause);
   }
 }
+
+export const read = (storage: RunStorage, key: string): Promise<string | undefined> =>
+  stored("get", key, () => storage.get(key));
 
 /** The run's head and its stored text (for a compare-and-set), or undefined when the handler never saw the run. */
 export async function readHead(storage: RunStorage, runId: string): Promise<{ head: Head; raw: string } | undefined> {
@@ -59,14 +64,7 @@ export async function writeHead(
 ): Promise<string | undefined> {
   const key = headKey(runId);
   const raw = JSON.stringify(head);
-  try {
-    if (storage.compareAndSet) return (await storage.compareAndSet(key, expected, raw, opts)) ? raw : undefined;
-    if ((await storage.get(key)) !== expected) return undefined;
-    await storage.set(key, raw, opts);
-    return raw;
-  } catch (cause) {
-    throw new StorageError("compareAndSet", key, cause);
-  }
+  return stored("compareAndSet", key, async () => ((await swap(storage, key, expected, raw, opts)) ? raw : undefined));
 }
 
 export const writeBatch = (
@@ -84,8 +82,6 @@ const FIRST_POLL_MS = 20;
 /** A follower gives up on an exchange that wrote nothing for this long (its server went away mid-run). */
 export const FOLLOW_IDLE_MS = 300_000;
 
-const ended = (event: StreamEvent) => event.type === "done" || event.type === "error";
-
 /** The batch after the last one read, looked for with a bounded backoff until it is there or the exchange is gone. */
 async function nextBatch(
   storage: RunStorage,
@@ -96,20 +92,17 @@ async function nextBatch(
 ): Promise<StreamEvent[]> {
   const key = batchKey(runId, exchange, batch);
   const since = Date.now();
-  for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
+  for (let wait = FIRST_POLL_MS, last = false; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
     const raw = await read(storage, key);
     if (raw !== undefined) return (JSON.parse(raw) as { events: StreamEvent[] }).events;
-    const now = (await readHead(storage, runId))?.head;
-    // an exchange that ended (or was followed by another) wrote its last batch before saying so
-    const over = !now || now.exchange !== exchange || !now.running;
-    if (over || Date.now() - since > FOLLOW_IDLE_MS) {
-      const late = await read(storage, key);
-      if (late !== undefined) return (JSON.parse(late) as { events: StreamEvent[] }).events;
+    if (last)
       throw new StreamError(
-        `toolnexus: the log of this exchange ends before its done event — its server stopped, or the storage does not read its own writes yet; reload to look again`,
+        "toolnexus: the exchange's log stops short (its server stopped, or the storage lags) — reload to look again",
       );
-    }
-    await abortableSleep(wait, signal);
+    const now = (await readHead(storage, runId))?.head;
+    // an exchange that ended (or was followed by another) wrote its last batch before saying so: one more look
+    last = !now || now.exchange !== exchange || !now.running || Date.now() - since > FOLLOW_IDLE_MS;
+    if (!last) await abortableSleep(wait, signal);
   }
 }
 
@@ -129,7 +122,7 @@ export async function* follow(
     for (const event of await nextBatch(storage, runId, exchange, batch, signal)) {
       n++;
       if (n > after) yield { id: `${exchange}:${n}`, event };
-      if (ended(event)) return;
+      if (event.type === "done" || event.type === "error") return;
     }
   }
 }

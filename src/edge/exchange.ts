@@ -6,9 +6,9 @@
 // nobody could come back to that run: it is stopped.
 import type { RunStorage, SetOptions, StreamEvent } from "../types";
 import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
-import { encodeEvent } from "./event-stream";
+import { encodeEvent, errorFrame } from "./event-stream";
 import { type Head, type Logged, readHead, writeHead } from "./exchange-log";
-import { logWriter, type LogWriter } from "./log-writer";
+import { logWriter } from "./log-writer";
 
 export interface ExchangePlan {
   storage: RunStorage;
@@ -26,89 +26,30 @@ export interface ExchangePlan {
   request: Request;
   /** The exchanges running in this isolate, by run id: a stop asked for here aborts one at once. */
   running: Map<string, AbortController>;
-  waitUntil?: (promise: Promise<unknown>) => void;
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
-/** Events handed from the exchange to the page reading it live; a page that goes away only stops listening. */
-function channel() {
-  const queue: Logged[] = [];
-  let wake: (() => void) | undefined;
-  let over = false;
-  let detached = false;
-  return {
-    push(item: Logged) {
-      if (detached) return; // nobody reads: the storage keeps it for whoever comes back
-      queue.push(item);
-      wake?.();
+const sse = (runId: string, body: ReadableStream<Uint8Array>): Response =>
+  new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      "toolnexus-run-id": runId,
     },
-    detach() {
-      detached = true;
-      queue.length = 0;
-    },
-    end() {
-      over = true;
-      wake?.();
-    },
-    async next(): Promise<Logged | undefined> {
-      while (queue.length === 0 && !over) await new Promise<void>((resolve) => (wake = resolve));
-      wake = undefined;
-      return queue.shift();
-    },
-  };
-}
+  });
 
-/** The SSE response of the live events: `id:` on each, the run's id in a header. */
-function liveResponse(runId: string, live: ReturnType<typeof channel>): Response {
+const frameOf = (item: Logged) => encodeEvent(item.event, true, item.id);
+
+/** The live page's events, encoded as they come; a page that goes away only stops listening (the storage keeps them). */
+function liveBody() {
   const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const item = await live.next();
-      if (!item) return controller.close();
-      controller.enqueue(encoder.encode(encodeEvent(item.event, true, item.id)));
-    },
-    cancel: () => live.detach(),
-  });
-  return new Response(body, { headers: sseHeaders(runId) });
-}
-
-export function sseHeaders(runId: string): Headers {
-  return new Headers({
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-store",
-    "toolnexus-run-id": runId,
-  });
-}
-
-/** Drives the exchange to its end: every visible event logged and handed to the live page, then the head closed. */
-async function drive(
-  plan: ExchangePlan,
-  iterator: AsyncIterator<StreamEvent>,
-  first: IteratorResult<StreamEvent>,
-  log: LogWriter | undefined,
-  exchange: number,
-  live: ReturnType<typeof channel>,
-  ending: () => Promise<void>,
-): Promise<void> {
-  let n = 0;
-  const emit = async (event: StreamEvent) => {
-    const shown = plan.visible(event);
-    if (!shown) return;
-    const id = `${exchange}:${++n}`;
-    // the end is in the storage before the page sees it: a page that re-attaches, stops or answers at once
-    // finds the exchange over
-    if (shown.type === "done" || shown.type === "error") {
-      await log?.append(shown);
-      await ending();
-    } else void log?.append(shown);
-    live.push({ id, event: shown });
+  let sink!: ReadableStreamDefaultController<Uint8Array>;
+  let open = true;
+  return {
+    body: new ReadableStream<Uint8Array>({ start: (c) => void (sink = c), cancel: () => void (open = false) }),
+    push: (item: Logged) => open && sink.enqueue(encoder.encode(frameOf(item))),
+    end: () => open && sink.close(),
   };
-  try {
-    for (let step = first; !step.done; step = await iterator.next()) await emit(step.value);
-  } catch (error) {
-    await emit({ type: "error", ...errorPayload(error) } as StreamEvent);
-  } finally {
-    live.end();
-  }
 }
 
 /**
@@ -128,12 +69,65 @@ async function stamp(plan: ExchangePlan, head: Head): Promise<string | undefined
   return undefined;
 }
 
+/**
+ * Drives the stamped exchange to its end — every visible event logged and handed to the live page, then
+ * the head closed — and answers with the live events.
+ */
+function drive(
+  plan: ExchangePlan,
+  controller: AbortController,
+  iterator: AsyncIterator<StreamEvent>,
+  first: IteratorResult<StreamEvent>,
+  head: Head,
+  raw: string | undefined,
+): Response {
+  const { storage, runId, running } = plan;
+  const { exchange } = head;
+  const log = raw === undefined ? undefined : logWriter(storage, runId, exchange, plan.ttl, () => controller.abort());
+  const live = liveBody();
+  running.set(runId, controller);
+  // once: the log written to its end, then the head says the exchange is over (unless a newer one began)
+  let ended: Promise<void> | undefined;
+  const ending = () =>
+    (ended ??= (async () => {
+      await log?.close();
+      if (running.get(runId) === controller) running.delete(runId);
+      if (raw !== undefined)
+        await writeHead(storage, runId, raw, { ...head, running: false }, plan.ttl).catch(() => {});
+    })());
+  let n = 0;
+  const emit = async (event: StreamEvent) => {
+    const shown = plan.visible(event);
+    if (!shown) return;
+    const id = `${exchange}:${++n}`;
+    // the end is in the storage before the page sees it: a page that re-attaches, stops or answers at once
+    // finds the exchange over
+    if (shown.type === "done" || shown.type === "error") {
+      await log?.append(shown);
+      await ending();
+    } else void log?.append(shown);
+    live.push({ id, event: shown });
+  };
+  const done = (async () => {
+    try {
+      for (let step = first; !step.done; step = await iterator.next()) await emit(step.value);
+    } catch (error) {
+      await emit({ type: "error", ...errorPayload(error) } as StreamEvent);
+    } finally {
+      live.end();
+      await ending();
+    }
+  })();
+  plan.waitUntil?.(done);
+  return sse(runId, live.body);
+}
+
 /** Serves one exchange: the response once its first event came (a failure before it is a plain error response). */
 export async function serveExchange(plan: ExchangePlan): Promise<Response> {
-  const { storage, runId, before } = plan;
+  const { before, request } = plan;
   const controller = new AbortController();
-  const goneEarly = () => controller.abort(plan.request.signal.reason);
-  plan.request.signal.addEventListener("abort", goneEarly, { once: true });
+  const goneEarly = () => controller.abort(request.signal.reason);
+  request.signal.addEventListener("abort", goneEarly, { once: true });
   const iterator = plan.events(controller.signal)[Symbol.asyncIterator]();
   let first: IteratorResult<StreamEvent>;
   try {
@@ -141,7 +135,7 @@ export async function serveExchange(plan: ExchangePlan): Promise<Response> {
   } catch (error) {
     return errorResponse(plan.refusal(error));
   } finally {
-    plan.request.signal.removeEventListener("abort", goneEarly);
+    request.signal.removeEventListener("abort", goneEarly);
   }
   const exchange = (before?.head.exchange ?? 0) + 1;
   const head: Head = { v: 1, owner: plan.owner, exchange, running: true };
@@ -155,59 +149,45 @@ export async function serveExchange(plan: ExchangePlan): Promise<Response> {
     await iterator.return?.().catch(() => {});
     return errorResponse(errorPayload(error));
   }
-  const log = raw === undefined ? undefined : logWriter(storage, runId, exchange, plan.ttl, () => controller.abort());
-  const live = channel();
-  plan.running.set(runId, controller);
-  let ended: Promise<void> | undefined;
-  // once: the log written to its end, then the head says the exchange is over (unless a newer one began)
-  const ending = () =>
-    (ended ??= (async () => {
-      await log?.close();
-      if (plan.running.get(runId) === controller) plan.running.delete(runId);
-      if (raw !== undefined)
-        await writeHead(storage, runId, raw, { ...head, running: false }, plan.ttl).catch(() => {});
-    })());
-  const done = (async () => {
-    try {
-      await drive(plan, iterator, first, log, exchange, live, ending);
-    } finally {
-      await ending();
-    }
-  })();
-  plan.waitUntil?.(done);
-  return liveResponse(runId, live);
+  return drive(plan, controller, iterator, first, head, raw);
 }
 
-/** The SSE response of logged events (a replay), or a plain error response when it fails before the first. */
+/**
+ * The SSE response of the logged events `follow` reads (a replay), or a plain error response when it fails
+ * before the first. A reader that goes away (the request's signal, or the body cancelled) ends the reading.
+ */
 export async function replayResponse(
   runId: string,
-  events: AsyncGenerator<Logged>,
-  onCancel: () => void,
+  signal: AbortSignal,
+  follow: (signal: AbortSignal) => AsyncGenerator<Logged>,
 ): Promise<Response> {
-  let first: IteratorResult<Logged>;
+  const reading = new AbortController();
+  const gone = () => reading.abort();
+  signal.addEventListener("abort", gone, { once: true });
+  const events = follow(reading.signal);
+  let step: IteratorResult<Logged> | undefined;
   try {
-    first = await events.next();
+    step = await events.next();
   } catch (error) {
     return errorResponse(errorPayload(error));
   }
   const encoder = new TextEncoder();
-  let step: IteratorResult<Logged> | undefined = first;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const next = step ?? (await events.next());
+        const now = step ?? (await events.next());
         step = undefined;
-        if (next.done) return controller.close();
-        controller.enqueue(encoder.encode(encodeEvent(next.value.event, true, next.value.id)));
+        if (now.done) return controller.close();
+        controller.enqueue(encoder.encode(frameOf(now.value)));
       } catch (error) {
-        controller.enqueue(encoder.encode(encodeEvent({ type: "error", ...errorPayload(error) } as StreamEvent, true)));
+        controller.enqueue(encoder.encode(errorFrame(error)));
         controller.close();
       }
     },
     cancel() {
-      onCancel();
+      gone();
       void events.return(undefined);
     },
   });
-  return new Response(body, { headers: sseHeaders(runId) });
+  return sse(runId, body);
 }

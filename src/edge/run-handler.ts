@@ -9,15 +9,15 @@
 // A request it cannot use (bad JSON, wrong content type, a body over maxBodyBytes, bad fields) is refused
 // with a 4xx `{ error: { code, message } }` before the client is called: nothing is stored, nothing runs.
 import { parseAnswer } from "../answer";
-import { ConfigError, isToolnexusError, shown, StorageError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import { ConfigError, shown, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import type { Client } from "../client";
 import { pendingTtls } from "../client/pending-ttl";
-import type { Answer, ResumeOptions, RunOptions, StreamEvent, ToolkitLike } from "../types";
+import type { ToolkitLike } from "../types";
 import { errorPayload, errorResponse } from "./error-body";
 import { pageSafeEvent } from "./event-stream";
 import { replayResponse, serveExchange, type ExchangePlan } from "./exchange";
-import { follow, stopKey } from "./exchange-log";
+import { follow, stopKey, stored } from "./exchange-log";
 import { aboutConversation, aboutRun, checkOwner, notFound, ownerOf, scopedConversation } from "./run-owner";
 
 export interface RunHandlerOptions {
@@ -48,16 +48,15 @@ export interface RunHandlerContext {
   waitUntil?(promise: Promise<unknown>): void;
 }
 
-/** A handler's settings and what it shares across its requests. */
-interface Env {
+/** One request: the handler's settings and what its exchanges share, then who asks (`owner`) and how. */
+interface Call
+  extends Pick<ExchangePlan, "storage" | "ttl" | "visible" | "running" | "request" | "owner" | "waitUntil"> {
   opts: RunHandlerOptions;
   max: number;
-  ttl: { ttlSeconds?: number };
-  running: Map<string, AbortController>;
 }
 
-const DEFAULT_MAX_BODY = 64 * 1024;
-const DEFAULT_TTL = 604_800;
+type Body = Record<string, unknown>;
+
 const MAX_ID = 256;
 const MAX_ANSWERS = 64;
 const MAX_TOKEN = 8192;
@@ -66,211 +65,144 @@ const MAX_TOKEN = 8192;
 const refuse = (code: ToolnexusErrorCode, message: string): never => {
   throw new ToolnexusError(code, `toolnexus: ${message}`);
 };
+const bad = (message: string) => refuse("bad_request", message);
 
-/** The body as text, refused once it passes `max` bytes (whatever Content-Length claims). */
-async function readText(request: Request, max: number): Promise<string> {
-  const tooLarge = () => refuse("payload_too_large", `the request body is larger than ${max} bytes`);
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > max) tooLarge();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
+/** The body's bytes, refused once they pass `max` (whatever Content-Length claims). */
+async function readBody(request: Request, max: number): Promise<ArrayBuffer> {
+  const tooLarge = () => refuse("payload_too_large", `the request body is over ${max} bytes`);
+  if (Number(request.headers.get("content-length")) > max) tooLarge();
   const chunks: Uint8Array[] = [];
+  const reader = request.body?.getReader();
   let size = 0;
-  for (;;) {
+  while (reader) {
     const { done, value } = await reader.read();
     if (done) break;
-    size += value.byteLength;
-    if (size > max) {
+    if ((size += value.byteLength) > max) {
       await reader.cancel().catch(() => {});
       tooLarge();
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    return refuse("bad_request", "the request body is not UTF-8 text");
-  }
+  return new Blob(chunks as BufferSource[]).arrayBuffer();
 }
 
-async function readJsonObject(request: Request, max: number): Promise<Record<string, unknown>> {
-  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json")
+async function readJsonObject(request: Request, max: number): Promise<Body> {
+  if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? ""))
     refuse("unsupported_media_type", "send the body as JSON with content-type: application/json");
+  const bytes = await readBody(request, max);
   let body: unknown;
   try {
-    body = JSON.parse(await readText(request, max));
-  } catch (error) {
-    if (isToolnexusError(error)) throw error;
-    refuse("bad_request", "the request body is not valid JSON");
+    // ignoreBOM: false is the default, spelled out because the Workers types require it
+    body = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+  } catch {
+    bad("the request body is not JSON in UTF-8");
   }
-  if (!isPlainObject(body)) refuse("bad_request", "the request body must be a JSON object");
-  return body as Record<string, unknown>;
+  return isPlainObject(body) ? body : bad("the request body must be a JSON object");
 }
 
-function idField(body: Record<string, unknown>, key: string, optional: boolean): string | undefined {
-  const value = body[key];
-  if (value === undefined && optional) return undefined;
-  if (typeof value !== "string" || value === "" || value.length > MAX_ID)
-    refuse("bad_request", `"${key}" must be a non-empty string of at most ${MAX_ID} characters`);
+function idOf(value: unknown, key: string): string {
+  if (typeof value !== "string" || !value || value.length > MAX_ID)
+    bad(`"${key}" must be a string of 1 to ${MAX_ID} characters`);
   return value as string;
 }
 
-/** The answers of a resume body, each checked with parseAnswer (an InvalidAnswerError names the field). */
-function answersOf(body: Record<string, unknown>): Answer[] {
-  if (body.answer !== undefined && body.answers !== undefined)
-    refuse("bad_request", 'send "answer" or "answers", not both');
-  if (body.answer !== undefined) return [parseAnswer(body.answer)];
-  const list = body.answers;
-  // an empty list continues a run whose answers were applied before it stopped (inspect says "ready")
-  if (!Array.isArray(list) || list.length > MAX_ANSWERS)
-    refuse("bad_request", `a resume needs "answer", or "answers" as a list of at most ${MAX_ANSWERS} answers`);
-  return (list as unknown[]).map(parseAnswer);
+/** `body[one]` as a list of one, or the list `body[many]`, each checked with `item`; undefined when neither is sent. */
+function listOf<T>(body: Body, one: string, many: string, item: (value: unknown) => T): T[] | undefined {
+  const single = body[one];
+  const list = body[many];
+  if (single !== undefined && list !== undefined) bad(`send "${one}" or "${many}", not both`);
+  if (single !== undefined) return [item(single)];
+  if (list !== undefined && (!Array.isArray(list) || list.length > MAX_ANSWERS))
+    bad(`"${many}" must be a list of at most ${MAX_ANSWERS}`);
+  return (list as unknown[] | undefined)?.map(item);
 }
 
-/** What a page may see of an event: reasoning only when the handler forwards it, a done result without its transcript. */
-const visible =
-  (opts: RunHandlerOptions) =>
-  (event: StreamEvent): StreamEvent | undefined =>
-    event.type === "reasoning" && opts.reasoning !== true ? undefined : pageSafeEvent(event);
+const tokenOf = (token: unknown): string =>
+  typeof token === "string" && token && token.length <= MAX_TOKEN
+    ? token
+    : bad("a token must be the string the request was issued with");
 
-interface Call {
-  request: Request;
-  caller: string | null;
-  waitUntil: ((promise: Promise<unknown>) => void) | undefined;
-}
-
-function plan(env: Env, call: Call, runId: string, rest: Pick<ExchangePlan, "before" | "events" | "refusal">) {
-  const waitUntil = call.waitUntil;
-  return serveExchange({
-    storage: env.opts.client.storage,
-    runId,
-    owner: call.caller,
-    ttl: env.ttl,
-    visible: visible(env.opts),
-    request: call.request,
-    running: env.running,
-    ...(waitUntil ? { waitUntil } : {}),
-    ...rest,
-  });
-}
-
-const isToken = (t: unknown): t is string => typeof t === "string" && t !== "" && t.length <= MAX_TOKEN;
-
-/** `token` (for the one request answered) or `tokens` (one per answer, in the answers' order), checked by the client. */
-function tokensOf(body: Record<string, unknown>): Pick<ResumeOptions, "token" | "tokens"> {
-  const { token, tokens } = body;
-  if (token !== undefined && tokens !== undefined) refuse("bad_request", 'send "token" or "tokens", not both');
-  if (token !== undefined && !isToken(token))
-    refuse("bad_request", '"token" must be the token string the request was issued with');
-  if (tokens !== undefined && !(Array.isArray(tokens) && tokens.length <= MAX_ANSWERS && tokens.every(isToken)))
-    refuse("bad_request", `"tokens" must be a list of at most ${MAX_ANSWERS} token strings, one per answer`);
-  return token !== undefined ? { token: token as string } : tokens !== undefined ? { tokens: tokens as string[] } : {};
-}
-
-async function resume(env: Env, call: Call, body: Record<string, unknown>, runId: string): Promise<Response> {
-  const { client, toolkit } = env.opts;
-  const answers = answersOf(body);
-  const tokens = tokensOf(body);
-  const before = await checkOwner(client.storage, env.opts.owner, runId, call.caller);
-  return plan(env, call, runId, {
-    before,
-    events: (signal) => {
-      const resumeOpts: ResumeOptions = {
-        signal,
-        ...(toolkit ? { toolkit } : {}),
-        ...tokens,
-        ...(call.caller === null ? {} : { owner: call.caller }), // remembered approvals are the owner's
-      };
-      return client.resumeStream(runId, answers.length === 1 ? answers[0]! : answers, resumeOpts);
-    },
-    refusal: (error) => aboutRun(runId, errorPayload(error)),
-  });
-}
+const json = (body: unknown, status?: number) =>
+  Response.json(body, { status, headers: { "cache-control": "no-store" } });
 
 /** Asks the run's running exchange to stop: at once in this isolate, through the storage in any other. */
-async function stop(env: Env, call: Call, runId: string): Promise<Response> {
-  const storage = env.opts.client.storage;
-  const found = await checkOwner(storage, env.opts.owner, runId, call.caller);
+async function stop(call: Call, runId: string): Promise<Response> {
+  const found = await checkOwner(call, runId);
   if (!found) throw notFound(runId);
   const { exchange, running } = found.head;
-  if (!running) refuse("run_conflict", `run "${runId}" has no exchange streaming — there is nothing to stop`);
+  if (!running) refuse("run_conflict", `run "${runId}" has no exchange streaming to stop`);
   try {
     // workerd refuses to abort a controller another request made (the stored stop below still reaches it)
-    env.running.get(runId)?.abort();
+    call.running.get(runId)?.abort();
   } catch {}
-  try {
-    await storage.set(stopKey(runId, exchange), "1", env.ttl);
-  } catch (cause) {
-    throw new StorageError("set", stopKey(runId, exchange), cause);
-  }
-  return Response.json({ status: "stopping" }, { status: 202, headers: { "cache-control": "no-store" } });
+  const key = stopKey(runId, exchange);
+  await stored("set", key, () => call.storage.set(key, "1", call.ttl));
+  return json({ status: "stopping" }, 202);
 }
 
-async function post(env: Env, call: Call): Promise<Response> {
-  const body = await readJsonObject(call.request, env.max);
-  const { client, toolkit } = env.opts;
+async function post(call: Call): Promise<Response> {
+  const body = await readJsonObject(call.request, call.max);
+  const { client, toolkit } = call.opts;
+  const owner = call.owner ?? undefined; // remembered approvals are the owner's
   if (body.runId !== undefined) {
-    const runId = idField(body, "runId", false)!;
-    if (body.stop === true) return stop(env, call, runId);
-    return resume(env, call, body, runId);
+    const runId = idOf(body.runId, "runId");
+    if (body.stop === true) return stop(call, runId);
+    // an empty list continues a run whose answers were applied before it stopped (inspect says "ready")
+    const answers = listOf(body, "answer", "answers", parseAnswer) ?? bad('a resume needs "answer" or "answers"');
+    const tokens = listOf(body, "token", "tokens", tokenOf); // one per answer, checked by the client
+    return serveExchange({
+      ...call,
+      runId,
+      before: await checkOwner(call, runId),
+      events: (signal) =>
+        client.resumeStream(runId, answers.length === 1 ? answers[0]! : answers, { signal, toolkit, tokens, owner }),
+      refusal: (error) => aboutRun(runId, error),
+    });
   }
   const prompt = body.prompt;
   if (typeof prompt !== "string" || !prompt.trim())
-    refuse("bad_request", 'send { "prompt": "…" } to start a run, or { "runId", "answer" } to answer one');
+    bad('send { "prompt" } to start a run, or { "runId", "answer" } to answer one');
   // the conversation's next exchange: its history in, its outcome saved (client/conversations.ts)
-  const conversationId = await scopedConversation(idField(body, "conversationId", true), call.caller);
+  const id = body.conversationId;
+  const conversationId = await scopedConversation(id === undefined ? id : idOf(id, "conversationId"), call.owner);
   const runId = `run-${crypto.randomUUID()}`;
-  return plan(env, call, runId, {
+  return serveExchange({
+    ...call,
+    runId,
     before: undefined,
-    events: (signal) => {
-      const runOpts: RunOptions = {
-        signal,
-        runId,
-        ...(toolkit ? { toolkit } : {}),
-        ...(conversationId ? { conversationId } : {}),
-        ...(call.caller === null ? {} : { owner: call.caller }),
-      };
-      return client.stream(prompt as string, runOpts);
-    },
-    refusal: (error) => aboutConversation(errorPayload(error)),
+    events: (signal) => client.stream(prompt as string, { signal, runId, toolkit, conversationId, owner }),
+    refusal: aboutConversation,
   });
 }
 
-/** `<exchange>:<n>`, as sent in each event's id; anything else is a bad request. */
-function eventId(text: string): { exchange: number; after: number } {
-  const match = /^([1-9]\d{0,8}):(0|[1-9]\d{0,8})$/.exec(text);
-  if (!match) return refuse("bad_request", '"after" (or Last-Event-ID) must be an event id "<exchange>:<n>"');
-  return { exchange: Number(match[1]), after: Number(match[2]) };
-}
-
-async function get(env: Env, call: Call): Promise<Response> {
-  const url = new URL(call.request.url);
-  const runId = url.searchParams.get("runId");
-  if (!runId || runId.length > MAX_ID) return refuse("bad_request", "GET needs ?runId= of the run to look at");
-  const storage = env.opts.client.storage;
-  const found = await checkOwner(storage, env.opts.owner, runId, call.caller);
+async function get(call: Call): Promise<Response> {
+  const { request, storage } = call;
+  const url = new URL(request.url);
+  const runId = idOf(url.searchParams.get("runId"), "runId");
+  const found = await checkOwner(call, runId);
   // an EventSource that reconnects sends the last id it got, newer than the `after` in its URL
-  const from = call.request.headers.get("last-event-id") ?? url.searchParams.get("after");
+  const from = request.headers.get("last-event-id") ?? url.searchParams.get("after");
   if (from !== null) {
-    const { exchange, after } = eventId(from);
+    // `<exchange>:<n>`, as sent in each event's id
+    const match =
+      /^([1-9]\d{0,8}):(0|[1-9]\d{0,8})$/.exec(from) ??
+      bad('"after" (or Last-Event-ID) must be an event id "<exchange>:<n>"');
+    const exchange = Number(match[1]);
     if (!found || exchange > found.head.exchange) throw notFound(runId);
-    // a reader that goes away (its request's signal, or the body cancelled) ends the polling at once
-    const reading = new AbortController();
-    const gone = () => reading.abort();
-    call.request.signal.addEventListener("abort", gone, { once: true });
-    return replayResponse(runId, follow(storage, runId, exchange, after, reading.signal), gone);
+    return replayResponse(runId, request.signal, (signal) =>
+      follow(storage, runId, exchange, Number(match[2]), signal),
+    );
   }
-  const inspection = await env.opts.client.inspect(runId);
+  const inspection = await call.opts.client.inspect(runId);
   if (!inspection) throw notFound(runId);
   const { status, requests, token, tokens } = inspection;
-  const streaming = found?.head.running ? { streaming: `${found.head.exchange}:0` } : {};
-  const body = { status, requests, ...(token ? { token } : {}), ...(tokens ? { tokens } : {}), ...streaming };
-  return Response.json(body, { headers: { "cache-control": "no-store" } });
+  const streaming = found?.head.running ? `${found.head.exchange}:0` : undefined;
+  return json({ status, requests, token, tokens, streaming });
 }
+
+const mustBe = (field: string, ok: boolean, what: string, value: unknown) => {
+  if (!ok) throw new ConfigError(field, `toolnexus: createRunHandler ${field} must be ${what}, got ${shown(value)}`);
+};
 
 /**
  * A `(request, context?) => Promise<Response>` serving a chat widget's runs with `client` and `toolkit`.
@@ -284,35 +216,33 @@ export function createRunHandler(
   opts: RunHandlerOptions,
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
   const client = opts?.client as Partial<Client> | undefined;
-  if (typeof client?.stream !== "function" || typeof client.resumeStream !== "function" || !client.storage)
-    throw new ConfigError(
-      "client",
-      `toolnexus: createRunHandler needs { client } — a client made by createClient, got ${shown(client)}`,
-    );
-  const max = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  if (!Number.isInteger(max) || max <= 0)
-    throw new ConfigError(
-      "maxBodyBytes",
-      `toolnexus: createRunHandler maxBodyBytes must be a whole number > 0, got ${shown(max)}`,
-    );
-  const ttlSeconds = opts.ttlSeconds ?? Math.ceil(pendingTtls.get(client) ?? DEFAULT_TTL);
-  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 0)
-    throw new ConfigError(
-      "ttlSeconds",
-      `toolnexus: createRunHandler ttlSeconds must be a whole number ≥ 0, got ${shown(ttlSeconds)}`,
-    );
-  if (opts.owner !== undefined && typeof opts.owner !== "function")
-    throw new ConfigError(
-      "owner",
-      `toolnexus: createRunHandler owner must be a function (request) => string | null, got ${shown(opts.owner)}`,
-    );
-  const env: Env = { opts, max, ttl: ttlSeconds ? { ttlSeconds } : {}, running: new Map() };
+  const ok = typeof client?.stream === "function" && typeof client.resumeStream === "function";
+  mustBe("client", ok && !!client.storage, "a client made by createClient", client);
+  const max = opts.maxBodyBytes ?? 65_536;
+  mustBe("maxBodyBytes", Number.isInteger(max) && max > 0, "a whole number > 0", max);
+  const ttlSeconds = opts.ttlSeconds ?? Math.ceil(pendingTtls.get(client!) ?? 604_800);
+  mustBe("ttlSeconds", Number.isInteger(ttlSeconds) && ttlSeconds >= 0, "a whole number ≥ 0", ttlSeconds);
+  const owner = opts.owner;
+  mustBe("owner", owner === undefined || typeof owner === "function", "a function (request) => string | null", owner);
+  const shared = {
+    opts,
+    max,
+    storage: client!.storage!,
+    ttl: ttlSeconds ? { ttlSeconds } : {},
+    running: new Map(),
+    // what a page may see of an event: reasoning only when forwarded, a done result without its transcript
+    visible: (event) => (event.type === "reasoning" && opts.reasoning !== true ? undefined : pageSafeEvent(event)),
+  } satisfies Omit<Call, "request" | "owner">;
   return async (request, context) => {
     try {
-      const waitUntil = context?.waitUntil?.bind(context);
-      const call: Call = { request, caller: await ownerOf(opts.owner, request), waitUntil };
-      if (request.method === "POST") return await post(env, call);
-      if (request.method === "GET") return await get(env, call);
+      const call: Call = {
+        ...shared,
+        request,
+        owner: await ownerOf(owner, request),
+        waitUntil: context?.waitUntil?.bind(context),
+      };
+      if (request.method === "POST") return await post(call);
+      if (request.method === "GET") return await get(call);
       return errorResponse(
         { code: "method_not_allowed", message: "toolnexus: the run endpoint takes GET ?runId= and POST" },
         { allow: "GET, POST" },

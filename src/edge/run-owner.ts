@@ -3,45 +3,49 @@
 // replay — from any other owner is answered with the very bytes an unknown run gets, so a stranger cannot even
 // learn that it exists. No answer names a run the caller did not send: a busy conversation is "busy", not "busy
 // with run …". Conversations are kept per owner: one owner's conversation id never reaches another's.
-import { ConfigError, ToolnexusError } from "../errors";
+import { ConfigError, RunNotFoundError, type ToolnexusError } from "../errors";
 import { sha256Hex } from "../_internal/sha256";
 import type { RunStorage } from "../types";
-import type { ErrorPayload } from "./error-body";
+import { errorPayload, type ErrorPayload } from "./error-body";
 import { readHead, type Head } from "./exchange-log";
 
-type OwnerOf = ((request: Request) => string | null | Promise<string | null>) | undefined;
+/** The handler's `owner` option: who is asking. */
+type OwnerOf = (request: Request) => string | null | Promise<string | null>;
 
 const MAX_OWNER = 1024;
 
 /** The caller's owner id: `null` when the handler has no `owner` or it answered null (an anonymous caller). */
-export async function ownerOf(owner: OwnerOf, request: Request): Promise<string | null> {
+export async function ownerOf(owner: OwnerOf | undefined, request: Request): Promise<string | null> {
   if (!owner) return null;
   const id = await owner(request);
   if (id === null || (typeof id === "string" && id !== "" && id.length <= MAX_OWNER)) return id;
   throw new ConfigError(
     "owner",
-    `toolnexus: createRunHandler's owner(request) must return a non-empty string or null, got ${typeof id}`,
+    `toolnexus: createRunHandler owner(request) must return a string or null, got ${typeof id}`,
   );
 }
 
-const NOT_FOUND = (runId: string) => `toolnexus: no run "${runId}" — it finished long ago, expired, or never existed`;
+/** What an unknown run — and a run of another owner — is answered with: the client's own not-found error. */
+export const notFound = (runId: string): ToolnexusError => new RunNotFoundError(runId);
 
-/** What an unknown run — and a run of another owner — is answered with: the same code and message. */
-export const notFound = (runId: string): ToolnexusError => new ToolnexusError("run_not_found", NOT_FOUND(runId));
+/** What a request about a run knows: the storage, the handler's `owner` option, and the caller it named. */
+interface Asking {
+  storage: RunStorage;
+  opts: { owner?: unknown };
+  owner: string | null;
+}
 
 /**
  * The run's head, once the caller may touch the run; a run of another owner (or one never stamped, when the
  * handler has `owner`) throws exactly what an unknown run does.
  */
 export async function checkOwner(
-  storage: RunStorage,
-  owner: OwnerOf,
+  { storage, opts, owner }: Asking,
   runId: string,
-  caller: string | null,
 ): Promise<{ head: Head; raw: string } | undefined> {
   const found = await readHead(storage, runId);
-  if (owner && found?.head.owner !== caller) throw notFound(runId);
-  if (found && found.head.owner !== caller) throw notFound(runId); // stamped by an owner, asked without one
+  // without `owner`, a run stamped by an owner is still not the anonymous caller's
+  if ((opts.owner || found) && found?.head.owner !== owner) throw notFound(runId);
   return found;
 }
 
@@ -52,18 +56,19 @@ export async function scopedConversation(id: string | undefined, caller: string 
 }
 
 /** A failure about run `runId` as the caller is told it: an unknown run always in the same words. */
-export function aboutRun(runId: string, payload: ErrorPayload): ErrorPayload {
-  return payload.code === "run_not_found" ? { code: payload.code, message: NOT_FOUND(runId) } : payload;
+export function aboutRun(runId: string, error: unknown): ErrorPayload {
+  const payload = errorPayload(error);
+  return payload.code === "run_not_found" ? errorPayload(notFound(runId)) : payload;
 }
 
 /** A new run's refusal as the caller is told it: a conflict on the conversation names no run. */
-export function aboutConversation(payload: ErrorPayload): ErrorPayload {
+export function aboutConversation(error: unknown): ErrorPayload {
+  const payload = errorPayload(error);
   if (payload.code !== "run_conflict") return payload;
-  const waits = payload.message.includes("waits on run");
   return {
     code: payload.code,
-    message: waits
-      ? "toolnexus: the conversation waits on an open question — answer it, or start a new conversation"
-      : "toolnexus: the conversation is busy with another exchange — send again once it ends",
+    message: payload.message.includes("waits on run")
+      ? "toolnexus: the conversation waits on an open question — answer it, or start a new one"
+      : "toolnexus: the conversation is busy — send again once its exchange ends",
   };
 }

@@ -3,8 +3,8 @@
 // written as chunks under fresh keys first; one checked commit then swaps the head to point at them, and
 // the chunks of the value it replaced are deleted after.
 import { ConfigError, shown, ToolnexusError } from "../errors";
-import type { RunStorage, SetOptions } from "../types";
-import { defineStorage, expiryOf, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
+import type { RunStorage } from "../types";
+import { defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
 
 export type DenoKvKeyPart = string | number | bigint | boolean | Uint8Array;
 export type DenoKvKey = readonly DenoKvKeyPart[];
@@ -53,7 +53,7 @@ function toHead(raw: unknown): Head | undefined {
   if (head) return head;
   throw new ToolnexusError(
     "storage",
-    "toolnexus: a Deno KV entry under the storage prefix was not written by denoKvStorage — delete it or use another prefix",
+    "toolnexus: a Deno KV entry under the prefix was not written by denoKvStorage — delete it or use another prefix",
   );
 }
 
@@ -106,7 +106,7 @@ async function read(db: Db, key: DenoKvKey): Promise<Current> {
 
 interface Staged {
   head: Head;
-  expireIn?: number;
+  ttl: { expireIn: number } | undefined;
 }
 
 /** Writes the new value's chunks, if it needs any; returns the head that points at them. */
@@ -119,7 +119,7 @@ async function stage(db: Db, value: string, e: number | undefined): Promise<Stag
     parts.map((part, i) => (op) => op.set([...chunkPrefix(db, head.g!), i], part, chunkTtl)),
     PER_COMMIT,
   );
-  return expireIn === undefined ? { head } : { head, expireIn };
+  return { head, ttl: expireIn === undefined ? undefined : { expireIn } };
 }
 
 /** A versionstamp-checked swap of the head (`next` undefined deletes), retried while others commit in between. */
@@ -128,9 +128,8 @@ async function swap(
   key: string,
   accept: (current: string | undefined) => boolean,
   next: string | undefined,
-  opts?: SetOptions,
+  e?: number,
 ): Promise<boolean> {
-  const e = expiryOf(opts, db.now);
   const k = await headKey(db, key);
   let staged: Staged | undefined;
   let committed = false;
@@ -141,7 +140,7 @@ async function swap(
       if (next !== undefined) staged ??= await stage(db, next, e);
       const op = db.kv.atomic().check({ key: k, versionstamp: current.versionstamp });
       if (staged === undefined) op.delete(k);
-      else op.set(k, staged.head, staged.expireIn === undefined ? undefined : { expireIn: staged.expireIn });
+      else op.set(k, staged.head, staged.ttl);
       if ((await op.commit()).ok) {
         committed = true;
         await dropChunks(db, current.head);
@@ -170,11 +169,14 @@ export function denoKvStorage(options: DenoKvStorageOptions): RunStorage {
       `toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv(), got ${shown(kv)}`,
     );
   const db: Db = { kv, prefix: options.prefix ?? ["toolnexus"], now: options.now ?? (() => Date.now()) };
-  return defineStorage({
-    capabilities: { atomic: true, ttl: true },
-    get: async (key) => (await read(db, await headKey(db, key))).value,
-    set: async (key, value, opts) => void (await swap(db, key, () => true, value, opts)),
-    delete: async (key) => void (await swap(db, key, () => true, undefined)),
-    compareAndSet: (key, expected, value, opts) => swap(db, key, (current) => current === expected, value, opts),
-  });
+  return defineStorage(
+    {
+      capabilities: { atomic: true, ttl: true },
+      get: async (key) => (await read(db, await headKey(db, key))).value,
+      set: async (key, value, e) => void (await swap(db, key, () => true, value, e)),
+      delete: async (key) => void (await swap(db, key, () => true, undefined)),
+      compareAndSet: (key, expected, value, e) => swap(db, key, (current) => current === expected, value, e),
+    },
+    db.now,
+  );
 }

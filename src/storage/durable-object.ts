@@ -5,19 +5,9 @@
 // Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
 // 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
 import { ConfigError, shown, ToolnexusError } from "../errors";
-import type { RunStorage, SetOptions } from "../types";
+import type { RunStorage } from "../types";
 import { isPlainObject } from "../_internal/json";
-import {
-  RESERVED,
-  createQueue,
-  defineStorage,
-  expiryOf,
-  fitKey,
-  headFor,
-  isExpired,
-  readHead,
-  type Head,
-} from "./shared";
+import { RESERVED, createQueue, defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
 
 /** The part of a Durable Object's `ctx.storage` the `{ storage }` form uses. */
 export interface DurableObjectStorageLike {
@@ -68,19 +58,8 @@ function batches<T>(items: T[]): T[][] {
   return out;
 }
 
-function toHead(raw: unknown, name: string): Head {
-  const head = readHead(raw);
-  if (head) return head;
-  throw new ToolnexusError(
-    "storage",
-    `toolnexus: Durable Object key "${name}" holds a value durableObjectStorage did not write — delete it or use another prefix`,
-  );
-}
-
-interface LocalStore {
-  store: RunStorage;
-  sweep(): Promise<void>;
-}
+const damaged = (key: string, what: string) =>
+  new ToolnexusError("storage", `toolnexus: Durable Object key "${key}" ${what} — delete it or use another prefix`);
 
 interface Local {
   storage: DurableObjectStorageLike;
@@ -99,20 +78,14 @@ const remove = async (l: Local, keys: string[]) =>
   void (await Promise.all(batches(keys).map((b) => l.storage.delete(b))));
 
 /** The head alone, for a write that replaces it: something we did not write has no chunks to clean up. */
-async function peek(l: Local, key: string): Promise<Head | undefined> {
-  const raw = await l.storage.get(key);
-  try {
-    return raw === undefined ? undefined : toHead(raw, key);
-  } catch {
-    return undefined;
-  }
-}
+const peek = async (l: Local, key: string) => readHead(await l.storage.get(key));
 
 /** The live value under `key` (an expired record is deleted and reads as absent). */
 async function load(l: Local, key: string): Promise<{ head?: Head; value?: string }> {
   const raw = await l.storage.get(key);
   if (raw === undefined) return {};
-  const head = toHead(raw, key);
+  const head = readHead(raw);
+  if (!head) throw damaged(key, "holds a value durableObjectStorage did not write");
   if (isExpired(head.e, l.now)) {
     await remove(l, [key, ...chunksOf(l, head)]);
     return {};
@@ -123,11 +96,7 @@ async function load(l: Local, key: string): Promise<{ head?: Head; value?: strin
     const got = await l.storage.get(batch);
     for (const k of batch) {
       const part = got.get(k);
-      if (typeof part !== "string")
-        throw new ToolnexusError(
-          "storage",
-          `toolnexus: a chunk of Durable Object key "${key}" is missing — the record is damaged; delete it`,
-        );
+      if (typeof part !== "string") throw damaged(key, "lost a chunk");
       parts.push(part);
     }
   }
@@ -184,62 +153,54 @@ function queueFor(storage: object): ReturnType<typeof createQueue> {
   return queue;
 }
 
-function createLocal(l: Local): LocalStore {
+function createLocal(l: Local): RunStorage {
   const queue = queueFor(l.storage);
   const name = async (key: string) => l.prefix + (await fitKey(key, MAX_KEY_BYTES));
-  const expiry = (opts: SetOptions | undefined) => {
-    const e = expiryOf(opts, l.now);
-    return e === undefined ? undefined : Math.ceil(e);
-  };
-  const store = defineStorage({
-    capabilities: { atomic: true, ttl: true },
-    async get(key) {
-      const k = await name(key);
-      return queue(async () => (await load(l, k)).value);
+  return defineStorage(
+    {
+      capabilities: { atomic: true, ttl: true },
+      async get(key) {
+        const k = await name(key);
+        return queue(async () => (await load(l, k)).value);
+      },
+      async set(key, value, e) {
+        const k = await name(key);
+        await queue(async () => write(l, k, value, e, await peek(l, k)));
+      },
+      async delete(key) {
+        const k = await name(key);
+        await queue(async () => remove(l, [k, ...chunksOf(l, await peek(l, k))]));
+      },
+      async compareAndSet(key, expected, value, e) {
+        const k = await name(key);
+        return queue(async () => {
+          const current = await load(l, k);
+          if (current.value !== expected) return false;
+          await write(l, k, value, e, current.head);
+          return true;
+        });
+      },
     },
-    async set(key, value, opts) {
-      const e = expiry(opts);
-      const k = await name(key);
-      await queue(async () => write(l, k, value, e, await peek(l, k)));
-    },
-    async delete(key) {
-      const k = await name(key);
-      await queue(async () => remove(l, [k, ...chunksOf(l, await peek(l, k))]));
-    },
-    async compareAndSet(key, expected, value, opts) {
-      const e = expiry(opts);
-      const k = await name(key);
-      return queue(async () => {
-        const current = await load(l, k);
-        if (current.value !== expected) return false;
-        await write(l, k, value, e, current.head);
-        return true;
-      });
-    },
-  });
-  return { store, sweep: () => queue(() => sweep(l)) };
+    l.now,
+  );
 }
 
 function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((key: string) => string)): RunStorage {
   // a stub belongs to the request that made it, so make one per call instead of caching it
-  const call = async (key: string, body: Record<string, unknown>): Promise<Record<string, unknown>> => {
+  // `ms`: the expiry on defineStorage's clock, which reads 0 — the TTL in ms
+  const call = async (key: string, body: Record<string, unknown>, ms?: number): Promise<Record<string, unknown>> => {
     const stub = namespace.get(namespace.idFromName(typeof name === "function" ? name(key) : name) as never);
     const res = await stub.fetch("https://run-store.toolnexus/", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ...body, key }),
+      body: JSON.stringify({ ...body, key, ttlSeconds: ms && ms / 1000 }),
     });
     const text = await res.text();
     if (res.status === 400) throw new ConfigError(String(body.op), text); // the object refused an argument
     if (!res.ok)
-      throw new ToolnexusError(
-        "storage",
-        `toolnexus: RunStoreObject ${String(body.op)} failed (HTTP ${res.status}): ${text}`,
-      );
+      throw new ToolnexusError("storage", `toolnexus: RunStoreObject ${body.op} failed (HTTP ${res.status}): ${text}`);
     return JSON.parse(text) as Record<string, unknown>;
   };
-  const ttl = (opts: SetOptions | undefined) =>
-    expiryOf(opts, () => 0) === undefined ? {} : { ttlSeconds: opts!.ttlSeconds };
 
   return defineStorage({
     capabilities: { atomic: true, ttl: true },
@@ -247,10 +208,10 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
       const { value } = await call(key, { op: "get" });
       return typeof value === "string" ? value : undefined;
     },
-    set: async (key, value, opts) => void (await call(key, { op: "set", value, ...ttl(opts) })),
+    set: async (key, value, ms) => void (await call(key, { op: "set", value }, ms)),
     delete: async (key) => void (await call(key, { op: "delete" })),
-    async compareAndSet(key, expected, value, opts) {
-      const { wrote } = await call(key, { op: "compareAndSet", expected, value, ...ttl(opts) });
+    async compareAndSet(key, expected, value, ms) {
+      const { wrote } = await call(key, { op: "compareAndSet", expected, value }, ms);
       return wrote === true;
     },
   });
@@ -263,23 +224,20 @@ function createRemote(namespace: DurableObjectNamespaceLike, name: string | ((ke
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function durableObjectStorage(options: DurableObjectStorageOptions): RunStorage {
-  if (options?.storage) {
+  const { storage, namespace } = options ?? {};
+  if (storage)
     return createLocal({
-      storage: options.storage,
+      storage,
       prefix: options.prefix ?? "",
       now: options.now ?? (() => Date.now()),
       alarms: undefined,
-    }).store;
-  }
-  if (options?.namespace) return createRemote(options.namespace, options.name ?? "toolnexus");
+    });
+  if (namespace) return createRemote(namespace, options.name ?? "toolnexus");
   throw new ConfigError(
     "storage",
-    `toolnexus: durableObjectStorage needs { storage: ctx.storage } inside a Durable Object, or { namespace: env.RUN_STORE } bound to RunStoreObject, got ${shown(options)}`,
+    `toolnexus: durableObjectStorage needs { storage } or { namespace } (of RunStoreObject), got ${shown(options)}`,
   );
 }
-
-const reply = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /**
  * The Durable Object behind `durableObjectStorage({ namespace })`. Export it from your Worker's main module
@@ -291,34 +249,32 @@ export class RunStoreObject {
    * so `DurableObjectNamespace<RunStoreObject>` type-checks; declared only, nothing exists at run time.
    */
   declare __DURABLE_OBJECT_BRAND: never;
-  readonly #local: LocalStore;
+  readonly #local: Local;
   readonly #store: RunStorage;
 
   constructor(ctx: { storage: RunStoreStorageLike }, _env?: unknown) {
-    this.#local = createLocal({ storage: ctx.storage, prefix: "", now: () => Date.now(), alarms: ctx.storage });
-    this.#store = this.#local.store;
+    this.#local = { storage: ctx.storage, prefix: "", now: () => Date.now(), alarms: ctx.storage };
+    this.#store = createLocal(this.#local);
   }
 
   async fetch(request: Request): Promise<Response> {
-    let body: Record<string, unknown>;
+    const store = this.#store;
     try {
-      body = (await request.json()) as Record<string, unknown>;
-      if (!isPlainObject(body)) throw new ConfigError("body", "not an object");
-    } catch {
-      return new Response(
-        "toolnexus: RunStoreObject expects a JSON object body — use durableObjectStorage({ namespace })",
-        { status: 400 },
-      );
-    }
-    const { op, key, value, expected } = body as { op: unknown; key: string; value: string; expected?: string };
-    const opts = body.ttlSeconds === undefined ? undefined : { ttlSeconds: body.ttlSeconds as number };
-    try {
-      if (op === "get") return reply(200, { value: (await this.#store.get(key)) ?? null });
-      if (op === "set") return reply(200, await this.#store.set(key, value, opts).then(() => ({})));
-      if (op === "delete") return reply(200, await this.#store.delete(key).then(() => ({})));
-      if (op === "compareAndSet")
-        return reply(200, { wrote: await this.#store.compareAndSet!(key, expected, value, opts) });
-      return new Response(`toolnexus: RunStoreObject got an unknown op ${JSON.stringify(op)}`, { status: 400 });
+      const body = await request.json().catch(() => undefined);
+      if (!isPlainObject(body))
+        throw new ConfigError(
+          "body",
+          "toolnexus: RunStoreObject takes a JSON object — use durableObjectStorage({ namespace })",
+        );
+      const { op, key, value, expected } = body as { op: unknown; key: string; value: string; expected?: string };
+      const opts = { ttlSeconds: body.ttlSeconds as number | undefined };
+      if (op === "get") return Response.json({ value: (await store.get(key)) ?? null });
+      if (op === "set") await store.set(key, value, opts);
+      else if (op === "delete") await store.delete(key);
+      else if (op === "compareAndSet")
+        return Response.json({ wrote: await store.compareAndSet!(key, expected, value, opts) });
+      else throw new ConfigError("op", `toolnexus: RunStoreObject got an unknown op ${JSON.stringify(op)}`);
+      return Response.json({});
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return new Response(message, { status: error instanceof ConfigError ? 400 : 500 });
@@ -327,6 +283,6 @@ export class RunStoreObject {
 
   /** Deletes expired records. */
   async alarm(): Promise<void> {
-    await this.#local.sweep();
+    await queueFor(this.#local.storage)(() => sweep(this.#local));
   }
 }

@@ -2,7 +2,7 @@
 // has no conditional write, so compareAndSet is a best-effort read-then-write: NOT atomic.
 import { ConfigError, shown } from "../errors";
 import type { RunStorage } from "../types";
-import { defineStorage, expiryOf, fitKey, utf8Length } from "./shared";
+import { defineStorage, fitKey, utf8Length } from "./shared";
 
 /** The part of a Workers `KVNamespace` binding this adapter uses (typed here so the core needs no workers-types). */
 export interface KVNamespaceLike {
@@ -45,13 +45,13 @@ export function kvStorage(options: KvStorageOptions): RunStorage {
     );
   const name = async (key: string) => prefix + (await fitKey(key, room));
 
-  const put = async (key: string, value: string, opts?: { ttlSeconds?: number }): Promise<void> => {
-    const expires = expiryOf(opts, () => 0); // validates; 0-based, so this is the TTL in ms
-    if (expires === undefined) return binding.put(await name(key), value);
-    const expirationTtl = Math.max(KV_MIN_TTL_SECONDS, Math.ceil(expires / 1000));
-    return binding.put(await name(key), value, { expirationTtl });
-  };
-
+  // the expiry on defineStorage's clock (which reads 0) is the TTL in ms
+  const put = async (key: string, value: string, ms: number | undefined): Promise<void> =>
+    binding.put(
+      await name(key),
+      value,
+      ms ? { expirationTtl: Math.max(KV_MIN_TTL_SECONDS, Math.ceil(ms / 1000)) } : undefined,
+    );
   const get = async (key: string) => (await binding.get(await name(key))) ?? undefined;
 
   return defineStorage({
@@ -59,9 +59,9 @@ export function kvStorage(options: KvStorageOptions): RunStorage {
     get,
     set: put,
     delete: async (key) => binding.delete(await name(key)),
-    async compareAndSet(key, expected, value, opts) {
+    async compareAndSet(key, expected, value, ms) {
       if ((await get(key)) !== expected) return false;
-      await put(key, value, opts);
+      await put(key, value, ms);
       return true;
     },
   });

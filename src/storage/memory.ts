@@ -1,6 +1,6 @@
 // memoryStorage(): the default RunStorage — a Map in this isolate. Atomic; TTL with lazy expiry on read.
 import type { RunStorage } from "../types";
-import { defineStorage, expiryOf, isExpired } from "./shared";
+import { defineStorage, isExpired } from "./shared";
 
 export interface MemoryStorageOptions {
   /** The clock TTLs are measured with, in ms since the epoch (tests pass a fake one). Default `Date.now`. */
@@ -40,17 +40,19 @@ export function memoryStorage(options: MemoryStorageOptions = {}): RunStorage {
     entries.set(key, { value, expiresAt });
   };
 
-  return defineStorage({
-    capabilities: { atomic: true, ttl: true },
-    get: async (key) => read(key),
-    set: async (key, value, opts) => write(key, value, expiryOf(opts, now)),
-    delete: async (key) => void entries.delete(key),
-    // no await between the read and the write: nothing else can run in between
-    async compareAndSet(key, expected, value, opts) {
-      const expiresAt = expiryOf(opts, now);
-      if (read(key) !== expected) return false;
-      write(key, value, expiresAt);
-      return true;
+  return defineStorage(
+    {
+      capabilities: { atomic: true, ttl: true },
+      get: async (key) => read(key),
+      set: async (key, value, expires) => write(key, value, expires),
+      delete: async (key) => void entries.delete(key),
+      // no await between the read and the write: nothing else can run in between
+      async compareAndSet(key, expected, value, expires) {
+        if (read(key) !== expected) return false;
+        write(key, value, expires);
+        return true;
+      },
     },
-  });
+    now,
+  );
 }

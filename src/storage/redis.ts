@@ -4,7 +4,7 @@
 import { ConfigError, shown } from "../errors";
 import type { RunStorage } from "../types";
 import { fromStored, toStored } from "./lossless";
-import { defineStorage, expiryOf } from "./shared";
+import { defineStorage } from "./shared";
 
 /** node-redis (`createClient()`), through `sendCommand`. */
 export interface NodeRedisLike {
@@ -66,10 +66,8 @@ export function redisStorage(options: RedisStorageOptions): RunStorage {
     );
   const prefix = options.prefix ?? "";
   const name = (key: string) => prefix + toStored(key);
-  const px = (opts?: { ttlSeconds?: number }) => {
-    const ms = expiryOf(opts, () => 0); // validates; 0-based, so this is the TTL in ms
-    return ms === undefined ? "" : String(Math.max(1, Math.ceil(ms)));
-  };
+  // the expiry on defineStorage's clock (which reads 0) is the TTL in whole ms
+  const px = (ms: number | undefined) => (ms ? String(ms) : "");
 
   return defineStorage({
     capabilities: { atomic: true, ttl: true },
@@ -77,18 +75,18 @@ export function redisStorage(options: RedisStorageOptions): RunStorage {
       const reply = await run(GET, name(key), []);
       return typeof reply === "string" && reply.startsWith("=") ? fromStored(reply.slice(1)) : undefined;
     },
-    async set(key, value, opts) {
-      await run(SET, name(key), [toStored(value), px(opts)]);
+    async set(key, value, ms) {
+      await run(SET, name(key), [toStored(value), px(ms)]);
     },
     async delete(key) {
       await run(DEL, name(key), []);
     },
-    async compareAndSet(key, expected, value, opts) {
+    async compareAndSet(key, expected, value, ms) {
       const args = [
         expected === undefined ? "0" : "1",
         expected === undefined ? "" : toStored(expected),
         toStored(value),
-        px(opts),
+        px(ms),
       ];
       return isOne(await run(CAS, name(key), args));
     },

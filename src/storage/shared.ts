@@ -6,30 +6,27 @@ import { sha256Hex } from "../_internal/sha256";
 import { ConfigError, shown } from "../errors";
 import type { RunStorage, SetOptions, StorageCapabilities } from "../types";
 
-export function checkKey(key: unknown): asserts key is string {
-  if (typeof key !== "string")
-    throw new ConfigError("key", `toolnexus: a storage key must be a string, got ${shown(key)}`);
+/** A key, value or expected value must be a string; a bad key is shown, a bad value only named by its type. */
+function checkString(value: unknown, what: string): asserts value is string {
+  if (typeof value !== "string") {
+    const got = what === "key" ? shown(value) : typeName(value);
+    throw new ConfigError(what, `toolnexus: a storage ${what} must be a string, got ${got}`);
+  }
 }
 
-export function checkValue(value: unknown, what = "value"): asserts value is string {
-  if (typeof value !== "string")
-    throw new ConfigError(
-      what,
-      `toolnexus: a storage ${what} must be a string, got ${typeName(value)} — store JSON.stringify(...) of it`,
-    );
-}
-
-/** The absolute expiry (ms since the epoch) that `opts.ttlSeconds` asks for, or `undefined` for none. */
-export function expiryOf(opts: SetOptions | undefined, now: () => number): number | undefined {
+/**
+ * The expiry `opts.ttlSeconds` asks for, in whole ms on the clock `now` (undefined: none). On a clock that
+ * reads 0 it is the TTL itself, for stores that take one.
+ */
+function expiryOf(opts: SetOptions | undefined, now: () => number): number | undefined {
   const ttl = opts?.ttlSeconds;
   if (ttl === undefined) return undefined;
-  if (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0) {
+  if (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0)
     throw new ConfigError(
       "ttlSeconds",
-      `toolnexus: ttlSeconds must be a positive number of seconds, got ${shown(ttl)} — omit it to keep the value forever`,
+      `toolnexus: ttlSeconds must be a number > 0 (omit it for no expiry), got ${shown(ttl)}`,
     );
-  }
-  return now() + ttl * 1000;
+  return Math.ceil(now() + ttl * 1000);
 }
 
 export const isExpired = (expiresAt: number | undefined, now: () => number): boolean =>
@@ -85,47 +82,49 @@ export function createQueue(): <T>(fn: () => Promise<T>) => Promise<T> {
   };
 }
 
-/** What an adapter implements: RunStorage's methods, called by {@link defineStorage} once their arguments are checked. */
+/**
+ * What an adapter implements: RunStorage's methods, called by {@link defineStorage} once their arguments are
+ * checked, with the expiry `ttlSeconds` asks for (from {@link expiryOf}) instead of the options.
+ */
 export interface StorageDriver {
   readonly capabilities: StorageCapabilities;
   get(key: string): Promise<string | undefined>;
-  set(key: string, value: string, opts: SetOptions | undefined): Promise<void>;
+  set(key: string, value: string, expires: number | undefined): Promise<void>;
   delete(key: string): Promise<void>;
   compareAndSet(
     key: string,
     expected: string | undefined,
     value: string,
-    opts: SetOptions | undefined,
+    expires: number | undefined,
   ): Promise<boolean>;
 }
 
 /**
  * A RunStorage over `driver`: every method checks its key, value, expected value and `ttlSeconds` first
- * (a bad one rejects with a TypeError before the store is touched), then calls the driver's.
+ * (a bad one rejects with a ConfigError before the store is touched), then calls the driver's with the
+ * expiry on the clock `now` — by default one that reads 0, so the driver gets the TTL in ms.
  */
-export function defineStorage(driver: StorageDriver): RunStorage {
+export function defineStorage(driver: StorageDriver, now: () => number = () => 0): RunStorage {
   return {
     capabilities: driver.capabilities,
     async get(key) {
-      checkKey(key);
+      checkString(key, "key");
       return driver.get(key);
     },
     async set(key, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      expiryOf(opts, () => 0);
-      await driver.set(key, value, opts);
+      checkString(key, "key");
+      checkString(value, "value");
+      await driver.set(key, value, expiryOf(opts, now));
     },
     async delete(key) {
-      checkKey(key);
+      checkString(key, "key");
       await driver.delete(key);
     },
     async compareAndSet(key, expected, value, opts) {
-      checkKey(key);
-      checkValue(value);
-      if (expected !== undefined) checkValue(expected, "expected value");
-      expiryOf(opts, () => 0);
-      return driver.compareAndSet(key, expected, value, opts);
+      checkString(key, "key");
+      checkString(value, "value");
+      if (expected !== undefined) checkString(expected, "expected value");
+      return driver.compareAndSet(key, expected, value, expiryOf(opts, now));
     },
   };
 }

@@ -5,7 +5,7 @@
 import { ConfigError, shown } from "../errors";
 import type { RunStorage } from "../types";
 import { fromStored, toStored } from "./lossless";
-import { defineStorage, expiryOf, fitKey } from "./shared";
+import { defineStorage, fitKey } from "./shared";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** Keys longer than this (UTF-8 bytes) are kept as their SHA-256, well under a btree entry's limit. */
@@ -20,10 +20,10 @@ export function quoteTable(adapter: string, table: string, qualified: boolean): 
   const parts = typeof table === "string" ? table.split(".") : [];
   const valid = parts.length >= 1 && parts.length <= (qualified ? 2 : 1) && parts.every((p) => IDENTIFIER.test(p));
   if (!valid) {
-    const shape = qualified ? "a name like runs or app.runs" : "a name like runs";
+    const shape = qualified ? "name or schema.name" : "name";
     throw new ConfigError(
       "table",
-      `toolnexus: ${adapter} table must be ${shape} (letters, digits and _, not starting with a digit, at most 63 characters), got ${shown(table)}`,
+      `toolnexus: ${adapter} table must be a ${shape} of letters, digits and _ (at most 63, not starting with a digit), got ${shown(table)}`,
     );
   }
   return parts.map((p) => `"${p}"`).join(".");
@@ -83,10 +83,6 @@ export function sqlStorage(o: SqlTable): SweepingStorage {
   const now = o.now ?? (() => Date.now());
   const sql = withTable(o);
   const at = () => Math.floor(now());
-  const until = (opts?: { ttlSeconds?: number }) => {
-    const expires = expiryOf(opts, now);
-    return expires === undefined ? null : Math.ceil(expires);
-  };
   const key = (k: string) => fitKey(toStored(k), MAX_KEY_BYTES);
   const sweep = async () => (await sql(`delete from ${t} where expires_at <= $1 returning 1 as ok`, [at()])).length;
   let writes = 0;
@@ -98,36 +94,36 @@ export function sqlStorage(o: SqlTable): SweepingStorage {
     on conflict (key) do update set value = excluded.value, expires_at = excluded.expires_at`;
   const swap = `update ${t} set value = $2, expires_at = $3 where key = $1 and value = $4 and (expires_at is null or expires_at > $5) returning 1 as ok`;
 
-  const storage = defineStorage({
-    capabilities: { atomic: true, ttl: true },
-    async get(k) {
-      const rows = await sql(`select value from ${t} where key = $1 and (expires_at is null or expires_at > $2)`, [
-        await key(k),
-        at(),
-      ]);
-      const row = rows[0] as { value: string } | undefined;
-      return row === undefined ? undefined : fromStored(row.value);
+  const storage = defineStorage(
+    {
+      capabilities: { atomic: true, ttl: true },
+      async get(k) {
+        const rows = await sql(`select value from ${t} where key = $1 and (expires_at is null or expires_at > $2)`, [
+          await key(k),
+          at(),
+        ]);
+        const row = rows[0] as { value: string } | undefined;
+        return row === undefined ? undefined : fromStored(row.value);
+      },
+      async set(k, value, expires) {
+        await wrote(await sql(upsert, [await key(k), toStored(value), expires ?? null]));
+      },
+      async delete(k) {
+        await sql(`delete from ${t} where key = $1`, [await key(k)]);
+      },
+      async compareAndSet(k, expected, value, expires) {
+        const row = [await key(k), toStored(value), expires ?? null]; // a driver may refuse undefined (D1 does)
+        const rows =
+          expected === undefined
+            ? await sql(`${upsert} where t.expires_at is not null and t.expires_at <= $4 returning 1 as ok`, [
+                ...row,
+                at(),
+              ])
+            : await sql(swap, [...row, toStored(expected), at()]);
+        return wrote(rows.length === 1);
+      },
     },
-    async set(k, value, opts) {
-      const expires = until(opts);
-      await wrote(await sql(upsert, [await key(k), toStored(value), expires]));
-    },
-    async delete(k) {
-      await sql(`delete from ${t} where key = $1`, [await key(k)]);
-    },
-    async compareAndSet(k, expected, value, opts) {
-      const expires = until(opts);
-      const rows =
-        expected === undefined
-          ? await sql(`${upsert} where t.expires_at is not null and t.expires_at <= $4 returning 1 as ok`, [
-              await key(k),
-              toStored(value),
-              expires,
-              at(),
-            ])
-          : await sql(swap, [await key(k), toStored(value), expires, toStored(expected), at()]);
-      return wrote(rows.length === 1);
-    },
-  });
+    now,
+  );
   return { ...storage, sweep };
 }

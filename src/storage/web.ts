@@ -2,7 +2,7 @@
 // between its read and its write, so it is atomic inside one page; across tabs it is wrapped in a Web Lock.
 import { ConfigError } from "../errors";
 import type { RunStorage } from "../types";
-import { defineStorage, expiryOf, isExpired } from "./shared";
+import { defineStorage, isExpired } from "./shared";
 
 /** The part of the Web Storage API this adapter uses (`localStorage`, `sessionStorage`, or your own). */
 export interface WebStorageLike {
@@ -40,8 +40,7 @@ function unwrap(raw: string): { value: () => string; expiresAt: number | undefin
   return { value: () => raw.slice(head[0].length), expiresAt: head[1] ? Number(head[1]) : undefined };
 }
 
-const wrap = (value: string, expiresAt: number | undefined): string =>
-  `${expiresAt === undefined ? "" : Math.ceil(expiresAt)}|${value}`;
+const wrap = (value: string, expiresAt: number | undefined): string => `${expiresAt ?? ""}|${value}`;
 
 const SWEEP_EVERY = 256;
 
@@ -111,16 +110,18 @@ export function webStorage(options: WebStorageOptions = {}): RunStorage {
     return true;
   };
 
-  return defineStorage({
-    capabilities: { atomic: locks !== null, ttl: true },
-    get: async (key) => read(prefix + key),
-    set: async (key, value, opts) => write(prefix + key, value, expiryOf(opts, now)),
-    delete: async (key) => storage.removeItem(prefix + key),
-    async compareAndSet(key, expected, value, opts) {
-      const name = prefix + key;
-      const expiresAt = expiryOf(opts, now);
-      if (locks === null) return swap(name, expected, value, expiresAt);
-      return locks.request(`toolnexus:${name}`, () => swap(name, expected, value, expiresAt));
+  return defineStorage(
+    {
+      capabilities: { atomic: locks !== null, ttl: true },
+      get: async (key) => read(prefix + key),
+      set: async (key, value, expiresAt) => write(prefix + key, value, expiresAt),
+      delete: async (key) => storage.removeItem(prefix + key),
+      async compareAndSet(key, expected, value, expiresAt) {
+        const name = prefix + key;
+        if (locks === null) return swap(name, expected, value, expiresAt);
+        return locks.request(`toolnexus:${name}`, () => swap(name, expected, value, expiresAt));
+      },
     },
-  });
+    now,
+  );
 }

@@ -276,7 +276,7 @@ describe("createRunHandler: a hostile client gets a 4xx, and nothing is stored o
   });
 
   it("createRunHandler refuses a missing client and a bad maxBodyBytes at once", () => {
-    expect(() => createRunHandler({} as never)).toThrow(/needs \{ client \}/);
+    expect(() => createRunHandler({} as never)).toThrow(/client must be a client made by createClient/);
     const { client } = edgeWorld();
     expect(() => createRunHandler({ client, maxBodyBytes: 0 })).toThrow(/maxBodyBytes/);
   });
