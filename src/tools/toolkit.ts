@@ -4,7 +4,7 @@ import { toAnthropic, toGemini, toOpenAI } from "./declarations";
 import { BUILTIN_NAMES, builtinTools, type BuiltinsOption } from "./builtins/index";
 import { ConfigError, isToolnexusError, shown } from "../errors";
 import type { FetchFn } from "./http-tool";
-import { thrownMessage, toolContext } from "./tool";
+import { badOption, thrownMessage, toolContext } from "./tool";
 import type { Tool, Toolkit, ToolkitLike } from "../types";
 
 export interface ToolkitOptions {
@@ -26,13 +26,10 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
     typeof builtins !== "boolean" &&
     (typeof builtins !== "object" || builtins === null || Array.isArray(builtins))
   ) {
-    throw new ConfigError(
-      "builtins",
-      `toolnexus: createToolkit: builtins must be true, false or an object such as { question: false }, got ${shown(builtins)}`,
-    );
+    throw badOption("createToolkit", "builtins", "a boolean or an object such as { question: false }", builtins);
   }
   if (options.fetch !== undefined && typeof options.fetch !== "function")
-    throw new ConfigError("fetch", `toolnexus: createToolkit: fetch must be a function, got ${shown(options.fetch)}`);
+    throw badOption("createToolkit", "fetch", "a function", options.fetch);
   const collisions = hostTools
     .filter((t) => t.source === "relay" && (BUILTIN_NAMES as readonly string[]).includes(t.name))
     .map((t) => t.name);
@@ -48,15 +45,13 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
 }
 
 function checkTools(fn: string, tools: unknown): Tool[] {
-  if (!Array.isArray(tools))
-    throw new ConfigError("tools", `toolnexus: ${fn}: tools must be an array of tools, got ${shown(tools)}`);
+  if (!Array.isArray(tools)) throw badOption(fn, "tools", "an array of tools", tools);
   tools.forEach((t: Partial<Tool> | null, i) => {
-    if (typeof t?.name !== "string" || typeof t.execute !== "function" || typeof t.inputSchema !== "object") {
+    if (typeof t?.name !== "string" || typeof t.execute !== "function" || typeof t.inputSchema !== "object")
       throw new ConfigError(
         "tools",
-        `toolnexus: ${fn}: tools[${i}] is not a tool (expected { name, description, inputSchema, source, execute }), got ${shown(t)} — build it with defineTool()`,
+        `toolnexus: ${fn}: tools[${i}] is not a tool, got ${shown(t)} — build it with defineTool()`,
       );
-    }
   });
   return tools as Tool[];
 }

@@ -2,7 +2,7 @@
 // model is told about them (name, description, input schema) is here; what they do is in their own files.
 import type { FetchFn } from "../http-tool";
 import { toolSchema, type ToolSchema } from "../schema/input-schema";
-import { builtinFailure, makeTool, type ToolSpec } from "../tool";
+import { makeTool, type ToolSpec } from "../tool";
 import type { JSONSchema, Tool } from "../../types";
 import { askQuestions } from "./question";
 import { writeTodos } from "./todowrite";
@@ -72,7 +72,7 @@ const todoSchema = (): JSONSchema =>
 
 /** A builtin: its arguments checked as any tool's, a throw reported as `"<name>: <message>"`. */
 function builtin(name: BuiltinName, description: string, schema: ToolSchema, run: ToolSpec["run"]): Tool {
-  return makeTool({ name, description, source: "builtin", schema, failure: builtinFailure(name), run });
+  return makeTool({ name, description, source: "builtin", schema, run });
 }
 
 const declare: Record<BuiltinName, (fetchFn?: FetchFn) => Tool> = {
