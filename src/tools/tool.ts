@@ -73,8 +73,8 @@ export function toolContext(ctx?: Partial<ToolContext>): ToolContext {
 }
 
 /** The ConfigError for a bad option: `toolnexus: <fn>: <field> must be <want>, got <value>`. */
-export const badOption = (fn: string, field: string, want: string, value: unknown): ConfigError =>
-  new ConfigError(field, `toolnexus: ${fn}: ${field} must be ${want}, got ${shown(value)}`);
+export const badOption = (fn: string, field: string, want: string, value: unknown, got = shown(value)): ConfigError =>
+  new ConfigError(field, `toolnexus: ${fn}: ${field} must be ${want}, got ${got}`);
 
 /** Checks the options every tool factory shares; returns the name. */
 export function requireToolName(fn: string, options: { name?: unknown; description?: unknown } | undefined): string {
