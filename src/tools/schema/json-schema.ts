@@ -4,12 +4,10 @@
 // ignored.
 import { canonical, isPlainObject, typeName } from "../../_internal/json";
 
-type Path = (string | number)[];
-
 /** Every way `value` breaks `schema`, as `"<path>: <problem>"` strings. Unknown keywords are ignored. */
 export function validateJsonSchema(schema: unknown, value: unknown): string[] {
   const problems: string[] = [];
-  check(schema, value, [], problems);
+  check(schema, value, "", problems);
   return problems;
 }
 
@@ -24,9 +22,10 @@ const isType = (type: string, value: unknown): boolean =>
         ? isPlainObject(value)
         : typeName(value) === type;
 
-function check(schema: unknown, value: unknown, path: Path, out: string[]): void {
+/** Checks `value`, found at `path` (`""` at the root), against `schema`. */
+function check(schema: unknown, value: unknown, path: string, out: string[]): void {
   if (!isPlainObject(schema)) return;
-  const fail = (problem: string, at = path) => void out.push(`${formatPath(at)}: ${problem}`);
+  const fail = (problem: string, at = path) => void out.push(`${at || "(root)"}: ${problem}`);
   // a bound that is not a number is NaN, which no value breaks
   const limit = (keyword: string) => (typeof schema[keyword] === "number" ? (schema[keyword] as number) : NaN);
   const types = [schema.type].flat().filter((t): t is string => TYPES.includes(t as string));
@@ -57,15 +56,15 @@ function check(schema: unknown, value: unknown, path: Path, out: string[]): void
     fail(`must match the pattern ${schema.pattern}`);
   if (Array.isArray(value)) {
     const { items } = schema;
-    value.forEach((item, i) => check(Array.isArray(items) ? items[i] : items, item, [...path, i], out));
+    value.forEach((item, i) => check(Array.isArray(items) ? items[i] : items, item, join(path, i), out));
   }
   if (isPlainObject(value)) {
     const properties = isPlainObject(schema.properties) ? schema.properties : {};
     for (const key of Array.isArray(schema.required) ? schema.required : [])
       if (typeof key === "string" && (!Object.hasOwn(value, key) || value[key] === undefined))
-        fail("is required", [...path, key]);
+        fail("is required", join(path, key));
     for (const [key, child] of Object.entries(value)) {
-      const at = [...path, key];
+      const at = join(path, key);
       if (child === undefined) continue;
       if (Object.hasOwn(properties, key)) check(properties[key], child, at, out);
       else if (schema.additionalProperties === false) fail("is not an allowed property", at);
@@ -83,11 +82,10 @@ function matches(pattern: string, text: string): boolean {
   }
 }
 
-export function formatPath(path: readonly (PropertyKey | { readonly key: PropertyKey })[]): string {
-  let out = "";
-  for (const segment of path) {
-    const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-    out += typeof key === "number" ? `[${key}]` : out ? `.${String(key)}` : String(key);
-  }
-  return out || "(root)";
-}
+/** `path` with `key` appended: `a.b[0]`. */
+const join = (path: string, key: PropertyKey): string =>
+  typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${String(key)}` : String(key);
+
+/** A Standard Schema issue's path as this validator writes one. */
+export const formatPath = (path: readonly (PropertyKey | { readonly key: PropertyKey })[]): string =>
+  path.reduce<string>((out, segment) => join(out, typeof segment === "object" ? segment.key : segment), "") || "(root)";
