@@ -3,6 +3,7 @@
 import { toAnthropic, toGemini, toOpenAI } from "./declarations";
 import { BUILTIN_NAMES, builtinTools, type BuiltinsOption } from "./builtins/index";
 import { ConfigError, isToolnexusError, shown } from "../errors";
+import { isPlainObject } from "../_internal/json";
 import type { FetchFn } from "./http-tool";
 import { badOption, thrownMessage, toolContext } from "./tool";
 import type { Tool, Toolkit, ToolkitLike } from "../types";
@@ -21,13 +22,8 @@ export interface ToolkitOptions {
 export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolkit> {
   const hostTools = checkTools("createToolkit", options.tools ?? []);
   const { builtins } = options;
-  if (
-    builtins !== undefined &&
-    typeof builtins !== "boolean" &&
-    (typeof builtins !== "object" || builtins === null || Array.isArray(builtins))
-  ) {
+  if (!(builtins === undefined || typeof builtins === "boolean" || isPlainObject(builtins)))
     throw badOption("createToolkit", "builtins", "a boolean or an object such as { question: false }", builtins);
-  }
   if (options.fetch !== undefined && typeof options.fetch !== "function")
     throw badOption("createToolkit", "fetch", "a function", options.fetch);
   const collisions = hostTools

@@ -29,7 +29,7 @@ export interface ToolSchema {
 }
 
 /** The default input schema: any object (a fresh copy each time, so no two tools share one). */
-export const emptyObjectSchema = (): JSONSchema => ({ type: "object", properties: {} });
+const emptyObjectSchema = (): JSONSchema => ({ type: "object", properties: {} });
 
 /** Compiles `input` for the tool `owner` (used in messages). Throws ConfigError for a schema it cannot declare. */
 export function toolSchema(input: unknown, owner: string, fallback: () => JSONSchema = emptyObjectSchema): ToolSchema {
@@ -59,10 +59,9 @@ export function toolSchema(input: unknown, owner: string, fallback: () => JSONSc
   };
 }
 
-function isStandardSchema(value: unknown): value is StandardSchemaV1 {
-  const std = (value as { "~standard"?: { validate?: unknown } } | null)?.["~standard"];
-  return (typeof value === "object" || typeof value === "function") && typeof std?.validate === "function";
-}
+/** A Standard Schema v1: anything with a `~standard.validate` function (a primitive has none). */
+const isStandardSchema = (value: unknown): value is StandardSchemaV1 =>
+  typeof (value as { "~standard"?: { validate?: unknown } } | null)?.["~standard"]?.validate === "function";
 
 /** The JSON Schema a Standard Schema declares its input as. */
 function declaredSchema(schema: StandardSchemaV1, owner: string): unknown {
