@@ -3,7 +3,7 @@
 // usually — never appear in an output or an error.
 import { toolSchema, type StandardSchemaV1 } from "./schema/input-schema";
 import { maskSecrets } from "../_internal/redact";
-import { typeName } from "../_internal/json";
+import { isPlainObject, typeName } from "../_internal/json";
 import { deadline, MAX_TIMER_MS } from "../_internal/signals";
 import { badOption, makeTool, requireToolName, thrownMessage } from "./tool";
 import type { JSONSchema, Tool, ToolContext, ToolResult } from "../types";
@@ -75,21 +75,25 @@ function checkHttpOptions(name: string, o: HttpToolOptions): string {
   if (typeof o.method !== "string" || !/^[A-Za-z]+$/.test(o.method))
     throw bad("method", 'an HTTP method such as "GET"');
   if (typeof o.url !== "string" || o.url === "") throw bad("url", "a non-empty string");
-  if (o.body !== undefined && !BODY_MODES.includes(o.body)) throw bad("body", `one of ${BODY_MODES.join(", ")}`);
-  if (o.resultMode !== undefined && !RESULT_MODES.includes(o.resultMode))
-    throw bad("resultMode", `one of ${RESULT_MODES.join(", ")}`);
-  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === "number" && o.timeoutMs > 0 && o.timeoutMs <= MAX_TIMER_MS))
-    throw bad("timeoutMs", `a number of ms > 0 and ≤ ${MAX_TIMER_MS}`);
-  if (o.headers !== undefined && !isStringRecord(o.headers)) throw bad("headers", "an object of string values");
-  if (o.env !== undefined && !isStringRecord(o.env)) throw bad("env", "an object of string values");
-  if (o.query !== undefined && !(Array.isArray(o.query) && o.query.every((q) => typeof q === "string")))
-    throw bad("query", "an array of argument names");
-  if (o.fetch !== undefined && typeof o.fetch !== "function") throw bad("fetch", "a function");
+  const optional: [keyof HttpToolOptions, (value: unknown) => boolean, string][] = [
+    ["body", (v) => BODY_MODES.includes(v as string), `one of ${BODY_MODES.join(", ")}`],
+    ["resultMode", (v) => RESULT_MODES.includes(v as string), `one of ${RESULT_MODES.join(", ")}`],
+    [
+      "timeoutMs",
+      (v) => typeof v === "number" && v > 0 && v <= MAX_TIMER_MS,
+      `a number of ms > 0 and ≤ ${MAX_TIMER_MS}`,
+    ],
+    ["headers", isStringRecord, "an object of string values"],
+    ["env", isStringRecord, "an object of string values"],
+    ["query", (v) => Array.isArray(v) && v.every((q) => typeof q === "string"), "an array of argument names"],
+    ["fetch", (v) => typeof v === "function", "a function"],
+  ];
+  for (const [field, test, want] of optional) if (o[field] !== undefined && !test(o[field])) throw bad(field, want);
   return o.method.toUpperCase();
 }
 
 const isStringRecord = (v: unknown): v is Record<string, string> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
+  isPlainObject(v) && Object.values(v).every((x) => typeof x === "string");
 
 async function callEndpoint(
   o: HttpToolOptions,
