@@ -34,13 +34,13 @@ const emptyObjectSchema = (): JSONSchema => ({ type: "object", properties: {} })
 /** Compiles `input` for the tool `owner` (used in messages). Throws ConfigError for a schema it cannot declare. */
 export function toolSchema(input: unknown, owner: string, fallback: () => JSONSchema = emptyObjectSchema): ToolSchema {
   if (input === undefined) input = fallback();
+  const refuse = (problem: string, cause?: unknown) =>
+    new ConfigError("inputSchema", `toolnexus: tool "${owner}": ${problem}`, { cause });
   const std = isStandardSchema(input) ? input["~standard"] : undefined;
-  const json = std ? declaredSchema(input as StandardSchemaV1, owner) : input;
+  const json = std ? declaredSchema(input as StandardSchemaV1, refuse) : input;
   if (!isPlainObject(json) || json.type !== "object") {
-    throw new ConfigError(
-      "inputSchema",
-      `toolnexus: tool "${owner}": inputSchema must describe an object (JSON Schema type "object"), got ${isPlainObject(json) ? `type ${shown(json.type)}` : shown(json)}`,
-    );
+    const got = isPlainObject(json) ? `type ${shown(json.type)}` : shown(json);
+    throw refuse(`inputSchema must describe an object (JSON Schema type "object"), got ${got}`);
   }
   // a converted schema's `$schema` is left out of the declaration
   const { $schema: _, ...declared } = json;
@@ -64,7 +64,7 @@ const isStandardSchema = (value: unknown): value is StandardSchemaV1 =>
   typeof (value as { "~standard"?: { validate?: unknown } } | null)?.["~standard"]?.validate === "function";
 
 /** The JSON Schema a Standard Schema declares its input as. */
-function declaredSchema(schema: StandardSchemaV1, owner: string): unknown {
+function declaredSchema(schema: StandardSchemaV1, refuse: (problem: string, cause?: unknown) => Error): unknown {
   const std = schema["~standard"] as StandardSchemaV1["~standard"] & {
     jsonSchema?: { input?: (o: { target: string }) => unknown };
   };
@@ -76,17 +76,11 @@ function declaredSchema(schema: StandardSchemaV1, owner: string): unknown {
     else if (std.vendor === "valibot") converted = valibotToJsonSchema(schema as unknown as Record<string, unknown>);
     else if (typeof method === "function") converted = method.call(schema);
   } catch (error) {
-    throw new ConfigError(
-      "inputSchema",
-      `toolnexus: tool "${owner}": cannot convert the ${std.vendor} inputSchema to JSON Schema: ${errorMessage(error)}`,
-      { cause: error },
-    );
+    throw refuse(`cannot convert the ${std.vendor} inputSchema to JSON Schema: ${errorMessage(error)}`, error);
   }
-  if (converted === undefined) {
-    throw new ConfigError(
-      "inputSchema",
-      `toolnexus: tool "${owner}": the ${std.vendor} schema offers no JSON Schema conversion (~standard.jsonSchema or toJSONSchema()) — pass a JSON Schema or a valibot schema`,
+  if (converted === undefined)
+    throw refuse(
+      `the ${std.vendor} schema offers no JSON Schema conversion (~standard.jsonSchema or toJSONSchema()) — pass a JSON Schema or a valibot schema`,
     );
-  }
   return converted;
 }
