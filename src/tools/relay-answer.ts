@@ -40,7 +40,7 @@ export function readRelayAnswer(answer: Answer, calls: { id: string; name: strin
     if (supplied.size && !calls.some((c) => supplied.has(c.id))) {
       throw new InvalidAnswerError(
         "data.results",
-        `${PREFIX} data.results names ${quoted(supplied.keys())}, none a call of this request (${quoted(calls.map((c) => c.id))})`,
+        `${PREFIX} data.results names ${JSON.stringify([...supplied.keys()])}, none a call of this request (${JSON.stringify(calls.map((c) => c.id))})`,
       );
     }
   } else if (data.output !== undefined) {
@@ -62,8 +62,6 @@ export function readRelayAnswer(answer: Answer, calls: { id: string; name: strin
     ]),
   );
 }
-
-const quoted = (ids: Iterable<string>): string => Array.from(ids, (id) => `"${id}"`).join(", ");
 
 /** `{ output, isError }` read from `item`, whose fields a refusal names `<at>output` and `<at>isError`. */
 function readResult(item: Record<string, unknown>, at: string, hint = ""): ToolResult {
