@@ -37,13 +37,14 @@ function pipe(node: Node, json: Json): Json {
 export function valibotToJsonSchema(node: Node): Json {
   const t = node.type ?? "";
   const convert = (child: unknown) => valibotToJsonSchema(child as Node);
-  if (OPTIONAL.includes(t) || NULLABLE.includes(t)) {
-    const inner = convert(node.wrapped);
-    if ("default" in node && typeof node.default !== "function") inner.default = node.default;
-    return NULLABLE.includes(t) ? pipe(node, { anyOf: [inner, { type: "null" }] }) : inner;
-  }
   let json: Json = {};
-  if (t.includes("object")) {
+  if (node.wrapped) {
+    // optional, nullable, nullish, non_optional, …: the wrapped schema, with the wrapper's default
+    json = convert(node.wrapped);
+    const fallback = node.default;
+    if (fallback !== undefined && typeof fallback !== "function") json.default = fallback;
+    if (NULLABLE.includes(t)) json = { anyOf: [json, { type: "null" }] };
+  } else if (t.includes("object")) {
     const entries = Object.entries((node.entries ?? {}) as Record<string, Node>);
     const required = entries.filter(([, child]) => !OPTIONAL.includes(child.type ?? "")).map(([key]) => key);
     json = { type: "object", properties: Object.fromEntries(entries.map(([key, child]) => [key, convert(child)])) };
