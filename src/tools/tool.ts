@@ -153,8 +153,7 @@ function declineWith(spec: ToolSpec, onDecline: NonNullable<ToolSpec["onDecline"
 
 /** A string ⇒ output; a ToolResult ⇒ as is; `undefined` ⇒ `""`; anything else ⇒ its JSON, or an error result. */
 export function toToolResult(name: string, value: unknown): ToolResult {
-  if (typeof value === "string") return { output: value, isError: false };
-  if (value === undefined) return { output: "", isError: false };
+  if (value === undefined || typeof value === "string") return { output: value ?? "", isError: false };
   if (isToolResult(value)) return value;
   let json: string | undefined;
   let why = "";
@@ -170,20 +169,15 @@ export function toToolResult(name: string, value: unknown): ToolResult {
   };
 }
 
-function isToolResult(value: unknown): value is ToolResult {
-  if (typeof value !== "object" || value === null) return false;
-  const r = value as Partial<ToolResult>;
-  return typeof r.output === "string" && typeof r.isError === "boolean";
-}
+const isToolResult = (value: unknown): value is ToolResult =>
+  typeof (value as ToolResult | null)?.output === "string" && typeof (value as ToolResult).isError === "boolean";
 
 /** The message of anything thrown — an Error, a string, `null`, an object whose `toString` throws. */
 export function thrownMessage(error: unknown): string {
   try {
     const e = error as { message?: unknown; name?: unknown } | null;
-    if (typeof e === "object" && e !== null && typeof e.message === "string") {
-      return e.message || (typeof e.name === "string" && e.name) || "Error";
-    }
-    return errorMessage(error);
+    if (typeof e?.message !== "string") return errorMessage(error);
+    return e.message || (typeof e.name === "string" && e.name) || "Error";
   } catch {
     return "the tool threw a value that cannot be described";
   }
