@@ -35,8 +35,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
       `toolnexus: relay tool name collides with a built-in tool: [${[...new Set(collisions)].sort().join(", ")}] — rename the relay tool (the guard applies even with builtins disabled, so a future builtin cannot capture a declaration-only tool)`,
     );
   }
-  const hostNames = new Set(hostTools.map((t) => t.name));
-  const kept = builtinTools(builtins, options.fetch).filter((t) => !hostNames.has(t.name));
+  const kept = builtinTools(builtins, options.fetch).filter((t) => !hostTools.some((h) => h.name === t.name));
   return toolkitOf([...kept, ...hostTools]);
 }
 
