@@ -196,5 +196,6 @@ function expandHeaders(
     // the whole value, and the credential of a "<scheme> <credential>" value on its own
     if (!PLAIN_HEADERS.includes(name.toLowerCase())) secrets.push(value, ...value.trim().split(/\s+/).slice(1));
   }
-  return { headers, secrets: [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length) };
+  // longest first, so a secret inside another does not leave the rest of that one showing (maskSecrets skips short ones)
+  return { headers, secrets: secrets.sort((a, b) => b.length - a.length) };
 }
