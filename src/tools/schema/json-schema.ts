@@ -44,11 +44,10 @@ function check(schema: unknown, value: unknown, path: string, out: string[]): vo
   }
   const text = typeof value === "string";
   if (text || Array.isArray(value)) {
-    const size = text ? [...value].length : value.length;
-    const unit = text ? "character" : "item";
+    const [size, unit, keyword] = text ? [[...value].length, "character", "Length"] : [value.length, "item", "Items"];
     const count = (n: number) => `${n} ${unit}${n === 1 ? "" : "s"}`;
-    const min = limit(text ? "minLength" : "minItems");
-    const max = limit(text ? "maxLength" : "maxItems");
+    const min = limit(`min${keyword}`);
+    const max = limit(`max${keyword}`);
     if (size < min) fail(`must have at least ${count(min)}`);
     if (size > max) fail(`must have at most ${count(max)}`);
   }
