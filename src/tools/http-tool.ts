@@ -3,10 +3,9 @@
 // usually — never appear in an output or an error.
 import { toolSchema, type StandardSchemaV1 } from "./schema/input-schema";
 import { maskSecrets } from "../_internal/redact";
-import { typeName } from "../_internal/json";
-import { ConfigError, shown } from "../errors";
+import { isPlainObject, typeName } from "../_internal/json";
 import { deadline, MAX_TIMER_MS } from "../_internal/signals";
-import { makeTool, requireToolName, thrownMessage } from "./tool";
+import { badOption, makeTool, requireToolName, thrownMessage } from "./tool";
 import type { JSONSchema, Tool, ToolContext, ToolResult } from "../types";
 
 /** A `fetch` as the SDK calls it. */
@@ -65,28 +64,36 @@ export function httpTool(options: HttpToolOptions): Tool {
 
 function checkHttpOptions(name: string, o: HttpToolOptions): string {
   // header and env values are secrets: only their kind is shown
-  const bad = (field: keyof HttpToolOptions, want: string) => {
-    const value = field === "headers" || field === "env" ? typeName(o[field]) : shown(o[field]);
-    return new ConfigError(field, `toolnexus: httpTool "${name}": ${field} must be ${want}, got ${value}`);
-  };
+  const bad = (field: keyof HttpToolOptions, want: string) =>
+    badOption(
+      `httpTool "${name}"`,
+      field,
+      want,
+      o[field],
+      field === "headers" || field === "env" ? typeName(o[field]) : undefined,
+    );
   if (typeof o.method !== "string" || !/^[A-Za-z]+$/.test(o.method))
     throw bad("method", 'an HTTP method such as "GET"');
   if (typeof o.url !== "string" || o.url === "") throw bad("url", "a non-empty string");
-  if (o.body !== undefined && !BODY_MODES.includes(o.body)) throw bad("body", `one of ${BODY_MODES.join(", ")}`);
-  if (o.resultMode !== undefined && !RESULT_MODES.includes(o.resultMode))
-    throw bad("resultMode", `one of ${RESULT_MODES.join(", ")}`);
-  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === "number" && o.timeoutMs > 0 && o.timeoutMs <= MAX_TIMER_MS))
-    throw bad("timeoutMs", `a number of ms > 0 and ≤ ${MAX_TIMER_MS}`);
-  if (o.headers !== undefined && !isStringRecord(o.headers)) throw bad("headers", "an object of string values");
-  if (o.env !== undefined && !isStringRecord(o.env)) throw bad("env", "an object of string values");
-  if (o.query !== undefined && !(Array.isArray(o.query) && o.query.every((q) => typeof q === "string")))
-    throw bad("query", "an array of argument names");
-  if (o.fetch !== undefined && typeof o.fetch !== "function") throw bad("fetch", "a function");
+  const optional: [keyof HttpToolOptions, (value: unknown) => boolean, string][] = [
+    ["body", (v) => BODY_MODES.includes(v as string), `one of ${BODY_MODES.join(", ")}`],
+    ["resultMode", (v) => RESULT_MODES.includes(v as string), `one of ${RESULT_MODES.join(", ")}`],
+    [
+      "timeoutMs",
+      (v) => typeof v === "number" && v > 0 && v <= MAX_TIMER_MS,
+      `a number of ms > 0 and ≤ ${MAX_TIMER_MS}`,
+    ],
+    ["headers", isStringRecord, "an object of string values"],
+    ["env", isStringRecord, "an object of string values"],
+    ["query", (v) => Array.isArray(v) && v.every((q) => typeof q === "string"), "an array of argument names"],
+    ["fetch", (v) => typeof v === "function", "a function"],
+  ];
+  for (const [field, test, want] of optional) if (o[field] !== undefined && !test(o[field])) throw bad(field, want);
   return o.method.toUpperCase();
 }
 
 const isStringRecord = (v: unknown): v is Record<string, string> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
+  isPlainObject(v) && Object.values(v).every((x) => typeof x === "string");
 
 async function callEndpoint(
   o: HttpToolOptions,
@@ -100,26 +107,32 @@ async function callEndpoint(
   try {
     const { url, body } = buildRequest(o, method, args, headers);
     const fetchFn: FetchFn = o.fetch ?? globalThis.fetch;
-    const response = await fetchFn(url, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body }),
-      signal: limit.signal,
-    });
+    const response = await fetchFn(url, { method, headers, body, signal: limit.signal });
     const text = await response.text();
-    const status = response.status;
-    if (!response.ok)
-      return { output: maskSecrets(`HTTP ${status}: ${text}`, secrets), isError: true, metadata: { status } };
-    return {
-      output: maskSecrets(shapeOutput(o.resultMode ?? "text", status, text), secrets),
-      isError: false,
-      metadata: { status },
-    };
+    const { ok, status } = response;
+    const mode = o.resultMode;
+    const output = !ok
+      ? `HTTP ${status}: ${text}`
+      : mode === "status+text"
+        ? `${status}\n${text}`
+        : mode === "json"
+          ? asJson(text)
+          : text;
+    return { output: maskSecrets(output, secrets), isError: !ok, metadata: { status } };
   } catch (error) {
     const message = limit.timedOut() ? `${o.name}: request timed out after ${timeoutMs}ms` : thrownMessage(error);
     return { output: maskSecrets(message, secrets), isError: true };
   } finally {
     limit.done();
+  }
+}
+
+/** The body re-serialised when it is JSON, else JSON-quoted. */
+function asJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return JSON.stringify(text);
   }
 }
 
@@ -133,44 +146,35 @@ function buildRequest(
   let url = o.url.replace(PLACEHOLDER, (_, key: string) => {
     const value = rest[key];
     delete rest[key];
-    return encodeURIComponent(value === undefined || value === null ? "" : toParam(value));
+    return encodeURIComponent(toParam(value ?? ""));
   });
   const bodiless = method === "GET" || method === "HEAD";
-  const params = new URLSearchParams();
+  const query: Record<string, unknown> = {};
   for (const key of Object.keys(rest)) {
     if (!bodiless && !o.query?.includes(key)) continue;
-    if (rest[key] !== undefined) params.append(key, toParam(rest[key]));
+    query[key] = rest[key];
     delete rest[key];
   }
-  const query = params.toString();
-  if (query) url += (url.includes("?") ? "&" : "?") + query;
+  const search = formEncoded(query);
+  if (search) url += (url.includes("?") ? "&" : "?") + search;
   if (bodiless || Object.keys(rest).length === 0) return { url };
   const mode = o.body ?? "json";
-  if (mode === "raw") return { url, body: rest.body === undefined || rest.body === null ? "" : toParam(rest.body) };
-  const hasType = Object.keys(headers).some((h) => h.toLowerCase() === "content-type");
-  if (mode === "form") {
-    if (!hasType) headers["Content-Type"] = "application/x-www-form-urlencoded";
-    const form = new URLSearchParams();
-    for (const [k, v] of Object.entries(rest)) if (v !== undefined) form.append(k, toParam(v));
-    return { url, body: form.toString() };
-  }
-  if (!hasType) headers["Content-Type"] = "application/json";
-  return { url, body: JSON.stringify(rest) };
+  if (mode === "raw") return { url, body: toParam(rest.body ?? "") };
+  if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type"))
+    headers["Content-Type"] = mode === "form" ? "application/x-www-form-urlencoded" : "application/json";
+  return { url, body: mode === "form" ? formEncoded(rest) : JSON.stringify(rest) };
+}
+
+/** `a=1&b=x` of the defined values. */
+function formEncoded(values: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) params.append(key, toParam(value));
+  return params.toString();
 }
 
 /** Strings as they are; anything else as JSON (never `[object Object]`). */
 const toParam = (value: unknown): string =>
   typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
-
-function shapeOutput(mode: string, status: number, text: string): string {
-  if (mode === "status+text") return `${status}\n${text}`;
-  if (mode !== "json") return text;
-  try {
-    return JSON.stringify(JSON.parse(text));
-  } catch {
-    return JSON.stringify(text);
-  }
-}
 
 // Headers that describe the exchange rather than identify the caller; their values are not scrubbed.
 const PLAIN_HEADERS = ["accept", "content-type"];
@@ -192,5 +196,6 @@ function expandHeaders(
     // the whole value, and the credential of a "<scheme> <credential>" value on its own
     if (!PLAIN_HEADERS.includes(name.toLowerCase())) secrets.push(value, ...value.trim().split(/\s+/).slice(1));
   }
-  return { headers, secrets: [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length) };
+  // longest first, so a secret inside another does not leave the rest of that one showing (maskSecrets skips short ones)
+  return { headers, secrets: secrets.sort((a, b) => b.length - a.length) };
 }

@@ -34,31 +34,22 @@ export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
 /* @__NO_SIDE_EFFECTS__ */
 export function defineTool<S extends ToolInputSchema = JSONSchema>(options: DefineToolOptions<S>): Tool {
   const name = requireToolName("defineTool", options);
-  if (typeof options.execute !== "function")
-    throw new ConfigError(
-      "execute",
-      `toolnexus: defineTool "${name}": execute must be a function, got ${shown(options.execute)}`,
-    );
-  if (options.onDecline !== undefined && typeof options.onDecline !== "function")
-    throw new ConfigError(
-      "onDecline",
-      `toolnexus: defineTool "${name}": onDecline must be a function or left out, got ${shown(options.onDecline)}`,
-    );
-  if (options.recovery !== undefined && options.recovery !== "rerun")
-    throw new ConfigError(
-      "recovery",
-      `toolnexus: defineTool "${name}": recovery must be "rerun" or left out, got ${shown(options.recovery)}`,
-    );
+  const fn = `defineTool "${name}"`;
+  const { execute, onDecline, recovery } = options;
+  if (typeof execute !== "function") throw badOption(fn, "execute", "a function", execute);
+  if (onDecline !== undefined && typeof onDecline !== "function")
+    throw badOption(fn, "onDecline", "a function or left out", onDecline);
+  if (recovery !== undefined && recovery !== "rerun") throw badOption(fn, "recovery", '"rerun" or left out', recovery);
   const tool = makeTool({
     name,
     description: options.description,
     source: "native",
     schema: toolSchema(options.inputSchema, name),
-    run: options.execute as ToolSpec["run"],
+    run: execute as ToolSpec["run"],
     needsApproval: options.needsApproval as NeedsApproval | undefined,
-    onDecline: options.onDecline as ToolSpec["onDecline"],
+    onDecline: onDecline as ToolSpec["onDecline"],
   });
-  return options.recovery ? { ...tool, recovery: options.recovery } : tool;
+  return recovery ? { ...tool, recovery } : tool;
 }
 
 /**
@@ -81,16 +72,17 @@ export function toolContext(ctx?: Partial<ToolContext>): ToolContext {
   };
 }
 
+/** The ConfigError for a bad option: `toolnexus: <fn>: <field> must be <want>, got <value>`. */
+export const badOption = (fn: string, field: string, want: string, value: unknown, got = shown(value)): ConfigError =>
+  new ConfigError(field, `toolnexus: ${fn}: ${field} must be ${want}, got ${got}`);
+
 /** Checks the options every tool factory shares; returns the name. */
 export function requireToolName(fn: string, options: { name?: unknown; description?: unknown } | undefined): string {
-  if (typeof options?.name !== "string" || options.name === "")
-    throw new ConfigError("name", `toolnexus: ${fn}: name must be a non-empty string, got ${shown(options?.name)}`);
-  if (typeof options.description !== "string")
-    throw new ConfigError(
-      "description",
-      `toolnexus: ${fn} "${options.name}": description must be a string, got ${shown(options.description)}`,
-    );
-  return options.name;
+  const name = options?.name;
+  if (typeof name !== "string" || name === "") throw badOption(fn, "name", "a non-empty string", name);
+  if (typeof options!.description !== "string")
+    throw badOption(`${fn} "${name}"`, "description", "a string", options!.description);
+  return name;
 }
 
 export interface ToolSpec {
@@ -101,8 +93,6 @@ export interface ToolSpec {
   run(args: Record<string, unknown>, ctx: ToolContext): unknown;
   /** Before `run`, the call waits for an approval (see approval.ts). */
   needsApproval?: NeedsApproval | undefined;
-  /** The output for a thrown message (builtins prefix their name). */
-  failure?: (message: string) => string;
   /** The tool's own refusal (see DefineToolOptions.onDecline). */
   onDecline?: ((answer: Answer, args: Record<string, unknown>, ctx: ToolContext) => unknown) | undefined;
   /** Errors meant for the host, not the model (they propagate out of `execute`). */
@@ -140,7 +130,8 @@ export function makeTool(spec: ToolSpec): Tool {
       } catch (error) {
         if (spec.rethrow?.(error)) throw error;
         const message = thrownMessage(error);
-        return { output: spec.failure ? spec.failure(message) : message, isError: true };
+        // a builtin's failure says which builtin: `"<name>: <message>"`
+        return { output: spec.source === "builtin" ? `${name}: ${message}` : message, isError: true };
       }
     },
   };
@@ -160,49 +151,33 @@ function declineWith(spec: ToolSpec, onDecline: NonNullable<ToolSpec["onDecline"
   };
 }
 
-/** The builtins' failure rule: a throw becomes `"<name>: <message>"`. */
-export const builtinFailure =
-  (name: string) =>
-  (message: string): string =>
-    `${name}: ${message}`;
-
-const RETURN_HINT = "return a string, a ToolResult or a JSON value";
-
 /** A string ⇒ output; a ToolResult ⇒ as is; `undefined` ⇒ `""`; anything else ⇒ its JSON, or an error result. */
 export function toToolResult(name: string, value: unknown): ToolResult {
-  if (typeof value === "string") return { output: value, isError: false };
-  if (value === undefined) return { output: "", isError: false };
+  if (value === undefined || typeof value === "string") return { output: value ?? "", isError: false };
   if (isToolResult(value)) return value;
   let json: string | undefined;
+  let why = "";
   try {
     json = JSON.stringify(value);
   } catch (error) {
-    return {
-      output: `tool ${name} returned a value that cannot be turned into JSON (${firstLine(thrownMessage(error))}) — ${RETURN_HINT}`,
-      isError: true,
-    };
+    why = ` (${thrownMessage(error).split("\n", 1)[0]})`;
   }
-  if (json === undefined)
-    return { output: `tool ${name} returned a ${typeof value}, which is not JSON — ${RETURN_HINT}`, isError: true };
-  return { output: json, isError: false };
+  if (json !== undefined) return { output: json, isError: false };
+  return {
+    output: `tool ${name} returned a ${typeof value} that cannot be turned into JSON${why} — return a string, a ToolResult or a JSON value`,
+    isError: true,
+  };
 }
 
-function isToolResult(value: unknown): value is ToolResult {
-  if (typeof value !== "object" || value === null) return false;
-  const r = value as Partial<ToolResult>;
-  return typeof r.output === "string" && typeof r.isError === "boolean";
-}
-
-const firstLine = (text: string): string => text.split("\n", 1)[0]!;
+const isToolResult = (value: unknown): value is ToolResult =>
+  typeof (value as ToolResult | null)?.output === "string" && typeof (value as ToolResult).isError === "boolean";
 
 /** The message of anything thrown — an Error, a string, `null`, an object whose `toString` throws. */
 export function thrownMessage(error: unknown): string {
   try {
     const e = error as { message?: unknown; name?: unknown } | null;
-    if (typeof e === "object" && e !== null && typeof e.message === "string") {
-      return e.message || (typeof e.name === "string" && e.name) || "Error";
-    }
-    return errorMessage(error);
+    if (typeof e?.message !== "string") return errorMessage(error);
+    return e.message || (typeof e.name === "string" && e.name) || "Error";
   } catch {
     return "the tool threw a value that cannot be described";
   }

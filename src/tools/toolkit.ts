@@ -3,8 +3,9 @@
 import { toAnthropic, toGemini, toOpenAI } from "./declarations";
 import { BUILTIN_NAMES, builtinTools, type BuiltinsOption } from "./builtins/index";
 import { ConfigError, isToolnexusError, shown } from "../errors";
+import { isPlainObject } from "../_internal/json";
 import type { FetchFn } from "./http-tool";
-import { thrownMessage, toolContext } from "./tool";
+import { badOption, thrownMessage, toolContext } from "./tool";
 import type { Tool, Toolkit, ToolkitLike } from "../types";
 
 export interface ToolkitOptions {
@@ -21,18 +22,10 @@ export interface ToolkitOptions {
 export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolkit> {
   const hostTools = checkTools("createToolkit", options.tools ?? []);
   const { builtins } = options;
-  if (
-    builtins !== undefined &&
-    typeof builtins !== "boolean" &&
-    (typeof builtins !== "object" || builtins === null || Array.isArray(builtins))
-  ) {
-    throw new ConfigError(
-      "builtins",
-      `toolnexus: createToolkit: builtins must be true, false or an object such as { question: false }, got ${shown(builtins)}`,
-    );
-  }
+  if (!(builtins === undefined || typeof builtins === "boolean" || isPlainObject(builtins)))
+    throw badOption("createToolkit", "builtins", "a boolean or an object such as { question: false }", builtins);
   if (options.fetch !== undefined && typeof options.fetch !== "function")
-    throw new ConfigError("fetch", `toolnexus: createToolkit: fetch must be a function, got ${shown(options.fetch)}`);
+    throw badOption("createToolkit", "fetch", "a function", options.fetch);
   const collisions = hostTools
     .filter((t) => t.source === "relay" && (BUILTIN_NAMES as readonly string[]).includes(t.name))
     .map((t) => t.name);
@@ -42,21 +35,18 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
       `toolnexus: relay tool name collides with a built-in tool: [${[...new Set(collisions)].sort().join(", ")}] — rename the relay tool (the guard applies even with builtins disabled, so a future builtin cannot capture a declaration-only tool)`,
     );
   }
-  const hostNames = new Set(hostTools.map((t) => t.name));
-  const kept = builtinTools(builtins, options.fetch).filter((t) => !hostNames.has(t.name));
+  const kept = builtinTools(builtins, options.fetch).filter((t) => !hostTools.some((h) => h.name === t.name));
   return toolkitOf([...kept, ...hostTools]);
 }
 
 function checkTools(fn: string, tools: unknown): Tool[] {
-  if (!Array.isArray(tools))
-    throw new ConfigError("tools", `toolnexus: ${fn}: tools must be an array of tools, got ${shown(tools)}`);
+  if (!Array.isArray(tools)) throw badOption(fn, "tools", "an array of tools", tools);
   tools.forEach((t: Partial<Tool> | null, i) => {
-    if (typeof t?.name !== "string" || typeof t.execute !== "function" || typeof t.inputSchema !== "object") {
+    if (typeof t?.name !== "string" || typeof t.execute !== "function" || typeof t.inputSchema !== "object")
       throw new ConfigError(
         "tools",
-        `toolnexus: ${fn}: tools[${i}] is not a tool (expected { name, description, inputSchema, source, execute }), got ${shown(t)} — build it with defineTool()`,
+        `toolnexus: ${fn}: tools[${i}] is not a tool, got ${shown(t)} — build it with defineTool()`,
       );
-    }
   });
   return tools as Tool[];
 }

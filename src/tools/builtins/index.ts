@@ -2,7 +2,7 @@
 // model is told about them (name, description, input schema) is here; what they do is in their own files.
 import type { FetchFn } from "../http-tool";
 import { toolSchema, type ToolSchema } from "../schema/input-schema";
-import { builtinFailure, makeTool, type ToolSpec } from "../tool";
+import { makeTool, type ToolSpec } from "../tool";
 import type { JSONSchema, Tool } from "../../types";
 import { askQuestions } from "./question";
 import { writeTodos } from "./todowrite";
@@ -17,88 +17,86 @@ export type BuiltinsOption = boolean | Partial<Record<BuiltinName, boolean>>;
 /** webfetch's formats, declared to the model here and checked against in webfetch.ts. */
 const WEBFETCH_FORMATS = ["text", "markdown", "html"];
 
-const webfetchSchema = (): JSONSchema => ({
+/** A property of a builtin's input schema. */
+const field = (type: string, description: string, more?: Record<string, unknown>) => ({ type, description, ...more });
+
+/** An object schema that refuses properties it does not list. */
+const closed = (properties: Record<string, unknown>, required: string[]): JSONSchema => ({
   type: "object",
-  properties: {
-    url: { type: "string", description: "The http(s) URL to fetch" },
-    format: {
-      type: "string",
-      enum: [...WEBFETCH_FORMATS],
-      description: "How to return the page: text, markdown (default) or html",
-    },
-    timeout: { type: "number", description: "Seconds to wait for the page (default 30)" },
-  },
-  required: ["url"],
+  properties,
+  required,
   additionalProperties: false,
 });
 
 /** Arguments that are one required list, `key`, of objects with `properties` (of which `required` must be set). */
-const listOf = (
-  key: string,
-  description: string,
-  properties: Record<string, unknown>,
-  required: string[],
-): JSONSchema => ({
-  type: "object",
-  properties: { [key]: { type: "array", description, items: { type: "object", properties, required } } },
-  required: [key],
-  additionalProperties: false,
-});
-
-const questionSchema = (): JSONSchema =>
-  listOf(
-    "questions",
-    "The questions to ask the user, in order",
-    {
-      question: { type: "string", description: "The question, as the user should read it" },
-      header: { type: "string", description: "A short label for the question" },
-      options: { type: "array", items: { type: "string" }, description: "Answers to choose from, if any" },
-      multiple: { type: "boolean", description: "Whether more than one option may be chosen" },
-    },
-    ["question"],
-  );
-
-const todoSchema = (): JSONSchema =>
-  listOf(
-    "todos",
-    "The whole task list (it replaces the previous one)",
-    {
-      id: { type: "string", description: "A stable id for the task" },
-      text: { type: "string", description: "What the task is" },
-      completed: { type: "boolean", description: "Whether the task is done" },
-    },
-    ["id", "text", "completed"],
-  );
-
-/** A builtin: its arguments checked as any tool's, a throw reported as `"<name>: <message>"`. */
-function builtin(name: BuiltinName, description: string, schema: ToolSchema, run: ToolSpec["run"]): Tool {
-  return makeTool({ name, description, source: "builtin", schema, failure: builtinFailure(name), run });
-}
+const listOf = (key: string, description: string, properties: Record<string, unknown>, required: string[]) =>
+  closed({ [key]: field("array", description, { items: { type: "object", properties, required } }) }, [key]);
 
 const declare: Record<BuiltinName, (fetchFn?: FetchFn) => Tool> = {
   webfetch: (fetchFn) =>
     builtin(
       "webfetch",
       "Fetch a web page or file over HTTP(S) and return its content as text, markdown or raw HTML.",
-      // webfetch checks its own arguments so its messages read "webfetch: url is required"
-      { json: webfetchSchema(), check: (args) => ({ ok: true, value: args }) },
+      closed(
+        {
+          url: field("string", "The http(s) URL to fetch"),
+          format: field("string", "How to return the page: text, markdown (default) or html", {
+            enum: [...WEBFETCH_FORMATS],
+          }),
+          timeout: field("number", "Seconds to wait for the page (default 30)"),
+        },
+        ["url"],
+      ),
       (args, ctx) => fetchPage(args, ctx, { fetch: fetchFn, formats: WEBFETCH_FORMATS }),
+      // webfetch checks its own arguments so its messages read "webfetch: url is required"
+      false,
     ),
   question: () =>
     builtin(
       "question",
       "Ask the user one or more questions and wait for the answers. Use it when you need a decision or information only the user has. Never use it to ask for passwords or other credentials.",
-      toolSchema(questionSchema(), "question"),
-      (args, ctx) => askQuestions(args, ctx),
+      listOf(
+        "questions",
+        "The questions to ask the user, in order",
+        {
+          question: field("string", "The question, as the user should read it"),
+          header: field("string", "A short label for the question"),
+          options: field("array", "Answers to choose from, if any", { items: { type: "string" } }),
+          multiple: field("boolean", "Whether more than one option may be chosen"),
+        },
+        ["question"],
+      ),
+      askQuestions,
     ),
   todowrite: () =>
     builtin(
       "todowrite",
       "Write the current task list to plan and track multi-step work. Send the whole list each time, marking finished tasks completed.",
-      toolSchema(todoSchema(), "todowrite"),
-      (args) => writeTodos(args),
+      listOf(
+        "todos",
+        "The whole task list (it replaces the previous one)",
+        {
+          id: field("string", "A stable id for the task"),
+          text: field("string", "What the task is"),
+          completed: field("boolean", "Whether the task is done"),
+        },
+        ["id", "text", "completed"],
+      ),
+      writeTodos,
     ),
 };
+
+/** A builtin: its arguments checked as any tool's (unless `checkArgs` is false), a throw reported as `"<name>: <message>"`. */
+function builtin(
+  name: BuiltinName,
+  description: string,
+  json: JSONSchema,
+  run: ToolSpec["run"],
+  checkArgs = true,
+): Tool {
+  const schema: ToolSchema = checkArgs ? toolSchema(json, name) : { json, check: (value) => ({ ok: true, value }) };
+  return makeTool({ name, description, source: "builtin", schema, run });
+}
 
 /** The enabled builtins, in the fixed order. `fetch` is used by `webfetch` only. */
 export function builtinTools(option: BuiltinsOption | undefined, fetchFn?: FetchFn): Tool[] {

@@ -51,9 +51,9 @@ function readArgs(
   if (!/^https?:\/\//i.test(url)) throw new Error("url must start with http:// or https://");
   if (typeof format !== "string" || !formats.includes(format))
     throw new Error(`format must be one of ${formats.join(", ")}`);
-  if (typeof timeout !== "number" || !(timeout > 0) || !Number.isFinite(timeout))
+  if (!(Number.isFinite(timeout) && (timeout as number) > 0))
     throw new Error("timeout must be a positive number of seconds");
-  return { url, format, seconds: timeout };
+  return { url, format, seconds: timeout as number };
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
@@ -66,7 +66,7 @@ export function htmlToText(html: string): string {
     .replace(/<[^>]*>/g, " ")
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, code: string) => {
       if (code[0] !== "#") return ENTITIES[code.toLowerCase()] ?? entity;
-      const point = code[1] === "x" || code[1] === "X" ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+      const point = Number(`0${code.slice(1)}`); // "0x41" and "065" alike
       return point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : entity;
     })
     .replace(/\s+/g, " ")

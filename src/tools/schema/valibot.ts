@@ -7,31 +7,28 @@
 type Node = { type?: string; [key: string]: unknown };
 type Json = Record<string, unknown>;
 
-const OPTIONAL = new Set(["optional", "exact_optional", "nullish", "undefinedable"]);
-const NULLABLE = new Set(["nullable", "nullish"]);
-
-const ACTIONS: Record<string, (json: Json, requirement: unknown) => void> = {
-  min_length: (j, r) => (j[j.type === "array" ? "minItems" : "minLength"] = r),
-  max_length: (j, r) => (j[j.type === "array" ? "maxItems" : "maxLength"] = r),
-  length: (j, r) => {
-    j[j.type === "array" ? "minItems" : "minLength"] = r;
-    j[j.type === "array" ? "maxItems" : "maxLength"] = r;
-  },
-  min_value: (j, r) => (j.minimum = r),
-  max_value: (j, r) => (j.maximum = r),
-  integer: (j) => (j.type = "integer"),
-  regex: (j, r) => (j.pattern = (r as RegExp).source),
-  email: (j) => (j.format = "email"),
-  url: (j) => (j.format = "uri"),
-  uuid: (j) => (j.format = "uuid"),
-  iso_date: (j) => (j.format = "date"),
-  iso_timestamp: (j) => (j.format = "date-time"),
+const OPTIONAL = ["optional", "exact_optional", "nullish", "undefinedable"];
+const NULLABLE = ["nullable", "nullish"];
+const FORMATS: Record<string, string> = {
+  email: "email",
+  url: "uri",
+  uuid: "uuid",
+  iso_date: "date",
+  iso_timestamp: "date-time",
 };
 
+/** `json` with the pipe actions of `node` that JSON Schema can say (the first pipe item is the schema). */
 function pipe(node: Node, json: Json): Json {
-  for (const action of (node.pipe as Node[] | undefined)?.slice(1) ?? []) {
-    if (action.type === "description") json.description = action.description;
-    else ACTIONS[action.type ?? ""]?.(json, action.requirement);
+  for (const { type, requirement, description } of (node.pipe as Node[] | undefined)?.slice(1) ?? []) {
+    const unit = json.type === "array" ? "Items" : "Length";
+    if (type === "min_length" || type === "length") json[`min${unit}`] = requirement;
+    if (type === "max_length" || type === "length") json[`max${unit}`] = requirement;
+    if (type === "min_value") json.minimum = requirement;
+    if (type === "max_value") json.maximum = requirement;
+    if (type === "integer") json.type = "integer";
+    if (type === "regex") json.pattern = (requirement as RegExp).source;
+    if (type === "description") json.description = description;
+    if (FORMATS[type!]) json.format = FORMATS[type!];
   }
   return json;
 }
@@ -39,37 +36,27 @@ function pipe(node: Node, json: Json): Json {
 /** The JSON Schema of a valibot schema's input. */
 export function valibotToJsonSchema(node: Node): Json {
   const t = node.type ?? "";
-  if (OPTIONAL.has(t) || NULLABLE.has(t)) {
-    const inner = valibotToJsonSchema(node.wrapped as Node);
-    if ("default" in node && typeof node.default !== "function") inner.default = node.default;
-    return NULLABLE.has(t) ? pipe(node, { anyOf: [inner, { type: "null" }] }) : inner;
-  }
-  if (t.endsWith("object")) {
-    const properties: Json = {};
-    const required: string[] = [];
-    for (const [key, child] of Object.entries((node.entries ?? {}) as Record<string, Node>)) {
-      properties[key] = valibotToJsonSchema(child);
-      if (!OPTIONAL.has(child.type ?? "")) required.push(key);
-    }
-    const json: Json = { type: "object", properties };
+  const convert = (child: unknown) => valibotToJsonSchema(child as Node);
+  let json: Json = {};
+  if (node.wrapped) {
+    // optional, nullable, nullish, non_optional, …: the wrapped schema, with the wrapper's default
+    json = convert(node.wrapped);
+    const fallback = node.default;
+    if (fallback !== undefined && typeof fallback !== "function") json.default = fallback;
+    if (NULLABLE.includes(t)) json = { anyOf: [json, { type: "null" }] };
+  } else if (t.includes("object")) {
+    const entries = Object.entries((node.entries ?? {}) as Record<string, Node>);
+    const required = entries.filter(([, child]) => !OPTIONAL.includes(child.type ?? "")).map(([key]) => key);
+    json = { type: "object", properties: Object.fromEntries(entries.map(([key, child]) => [key, convert(child)])) };
     if (required.length) json.required = required;
     if (t === "strict_object") json.additionalProperties = false;
-    if (t === "object_with_rest") json.additionalProperties = valibotToJsonSchema(node.rest as Node);
-    return pipe(node, json);
-  }
-  const simple: Record<string, () => Json> = {
-    string: () => ({ type: "string" }),
-    number: () => ({ type: "number" }),
-    boolean: () => ({ type: "boolean" }),
-    null: () => ({ type: "null" }),
-    array: () => ({ type: "array", items: valibotToJsonSchema(node.item as Node) }),
-    tuple: () => ({ type: "array", items: (node.items as Node[]).map(valibotToJsonSchema) }),
-    record: () => ({ type: "object", additionalProperties: valibotToJsonSchema(node.value as Node) }),
-    picklist: () => ({ enum: node.options }),
-    enum: () => ({ enum: node.options }),
-    literal: () => ({ const: node.literal }),
-    union: () => ({ anyOf: (node.options as Node[]).map(valibotToJsonSchema) }),
-    variant: () => ({ anyOf: (node.options as Node[]).map(valibotToJsonSchema) }),
-  };
-  return pipe(node, simple[t]?.() ?? {});
+    if (t === "object_with_rest") json.additionalProperties = convert(node.rest);
+  } else if (["string", "number", "boolean", "null"].includes(t)) json = { type: t };
+  else if (t === "array") json = { type: "array", items: convert(node.item) };
+  else if (t === "tuple") json = { type: "array", items: (node.items as Node[]).map(convert) };
+  else if (t === "record") json = { type: "object", additionalProperties: convert(node.value) };
+  else if (t === "picklist" || t === "enum") json = { enum: node.options };
+  else if (t === "literal") json = { const: node.literal };
+  else if (t === "union" || t === "variant") json = { anyOf: (node.options as Node[]).map(convert) };
+  return pipe(node, json);
 }

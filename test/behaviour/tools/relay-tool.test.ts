@@ -186,6 +186,14 @@ describe("readRelayAnswer", () => {
     expect(thrown(() => readRelayAnswer(ok({}), calls)).message).toContain("Keys seen: []");
   });
 
+  it("refuses results that name none of the request's calls, naming the ids on both sides", () => {
+    const error = thrown(() => readRelayAnswer(relayAnswer("req-1", [{ id: "elsewhere", output: "A" }]), calls));
+    expect(error.field).toBe("data.results");
+    expect(error.message).toBe(
+      'toolnexus: cannot resume — answer data.results names ["elsewhere"], none a call of this request (["r1","r2"])',
+    );
+  });
+
   for (const [data, field, message] of [
     [
       { results: "A" },

@@ -52,7 +52,7 @@ describe("defineTool: the Tool it builds", () => {
       "execute must be a function",
     );
     expect(() => defineTool({ ...ok, inputSchema: { properties: {} } as unknown as JSONSchema })).toThrow(
-      'inputSchema must be a JSON Schema object with type "object"',
+      'inputSchema must describe an object (JSON Schema type "object"), got type undefined',
     );
     expect(() => defineTool({ ...ok, inputSchema: { type: "string" } as unknown as JSONSchema })).toThrow(ConfigError);
   });
@@ -327,7 +327,7 @@ describe("defineTool: valibot and Standard Schema", () => {
   it("refuses a valibot schema that is not an object", () => {
     expect(() =>
       defineTool({ name: "s", description: "d", inputSchema: valibotString as never, execute: () => "" }),
-    ).toThrow("inputSchema must describe an object");
+    ).toThrow('inputSchema must describe an object (JSON Schema type "object"), got type "string"');
   });
 
   it("uses a vendor's Standard JSON Schema conversion (~standard.jsonSchema) and its async validate", async () => {
