@@ -115,7 +115,7 @@ export async function bounded(
   } catch (error) {
     return { output: errorMessage(error), isError: true };
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
   }
 }
 
