@@ -99,17 +99,20 @@ export async function bounded(
   if (toolState !== undefined) toolCtx.state = toolState;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const result = (await Promise.race([
-      work(toolCtx),
-      new Promise((resolve) => {
-        if (controller)
-          timer = setTimeout(() => {
-            const output = `tool ${call.name} timed out after ${limit}ms`;
-            controller.abort(new DOMException(output, "TimeoutError"));
-            resolve({ output, isError: true });
-          }, limit);
-      }),
-    ])) as ToolResult;
+    const running = work(toolCtx);
+    // a race only when there is a limit: an untimed call awaits its tool alone (no promise per call that never settles)
+    const result = (await (controller
+      ? Promise.race([
+          running,
+          new Promise((resolve) => {
+            timer = setTimeout(() => {
+              const output = `tool ${call.name} timed out after ${limit}ms`;
+              controller.abort(new DOMException(output, "TimeoutError"));
+              resolve({ output, isError: true });
+            }, limit);
+          }),
+        ])
+      : running)) as ToolResult;
     if (typeof result?.output === "string" && typeof result.isError === "boolean") return storable(result);
     return { output: `tool ${call.name} returned an invalid ${what}`, isError: true };
   } catch (error) {
