@@ -214,6 +214,30 @@ describe("createRunSession", () => {
     expect(session.state.requests.map((q) => q.id)).toEqual([request.id]); // still there to answer again
   });
 
+  it("stops reading at the done event, even when the connection stays open after it (a proxy holding it)", async () => {
+    const w = edgeWorld();
+    let cancelled: (reason: unknown) => void = () => {};
+    const cancel = new Promise((resolve) => (cancelled = resolve));
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await w.fetch(input, init);
+      if (!res.body) return res;
+      const reader = res.body.getReader();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(c) {
+          const { done, value } = await reader.read();
+          if (!done) c.enqueue(value); // at the end: never closes, never sends more
+        },
+        cancel: (reason) => cancelled(reason),
+      });
+      return new Response(body, { status: res.status, headers: res.headers });
+    }) as typeof globalThis.fetch;
+    const session = createRunSession({ endpoint: "/api/run", fetch, storage: null });
+    await session.send("hello");
+    expect(session.state).toMatchObject({ status: "done", error: undefined });
+    expect(session.state.messages.at(-1)?.text).toBe("You said: hello");
+    await cancel; // the held-open body was let go
+  });
+
   it("an HTML-looking prompt is kept as text", async () => {
     const w = edgeWorld();
     const { session } = sessionIn(w);
