@@ -1,5 +1,7 @@
 import { defineConfig, type Options } from "tsup";
 
+// No `clean` here: the builds below run in parallel, and one build's clean could delete what another had
+// already written (a missing dist/react.d.ts once). `npm run build` empties dist/ once before tsup starts.
 const builds: Options[] = [
   {
     // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
@@ -8,7 +10,6 @@ const builds: Options[] = [
     format: ["esm"],
     dts: true,
     sourcemap: true,
-    clean: true,
     target: "es2022",
     platform: "neutral",
     splitting: true,
