@@ -22,7 +22,8 @@ export interface Head {
 }
 
 export interface Logged {
-  id: string;
+  /** `<exchange>:<n>`; none for an event that is no exchange's (a restore's view of a halted run). */
+  id?: string;
   event: StreamEvent;
 }
 

@@ -3,6 +3,7 @@
 //   POST { prompt, conversationId? }            → the new run's events (text/event-stream)
 //   POST { runId, answer | answers, token? | tokens? } → the resumed run's events (a token per answer)
 //   POST { runId, stop: true }                  → 202: the running exchange stops at its next boundary
+//   POST { runId, restore: true, after?, token? } → what a reloaded page shows again (events, see `restore`)
 //   GET  ?runId=…                               → { status, requests, token? } — what a reloaded page asks
 //   GET  ?runId=…&after=<e>:<n> (or Last-Event-ID) → exchange e's events after the n-th, followed to its end
 // With `owner`, a run another owner started is answered exactly as a run that does not exist.
@@ -13,12 +14,14 @@ import { ConfigError, shown, ToolnexusError, type ToolnexusErrorCode } from "../
 import { isPlainObject } from "../_internal/json";
 import type { Client } from "../client";
 import { pendingTtls } from "../client/pending-ttl";
-import type { ToolkitLike } from "../types";
+import { zeroUsage } from "../loop/context";
+import type { Answer, PendingRequest, RunResult, ToolkitLike } from "../types";
+import { abortableSleep } from "../wire/retry-wait";
 import { errorPayload, errorResponse } from "./error-body";
 import { pageSafeEvent } from "./event-stream";
 import { replayResponse, serveExchange, type ExchangePlan } from "./exchange";
-import { follow, stopKey, stored } from "./exchange-log";
-import { aboutConversation, aboutRun, checkOwner, notFound, ownerOf, scopedConversation } from "./run-owner";
+import { follow, readHead, stopKey, stored, type Head, type Logged } from "./exchange-log";
+import { aboutConversation, aboutRun, BUSY, checkOwner, notFound, ownerOf, scopedConversation } from "./run-owner";
 
 export interface RunHandlerOptions {
   /** A client made by createClient or createInProcessClient (its `resumeSecret` checks and issues tokens). */
@@ -140,6 +143,90 @@ async function stop(call: Call, runId: string): Promise<Response> {
   return json({ status: "stopping" }, 202);
 }
 
+/** `<exchange>:<n>`, as sent in each event's id: the exchange and the number of the event. */
+function eventIdOf(value: unknown): [number, number] {
+  const match =
+    /^([1-9]\d{0,8}):(0|[1-9]\d{0,8})$/.exec(String(value)) ??
+    bad('"after" (or Last-Event-ID) must be an event id "<exchange>:<n>"');
+  return [Number(match[1]), Number(match[2])];
+}
+
+/** Exchange `exchange`'s events after the `after`-th, followed to its end. */
+const replay = (call: Call, runId: string, exchange: number, after: number) =>
+  replayResponse(runId, call.request.signal, (signal) => follow(call.storage, runId, exchange, after, signal));
+
+/** A resume's exchange: `answers` (none: a run whose answers were applied goes on), each with its token. */
+function resumed(
+  call: Call,
+  runId: string,
+  before: { head: Head; raw: string } | undefined,
+  answers: Answer[],
+  tokens: string[] | undefined,
+): Promise<Response> {
+  const { client, toolkit } = call.opts;
+  const owner = call.owner ?? undefined;
+  return serveExchange({
+    ...call,
+    runId,
+    before,
+    events: (signal) =>
+      client.resumeStream(runId, answers.length === 1 ? answers[0]! : answers, { signal, toolkit, tokens, owner }),
+    refusal: (error) => aboutRun(runId, error),
+  });
+}
+
+/** How often, and how many times, a restore looks again at a run another resume is running. */
+const RUNNING_POLL_MS = 1_000;
+const RUNNING_POLLS = 60;
+
+/**
+ * What a reloaded page shows again, as events: the exchange it was showing (`after`, the first event id it
+ * wants), replayed and followed to its end; else the run as it stands — its exchange streaming now, from its
+ * start; its open requests as `pending` events (each with a fresh token) and a `done` saying it waits; a run
+ * whose answers were applied, continued (with `token`, any token of the run); a finished run, a `done`. A run
+ * another resume is running is looked at again until it is one of those.
+ */
+async function restore(call: Call, runId: string, body: Body): Promise<Response> {
+  const token = body.token === undefined ? undefined : [tokenOf(body.token)];
+  let found = await checkOwner(call, runId);
+  if (body.after !== undefined) {
+    const [exchange, after] = eventIdOf(body.after);
+    if (found && exchange <= found.head.exchange) return replay(call, runId, exchange, after);
+  }
+  for (let polls = 0; ; polls++) {
+    if (found?.head.running) return replay(call, runId, found.head.exchange, 0);
+    const inspection = await call.opts.client.inspect(runId);
+    if (!inspection) throw notFound(runId);
+    const { status, requests, tokens } = inspection;
+    if (status === "ready") return resumed(call, runId, found, [], token);
+    if (status !== "running")
+      return replayResponse(runId, call.request.signal, () => standing(runId, status, requests, tokens));
+    if (polls === RUNNING_POLLS) refuse("run_conflict", "the run is being resumed elsewhere; reload later");
+    await abortableSleep(RUNNING_POLL_MS, call.request.signal);
+    found = await readHead(call.storage, runId);
+  }
+}
+
+/**
+ * A halted (or finished) run as events with no ids (they are no exchange's): each open request, with its
+ * token, then a `done` with no transcript.
+ */
+async function* standing(
+  runId: string,
+  status: "pending" | "done",
+  requests: PendingRequest[],
+  tokens: Record<string, string> | undefined,
+): AsyncGenerator<Logged> {
+  for (const request of requests) yield { event: { type: "pending", request, runId, token: tokens?.[request.id] } };
+  const base = { text: "", messages: [], toolCalls: [], toolCallCount: 0, turns: 0, usage: zeroUsage(), model: "" };
+  const [pending] = requests;
+  const result: RunResult =
+    status === "pending" && pending
+      ? { ...base, status, runId, pending, requests, token: tokens?.[pending.id] }
+      : { ...base, status: "done" };
+  yield { event: pageSafeEvent({ type: "done", result }) };
+}
+
 async function post(call: Call): Promise<Response> {
   const body = await readJsonObject(call.request, call.max);
   const { client, toolkit } = call.opts;
@@ -147,17 +234,11 @@ async function post(call: Call): Promise<Response> {
   if (body.runId !== undefined) {
     const runId = idOf(body.runId, "runId");
     if (body.stop === true) return stop(call, runId);
+    if (body.restore === true) return restore(call, runId, body);
     // an empty list continues a run whose answers were applied before it stopped (inspect says "ready")
     const answers = listOf(body, "answer", "answers", parseAnswer) ?? bad('a resume needs "answer" or "answers"');
     const tokens = listOf(body, "token", "tokens", tokenOf); // one per answer, checked by the client
-    return serveExchange({
-      ...call,
-      runId,
-      before: await checkOwner(call, runId),
-      events: (signal) =>
-        client.resumeStream(runId, answers.length === 1 ? answers[0]! : answers, { signal, toolkit, tokens, owner }),
-      refusal: (error) => aboutRun(runId, error),
-    });
+    return resumed(call, runId, await checkOwner(call, runId), answers, tokens);
   }
   const prompt = body.prompt;
   if (typeof prompt !== "string" || !prompt.trim())
@@ -165,33 +246,43 @@ async function post(call: Call): Promise<Response> {
   // the conversation's next exchange: its history in, its outcome saved (client/conversations.ts)
   const id = body.conversationId;
   const conversationId = await scopedConversation(id === undefined ? id : idOf(id, "conversationId"), call.owner);
-  const runId = `run-${crypto.randomUUID()}`;
-  return serveExchange({
-    ...call,
-    runId,
-    before: undefined,
-    events: (signal) => client.stream(prompt as string, { signal, runId, toolkit, conversationId, owner }),
-    refusal: aboutConversation,
-  });
+  // `stopped`: the page has just stopped the conversation's exchange, which may hold it a moment longer (a tool
+  // or a model call slow to notice): a busy refusal is waited out for a while, not answered at once
+  const until = body.stopped === true ? Date.now() + STOPPING_WAIT_MS : 0;
+  for (;;) {
+    const runId = `run-${crypto.randomUUID()}`;
+    let busy = false;
+    const res = await serveExchange({
+      ...call,
+      runId,
+      before: undefined,
+      events: (signal) => client.stream(prompt as string, { signal, runId, toolkit, conversationId, owner }),
+      refusal: (error) => {
+        const payload = aboutConversation(error);
+        busy = payload.message === BUSY;
+        return payload;
+      },
+    });
+    if (!busy || Date.now() >= until) return res;
+    await abortableSleep(STOPPING_POLL_MS, call.request.signal);
+  }
 }
 
+/** How long a prompt sent right after its page stopped the conversation's exchange waits for it to let go. */
+const STOPPING_WAIT_MS = 10_000;
+const STOPPING_POLL_MS = 250;
+
 async function get(call: Call): Promise<Response> {
-  const { request, storage } = call;
+  const { request } = call;
   const url = new URL(request.url);
   const runId = idOf(url.searchParams.get("runId"), "runId");
   const found = await checkOwner(call, runId);
   // an EventSource that reconnects sends the last id it got, newer than the `after` in its URL
   const from = request.headers.get("last-event-id") ?? url.searchParams.get("after");
   if (from !== null) {
-    // `<exchange>:<n>`, as sent in each event's id
-    const match =
-      /^([1-9]\d{0,8}):(0|[1-9]\d{0,8})$/.exec(from) ??
-      bad('"after" (or Last-Event-ID) must be an event id "<exchange>:<n>"');
-    const exchange = Number(match[1]);
+    const [exchange, after] = eventIdOf(from);
     if (!found || exchange > found.head.exchange) throw notFound(runId);
-    return replayResponse(runId, request.signal, (signal) =>
-      follow(storage, runId, exchange, Number(match[2]), signal),
-    );
+    return replay(call, runId, exchange, after);
   }
   const inspection = await call.opts.client.inspect(runId);
   if (!inspection) throw notFound(runId);

@@ -61,6 +61,9 @@ export function aboutRun(runId: string, error: unknown): ErrorPayload {
   return payload.code === "run_not_found" ? errorPayload(notFound(runId)) : payload;
 }
 
+/** What a new run on a conversation another exchange holds is refused with. */
+export const BUSY = "toolnexus: the conversation is busy — send again once its exchange ends";
+
 /** A new run's refusal as the caller is told it: a conflict on the conversation names no run. */
 export function aboutConversation(error: unknown): ErrorPayload {
   const payload = errorPayload(error);
@@ -69,6 +72,6 @@ export function aboutConversation(error: unknown): ErrorPayload {
     code: payload.code,
     message: payload.message.includes("waits on run")
       ? "toolnexus: the conversation waits on an open question — answer it, or start a new one"
-      : "toolnexus: the conversation is busy — send again once its exchange ends",
+      : BUSY,
   };
 }

@@ -5,7 +5,6 @@
 import { ConfigError, shown } from "../errors";
 import { answerDeclined } from "../answer";
 import type { Answer } from "../types";
-import { abortableSleep } from "../wire/retry-wait";
 import { type Core, forget, IDLE, keep, type RunSessionState, say, set } from "./session-core";
 import { defaultStorage, load, type SessionStorageLike } from "./session-store";
 import { restore } from "./session-restore";
@@ -72,39 +71,13 @@ async function send(core: Core, prompt: string): Promise<void> {
   set(core, { status: "streaming", error: undefined, text: "", requests: [], runId: undefined, calls: [] });
   say(core, "user", text);
   forget(core);
-  // the exchange this page just stopped holds the conversation until the server has stopped it too (a tool
-  // or a model call slow to notice): a prompt sent meanwhile is refused as busy, and waits its turn instead
-  const until = (core.stoppedAt ?? Number.NEGATIVE_INFINITY) + STOPPING_WAIT_MS;
-  for (;;) {
-    const body = { prompt: text, conversationId: core.kept.conversationId };
-    const busy = await play(core, { body }, (error) => {
-      if (!error) core.stoppedAt = Date.now(); // the page stopped this prompt's exchange
-      return error?.code === "run_conflict" && BUSY.test(error.message) && Date.now() < until;
-    });
-    if (busy !== true || !(await pause(core, STOPPING_POLL_MS))) return;
-  }
-}
-
-/** The conversation store's refusal of a second ask while one runs (client/conversations.ts): it clears. */
-const BUSY = /^toolnexus: the conversation is busy/;
-
-/** How long a prompt sent right after the page stopped an exchange waits for the server to let go of it. */
-const STOPPING_WAIT_MS = 10_000;
-const STOPPING_POLL_MS = 250;
-
-/** Waits `ms` unless the page aborts meanwhile (then the session is idle); resolves whether it waited. */
-async function pause(core: Core, ms: number): Promise<boolean> {
-  const controller = new AbortController();
-  core.current = controller;
-  try {
-    await abortableSleep(ms, controller.signal);
-    return true;
-  } catch {
-    set(core, { status: "idle" });
-    return false;
-  } finally {
-    if (core.current === controller) core.current = undefined;
-  }
+  // the exchange this page just stopped may hold the conversation a moment longer (a tool or a model call slow
+  // to notice): `stopped` asks the endpoint to wait that out instead of refusing the prompt as busy
+  const body = { prompt: text, conversationId: core.kept.conversationId, stopped: core.stopped };
+  core.stopped = undefined;
+  await play(core, body, (error) => {
+    if (!error) core.stopped = true; // the page stopped this prompt's exchange
+  });
 }
 
 async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions): Promise<void> {
@@ -123,7 +96,7 @@ async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions
     ...(answers.length === 1 ? { answer: answers[0] } : { answers }),
     ...(tokens ? (answers.length === 1 ? { token: tokens[0] } : { tokens }) : {}),
   };
-  await play(core, { body }, (error) => {
+  await play(core, body, (error) => {
     if (error && GONE.has(error.code)) {
       // answered elsewhere, expired, or not a question of this run: it is not coming back
       set(core, { requests: [], runId: undefined });

@@ -50,8 +50,8 @@ export interface Core {
   current: AbortController | undefined;
   /** The exchange streaming now, once its response named its run. */
   live: { runId: string; stopping: boolean } | undefined;
-  /** When the page last stopped a prompt's exchange (`abort()`), ms since the epoch. */
-  stoppedAt?: number;
+  /** The page stopped its last prompt's exchange (`abort()`): the next prompt asks the endpoint to wait it out. */
+  stopped?: true | undefined;
   readonly listeners: Set<(state: RunSessionState) => void>;
   readonly endpoint: string;
   readonly fetch: typeof fetch | undefined;
@@ -108,10 +108,4 @@ export async function call(core: Core, url: string, init: RequestInit, signal?: 
     if (signal && isAbort(error, signal)) throw error;
     throw new NetworkError("toolnexus: could not reach the run endpoint; try again", { cause: error });
   }
-}
-
-/** The endpoint's URL with `params` in its query. */
-export function endpointWith(core: Core, params: Record<string, string>): string {
-  const query = new URLSearchParams(params).toString();
-  return `${core.endpoint}${core.endpoint.includes("?") ? "&" : "?"}${query}`;
 }

@@ -8,7 +8,6 @@ import {
   call,
   type Core,
   described,
-  endpointWith,
   flush,
   forget,
   isAbort,
@@ -71,21 +70,10 @@ function onEvent(core: Core, event: StreamEvent): void {
   });
 }
 
-/** What an exchange is read from: the POST that starts it, or the replay of one that streams already. */
-export type Opening = { body: unknown } | { replay: { runId: string; exchange: number } };
-
-function open(core: Core, opening: Opening, signal: AbortSignal): Promise<Response> {
-  if ("body" in opening) {
-    const init = {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(opening.body),
-    };
-    return call(core, core.endpoint, init, signal);
-  }
-  const { runId, exchange } = opening.replay;
-  const url = endpointWith(core, { runId, after: `${exchange}:0` });
-  return call(core, url, { method: "GET", headers: { accept: "text/event-stream" } }, signal);
+/** The POST that starts an exchange (a prompt, an answer) or re-attaches to one (a restore). */
+function open(core: Core, body: unknown, signal?: AbortSignal): Promise<Response> {
+  const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  return call(core, core.endpoint, init, signal);
 }
 
 /** Marks the exchange streaming in Web Storage at its first event, so a reload re-attaches to it. */
@@ -99,21 +87,16 @@ function attach(core: Core, res: Response, id: string | undefined): void {
 
 /**
  * Plays an exchange's events onto the state; `onStopped` sees why a stream ended early before that is shown
- * — a ToolnexusError, or nothing for an abort. For a refusal that came before any event, it may return true:
- * nothing is shown, and play resolves true (the caller posts again).
+ * — a ToolnexusError, or nothing for an abort.
  */
-export async function play(
-  core: Core,
-  opening: Opening,
-  onStopped?: (error?: ToolnexusError) => boolean | void,
-): Promise<boolean | void> {
+export async function play(core: Core, body: unknown, onStopped?: (error?: ToolnexusError) => void): Promise<void> {
   const controller = new AbortController();
   core.current = controller;
   let streamed = false;
   let started = false;
   let cut = false; // the connection dropped: the exchange may go on, and a restore() re-attaches to it
   try {
-    const res = await open(core, opening, controller.signal);
+    const res = await open(core, body, controller.signal);
     await readEvents(res, (event, id) => {
       if (!started) attach(core, res, id);
       started = true;
@@ -128,7 +111,7 @@ export async function play(
       return set(core, { status: core.state.requests.length ? "waiting" : "idle" });
     }
     cut = started && error instanceof NetworkError; // not an error event the server sent
-    if (isToolnexusError(error) && onStopped?.(error) === true && !started) return true;
+    if (isToolnexusError(error)) onStopped?.(error);
     set(core, { status: "error", error: described(error) });
   } finally {
     if (core.current === controller) core.current = undefined;
@@ -142,12 +125,7 @@ export async function requestStop(core: Core): Promise<void> {
   const live = core.live;
   if (!live) return;
   live.stopping = true;
-  const init = {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ runId: live.runId, stop: true }),
-  };
-  await call(core, core.endpoint, init).then(
+  await open(core, { runId: live.runId, stop: true }).then(
     (res) => res.body?.cancel(),
     () => {}, // unreachable: the exchange ends at its own end, or at its deadline
   );

@@ -8,14 +8,14 @@ import { useRunSession } from "toolnexus/react";
 import { Chat } from "../../examples/react/chat";
 import { deployWorld, edgeWorld, memoryWebStorage } from "../behaviour/support/edge";
 
-/** The world's fetch, also counting the page's inspections of a kept run (GET ?runId=). */
+/** The world's fetch, also counting the page's restores of a kept run (POST { runId, restore: true }). */
 function counted(w: ReturnType<typeof edgeWorld>) {
-  const gets: string[] = [];
+  const restores: string[] = [];
   const fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
-    if ((init?.method ?? "GET") === "GET") gets.push(String(input));
+    if (/"restore":true/.test(String(init?.body ?? ""))) restores.push(String(init!.body));
     return w.fetch(input, init);
   }) as typeof globalThis.fetch;
-  return { gets, fetch };
+  return { restores, fetch };
 }
 
 describe("useRunSession in the page", () => {
@@ -111,11 +111,11 @@ describe("useRunSession in the page", () => {
     await expect.element(first.getByRole("group", { name: "Which city?" })).toBeInTheDocument();
     await first.unmount(); // the tab goes away
 
-    const { gets, fetch } = counted(w);
+    const { restores, fetch } = counted(w);
     const page = await render(<Chat endpoint="/api/run" fetch={fetch} storage={storage} />, { wrapper: StrictMode });
     await expect.element(page.getByRole("group", { name: "Which city?" })).toBeInTheDocument();
     await expect.element(page.getByText("which city?", { exact: true })).toBeInTheDocument();
-    expect(gets).toHaveLength(1); // StrictMode's second effect does not restore again
+    expect(restores).toHaveLength(1); // StrictMode's second effect does not restore again
     await page.getByRole("textbox", { name: "Your answer" }).fill("Goa");
     await page.getByRole("button", { name: "Answer" }).click();
     await expect.element(page.getByText("Done: city Goa")).toBeInTheDocument();
