@@ -188,15 +188,18 @@ export async function readEvents(
   onEvent: (event: StreamEvent, id?: string) => void,
 ): Promise<void> {
   const body = await bodyOf(source);
+  let listening = false; // what onEvent throws is its own error, never a lost connection
   try {
     await readSSE(body, (sse) => {
       const event = eventOf(sse.event, sse.data);
+      listening = true;
       onEvent(event, sse.id);
+      listening = false;
       if (event.type === "done") throw DONE;
     });
   } catch (error) {
     if (error === DONE) return;
-    throw readFailure(error);
+    throw listening ? error : readFailure(error);
   }
   throw new StreamError(ENDED_EARLY);
 }

@@ -119,6 +119,23 @@ describe("createRunSession", () => {
     expect(w.executions).toEqual(["ask_city:Rome"]);
   });
 
+  it("a TypeError thrown by a state listener is the listener's, not a lost connection: nothing kept to re-attach", async () => {
+    const w = edgeWorld();
+    const { session, storage } = sessionIn(w);
+    let thrown = false;
+    session.subscribe((s) => {
+      if (s.text && !thrown) {
+        thrown = true;
+        throw new TypeError("a bug in the page's own listener");
+      }
+    });
+    await session.send("hello there");
+    expect(thrown).toBe(true);
+    expect(session.state.status).toBe("error");
+    expect(session.state.error?.code).not.toBe("network");
+    expect(JSON.parse(storage.getItem("toolnexus:run-session")!).stream).toBeUndefined();
+  });
+
   it("an answer aborted midway leaves its question open; answering it again finishes the run, the tool ran once", async () => {
     let release = () => {};
     const w = edgeWorld({ answered: new Promise<void>((resolve) => (release = resolve)) });
