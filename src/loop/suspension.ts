@@ -60,14 +60,12 @@ export async function resolveRequest(
   members: { call: ToolCall; args: Record<string, unknown>; state?: unknown }[],
   answer: Answer,
 ): Promise<ToolResult[]> {
-  if (isRelay(request)) {
-    // the host's results (a declined answer: `relay declined for <name>: <reason>` for each call)
-    const results = readRelayAnswer(
+  // a relay call's result is the host's (a declined answer: `relay declined for <name>: <reason>` for each call)
+  if (isRelay(request))
+    return readRelayAnswer(
       answer,
       members.map((m) => m.call),
     );
-    return members.map((m) => results.get(m.call.id)!);
-  }
   return Promise.all(
     members.map(async (m) => {
       // a tool that carries a continuation (`pending(request, { state })`, e.g. an MCP elicitation) hears the
