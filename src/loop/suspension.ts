@@ -81,6 +81,13 @@ export async function resolveRequest(
   );
 }
 
+/** A re-run call's outcome: its result and, when it suspended again, its next request and the tool's state. */
+export const settled = (result: ToolResult): Omit<CallOutcome, "call" | "args"> => ({
+  result,
+  request: pendingOf(result),
+  state: result.metadata?.pendingState,
+});
+
 /** Inline resolution through `waitFor`, call by call in tool-call order, with `pending` before each wait. */
 export async function* resolveInline(
   ctx: RunContext,
@@ -98,14 +105,8 @@ export async function* resolveInline(
       if (ctx.stream) yield { type: "pending", request: group.request };
       const answer = matchAnswer(group.request, parsedAnswer(await waitFor(group.request)));
       const results = await resolveRequest(ctx, state, group.request, group.calls, answer);
-      group.calls.forEach((m, i) => {
-        m.result = results[i]!;
-        const next = pendingOf(m.result); // a call that suspends again waits once more, with its new state
-        if (next) {
-          m.request = next;
-          m.state = m.result.metadata?.pendingState;
-        } else delete m.request;
-      });
+      // a call that suspends again waits once more, with its new state
+      group.calls.forEach((m, i) => Object.assign(m, settled(results[i]!)));
     }
     if (ctx.stream) yield toolResult(outcome);
   }
