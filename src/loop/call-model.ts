@@ -8,7 +8,7 @@ import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from 
 import { pump } from "./pump";
 import { redact, secretsOf } from "../_internal/redact";
 
-const RESERVED = new Set(["messages", "tools", "stream"]);
+const RESERVED = ["messages", "tools", "stream"];
 
 /** Applies `requestParams` (caller wins, reserved keys refused) and then `bodyTransform`. */
 export function shapeBody(
@@ -16,7 +16,7 @@ export function shapeBody(
   body: Record<string, unknown>,
 ): Record<string, unknown> {
   for (const [key, value] of Object.entries(ctx.opts.requestParams ?? {})) {
-    if (RESERVED.has(key))
+    if (RESERVED.includes(key))
       ctx.warn(`[toolnexus] requestParams key "${key}" is not allowed — ignored (use bodyTransform)`);
     else if (key !== "__proto__") body[key] = value;
   }

@@ -128,20 +128,6 @@ export async function bounded(
   }
 }
 
-/** The Request a result suspends with, checked: one that could not be stored and resumed is refused here. */
-function requestOf(result: ToolResult, name: string): { request?: PendingRequest; problem?: ToolResult } {
-  const pending = result.metadata?.pending;
-  if (pending === undefined) return {};
-  try {
-    // checked only: the request itself goes on as the tool made it
-    return { request: parseRequest(pending) && (pending as PendingRequest) };
-  } catch (error) {
-    return {
-      problem: { output: `tool ${name} suspended with an unusable request: ${errorMessage(error)}`, isError: true },
-    };
-  }
-}
-
 /** Runs one tool (hooks, metric). `answer` ⇒ a re-execution after a suspension: `beforeTool` is not re-entered. */
 export async function runTool(
   ctx: RunContext,
@@ -171,8 +157,15 @@ export async function runTool(
     answer,
     toolState,
   );
-  const { request, problem } = requestOf(result, call.name);
-  if (problem) result = problem;
+  // the Request a result suspends with is checked (as is: the request goes on as the tool made it); one that
+  // could not be stored and resumed is refused here
+  let request: PendingRequest | undefined;
+  const pending = result.metadata?.pending;
+  try {
+    if (pending !== undefined) request = parseRequest(pending) && (pending as PendingRequest);
+  } catch (error) {
+    result = { output: `tool ${call.name} suspended with an unusable request: ${errorMessage(error)}`, isError: true };
+  }
   const tool = ctx.toolkit?.get(call.name);
   ctx.trace?.tool({ id: call.id, name: call.name, args, started, tool, result, request });
   ctx.metrics.record({
