@@ -96,12 +96,10 @@ export async function* resolveInline(
 ): AsyncGenerator<StreamEvent> {
   const waitFor = ctx.opts.waitFor!;
   for (const outcome of outcomes) {
-    // a call waits while it carries its Request; resolving a group settles all of its calls at once
-    for (;;) {
-      // an in-flight call waits while it carries its Request (its result is the suspension itself)
-      const waiting = openGroups(outcomes, (o) => o.request !== undefined);
-      const group = outcome.request && waiting.find((g) => g.calls.includes(outcome));
-      if (!group) break;
+    // a call waits while it carries its Request (its result is the suspension itself); resolving a group
+    // settles all of its calls at once
+    while (outcome.request) {
+      const group = openGroups(outcomes, (o) => o.request !== undefined).find((g) => g.calls.includes(outcome))!;
       if (ctx.stream) yield { type: "pending", request: group.request };
       const answer = matchAnswer(group.request, parsedAnswer(await waitFor(group.request)));
       const results = await resolveRequest(ctx, state, group.request, group.calls, answer);
