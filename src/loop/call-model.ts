@@ -1,6 +1,7 @@
 import { postWithRetry } from "../wire/post";
 import { isPlainObject, typeName } from "../_internal/json";
-import { ConfigError, isToolnexusError, StreamError } from "../errors";
+import { isToolnexusError, StreamError } from "../errors";
+import { badOption } from "../tools/tool";
 import { providerError } from "../wire/common";
 import type { StreamEvent, Usage } from "../types";
 import type { Turn } from "../wire/types";
@@ -29,11 +30,7 @@ export function shapeBody(
  */
 export function withRunParams(opts: ResolvedOptions, params: unknown): ResolvedOptions {
   if (params === undefined) return opts;
-  if (!isPlainObject(params))
-    throw new ConfigError(
-      "requestParams",
-      `toolnexus: a run's requestParams must be an object, got ${typeName(params)}`,
-    );
+  if (!isPlainObject(params)) throw badOption("run options", "requestParams", "an object", params, typeName(params));
   return { ...opts, requestParams: { ...opts.requestParams, ...params } };
 }
 
