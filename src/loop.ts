@@ -27,9 +27,7 @@ export async function* drive(
     state.text = turn.text;
     if (turn.calls.length === 0) {
       state.messages.push(turn.message);
-      return ctx.output
-        ? resultOf(state, "done", { output: await finalOutput(ctx.output, turn.text) })
-        : resultOf(state, "done", {});
+      return resultOf(state, "done", ctx.output ? { output: await finalOutput(ctx.output, turn.text) } : {});
     }
     if (ctx.stream)
       for (const call of turn.calls) yield { type: "tool_call", id: call.id, name: call.name, args: call.args };

@@ -1,6 +1,7 @@
 import { postWithRetry } from "../wire/post";
 import { isPlainObject, typeName } from "../_internal/json";
-import { ConfigError, isToolnexusError, StreamError } from "../errors";
+import { isToolnexusError, StreamError } from "../errors";
+import { badOption } from "../tools/tool";
 import { providerError } from "../wire/common";
 import type { StreamEvent, Usage } from "../types";
 import type { Turn } from "../wire/types";
@@ -8,7 +9,7 @@ import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from 
 import { pump } from "./pump";
 import { redact, secretsOf } from "../_internal/redact";
 
-const RESERVED = new Set(["messages", "tools", "stream"]);
+const RESERVED = ["messages", "tools", "stream"];
 
 /** Applies `requestParams` (caller wins, reserved keys refused) and then `bodyTransform`. */
 export function shapeBody(
@@ -16,7 +17,7 @@ export function shapeBody(
   body: Record<string, unknown>,
 ): Record<string, unknown> {
   for (const [key, value] of Object.entries(ctx.opts.requestParams ?? {})) {
-    if (RESERVED.has(key))
+    if (RESERVED.includes(key))
       ctx.warn(`[toolnexus] requestParams key "${key}" is not allowed — ignored (use bodyTransform)`);
     else if (key !== "__proto__") body[key] = value;
   }
@@ -29,11 +30,7 @@ export function shapeBody(
  */
 export function withRunParams(opts: ResolvedOptions, params: unknown): ResolvedOptions {
   if (params === undefined) return opts;
-  if (!isPlainObject(params))
-    throw new ConfigError(
-      "requestParams",
-      `toolnexus: a run's requestParams must be an object, got ${typeName(params)}`,
-    );
+  if (!isPlainObject(params)) throw badOption("run options", "requestParams", "an object", params, typeName(params));
   return { ...opts, requestParams: { ...opts.requestParams, ...params } };
 }
 

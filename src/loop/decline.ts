@@ -8,7 +8,7 @@ import type { ToolCall } from "../wire/types";
 import type { LoopState, RunContext } from "./context";
 import { bounded } from "./execute-tools";
 
-export function declined(
+export async function declined(
   ctx: RunContext,
   state: LoopState,
   request: PendingRequest,
@@ -16,6 +16,6 @@ export function declined(
   answer: Answer,
 ): Promise<ToolResult> {
   const onDecline = ctx.toolkit?.get(member.call.name)?.onDecline;
-  if (!onDecline) return Promise.resolve({ output: declineText(request.prompt, answer), isError: true });
+  if (!onDecline) return { output: declineText(request.prompt, answer), isError: true };
   return bounded(ctx, state, member.call, "refusal", (toolCtx) => onDecline(answer, member.args, toolCtx), answer);
 }

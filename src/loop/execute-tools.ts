@@ -26,45 +26,51 @@ function withoutPending(result: ToolResult): ToolResult {
   return withMetadata(result, metadata);
 }
 
+function fits(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Results are recorded and stored as JSON: metadata JSON cannot hold (BigInt, cycles) is dropped, keeping a
  * storable `pending` Request, so a halt or a resume never crashes on what a tool attached.
  */
 function storable(result: ToolResult): ToolResult {
-  const fits = (value: unknown) => {
-    try {
-      JSON.stringify(value);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   if (!result.metadata || fits(result.metadata)) return result;
   const { pending } = result.metadata;
   return withMetadata(result, pending !== undefined && fits(pending) ? { pending } : {});
 }
 
 /**
- * The approval step of a call whose tool has `needsApproval`: an approval remembered for the run's
- * conversation or owner lets a fresh call run without asking; an ok answer that asks to be remembered is
- * remembered before the tool runs. Otherwise, `approvalGate` decides.
+ * Runs the call's tool through its approval step (any tool's `needsApproval` — defineTool's, an MCP server's, a
+ * hand-written Tool's — is gated here): an approval remembered for the run's conversation or owner lets a fresh
+ * call run without asking; an ok answer that asks to be remembered is remembered before the tool runs.
+ * Otherwise, `approvalGate` decides.
  */
-async function approve(
+async function execute(
   ctx: RunContext,
   state: LoopState,
   call: ToolCall,
   args: Record<string, unknown>,
   toolCtx: ToolContext,
-): Promise<{ result: ToolResult } | { ctx: ToolContext }> {
-  const needsApproval = ctx.toolkit?.get(call.name)?.needsApproval;
-  if (!needsApproval) return { ctx: toolCtx };
+): Promise<ToolResult> {
+  const toolkit = ctx.toolkit;
+  if (!toolkit) return { output: `Unknown tool: ${call.name}`, isError: true };
+  const needsApproval = toolkit.get(call.name)?.needsApproval;
   const memory = ctx.approvals;
   // the run's state is where it is: its runId and conversationId
-  if (memory && !toolCtx.answer && (await memory.allowed(state, call.name, args))) return { ctx: toolCtx };
-  const gate = await approvalGate(call.name, needsApproval, args, toolCtx);
-  const remember = "ctx" in gate ? rememberedBy(toolCtx.answer) : undefined;
-  if (memory && remember) await memory.remember(state, call.name, args, remember);
-  return gate;
+  if (needsApproval && !(memory && !toolCtx.answer && (await memory.allowed(state, call.name, args)))) {
+    const gate = await approvalGate(call.name, needsApproval, args, toolCtx);
+    if ("result" in gate) return gate.result;
+    const remember = rememberedBy(toolCtx.answer);
+    if (memory && remember) await memory.remember(state, call.name, args, remember);
+    toolCtx = gate.ctx;
+  }
+  return toolkit.execute(call.name, args, toolCtx);
 }
 
 /**
@@ -122,38 +128,6 @@ export async function bounded(
   }
 }
 
-/** Runs the call's tool, through its approval step (any tool's `needsApproval` — defineTool's, an MCP server's, a hand-written Tool's — is gated here). */
-function invoke(
-  ctx: RunContext,
-  state: LoopState,
-  call: ToolCall,
-  args: Record<string, unknown>,
-  answer?: Answer,
-  toolState?: unknown,
-): Promise<ToolResult> {
-  const toolkit = ctx.toolkit;
-  if (!toolkit) return Promise.resolve({ output: `Unknown tool: ${call.name}`, isError: true });
-  const run = async (toolCtx: ToolContext) => {
-    const gate = await approve(ctx, state, call, args, toolCtx);
-    return "result" in gate ? gate.result : toolkit.execute(call.name, args, gate.ctx);
-  };
-  return bounded(ctx, state, call, "result (expected { output: string, isError: boolean })", run, answer, toolState);
-}
-
-/** The Request a result suspends with, checked: one that could not be stored and resumed is refused here. */
-function requestOf(result: ToolResult, name: string): { request?: PendingRequest; problem?: ToolResult } {
-  const pending = result.metadata?.pending;
-  if (pending === undefined) return {};
-  try {
-    // checked only: the request itself goes on as the tool made it
-    return { request: parseRequest(pending) && (pending as PendingRequest) };
-  } catch (error) {
-    return {
-      problem: { output: `tool ${name} suspended with an unusable request: ${errorMessage(error)}`, isError: true },
-    };
-  }
-}
-
 /** Runs one tool (hooks, metric). `answer` ⇒ a re-execution after a suspension: `beforeTool` is not re-entered. */
 export async function runTool(
   ctx: RunContext,
@@ -174,16 +148,30 @@ export async function runTool(
     if (hooked?.args) args = hooked.args;
     result = hooked?.result;
   }
-  result ??= await invoke(ctx, state, call, args, answer, toolState);
-  const { request, problem } = requestOf(result, call.name);
-  if (problem) result = problem;
+  result ??= await bounded(
+    ctx,
+    state,
+    call,
+    "result (expected { output: string, isError: boolean })",
+    (toolCtx) => execute(ctx, state, call, args, toolCtx),
+    answer,
+    toolState,
+  );
+  // the Request a result suspends with is checked (as is: the request goes on as the tool made it); one that
+  // could not be stored and resumed is refused here
+  let request: PendingRequest | undefined;
+  const pending = result.metadata?.pending;
+  try {
+    if (pending !== undefined) request = parseRequest(pending) && (pending as PendingRequest);
+  } catch (error) {
+    result = { output: `tool ${call.name} suspended with an unusable request: ${errorMessage(error)}`, isError: true };
+  }
   const tool = ctx.toolkit?.get(call.name);
   ctx.trace?.tool({ id: call.id, name: call.name, args, started, tool, result, request });
-  const source = tool?.source ?? "custom";
   ctx.metrics.record({
     event: "tool",
     tool: call.name,
-    source,
+    source: tool?.source ?? "custom",
     isError: request ? false : result.isError,
     ms: Date.now() - started,
     ...(request ? { pending: true as const } : {}),

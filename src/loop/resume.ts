@@ -3,7 +3,6 @@
 // owner renews at every checkpoint and gives back when it goes away; the calls of a turn are marked as
 // started before they run, so a call whose outcome a crash left unknown is reported, never run twice.
 import { ConfigError, InvalidAnswerError, RunConflictError } from "../errors";
-import { pendingOf } from "../answer";
 import { drive } from "../loop";
 import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord } from "../run-state/record";
 import type { RecordOwner } from "../run-state/store";
@@ -13,7 +12,7 @@ import { toolResult, type LoopState, type RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { halted, pendingResult, storedCall } from "./halt";
 import { leaseHeld, mustRead } from "./inspect";
-import { appendTurn, isRelay, matchAnswer, parsedAnswer, reruns, resolveRequest } from "./suspension";
+import { appendTurn, isRelay, matchAnswer, parsedAnswer, reruns, resolveRequest, settled } from "./suspension";
 import { readRelayAnswer } from "../tools/relay-answer";
 
 /** The RunConflictError for run `runId`: `toolnexus: run "<runId>" <what>`. */
@@ -199,11 +198,7 @@ async function* resumeRun(
         a.answer,
       );
       // a re-run call's outcome: its result, or — an approved call that suspends for its own reason — its next request
-      a.calls.forEach((c, i) => {
-        const result = results[i]!;
-        const next = { request: pendingOf(result), state: result.metadata?.pendingState };
-        finished.push(storedCall({ call: c, args: c.args, result, ...next }));
-      });
+      a.calls.forEach((c, i) => finished.push(storedCall({ call: c, args: c.args, ...settled(results[i]!) })));
     }
     const answered = owner.record.calls.map((c) => finished.find((f) => f.id === c.id) ?? c);
     const calls = await settleUnknown(ctx, state, answered);

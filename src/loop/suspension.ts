@@ -60,14 +60,12 @@ export async function resolveRequest(
   members: { call: ToolCall; args: Record<string, unknown>; state?: unknown }[],
   answer: Answer,
 ): Promise<ToolResult[]> {
-  if (isRelay(request)) {
-    // the host's results (a declined answer: `relay declined for <name>: <reason>` for each call)
-    const results = readRelayAnswer(
+  // a relay call's result is the host's (a declined answer: `relay declined for <name>: <reason>` for each call)
+  if (isRelay(request))
+    return readRelayAnswer(
       answer,
       members.map((m) => m.call),
     );
-    return members.map((m) => results.get(m.call.id)!);
-  }
   return Promise.all(
     members.map(async (m) => {
       // a tool that carries a continuation (`pending(request, { state })`, e.g. an MCP elicitation) hears the
@@ -83,6 +81,13 @@ export async function resolveRequest(
   );
 }
 
+/** A re-run call's outcome: its result and, when it suspended again, its next request and the tool's state. */
+export const settled = (result: ToolResult): Omit<CallOutcome, "call" | "args"> => ({
+  result,
+  request: pendingOf(result),
+  state: result.metadata?.pendingState,
+});
+
 /** Inline resolution through `waitFor`, call by call in tool-call order, with `pending` before each wait. */
 export async function* resolveInline(
   ctx: RunContext,
@@ -91,23 +96,15 @@ export async function* resolveInline(
 ): AsyncGenerator<StreamEvent> {
   const waitFor = ctx.opts.waitFor!;
   for (const outcome of outcomes) {
-    // a call waits while it carries its Request; resolving a group settles all of its calls at once
-    for (;;) {
-      // an in-flight call waits while it carries its Request (its result is the suspension itself)
-      const waiting = openGroups(outcomes, (o) => o.request !== undefined);
-      const group = outcome.request && waiting.find((g) => g.calls.includes(outcome));
-      if (!group) break;
+    // a call waits while it carries its Request (its result is the suspension itself); resolving a group
+    // settles all of its calls at once
+    while (outcome.request) {
+      const group = openGroups(outcomes, (o) => o.request !== undefined).find((g) => g.calls.includes(outcome))!;
       if (ctx.stream) yield { type: "pending", request: group.request };
       const answer = matchAnswer(group.request, parsedAnswer(await waitFor(group.request)));
       const results = await resolveRequest(ctx, state, group.request, group.calls, answer);
-      group.calls.forEach((m, i) => {
-        m.result = results[i]!;
-        const next = pendingOf(m.result); // a call that suspends again waits once more, with its new state
-        if (next) {
-          m.request = next;
-          m.state = m.result.metadata?.pendingState;
-        } else delete m.request;
-      });
+      // a call that suspends again waits once more, with its new state
+      group.calls.forEach((m, i) => Object.assign(m, settled(results[i]!)));
     }
     if (ctx.stream) yield toolResult(outcome);
   }

@@ -11,13 +11,13 @@ function wrong(field: string, value: unknown, want: string): InvalidAnswerError 
 }
 
 /**
- * The result for each call of a relay Request, keyed by call id, from an `ok` Answer: `data.results`
+ * The result for each call of a relay Request, in the calls' order, from an `ok` Answer: `data.results`
  * (`[{ id, output, isError? }]`, matched by id) takes precedence over `data.output` (+ `data.isError`),
  * which answers the first call. A call with no supplied result gets an error result saying so.
  * An answer with neither, or with a malformed one, throws {@link InvalidAnswerError} naming the field.
  * A declined answer (`ok: false`) gives every call `relay declined for <name>: <reason>`.
  */
-export function readRelayAnswer(answer: Answer, calls: { id: string; name: string }[]): Map<string, ToolResult> {
+export function readRelayAnswer(answer: Answer, calls: { id: string; name: string }[]): ToolResult[] {
   const data: Record<string, unknown> = isPlainObject(answer.data) ? answer.data : {};
   const supplied = new Map<string, ToolResult>();
   if (!answer.ok) {
@@ -53,13 +53,10 @@ export function readRelayAnswer(answer: Answer, calls: { id: string; name: strin
       `${PREFIX}.ok is true but its data carries no result the engine can read (expected data.output as a string, or data.results as an array of {id, output, isError}); build it with answerOutput(id, output) or relayAnswer(id, results). Keys seen: [${keys.join(", ")}]`,
     );
   }
-  return new Map(
-    calls.map((c) => [
-      c.id,
-      answer.ok
-        ? (supplied.get(c.id) ?? { output: `no result supplied on resume for ${c.name}`, isError: true })
-        : { output: `relay declined for ${c.name}: ${answer.reason ?? "declined"}`, isError: true },
-    ]),
+  return calls.map((c) =>
+    answer.ok
+      ? (supplied.get(c.id) ?? { output: `no result supplied on resume for ${c.name}`, isError: true })
+      : { output: `relay declined for ${c.name}: ${answer.reason ?? "declined"}`, isError: true },
   );
 }
 

@@ -38,7 +38,7 @@ export function relayTool<S extends ToolInputSchema = JSONSchema>(
           data: { calls: [{ id, name, input: args, arguments: JSON.stringify(args) }] },
         });
       }
-      return readRelayAnswer(ctx.answer, [{ id, name }]).get(id)!;
+      return readRelayAnswer(ctx.answer, [{ id, name }])[0]!;
     },
   });
 }

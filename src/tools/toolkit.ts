@@ -2,7 +2,7 @@
 // one name each, declared in every provider's shape. `toToolkit` lets the loop take a plain `Tool[]` too.
 import { toAnthropic, toGemini, toOpenAI } from "./declarations";
 import { BUILTIN_NAMES, builtinTools, type BuiltinsOption } from "./builtins/index";
-import { ConfigError, isToolnexusError, shown } from "../errors";
+import { ConfigError, isToolnexusError } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import type { FetchFn } from "./http-tool";
 import { badOption, thrownMessage, toolContext } from "./tool";
@@ -43,10 +43,7 @@ function checkTools(fn: string, tools: unknown): Tool[] {
   if (!Array.isArray(tools)) throw badOption(fn, "tools", "an array of tools", tools);
   tools.forEach((t: Partial<Tool> | null, i) => {
     if (typeof t?.name !== "string" || typeof t.execute !== "function" || typeof t.inputSchema !== "object")
-      throw new ConfigError(
-        "tools",
-        `toolnexus: ${fn}: tools[${i}] is not a tool, got ${shown(t)} — build it with defineTool()`,
-      );
+      throw badOption(fn, `tools[${i}]`, "a tool (build it with defineTool())", t);
   });
   return tools as Tool[];
 }

@@ -124,7 +124,7 @@ describe("relayTool: re-executed with the answer", () => {
 });
 
 describe("readRelayAnswer", () => {
-  it("data.results, keyed by id; a call with no result gets the filler", () => {
+  it("data.results, matched by id, in the calls' order; a call with no result gets the filler", () => {
     const results = readRelayAnswer(
       relayAnswer("req-1", [
         { id: "r2", output: "B", isError: true },
@@ -132,28 +132,29 @@ describe("readRelayAnswer", () => {
       ]),
       calls,
     );
-    expect([...results]).toEqual([
-      ["r1", { output: "A", isError: false }],
-      ["r2", { output: "B", isError: true }],
+    expect(results).toEqual([
+      { output: "A", isError: false },
+      { output: "B", isError: true },
     ]);
-    expect(readRelayAnswer(relayAnswer("req-1", [{ id: "r1", output: "A" }]), calls).get("r2")).toEqual({
+    expect(readRelayAnswer(relayAnswer("req-1", [{ id: "r1", output: "A" }]), calls)[1]).toEqual({
       output: "no result supplied on resume for fetch_user",
       isError: true,
     });
   });
 
   it("data.output answers the first call (data.isError optional); results take precedence", () => {
-    expect([...readRelayAnswer(answerOutput("req-1", "only"), calls)]).toEqual([
-      ["r1", { output: "only", isError: false }],
-      ["r2", { output: "no result supplied on resume for fetch_user", isError: true }],
+    expect(readRelayAnswer(answerOutput("req-1", "only"), calls)).toEqual([
+      { output: "only", isError: false },
+      { output: "no result supplied on resume for fetch_user", isError: true },
     ]);
-    expect(readRelayAnswer(answerOutput("req-1", "bad", true), calls).get("r1")).toEqual({
+    expect(readRelayAnswer(answerOutput("req-1", "bad", true), calls)[0]).toEqual({
       output: "bad",
       isError: true,
     });
-    expect(
-      readRelayAnswer(ok({ output: "ignored", results: [{ id: "r1", output: "wins" }] }), calls).get("r1"),
-    ).toEqual({ output: "wins", isError: false });
+    expect(readRelayAnswer(ok({ output: "ignored", results: [{ id: "r1", output: "wins" }] }), calls)[0]).toEqual({
+      output: "wins",
+      isError: false,
+    });
   });
 
   it("reads an answer that went through JSON", () => {
@@ -165,11 +166,11 @@ describe("readRelayAnswer", () => {
         ]),
       ),
     ) as Answer;
-    expect([...readRelayAnswer(answer, calls).values()].map((r) => r.output)).toEqual(["A", "B"]);
+    expect(readRelayAnswer(answer, calls).map((r) => r.output)).toEqual(["A", "B"]);
   });
 
   it("a declined answer declines every call", () => {
-    expect([...readRelayAnswer(answerDeclined("req-1", "cancelled"), calls).values()]).toEqual([
+    expect(readRelayAnswer(answerDeclined("req-1", "cancelled"), calls)).toEqual([
       { output: "relay declined for lookup: cancelled", isError: true },
       { output: "relay declined for fetch_user: cancelled", isError: true },
     ]);

@@ -65,7 +65,7 @@ describe("createToolkit: assembly", () => {
   it("refuses options it cannot use with a ConfigError", async () => {
     await expect(createToolkit({ tools: "alpha" as never })).rejects.toThrow("tools must be an array");
     await expect(createToolkit({ tools: [echo("a"), { name: "b" } as never] })).rejects.toThrow(
-      "tools[1] is not a tool",
+      "tools[1] must be a tool",
     );
     await expect(createToolkit({ builtins: "yes" as never })).rejects.toThrow(ConfigError);
     await expect(createToolkit({ fetch: 42 as never })).rejects.toThrow("fetch must be a function");
