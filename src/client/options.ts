@@ -5,10 +5,9 @@ import { typeName } from "../_internal/json";
 import { MAX_TIMER_MS } from "../_internal/signals";
 import { ConfigError, shown } from "../errors";
 import type { ResolvedOptions } from "../loop/context";
-import type { ClientOptions, Style } from "../types";
+import type { ClientOptions } from "../types";
+import { STYLES } from "../run-state/record";
 import { checkSecret } from "./resume-token/secret";
-
-const STYLES: readonly unknown[] = ["openai", "openai-responses", "anthropic", "gemini"] satisfies Style[];
 
 type Test = (value: unknown) => boolean;
 
@@ -66,7 +65,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   const given: Record<string, unknown> = { ...options };
   for (const key of ["baseUrl", "model"])
     if (!isString(given[key]) || !given[key]) refuse(key, given[key], "a non-empty string");
-  if (!STYLES.includes(given.style)) refuse("style", given.style, STYLES.map((s) => `"${s}"`).join(", "));
+  if (!STYLES.includes(given.style)) refuse("style", given.style, STYLES.map((s) => JSON.stringify(s)).join(", "));
   for (const [ok, expected, names] of rules())
     for (const name of names) if (given[name] !== undefined && !ok(given[name])) refuse(name, given[name], expected);
   if (given.resumeSecret !== undefined) checkSecret("createClient resumeSecret", given.resumeSecret);
