@@ -162,7 +162,7 @@ export function translateBody(
   if (!Array.isArray(req?.messages))
     throw new ConfigError(
       "messages",
-      `toolnexus: translate needs messages as an array of chat messages, got ${shown(req?.messages)}`,
+      `toolnexus: translate needs messages as an array, got ${shown(req?.messages)}`,
     );
   // the request is in OpenAI chat terms, converted for Anthropic only: any other wire would be sent it unconverted
   if (wire.style !== "openai" && wire.style !== "anthropic")

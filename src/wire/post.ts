@@ -49,7 +49,7 @@ function networkError(url: string, error: unknown): NetworkError {
   } catch {
     // not a URL: keep the generic name
   }
-  return new NetworkError(`toolnexus: could not reach ${host} — check baseUrl and the network, then try again`, {
+  return new NetworkError(`toolnexus: could not reach ${host} — check baseUrl and the network`, {
     cause: error,
   });
 }

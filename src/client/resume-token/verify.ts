@@ -31,7 +31,7 @@ async function verify(secret: string, runId: string, token: unknown, now: number
   const signature = payload && fromBase64Url(parts[2]!);
   if (!payload || !signature) return refuse(runId, "malformed", "it is not a toolnexus resume token");
   if (!(await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, utf8(`${VERSION}.${parts[1]}`))))
-    return refuse(runId, "signature", "its signature does not match (forged, tampered with, or another secret's)");
+    return refuse(runId, "signature", "its signature does not match");
   const claims = readClaims(payload) ?? refuse(runId, "malformed", "its claims are unreadable");
   if (claims.r !== runId) refuse(runId, "run", "it was issued for another run");
   if (now >= claims.e) refuse(runId, "expired", `it expired at ${new Date(claims.e).toISOString()}`);
