@@ -213,18 +213,9 @@ export function unusable(what: string, style: string, path: string): StreamError
   );
 }
 
-/** The stream ended without the provider's end marker (or carried no events at all). */
-function cutOff(marker: string, events: number): StreamError {
-  return new StreamError(
-    events === 0
-      ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style"
-      : `toolnexus: the provider's stream ended before ${marker}, so no tool ran on half-received arguments — retry the run`,
-  );
-}
-
 /**
  * Reads a provider's event stream to its end, handing `add` each event's JSON object — `undefined` for
- * OpenAI's `[DONE]` — and throws `cutOff(marker)` unless `ended()` says the provider's end marker came.
+ * OpenAI's `[DONE]` — and throws a StreamError unless `ended()` says the provider's end marker came.
  * Data that is not JSON is skipped (a keep-alive); data of several lines (a server that ends events with
  * one newline) is read line by line. The event the stream cut off counts too: the spec drops an event that
  * lacks its closing blank line, but a complete last event in it is still read.
@@ -254,5 +245,11 @@ export async function readJson(
   };
   const cut = await readSSE(stream, read);
   if (cut) read(cut);
-  if (!ended()) throw cutOff(marker, events);
+  // the provider's end marker never came (or no event at all)
+  if (!ended())
+    throw new StreamError(
+      events === 0
+        ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style"
+        : `toolnexus: the provider's stream ended before ${marker}, so no tool ran on half-received arguments — retry the run`,
+    );
 }
