@@ -160,10 +160,7 @@ export function translateBody(
   req: TranslateRequest,
 ): Record<string, unknown> {
   if (!Array.isArray(req?.messages))
-    throw new ConfigError(
-      "messages",
-      `toolnexus: translate needs messages as an array, got ${shown(req?.messages)}`,
-    );
+    throw new ConfigError("messages", `toolnexus: translate needs messages as an array, got ${shown(req?.messages)}`);
   // the request is in OpenAI chat terms, converted for Anthropic only: any other wire would be sent it unconverted
   if (wire.style !== "openai" && wire.style !== "anthropic")
     throw new ConfigError(
@@ -191,13 +188,6 @@ export function translateBody(
   return body;
 }
 
-function finish(reason: string, hasCalls: boolean): string {
-  if (hasCalls) return "tool_calls";
-  if (reason === "length" || reason === "max_tokens") return "length";
-  if (reason === "content_filter" || reason === "refusal") return "content_filter";
-  return "stop";
-}
-
 /**
  * Reads a provider's JSON reply with the wire that speaks it (the loop's own reading: a reply carrying an
  * `error`, or no message, is a StreamError whose text is redacted). `model` is the configured model; `raw`
@@ -217,12 +207,18 @@ export function translateResponse(wire: Wire, model: string, json: unknown): Tra
       toolCalls.push({ id: `call_${str(name)}`, name: str(name), arguments: arguments_ });
     }
     // the wire has the refusal in the text already
-    if (msg.refusal && typeof msg.refusal === "string" && reason === "stop") reason = "refusal";
+    if (str(msg.refusal) && reason === "stop") reason = "refusal";
   }
   return {
     text: turn.text,
     toolCalls,
-    finishReason: finish(reason, toolCalls.length > 0),
+    finishReason: toolCalls.length
+      ? "tool_calls"
+      : reason === "length" || reason === "max_tokens"
+        ? "length"
+        : reason === "content_filter" || reason === "refusal"
+          ? "content_filter"
+          : "stop",
     usage: turn.usage,
     model,
     raw: json,

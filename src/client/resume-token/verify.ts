@@ -38,15 +38,6 @@ async function verify(secret: string, runId: string, token: unknown, now: number
   return claims;
 }
 
-/** The binding of one token to the stored record: its request is open, or (retrying a resume whose model call failed) answered. */
-function bindOne(runId: string, record: RunRecord, q: string): void {
-  if (record.status === "suspended" && record.calls.some((c) => c.request?.id === q && !c.result)) return;
-  const answered = record.answered?.requestId === q || record.calls.some((c) => c.request?.id === q);
-  if (answered && (record.status === "suspended" || record.status === "done"))
-    refuse(runId, "replayed", "its request was already answered");
-  if (!answered) refuse(runId, "request", "it was issued for another request");
-}
-
 /**
  * The request binding: a token per answer, in the answers' order, each issued for that answer's request, and
  * each request the record's open one (or, for a record whose answers were applied and whose model call
@@ -70,7 +61,14 @@ function guardFor(all: Claims[], runId: string): ResumeGuard {
     // the identical answers again get the kept outcome, nothing runs; a run whose answers were applied (its
     // model call failed) takes only those same answers again, each token bound to one of them above
     if (n && (replay || (record.status !== "suspended" && record.status !== "done"))) return;
-    for (const claims of all) bindOne(runId, record, claims.q);
+    // each token's request is open, or (retrying a resume whose model call failed) answered
+    for (const { q } of all) {
+      if (record.status === "suspended" && record.calls.some((c) => c.request?.id === q && !c.result)) continue;
+      const answered = record.answered?.requestId === q || record.calls.some((c) => c.request?.id === q);
+      if (!answered) refuse(runId, "request", "it was issued for another request");
+      if (record.status === "suspended" || record.status === "done")
+        refuse(runId, "replayed", "its request was already answered");
+    }
   };
 }
 
