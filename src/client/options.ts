@@ -12,7 +12,6 @@ import { checkSecret } from "./resume-token/secret";
 type Test = (value: unknown) => boolean;
 
 const isCount = (min: number) => (v: unknown) => Number.isInteger(v) && (v as number) >= min;
-const isDuration = (v: unknown) => Number.isFinite(v) && (v as number) >= 0;
 const isPositive = (v: unknown) => Number.isFinite(v) && (v as number) > 0;
 const isFunction = (v: unknown) => typeof v === "function";
 const isString = (v: unknown) => typeof v === "string";
@@ -25,7 +24,11 @@ const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.i
 const rules = (): [Test, string, (keyof ClientOptions)[]][] => [
   [isCount(1), "a whole number ≥ 1", ["maxTurns"]],
   [isCount(0), "a whole number ≥ 0", ["retries"]],
-  [isDuration, "a number ≥ 0", ["retryBaseMs", "completedTtlSeconds", "pendingTtlSeconds"]],
+  [
+    (v) => Number.isFinite(v) && (v as number) >= 0,
+    "a number ≥ 0",
+    ["retryBaseMs", "completedTtlSeconds", "pendingTtlSeconds"],
+  ],
   // a longer delay than a timer can wait would fire at once
   [
     (v) => isPositive(v) && (v as number) <= MAX_TIMER_MS,

@@ -183,8 +183,8 @@ export function callFromValue(id: string, name: string, value: unknown): ToolCal
   return checked(id, name, value ?? {});
 }
 
-/** The text of a provider's error object (`{ message }`, a string, or anything else), redacted and shortened. */
-export function errorText(error: unknown): string {
+/** The provider's error object (`{ message }`, a string, or anything else) as a StreamError, its text redacted and shortened. */
+export function providerError(error: unknown): StreamError {
   const message = record(error)?.message;
   const text =
     typeof error === "string"
@@ -192,12 +192,8 @@ export function errorText(error: unknown): string {
       : typeof message === "string"
         ? message
         : (JSON.stringify(error) ?? typeName(error));
-  return capErrorBody(redact(text));
-}
-
-export function providerError(error: unknown): StreamError {
   return new StreamError(
-    `toolnexus: the provider reported an error: ${errorText(error)} — retry the run, or check the model name and the request`,
+    `toolnexus: the provider reported an error: ${capErrorBody(redact(text))} — retry the run, or check the model name and the request`,
   );
 }
 

@@ -4,7 +4,6 @@
 // The model's content goes back exactly as it came — every part in order, each `thoughtSignature` on the
 // part it came on — because Gemini refuses a function call whose signature is missing. Calls carry no id
 // (the wire gives each one); those ids are kept beside the parts as `callIds` and left out of the request.
-import type { ToolResult } from "../types";
 import { firstOf, headersWith, listOf, record, stripSlash, throwIfError, unusable, type Json } from "./common";
 import { finishOf, geminiPart, turnOf } from "./gemini-parts";
 import type { ToolOutcome, Turn, Wire } from "./types";
@@ -32,11 +31,6 @@ const contentsOf = (messages: readonly unknown[]): unknown[] =>
     return content && "callIds" in content ? { role: content.role, parts: content.parts } : m;
   });
 
-/** `functionResponse.response` must be an object: a tool's text goes in as `{ result }` (`{ error }` when it failed). */
-function responseOf(result: ToolResult): Json {
-  return result.isError ? { error: result.output } : { result: result.output };
-}
-
 /**
  * One user turn answering every call: the `functionResponse` parts in call order, then the images and
  * files the tools returned (the responses stay together, one per call, as Gemini counts them).
@@ -44,7 +38,11 @@ function responseOf(result: ToolResult): Json {
 function results(outcomes: readonly ToolOutcome[]): unknown[] {
   if (outcomes.length === 0) return [];
   const parts: unknown[] = outcomes.map(({ call, result }) => ({
-    functionResponse: { name: call.name, response: responseOf(result) },
+    // `response` must be an object: a tool's text goes in as `{ result }` (`{ error }` when it failed)
+    functionResponse: {
+      name: call.name,
+      response: result.isError ? { error: result.output } : { result: result.output },
+    },
   }));
   for (const { result } of outcomes) for (const part of result.content ?? []) parts.push(geminiPart(part));
   return [{ role: "user", parts }];

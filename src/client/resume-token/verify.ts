@@ -3,7 +3,6 @@
 // createResumeToken (create.ts).
 import { ConfigError, ResumeTokenError, type ResumeTokenProblem } from "../../errors";
 import type { ResumeGuard } from "../../loop/resume";
-import type { RunRecord } from "../../run-state/record";
 import { fromBase64Url, hmacKey, MAX_TOKEN_LENGTH, VERSION, type Claims, utf8 } from "./codec";
 
 /** Every refusal comes before the record is claimed, so nothing was changed. */
