@@ -24,13 +24,6 @@ function parse(json: unknown): Turn {
   return turnOf(listOf(candidate?.content, "parts"), data.usageMetadata, finishOf(data, candidate));
 }
 
-/** The transcript as `contents`: each entry's `role` and `parts` only (`callIds` stays here). */
-const contentsOf = (messages: readonly unknown[]): unknown[] =>
-  messages.map((m) => {
-    const content = record(m);
-    return content && "callIds" in content ? { role: content.role, parts: content.parts } : m;
-  });
-
 /**
  * One user turn answering every call: the `functionResponse` parts in call order, then the images and
  * files the tools returned (the responses stay together, one per call, as Gemini counts them).
@@ -77,7 +70,12 @@ export const geminiWire: Wire = {
     return [...history, { role: "user", parts }];
   },
   body({ system, messages, tools, output }) {
-    const body: Record<string, unknown> = { contents: contentsOf(messages) };
+    // the transcript as `contents`: each entry's `role` and `parts` only (`callIds` stays here)
+    const contents = messages.map((m) => {
+      const content = record(m);
+      return content && "callIds" in content ? { role: content.role, parts: content.parts } : m;
+    });
+    const body: Record<string, unknown> = { contents };
     if (system) body.systemInstruction = { parts: [{ text: system }] };
     if (tools.length > 0) body.tools = tools;
     if (output) body.generationConfig = { responseMimeType: "application/json", responseJsonSchema: output };

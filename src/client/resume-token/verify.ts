@@ -14,15 +14,6 @@ function refuse(runId: string, problem: ResumeTokenProblem, what: string): never
   );
 }
 
-function readClaims(json: Uint8Array): Claims | undefined {
-  try {
-    const c = JSON.parse(new TextDecoder().decode(json)) as Partial<Claims> | null;
-    return typeof c?.r === "string" && typeof c.q === "string" && Number.isFinite(c.e) ? (c as Claims) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Checks signature, run and expiry; the request binding is checked against the stored record later. */
 async function verify(secret: string, runId: string, token: unknown, now: number): Promise<Claims> {
   const parts = typeof token === "string" && token.length <= MAX_TOKEN_LENGTH ? token.split(".") : [];
@@ -31,10 +22,15 @@ async function verify(secret: string, runId: string, token: unknown, now: number
   if (!payload || !signature) return refuse(runId, "malformed", "it is not a toolnexus resume token");
   if (!(await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, utf8(`${VERSION}.${parts[1]}`))))
     return refuse(runId, "signature", "its signature does not match");
-  const claims = readClaims(payload) ?? refuse(runId, "malformed", "its claims are unreadable");
+  let claims: Partial<Claims> | null = null;
+  try {
+    claims = JSON.parse(new TextDecoder().decode(payload));
+  } catch {}
+  if (typeof claims?.r !== "string" || typeof claims.q !== "string" || !Number.isFinite(claims.e))
+    return refuse(runId, "malformed", "its claims are unreadable");
   if (claims.r !== runId) refuse(runId, "run", "it was issued for another run");
-  if (now >= claims.e) refuse(runId, "expired", `it expired at ${new Date(claims.e).toISOString()}`);
-  return claims;
+  if (now >= claims.e!) refuse(runId, "expired", `it expired at ${new Date(claims.e!).toISOString()}`);
+  return claims as Claims;
 }
 
 /**
