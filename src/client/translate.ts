@@ -196,19 +196,17 @@ export function translateBody(
  */
 export function translateResponse(wire: Wire, model: string, json: unknown): TranslateResult {
   const turn = wire.parse(json);
-  // an empty arguments string is read as {} by the wire, so it is sent on as "{}"
-  const toolCalls = turn.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.raw || "{}" }));
+  const calls = [...turn.calls];
   let reason = turn.finishReason ?? "";
   if (wire.style === "openai") {
     const msg = turn.message as Msg;
-    if (isPlainObject(msg.function_call)) {
-      const { name, arguments: args } = msg.function_call;
-      const arguments_ = typeof args === "string" ? args : JSON.stringify(args ?? {});
-      toolCalls.push({ id: `call_${str(name)}`, name: str(name), arguments: arguments_ });
-    }
+    if (isPlainObject(msg.function_call))
+      calls.push(callOf({ id: `call_${str(msg.function_call.name)}`, function: msg.function_call }));
     // the wire has the refusal in the text already
     if (str(msg.refusal) && reason === "stop") reason = "refusal";
   }
+  // an empty arguments string is read as {} by the wire, so it is sent on as "{}"
+  const toolCalls = calls.map((c) => ({ id: c.id, name: c.name, arguments: c.raw || "{}" }));
   return {
     text: turn.text,
     toolCalls,
