@@ -95,24 +95,14 @@ export function count(value: unknown): number {
  */
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  let text = "";
-  for (const part of content) {
-    const t = record(part)?.text;
-    if (typeof t === "string") text += t;
-  }
-  return text;
+  return Array.isArray(content) ? content.map((part) => str(record(part)?.text)).join("") : "";
 }
 
 /** The `thinking` parts of OpenAI-style `content` parts as text (Mistral's reasoning models send them): never the turn's text. */
 export function thinkingOf(content: unknown): string {
   if (!Array.isArray(content)) return "";
-  let text = "";
-  for (const part of content) {
-    const thinking = record(part)?.type === "thinking" ? (part as Json).thinking : undefined;
-    text += typeof thinking === "string" ? thinking : textOf(thinking);
-  }
-  return text;
+  // a part's `thinking` is a string, or text parts of its own
+  return content.map((part) => (record(part)?.type === "thinking" ? textOf((part as Json).thinking) : "")).join("");
 }
 
 /** Token usage from a provider's counts: missing ⇒ 0; a total the provider did not send is the sum. */

@@ -21,13 +21,12 @@ export function inputPart(part: ContentPart): Json {
 
 /** The text a message item shows: its `output_text` parts, and a refusal in its words. */
 function messageText(item: Json): string {
-  let text = "";
-  for (const value of listOf(item, "content")) {
-    const part = record(value);
-    if (part?.type === "output_text" && typeof part.text === "string") text += part.text;
-    else if (part?.type === "refusal" && typeof part.refusal === "string") text += part.refusal;
-  }
-  return text;
+  return listOf(item, "content")
+    .map((value) => {
+      const part = record(value);
+      return part?.type === "output_text" ? str(part.text) : part?.type === "refusal" ? str(part.refusal) : "";
+    })
+    .join("");
 }
 
 const callOf = (item: Json): ToolCall =>
