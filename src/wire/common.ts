@@ -150,9 +150,7 @@ function deeperThan(value: unknown, limit: number): boolean {
   let level: unknown[] = [value];
   for (let depth = 0; level.length; depth++) {
     if (depth > limit) return true;
-    const next: unknown[] = [];
-    for (const v of level) if (typeof v === "object" && v !== null) next.push(...Object.values(v));
-    level = next;
+    level = level.flatMap((v) => (typeof v === "object" && v !== null ? Object.values(v) : []));
   }
   return false;
 }
