@@ -23,7 +23,7 @@ const digest = async (args: Record<string, unknown>) => (await sha256Hex(canonic
 /** The run's owner as given in its options: a non-empty string (at most 1024 characters), or none. */
 export function checkOwner(owner: unknown): string | undefined {
   if (owner === undefined || (typeof owner === "string" && owner && owner.length <= 1024)) return owner;
-  throw new ConfigError("owner", `toolnexus: owner must be a non-empty string (the run's user), got ${typeof owner}`);
+  throw new ConfigError("owner", `toolnexus: owner must be a non-empty string, got ${typeof owner}`);
 }
 
 async function read(storage: RunStorage, key: string): Promise<[Tools, string | undefined]> {

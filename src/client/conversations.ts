@@ -116,27 +116,15 @@ async function* exchange<E, R extends { status: string; messages: unknown[]; run
 }
 
 /**
- * The lease an exchange holds, renewed while it runs. The function returned ends it once, writing `next` (the
- * outcome, or the conversation freed) over it; it resolves false when someone else wrote first.
+ * The lease an exchange holds, renewed every third of it while the exchange runs. The function returned ends
+ * it once: it stops renewing, waits for a renewal in flight, and writes `next` (the outcome, or the
+ * conversation freed) over the text last written; it resolves false when someone else wrote first. A renewal
+ * that finds the conversation changed (forgotten) stops, and that write says so.
  */
 function lease(store: Store, id: string, claimed: string, idle: ConversationRecord) {
-  const stopRenewing = renewing(store, id, claimed, idle);
-  let ended = false;
-  return async (next: ConversationRecord): Promise<boolean> => {
-    if (ended) return true;
-    ended = true;
-    return (await write(store, id, await stopRenewing(), next)) !== undefined;
-  };
-}
-
-/**
- * Renews the busy lease every third of it while the exchange runs; the function returned stops that,
- * waits for a renewal in flight and resolves the text last written, which the exchange's own write
- * compares against. A renewal that finds the conversation changed (forgotten) stops, and that write says so.
- */
-function renewing(store: Store, id: string, claimed: string, idle: ConversationRecord): () => Promise<string> {
   let last = claimed;
   let inFlight: Promise<unknown> = Promise.resolve();
+  let ended = false;
   const timer = setInterval(() => {
     inFlight = inFlight.then(async () => {
       const wrote = await write(store, id, last, { ...idle, busy: Date.now() + store.busyMs }).catch(() => undefined);
@@ -144,10 +132,12 @@ function renewing(store: Store, id: string, claimed: string, idle: ConversationR
       else last = wrote;
     });
   }, store.busyMs / 3);
-  return async () => {
+  return async (next: ConversationRecord): Promise<boolean> => {
+    if (ended) return true;
+    ended = true;
     clearInterval(timer);
     await inFlight;
-    return last;
+    return (await write(store, id, last, next)) !== undefined;
   };
 }
 

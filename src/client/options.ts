@@ -5,15 +5,13 @@ import { typeName } from "../_internal/json";
 import { MAX_TIMER_MS } from "../_internal/signals";
 import { ConfigError, shown } from "../errors";
 import type { ResolvedOptions } from "../loop/context";
-import type { ClientOptions, Style } from "../types";
+import type { ClientOptions } from "../types";
+import { STYLES } from "../run-state/record";
 import { checkSecret } from "./resume-token/secret";
-
-const STYLES: readonly unknown[] = ["openai", "openai-responses", "anthropic", "gemini"] satisfies Style[];
 
 type Test = (value: unknown) => boolean;
 
 const isCount = (min: number) => (v: unknown) => Number.isInteger(v) && (v as number) >= min;
-const isDuration = (v: unknown) => Number.isFinite(v) && (v as number) >= 0;
 const isPositive = (v: unknown) => Number.isFinite(v) && (v as number) > 0;
 const isFunction = (v: unknown) => typeof v === "function";
 const isString = (v: unknown) => typeof v === "string";
@@ -26,7 +24,11 @@ const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.i
 const rules = (): [Test, string, (keyof ClientOptions)[]][] => [
   [isCount(1), "a whole number ≥ 1", ["maxTurns"]],
   [isCount(0), "a whole number ≥ 0", ["retries"]],
-  [isDuration, "a number ≥ 0", ["retryBaseMs", "completedTtlSeconds", "pendingTtlSeconds"]],
+  [
+    (v) => Number.isFinite(v) && (v as number) >= 0,
+    "a number ≥ 0",
+    ["retryBaseMs", "completedTtlSeconds", "pendingTtlSeconds"],
+  ],
   // a longer delay than a timer can wait would fire at once
   [
     (v) => isPositive(v) && (v as number) <= MAX_TIMER_MS,
@@ -66,7 +68,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   const given: Record<string, unknown> = { ...options };
   for (const key of ["baseUrl", "model"])
     if (!isString(given[key]) || !given[key]) refuse(key, given[key], "a non-empty string");
-  if (!STYLES.includes(given.style)) refuse("style", given.style, STYLES.map((s) => `"${s}"`).join(", "));
+  if (!STYLES.includes(given.style)) refuse("style", given.style, STYLES.map((s) => JSON.stringify(s)).join(", "));
   for (const [ok, expected, names] of rules())
     for (const name of names) if (given[name] !== undefined && !ok(given[name])) refuse(name, given[name], expected);
   if (given.resumeSecret !== undefined) checkSecret("createClient resumeSecret", given.resumeSecret);

@@ -27,10 +27,6 @@ export interface SessionEnv {
   finished?(state: LoopState, result: RunResult): Promise<void>;
 }
 
-/** The run's signal: the caller's, and the timeout's when there is one; with neither, no signal at all. */
-const runLimit = (opts: ResolvedOptions, signal: AbortSignal | undefined) =>
-  opts.timeoutMs === undefined ? { signal, timedOut: () => false, done: () => {} } : deadline(opts.timeoutMs, signal);
-
 /** The `run` metric of a run that ended, with the error when it failed. */
 const runMetric = (
   model: string,
@@ -56,7 +52,10 @@ export async function* session(
   plan: Plan,
 ): AsyncGenerator<StreamEvent, RunResult> {
   const { opts } = env;
-  const limit = runLimit(opts, ro.signal);
+  const limit =
+    opts.timeoutMs === undefined
+      ? { signal: ro.signal, timedOut: () => false, done: () => {} } // no timeout: the caller's signal alone
+      : deadline(opts.timeoutMs, ro.signal);
   const started = Date.now();
   let trace: RunTelemetry | undefined;
   let state: LoopState | undefined;

@@ -160,10 +160,7 @@ export function translateBody(
   req: TranslateRequest,
 ): Record<string, unknown> {
   if (!Array.isArray(req?.messages))
-    throw new ConfigError(
-      "messages",
-      `toolnexus: translate needs messages as an array of chat messages, got ${shown(req?.messages)}`,
-    );
+    throw new ConfigError("messages", `toolnexus: translate needs messages as an array, got ${shown(req?.messages)}`);
   // the request is in OpenAI chat terms, converted for Anthropic only: any other wire would be sent it unconverted
   if (wire.style !== "openai" && wire.style !== "anthropic")
     throw new ConfigError(
@@ -191,13 +188,6 @@ export function translateBody(
   return body;
 }
 
-function finish(reason: string, hasCalls: boolean): string {
-  if (hasCalls) return "tool_calls";
-  if (reason === "length" || reason === "max_tokens") return "length";
-  if (reason === "content_filter" || reason === "refusal") return "content_filter";
-  return "stop";
-}
-
 /**
  * Reads a provider's JSON reply with the wire that speaks it (the loop's own reading: a reply carrying an
  * `error`, or no message, is a StreamError whose text is redacted). `model` is the configured model; `raw`
@@ -206,23 +196,27 @@ function finish(reason: string, hasCalls: boolean): string {
  */
 export function translateResponse(wire: Wire, model: string, json: unknown): TranslateResult {
   const turn = wire.parse(json);
-  // an empty arguments string is read as {} by the wire, so it is sent on as "{}"
-  const toolCalls = turn.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.raw || "{}" }));
+  const calls = [...turn.calls];
   let reason = turn.finishReason ?? "";
   if (wire.style === "openai") {
     const msg = turn.message as Msg;
-    if (isPlainObject(msg.function_call)) {
-      const { name, arguments: args } = msg.function_call;
-      const arguments_ = typeof args === "string" ? args : JSON.stringify(args ?? {});
-      toolCalls.push({ id: `call_${str(name)}`, name: str(name), arguments: arguments_ });
-    }
+    if (isPlainObject(msg.function_call))
+      calls.push(callOf({ id: `call_${str(msg.function_call.name)}`, function: msg.function_call }));
     // the wire has the refusal in the text already
-    if (msg.refusal && typeof msg.refusal === "string" && reason === "stop") reason = "refusal";
+    if (str(msg.refusal) && reason === "stop") reason = "refusal";
   }
+  // an empty arguments string is read as {} by the wire, so it is sent on as "{}"
+  const toolCalls = calls.map((c) => ({ id: c.id, name: c.name, arguments: c.raw || "{}" }));
   return {
     text: turn.text,
     toolCalls,
-    finishReason: finish(reason, toolCalls.length > 0),
+    finishReason: toolCalls.length
+      ? "tool_calls"
+      : reason === "length" || reason === "max_tokens"
+        ? "length"
+        : reason === "content_filter" || reason === "refusal"
+          ? "content_filter"
+          : "stop",
     usage: turn.usage,
     model,
     raw: json,

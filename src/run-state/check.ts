@@ -15,7 +15,7 @@ import {
 } from "../_internal/check";
 import { RunStateError } from "../errors";
 import { isPlainObject } from "../_internal/json";
-import { RUN_STATE_VERSION, type RunRecord } from "./record";
+import { RUN_STATE_VERSION, STYLES, type RunRecord } from "./record";
 
 // The record's checks are built the first time a record is read: a bundle that never reads one (a page)
 // carries none of them.
@@ -67,7 +67,7 @@ function recordShape(): Check {
     // `v` is checked before the shape
     runId: nonEmpty,
     status: oneOf(["suspended", "claimed", "ready", "done"]),
-    style: oneOf(["openai", "openai-responses", "anthropic", "gemini"]),
+    style: oneOf(STYLES),
     model: string,
     system: string,
     conversationId: optional(string),

@@ -10,6 +10,9 @@ import type { Style } from "../wire/types";
 
 export const RUN_STATE_VERSION = 1;
 
+/** Every style a client and a stored run record may name. */
+export const STYLES: readonly unknown[] = ["openai", "openai-responses", "anthropic", "gemini"] satisfies Style[];
+
 /** One tool call of the halted turn. */
 export interface StoredCall {
   id: string;

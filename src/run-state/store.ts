@@ -30,12 +30,7 @@ export function recordStore(options: RecordStoreOptions): RecordStore {
     options,
     async load(runId) {
       const key = runKey(runId);
-      let raw: string | undefined;
-      try {
-        raw = await storage.get(key);
-      } catch (cause) {
-        throw new StorageError("get", key, cause);
-      }
+      const raw = await storage.get(key).catch((cause) => Promise.reject(new StorageError("get", key, cause)));
       return raw === undefined ? undefined : { raw, record: loadRecord(runId, raw) };
     },
     async halt(record) {

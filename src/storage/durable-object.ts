@@ -71,7 +71,6 @@ interface Local {
 
 const chunkKey = (l: Local, g: string, i: number) => `${l.prefix}${RESERVED}c:${g}:${i}`;
 const indexPrefix = (l: Local) => `${l.prefix}${RESERVED}e:`;
-const indexKey = (l: Local, e: number, key: string) => `${indexPrefix(l)}${String(e).padStart(15, "0")}:${key}`;
 const chunksOf = (l: Local, h: Head | undefined) =>
   h?.g === undefined ? [] : Array.from({ length: h.n ?? 0 }, (_, i) => chunkKey(l, h.g!, i));
 const remove = async (l: Local, keys: string[]) =>
@@ -113,7 +112,7 @@ async function write(
   const { head, parts } = headFor(value, CHUNK, e);
   const entries: [string, unknown][] = parts.map((part, i) => [chunkKey(l, head.g!, i), part]);
   entries.push([key, head]); // last: readers only ever follow a head whose chunks exist
-  if (l.alarms && e !== undefined) entries.push([indexKey(l, e, key), key]);
+  if (l.alarms && e !== undefined) entries.push([`${indexPrefix(l)}${String(e).padStart(15, "0")}:${key}`, key]);
   // issued without an await in between, so the runtime coalesces them into one atomic write
   await Promise.all(batches(entries).map((b) => l.storage.put(Object.fromEntries(b))));
   await remove(l, chunksOf(l, old));

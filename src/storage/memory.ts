@@ -33,9 +33,8 @@ export function memoryStorage(options: MemoryStorageOptions = {}): RunStorage {
   const write = (key: string, value: string, expiresAt: number | undefined): void => {
     if (++writes >= PURGE_EVERY && writes >= entries.size) {
       writes = 0;
-      const at = now();
-      const sweepTime = () => at; // one clock read per sweep, not one per entry
-      for (const [k, e] of entries) if (isExpired(e.expiresAt, sweepTime)) entries.delete(k);
+      const at = now(); // one clock read per sweep, not one per entry
+      for (const [k, e] of entries) if (e.expiresAt !== undefined && e.expiresAt <= at) entries.delete(k);
     }
     entries.set(key, { value, expiresAt });
   };

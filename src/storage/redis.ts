@@ -32,11 +32,11 @@ export interface RedisStorageOptions {
 // Every operation is a script, so one call shape (EVAL) covers every client. Values come back as "=" + value:
 // never valid JSON, so a client that JSON-parses replies (Upstash does by default) hands the string back as is.
 const GET = "local v = redis.call('GET', KEYS[1]) if v then return '=' .. v end return false";
-const SET =
-  "if ARGV[2] == '' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end return 1";
 const DEL = "redis.call('DEL', KEYS[1]) return 1";
-const CAS = `local cur = redis.call('GET', KEYS[1])
-if ARGV[1] == '1' then if cur ~= ARGV[2] then return 0 end elseif cur then return 0 end
+// SET and compareAndSet: ARGV[1] is '1' (write only over the value ARGV[2]), '0' (only where the key is
+// missing) or '' (always); ARGV[3] is the value, ARGV[4] the TTL in ms ('' for none)
+const PUT = `local cur = ARGV[1] ~= '' and redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then if cur ~= ARGV[2] then return 0 end elseif ARGV[1] == '0' and cur then return 0 end
 if ARGV[4] == '' then redis.call('SET', KEYS[1], ARGV[3]) else redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4]) end
 return 1`;
 
@@ -76,7 +76,7 @@ export function redisStorage(options: RedisStorageOptions): RunStorage {
       return typeof reply === "string" && reply.startsWith("=") ? fromStored(reply.slice(1)) : undefined;
     },
     async set(key, value, ms) {
-      await run(SET, name(key), [toStored(value), px(ms)]);
+      await run(PUT, name(key), ["", "", toStored(value), px(ms)]);
     },
     async delete(key) {
       await run(DEL, name(key), []);
@@ -88,7 +88,7 @@ export function redisStorage(options: RedisStorageOptions): RunStorage {
         toStored(value),
         px(ms),
       ];
-      return isOne(await run(CAS, name(key), args));
+      return isOne(await run(PUT, name(key), args));
     },
   });
 }

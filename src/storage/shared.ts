@@ -32,19 +32,8 @@ function expiryOf(opts: SetOptions | undefined, now: () => number): number | und
 export const isExpired = (expiresAt: number | undefined, now: () => number): boolean =>
   expiresAt !== undefined && expiresAt <= now();
 
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+/** `text`'s length in UTF-8 bytes (a lone surrogate counts as the 3 bytes of U+FFFD it is written as). */
+export const utf8Length = (text: string): number => new TextEncoder().encode(text).length;
 
 /** Keys starting with this are the adapter's own (hashed keys, chunks, indexes); user keys never are. */
 export const RESERVED = "#";

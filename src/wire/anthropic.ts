@@ -47,9 +47,6 @@ function parse(json: unknown): Turn {
   return turnOf(data, data.content);
 }
 
-// the API refuses an empty text block
-const textBlock = (text: string): unknown[] => (text ? [{ type: "text", text }] : []);
-
 function results(outcomes: readonly ToolOutcome[]): unknown[] {
   if (outcomes.length === 0) return [];
   // images and documents a tool returned go inside its tool_result, after its text
@@ -58,7 +55,10 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
     return {
       type: "tool_result",
       tool_use_id: call.id,
-      content: parts.length > 0 ? [...textBlock(result.output), ...parts.map(anthropicPart)] : result.output,
+      // the API refuses an empty text block
+      content: parts.length
+        ? [...(result.output ? [{ type: "text", text: result.output }] : []), ...parts.map(anthropicPart)]
+        : result.output,
       is_error: result.isError,
     };
   });

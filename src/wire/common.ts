@@ -95,24 +95,14 @@ export function count(value: unknown): number {
  */
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  let text = "";
-  for (const part of content) {
-    const t = record(part)?.text;
-    if (typeof t === "string") text += t;
-  }
-  return text;
+  return Array.isArray(content) ? content.map((part) => str(record(part)?.text)).join("") : "";
 }
 
 /** The `thinking` parts of OpenAI-style `content` parts as text (Mistral's reasoning models send them): never the turn's text. */
 export function thinkingOf(content: unknown): string {
   if (!Array.isArray(content)) return "";
-  let text = "";
-  for (const part of content) {
-    const thinking = record(part)?.type === "thinking" ? (part as Json).thinking : undefined;
-    text += typeof thinking === "string" ? thinking : textOf(thinking);
-  }
-  return text;
+  // a part's `thinking` is a string, or text parts of its own
+  return content.map((part) => (record(part)?.type === "thinking" ? textOf((part as Json).thinking) : "")).join("");
 }
 
 /** Token usage from a provider's counts: missing ⇒ 0; a total the provider did not send is the sum. */
@@ -160,9 +150,7 @@ function deeperThan(value: unknown, limit: number): boolean {
   let level: unknown[] = [value];
   for (let depth = 0; level.length; depth++) {
     if (depth > limit) return true;
-    const next: unknown[] = [];
-    for (const v of level) if (typeof v === "object" && v !== null) next.push(...Object.values(v));
-    level = next;
+    level = level.flatMap((v) => (typeof v === "object" && v !== null ? Object.values(v) : []));
   }
   return false;
 }
@@ -183,8 +171,8 @@ export function callFromValue(id: string, name: string, value: unknown): ToolCal
   return checked(id, name, value ?? {});
 }
 
-/** The text of a provider's error object (`{ message }`, a string, or anything else), redacted and shortened. */
-export function errorText(error: unknown): string {
+/** The provider's error object (`{ message }`, a string, or anything else) as a StreamError, its text redacted and shortened. */
+export function providerError(error: unknown): StreamError {
   const message = record(error)?.message;
   const text =
     typeof error === "string"
@@ -192,12 +180,8 @@ export function errorText(error: unknown): string {
       : typeof message === "string"
         ? message
         : (JSON.stringify(error) ?? typeName(error));
-  return capErrorBody(redact(text));
-}
-
-export function providerError(error: unknown): StreamError {
   return new StreamError(
-    `toolnexus: the provider reported an error: ${errorText(error)} — retry the run, or check the model name and the request`,
+    `toolnexus: the provider reported an error: ${capErrorBody(redact(text))} — retry the run, or check the model name and the request`,
   );
 }
 
@@ -213,18 +197,9 @@ export function unusable(what: string, style: string, path: string): StreamError
   );
 }
 
-/** The stream ended without the provider's end marker (or carried no events at all). */
-function cutOff(marker: string, events: number): StreamError {
-  return new StreamError(
-    events === 0
-      ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style"
-      : `toolnexus: the provider's stream ended before ${marker}, so no tool ran on half-received arguments — retry the run`,
-  );
-}
-
 /**
  * Reads a provider's event stream to its end, handing `add` each event's JSON object — `undefined` for
- * OpenAI's `[DONE]` — and throws `cutOff(marker)` unless `ended()` says the provider's end marker came.
+ * OpenAI's `[DONE]` — and throws a StreamError unless `ended()` says the provider's end marker came.
  * Data that is not JSON is skipped (a keep-alive); data of several lines (a server that ends events with
  * one newline) is read line by line. The event the stream cut off counts too: the spec drops an event that
  * lacks its closing blank line, but a complete last event in it is still read.
@@ -254,5 +229,11 @@ export async function readJson(
   };
   const cut = await readSSE(stream, read);
   if (cut) read(cut);
-  if (!ended()) throw cutOff(marker, events);
+  // the provider's end marker never came (or no event at all)
+  if (!ended())
+    throw new StreamError(
+      events === 0
+        ? "toolnexus: the provider's response carried no server-sent events — check baseUrl and style"
+        : `toolnexus: the provider's stream ended before ${marker}, so no tool ran on half-received arguments — retry the run`,
+    );
 }

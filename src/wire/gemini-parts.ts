@@ -1,6 +1,6 @@
 // Gemini parts read into a Turn, and content parts as Gemini parts: shared by the JSON reply (gemini.ts)
 // and the stream reader (gemini-stream.ts).
-import type { ContentPart, Usage } from "../types";
+import type { ContentPart } from "../types";
 import { callFromValue, count, newTurn, record, str, usageOf, type Json } from "./common";
 import type { ToolCall, Turn } from "./types";
 
@@ -9,19 +9,6 @@ export function geminiPart(part: ContentPart): Json {
   if (part.type === "text") return { text: part.text };
   if (part.url !== undefined) return { fileData: { mimeType: part.mediaType, fileUri: part.url } };
   return { inlineData: { mimeType: part.mediaType, data: part.data ?? "" } };
-}
-
-/**
- * `usageMetadata`: `candidatesTokenCount` leaves the thinking out, so completion tokens add
- * `thoughtsTokenCount` (as OpenAI's `output_tokens` include reasoning).
- */
-function geminiUsage(usage: unknown): Usage {
-  const u = record(usage);
-  return usageOf(
-    u?.promptTokenCount,
-    count(u?.candidatesTokenCount) + count(u?.thoughtsTokenCount),
-    u?.totalTokenCount,
-  );
 }
 
 /** The id a function call came with, or a fresh one: Gemini's API sends calls without ids. */
@@ -48,7 +35,11 @@ export function turnOf(parts: unknown[], usage: unknown, finish: string | undefi
     } else if (typeof part?.text === "string" && part.thought !== true) text += part.text;
   }
   const message = given ? { role: "model", parts } : { role: "model", parts, callIds: ids.slice(0, calls.length) };
-  return newTurn(message, text, calls, geminiUsage(usage), finish);
+  // `candidatesTokenCount` leaves the thinking out, so completion tokens add `thoughtsTokenCount` (as
+  // OpenAI's `output_tokens` include reasoning)
+  const u = record(usage);
+  const completion = count(u?.candidatesTokenCount) + count(u?.thoughtsTokenCount);
+  return newTurn(message, text, calls, usageOf(u?.promptTokenCount, completion, u?.totalTokenCount), finish);
 }
 
 /** A candidate's `finishReason`, or why the prompt was blocked (a blocked prompt has no candidates). */

@@ -4,7 +4,6 @@
 // The model's content goes back exactly as it came — every part in order, each `thoughtSignature` on the
 // part it came on — because Gemini refuses a function call whose signature is missing. Calls carry no id
 // (the wire gives each one); those ids are kept beside the parts as `callIds` and left out of the request.
-import type { ToolResult } from "../types";
 import { firstOf, headersWith, listOf, record, stripSlash, throwIfError, unusable, type Json } from "./common";
 import { finishOf, geminiPart, turnOf } from "./gemini-parts";
 import type { ToolOutcome, Turn, Wire } from "./types";
@@ -25,18 +24,6 @@ function parse(json: unknown): Turn {
   return turnOf(listOf(candidate?.content, "parts"), data.usageMetadata, finishOf(data, candidate));
 }
 
-/** The transcript as `contents`: each entry's `role` and `parts` only (`callIds` stays here). */
-const contentsOf = (messages: readonly unknown[]): unknown[] =>
-  messages.map((m) => {
-    const content = record(m);
-    return content && "callIds" in content ? { role: content.role, parts: content.parts } : m;
-  });
-
-/** `functionResponse.response` must be an object: a tool's text goes in as `{ result }` (`{ error }` when it failed). */
-function responseOf(result: ToolResult): Json {
-  return result.isError ? { error: result.output } : { result: result.output };
-}
-
 /**
  * One user turn answering every call: the `functionResponse` parts in call order, then the images and
  * files the tools returned (the responses stay together, one per call, as Gemini counts them).
@@ -44,7 +31,11 @@ function responseOf(result: ToolResult): Json {
 function results(outcomes: readonly ToolOutcome[]): unknown[] {
   if (outcomes.length === 0) return [];
   const parts: unknown[] = outcomes.map(({ call, result }) => ({
-    functionResponse: { name: call.name, response: responseOf(result) },
+    // `response` must be an object: a tool's text goes in as `{ result }` (`{ error }` when it failed)
+    functionResponse: {
+      name: call.name,
+      response: result.isError ? { error: result.output } : { result: result.output },
+    },
   }));
   for (const { result } of outcomes) for (const part of result.content ?? []) parts.push(geminiPart(part));
   return [{ role: "user", parts }];
@@ -79,7 +70,12 @@ export const geminiWire: Wire = {
     return [...history, { role: "user", parts }];
   },
   body({ system, messages, tools, output }) {
-    const body: Record<string, unknown> = { contents: contentsOf(messages) };
+    // the transcript as `contents`: each entry's `role` and `parts` only (`callIds` stays here)
+    const contents = messages.map((m) => {
+      const content = record(m);
+      return content && "callIds" in content ? { role: content.role, parts: content.parts } : m;
+    });
+    const body: Record<string, unknown> = { contents };
     if (system) body.systemInstruction = { parts: [{ text: system }] };
     if (tools.length > 0) body.tools = tools;
     if (output) body.generationConfig = { responseMimeType: "application/json", responseJsonSchema: output };

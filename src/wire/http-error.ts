@@ -13,9 +13,7 @@ export async function llmHttpError(res: Response, secrets: readonly string[] = [
   if (res.status !== 401 && res.status !== 403) {
     try {
       body = redact(await res.text(), secrets);
-    } catch {
-      body = ""; // an unreadable body must not hide the status
-    }
+    } catch {} // an unreadable body must not hide the status
   } else {
     await res.body?.cancel().catch(() => {});
   }

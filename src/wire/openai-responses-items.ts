@@ -1,6 +1,6 @@
 // The Responses API's output items read into a Turn, and content parts as its input parts: shared by the
 // JSON reply (openai-responses.ts) and the stream reader (openai-responses-stream.ts).
-import type { ContentPart, Usage } from "../types";
+import type { ContentPart } from "../types";
 import { callFromRaw, listOf, newTurn, record, str, usageOf, type Json } from "./common";
 import { dataUrl } from "./content";
 import type { ToolCall, Turn } from "./types";
@@ -19,21 +19,14 @@ export function inputPart(part: ContentPart): Json {
   return file;
 }
 
-/** The usage of a response: `output_tokens` already counts the reasoning tokens. */
-function responsesUsage(usage: unknown): Usage {
-  const u = record(usage);
-  return usageOf(u?.input_tokens, u?.output_tokens, u?.total_tokens);
-}
-
 /** The text a message item shows: its `output_text` parts, and a refusal in its words. */
 function messageText(item: Json): string {
-  let text = "";
-  for (const value of listOf(item, "content")) {
-    const part = record(value);
-    if (part?.type === "output_text" && typeof part.text === "string") text += part.text;
-    else if (part?.type === "refusal" && typeof part.refusal === "string") text += part.refusal;
-  }
-  return text;
+  return listOf(item, "content")
+    .map((value) => {
+      const part = record(value);
+      return part?.type === "output_text" ? str(part.text) : part?.type === "refusal" ? str(part.refusal) : "";
+    })
+    .join("");
 }
 
 const callOf = (item: Json): ToolCall =>
@@ -52,7 +45,14 @@ export function turnOf(output: unknown[], usage: unknown, finish: string | undef
     if (item?.type === "message") text += messageText(item);
     else if (item?.type === "function_call") calls.push(callOf(item));
   }
-  return newTurn({ role: "assistant", output }, text, calls, responsesUsage(usage), finish);
+  const u = record(usage); // `output_tokens` already counts the reasoning tokens
+  return newTurn(
+    { role: "assistant", output },
+    text,
+    calls,
+    usageOf(u?.input_tokens, u?.output_tokens, u?.total_tokens),
+    finish,
+  );
 }
 
 /** Why a response stopped: `incomplete_details.reason` (e.g. `max_output_tokens`), else its `status`. */

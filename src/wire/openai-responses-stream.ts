@@ -66,13 +66,6 @@ function addEvent(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
   }
 }
 
-function assemble(a: Assembly, response: Json): Turn {
-  const streamed = byIndex(a.items).map(([at, item]) => built(a, at, item));
-  // the final response lists the same items; it is the authority when it carries them
-  const output = Array.isArray(response.output) && response.output.length > 0 ? response.output : streamed;
-  return turnOf(output, response.usage, finishOf(response));
-}
-
 /** Reads a Responses API SSE body to the end (see `Wire.readStream`). */
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {
   const a: Assembly = { items: new Map(), text: new Map() };
@@ -84,5 +77,11 @@ export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (del
     () => a.response !== undefined,
     "response.completed",
   );
-  return assemble(a, a.response!);
+  const response = a.response!;
+  // the final response lists the same items; it is the authority when it carries them
+  const output =
+    Array.isArray(response.output) && response.output.length > 0
+      ? response.output
+      : byIndex(a.items).map(([at, item]) => built(a, at, item));
+  return turnOf(output, response.usage, finishOf(response));
 }

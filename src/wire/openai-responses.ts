@@ -6,7 +6,6 @@
 // day resumes in another process with the reasoning it had. One assistant turn is several output items
 // (reasoning, message, function_call); the transcript holds it as one `{ role: "assistant", output }`
 // entry, and the request spreads it back into the items it came as.
-import type { ToolResult } from "../types";
 import {
   entryCalls,
   headersWith,
@@ -53,17 +52,14 @@ function inputOf(messages: readonly unknown[]): unknown[] {
   });
 }
 
-/** A tool's result: its text, or its text followed by the images and files it returned. */
-function outputOf(result: ToolResult): unknown {
-  if (!result.content?.length) return result.output;
-  return [{ type: "input_text", text: result.output }, ...result.content.map(inputPart)];
-}
-
 function results(outcomes: readonly ToolOutcome[]): unknown[] {
   return outcomes.map(({ call, result }) => ({
     type: "function_call_output",
     call_id: call.id,
-    output: outputOf(result),
+    // its text, or its text followed by the images and files it returned
+    output: result.content?.length
+      ? [{ type: "input_text", text: result.output }, ...result.content.map(inputPart)]
+      : result.output,
   }));
 }
 

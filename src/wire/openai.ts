@@ -57,15 +57,14 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
     tool_call_id: call.id,
     content: result.output,
   }));
-  const attached: unknown[] = [];
-  for (const { call, result } of outcomes) {
+  const attached = outcomes.flatMap(({ call, result }) => {
     const parts = toolParts(result.content);
-    if (parts.length === 0) continue;
-    attached.push(
+    if (parts.length === 0) return [];
+    return [
       { type: "text", text: `Output of tool ${call.name} (${call.id}):` },
       ...parts.map((part) => orNote(() => openaiPart(part))),
-    );
-  }
+    ];
+  });
   if (attached.length > 0) messages.push({ role: "user", content: attached });
   return messages;
 }

@@ -3,7 +3,6 @@
 // createResumeToken (create.ts).
 import { ConfigError, ResumeTokenError, type ResumeTokenProblem } from "../../errors";
 import type { ResumeGuard } from "../../loop/resume";
-import type { RunRecord } from "../../run-state/record";
 import { fromBase64Url, hmacKey, MAX_TOKEN_LENGTH, VERSION, type Claims, utf8 } from "./codec";
 
 /** Every refusal comes before the record is claimed, so nothing was changed. */
@@ -15,15 +14,6 @@ function refuse(runId: string, problem: ResumeTokenProblem, what: string): never
   );
 }
 
-function readClaims(json: Uint8Array): Claims | undefined {
-  try {
-    const c = JSON.parse(new TextDecoder().decode(json)) as Partial<Claims> | null;
-    return typeof c?.r === "string" && typeof c.q === "string" && Number.isFinite(c.e) ? (c as Claims) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Checks signature, run and expiry; the request binding is checked against the stored record later. */
 async function verify(secret: string, runId: string, token: unknown, now: number): Promise<Claims> {
   const parts = typeof token === "string" && token.length <= MAX_TOKEN_LENGTH ? token.split(".") : [];
@@ -31,20 +21,16 @@ async function verify(secret: string, runId: string, token: unknown, now: number
   const signature = payload && fromBase64Url(parts[2]!);
   if (!payload || !signature) return refuse(runId, "malformed", "it is not a toolnexus resume token");
   if (!(await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, utf8(`${VERSION}.${parts[1]}`))))
-    return refuse(runId, "signature", "its signature does not match (forged, tampered with, or another secret's)");
-  const claims = readClaims(payload) ?? refuse(runId, "malformed", "its claims are unreadable");
+    return refuse(runId, "signature", "its signature does not match");
+  let claims: Partial<Claims> | null = null;
+  try {
+    claims = JSON.parse(new TextDecoder().decode(payload));
+  } catch {}
+  if (typeof claims?.r !== "string" || typeof claims.q !== "string" || !Number.isFinite(claims.e))
+    return refuse(runId, "malformed", "its claims are unreadable");
   if (claims.r !== runId) refuse(runId, "run", "it was issued for another run");
-  if (now >= claims.e) refuse(runId, "expired", `it expired at ${new Date(claims.e).toISOString()}`);
-  return claims;
-}
-
-/** The binding of one token to the stored record: its request is open, or (retrying a resume whose model call failed) answered. */
-function bindOne(runId: string, record: RunRecord, q: string): void {
-  if (record.status === "suspended" && record.calls.some((c) => c.request?.id === q && !c.result)) return;
-  const answered = record.answered?.requestId === q || record.calls.some((c) => c.request?.id === q);
-  if (answered && (record.status === "suspended" || record.status === "done"))
-    refuse(runId, "replayed", "its request was already answered");
-  if (!answered) refuse(runId, "request", "it was issued for another request");
+  if (now >= claims.e!) refuse(runId, "expired", `it expired at ${new Date(claims.e!).toISOString()}`);
+  return claims as Claims;
 }
 
 /**
@@ -70,7 +56,14 @@ function guardFor(all: Claims[], runId: string): ResumeGuard {
     // the identical answers again get the kept outcome, nothing runs; a run whose answers were applied (its
     // model call failed) takes only those same answers again, each token bound to one of them above
     if (n && (replay || (record.status !== "suspended" && record.status !== "done"))) return;
-    for (const claims of all) bindOne(runId, record, claims.q);
+    // each token's request is open, or (retrying a resume whose model call failed) answered
+    for (const { q } of all) {
+      if (record.status === "suspended" && record.calls.some((c) => c.request?.id === q && !c.result)) continue;
+      const answered = record.answered?.requestId === q || record.calls.some((c) => c.request?.id === q);
+      if (!answered) refuse(runId, "request", "it was issued for another request");
+      if (record.status === "suspended" || record.status === "done")
+        refuse(runId, "replayed", "its request was already answered");
+    }
   };
 }
 

@@ -206,7 +206,7 @@ describe("translateBody: openai", () => {
       error = e;
     }
     expect((error as { code?: string }).code).toBe("config");
-    expect((error as Error).message).toContain('translate needs messages as an array of chat messages, got "hi"');
+    expect((error as Error).message).toContain('translate needs messages as an array, got "hi"');
   });
 });
 
