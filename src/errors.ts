@@ -120,6 +120,24 @@ export class StorageError extends ToolnexusError {
   }
 }
 
+/**
+ * `run`, an operation on the storage under `key`: its failure — a rejection, or a throw before it returned
+ * a promise (an adapter that is not async) — is a StorageError naming the key (with `record`, the run it
+ * could not save).
+ */
+export async function stored<T>(
+  operation: StorageError["operation"],
+  key: string,
+  run: () => Promise<T>,
+  record?: string,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (cause) {
+    throw new StorageError(operation, key, cause, record);
+  }
+}
+
 /** The provider answered with a non-2xx status after retries. `body` is redacted. */
 export class LlmHttpError extends ToolnexusError {
   declare readonly status: number;

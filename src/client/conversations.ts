@@ -5,7 +5,7 @@
 // marks the conversation busy (a lease) before its run starts, and a second `ask` meanwhile is refused.
 // The lease is short and renewed while the exchange runs, so one whose process died (a Worker restarted
 // mid-stream) holds the conversation only until it passes, not for as long as a run may take.
-import { RunConflictError, RunStateError, StorageError } from "../errors";
+import { RunConflictError, RunStateError, stored } from "../errors";
 import { conversationKey, runKey } from "../run-state/keys";
 import { swap } from "../run-state/swap";
 import type { RunStorage } from "../types";
@@ -34,7 +34,7 @@ interface Store {
 
 async function load({ storage }: Store, id: string): Promise<Loaded> {
   const key = conversationKey(id);
-  const raw = await storage.get(key).catch((cause) => Promise.reject(new StorageError("get", key, cause)));
+  const raw = await stored("get", key, () => storage.get(key));
   if (raw === undefined) return { record: { v: 1, messages: [] }, raw };
   try {
     const record = JSON.parse(raw) as ConversationRecord;
@@ -52,9 +52,7 @@ async function write(
 ): Promise<string | undefined> {
   const key = conversationKey(id);
   const raw = JSON.stringify(record);
-  const wrote = await swap(storage, key, expected, raw).catch((cause) =>
-    Promise.reject(new StorageError("compareAndSet", key, cause, raw)),
-  );
+  const wrote = await stored("compareAndSet", key, () => swap(storage, key, expected, raw), raw);
   return wrote ? raw : undefined;
 }
 

@@ -6,7 +6,7 @@
 //   edge:<runId>:<e>:stop    written once a stop of exchange e was asked for
 // Batches are written in order, each once, so a reader never sees a batch change; the head is written at an
 // exchange's start (compare-and-set) and at its end.
-import { StorageError, StreamError } from "../errors";
+import { StreamError, stored } from "../errors";
 import type { RunStorage, SetOptions, StreamEvent } from "../types";
 import { swap } from "../run-state/swap";
 import { abortableSleep } from "../wire/retry-wait";
@@ -30,15 +30,6 @@ export interface Logged {
 const headKey = (runId: string) => `edge:${runId}`;
 const batchKey = (runId: string, exchange: number, batch: number) => `edge:${runId}:${exchange}:${batch}`;
 export const stopKey = (runId: string, exchange: number): string => `edge:${runId}:${exchange}:stop`;
-
-/** `run`, an operation on the storage under `key`: its failure is a StorageError naming the key. */
-export async function stored<T>(operation: StorageError["operation"], key: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (cause) {
-    throw new StorageError(operation, key, cause);
-  }
-}
 
 export const read = (storage: RunStorage, key: string): Promise<string | undefined> =>
   stored("get", key, () => storage.get(key));

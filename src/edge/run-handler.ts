@@ -10,7 +10,7 @@
 // A request it cannot use (bad JSON, wrong content type, a body over maxBodyBytes, bad fields) is refused
 // with a 4xx `{ error: { code, message } }` before the client is called: nothing is stored, nothing runs.
 import { parseAnswer } from "../answer";
-import { ConfigError, shown, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import { ConfigError, shown, stored, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import type { Client } from "../client";
 import { pendingTtls } from "../client/pending-ttl";
@@ -20,7 +20,7 @@ import { abortableSleep } from "../wire/retry-wait";
 import { errorPayload, errorResponse } from "./error-body";
 import { pageSafeEvent } from "./event-stream";
 import { replayResponse, serveExchange, type ExchangePlan } from "./exchange";
-import { follow, readHead, stopKey, stored, type Head, type Logged } from "./exchange-log";
+import { follow, readHead, stopKey, type Head, type Logged } from "./exchange-log";
 import { aboutConversation, aboutRun, BUSY, checkOwner, notFound, ownerOf, scopedConversation } from "./run-owner";
 
 export interface RunHandlerOptions {

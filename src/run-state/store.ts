@@ -1,6 +1,6 @@
 // The durable record's whole life, in one place: a record is loaded, written when a fresh run halts, and
 // claimed by a resume — the claim returns its owner (owner.ts), which alone writes the record from then on.
-import { RunConflictError, StorageError } from "../errors";
+import { RunConflictError, StorageError, stored } from "../errors";
 import { loadRecord } from "./check";
 import { runKey } from "./keys";
 import { saveRecord, type RunRecord } from "./record";
@@ -30,15 +30,13 @@ export function recordStore(options: RecordStoreOptions): RecordStore {
     options,
     async load(runId) {
       const key = runKey(runId);
-      const raw = await storage.get(key).catch((cause) => Promise.reject(new StorageError("get", key, cause)));
+      const raw = await stored("get", key, () => storage.get(key));
       return raw === undefined ? undefined : { raw, record: loadRecord(runId, raw) };
     },
     async halt(record) {
       const value = saveRecord(record);
       const key = runKey(record.runId);
-      await storage
-        .set(key, value, pendingTtl(options, record.calls))
-        .catch((cause) => Promise.reject(new StorageError("set", key, cause, value)));
+      await stored("set", key, () => storage.set(key, value, pendingTtl(options, record.calls)), value);
     },
     async claim(found, claimed, digest) {
       const key = runKey(claimed.runId);

@@ -92,6 +92,45 @@ describe("storage faults", () => {
     );
   });
 
+  it("an adapter that throws instead of rejecting (not async) is a StorageError too: resume, inspect, ask and a halt", async () => {
+    const inner = memoryStorage();
+    let failing: "get" | "set" | undefined;
+    const storage: RunStorage = {
+      capabilities: inner.capabilities,
+      get: (key) => {
+        if (failing === "get") throw new Error("sync get");
+        return inner.get(key);
+      },
+      set: (key, value, opts) => {
+        if (failing === "set") throw new Error("sync set");
+        return inner.set(key, value, opts);
+      },
+      delete: (key) => inner.delete(key),
+      compareAndSet: (key, expected, value, opts) => inner.compareAndSet!(key, expected, value, opts),
+    };
+    const { tool, executions } = countingTool();
+    const client = createClient({ ...base, fetch: byTranscript().fetch, storage });
+    const halted = asPending(await client.run("x", { toolkit: [tool] }));
+    failing = "get";
+    const answer = answerOutput("q-book", "Bo");
+    for (const call of [
+      () => client.resume(halted.runId, answer, { toolkit: [tool] }),
+      () => client.inspect(halted.runId),
+      () => client.ask("x", { id: "c1", toolkit: [tool] }),
+    ]) {
+      const error = await rejection(call());
+      expect(error).toBeInstanceOf(StorageError);
+      expect((error as StorageError).operation).toBe("get");
+    }
+    failing = "set";
+    const halting = await rejection(client.run("again", { toolkit: [tool] }));
+    expect(halting).toBeInstanceOf(StorageError);
+    expect((halting as StorageError).record).toContain('"runId"');
+    failing = undefined;
+    expect(executions()).toBe(0);
+    expect((await client.resume(halted.runId, answer, { toolkit: [tool] })).text).toBe("booked for Bo");
+  });
+
   it("a failing compare-and-set while claiming is a StorageError; nothing ran and the run stays resumable", async () => {
     const storage = faultyStorage(memoryStorage());
     const { tool, executions } = countingTool();
