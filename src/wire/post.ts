@@ -38,6 +38,18 @@ function pause(opts: RetryOptions, attempt: number, ms: number = backoffMs(opts.
 const httpError = (res: Response, headers: Record<string, string>): Promise<LlmHttpError> =>
   llmHttpError(res, secretsOf(headers));
 
+/**
+ * A fetch that rejected without a response, as a NetworkError naming only the host (a URL's path, query
+ * or user info may hold a credential; so may the runtime's own message, which stays in `cause`).
+ */
+function networkError(url: string, error: unknown): NetworkError {
+  let host = "the provider";
+  try {
+    host = new URL(url).host;
+  } catch {} // not a URL: keep the generic name
+  return new NetworkError(`toolnexus: could not reach ${host} — check baseUrl and the network`, { cause: error });
+}
+
 function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
   const tier = opts.onError?.(info);
   // a logging-only onError that returns nothing keeps the default
@@ -64,15 +76,7 @@ export async function postWithRetry(
       res = await opts.fetch(url, { method: "POST", headers: init.headers, body: init.body, signal });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (decide(opts, { error, attempt, retryable: true }) === "fail" || last) {
-        // named by its host alone: a URL's path, query or user info may hold a credential; so may the
-        // runtime's own message, which stays in `cause`
-        let host = "the provider";
-        try {
-          host = new URL(url).host;
-        } catch {} // not a URL: keep the generic name
-        throw new NetworkError(`toolnexus: could not reach ${host} — check baseUrl and the network`, { cause: error });
-      }
+      if (decide(opts, { error, attempt, retryable: true }) === "fail" || last) throw networkError(url, error);
       await pause(opts, attempt);
       continue;
     }
