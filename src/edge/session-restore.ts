@@ -20,10 +20,10 @@ export async function restore(core: Core): Promise<void> {
     token: Object.values(tokens)[0], // any token of the run continues one whose answers were applied
   };
   let gone = false;
-  await play(core, body, (error) => void (gone = error?.code === "run_not_found"));
+  await play(core, body, (error) => (gone = error?.code === "run_not_found"));
   if (gone) {
     // expired, or never the endpoint's: what was kept stays shown
     forget(core);
-    set(core, { status: "idle", error: undefined });
+    set(core, { status: "idle" });
   }
 }

@@ -87,9 +87,14 @@ function attach(core: Core, res: Response, id: string | undefined): void {
 
 /**
  * Plays an exchange's events onto the state; `onStopped` sees why a stream ended early before that is shown
- * — a ToolnexusError, or nothing for an abort.
+ * — a ToolnexusError, or nothing for an abort. It returns true for an error it deals with itself: the error is
+ * not shown.
  */
-export async function play(core: Core, body: unknown, onStopped?: (error?: ToolnexusError) => void): Promise<void> {
+export async function play(
+  core: Core,
+  body: unknown,
+  onStopped?: (error?: ToolnexusError) => boolean | void,
+): Promise<void> {
   const controller = new AbortController();
   core.current = controller;
   let streamed = false;
@@ -111,8 +116,8 @@ export async function play(core: Core, body: unknown, onStopped?: (error?: Tooln
       return set(core, { status: core.state.requests.length ? "waiting" : "idle" });
     }
     cut = started && error instanceof NetworkError; // not an error event the server sent
-    if (isToolnexusError(error)) onStopped?.(error);
-    set(core, { status: "error", error: described(error) });
+    if (!(isToolnexusError(error) && onStopped?.(error) === true))
+      set(core, { status: "error", error: described(error) });
   } finally {
     if (core.current === controller) core.current = undefined;
     core.live = undefined;

@@ -27,7 +27,8 @@ describe("POST { runId, restore: true } of a run another resume holds", () => {
         await new Promise((resolve) => setImmediate(resolve));
       }
       expect(settled).toBe(false); // still looking
-      for (let second = 0; second < 5 && !settled; second++) {
+      // a minute's polls, each a timer after a few storage reads: on a slow machine one may land a tick late
+      for (let second = 0; second < 120 && !settled; second++) {
         await vi.advanceTimersByTimeAsync(1_000);
         await new Promise((resolve) => setImmediate(resolve));
       }

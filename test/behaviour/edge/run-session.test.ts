@@ -119,6 +119,19 @@ describe("createRunSession", () => {
     expect(w.executions).toEqual(["ask_city:Rome"]);
   });
 
+  it("restore() of a run the endpoint no longer has: idle and forgotten, no error shown on the way", async () => {
+    const w = edgeWorld();
+    const storage = memoryWebStorage();
+    const kept = { conversationId: "conv-1", messages: [{ role: "user", text: "which city?" }], runId: "run-gone" };
+    storage.setItem("toolnexus:run-session", JSON.stringify({ ...kept, tokens: { "pnd-1": "t" } }));
+    const { session, seen } = sessionIn(w, storage);
+    await session.restore();
+    expect(session.state).toMatchObject({ status: "idle", error: undefined, messages: kept.messages });
+    expect(seen.filter((s) => s.error !== undefined)).toEqual([]);
+    const left = JSON.parse(storage.getItem("toolnexus:run-session")!);
+    expect([left.runId, left.tokens]).toEqual([undefined, undefined]);
+  });
+
   it("a TypeError thrown by a state listener is the listener's, not a lost connection: nothing kept to re-attach", async () => {
     const w = edgeWorld();
     const { session, storage } = sessionIn(w);
