@@ -92,13 +92,30 @@ export class RunStateError extends ToolnexusError {
   }
 }
 
-/** Another resume holds (or already consumed) this suspension. No tool ran for this call. */
+/**
+ * Which conflict a {@link RunConflictError} is — the field callers branch on (never the message's words):
+ * - `busy`: the conversation is streaming another exchange;
+ * - `waiting`: the conversation waits on an open question;
+ * - `claimed`: another resume holds the run;
+ * - `answered`: that request was already answered (or expired);
+ * - `finished`: the run is done;
+ * - `changed`: a compare-and-set lost a race.
+ */
+export type ConflictReason = "busy" | "waiting" | "claimed" | "answered" | "finished" | "changed";
+
+/** The conflict reasons, for checking one that arrived over the network. */
+export const CONFLICT_REASONS: readonly ConflictReason[] = ["busy", "waiting", "claimed", "answered", "finished", "changed"];
+
+/** Another resume holds (or already consumed) this suspension, or a conversation is taken. No tool ran for this call. */
 export class RunConflictError extends ToolnexusError {
   declare readonly runId: string;
-  constructor(runId: string, message: string) {
+  /** Which conflict this is; code branches on it, never on the message. */
+  declare readonly reason: ConflictReason;
+  constructor(runId: string, message: string, reason: ConflictReason = "changed") {
     super("run_conflict", message);
     this.name = "RunConflictError";
     this.runId = runId;
+    this.reason = reason;
   }
 }
 

@@ -28,7 +28,7 @@ export {
   ConfigError,
   OutputError,
 } from "./errors";
-export type { ToolnexusErrorCode, ResumeTokenProblem } from "./errors";
+export type { ToolnexusErrorCode, ResumeTokenProblem, ConflictReason } from "./errors";
 export type { TranslateRequest, TranslateResult } from "./client/translate";
 export { defineTool } from "./tools/tool";
 export type { DefineToolOptions } from "./tools/tool";
