@@ -52,7 +52,7 @@ export type InferSchema<S> =
         : T
       : Record<string, unknown>;
 
-export type ToolSource = "native" | "http" | "builtin" | "relay" | "mcp" | "skill" | "a2a" | "custom";
+export type ToolSource = "native" | "http" | "builtin" | "relay" | "mcp" | "skill" | "a2a" | "agent" | "custom";
 
 /** The fields every Request has. Keys are wire keys, fixed across every toolnexus port. */
 export interface RequestBase {
@@ -530,6 +530,12 @@ export interface RunOptions {
    * `remember: "owner"` hold for this owner's runs alone.
    */
   owner?: string;
+  /** This run's system prompt in place of the client's (an agent's soul); kept with a halted run. */
+  systemPrompt?: string;
+  /** This run's model in place of the client's, through the same wire and key (an agent's `model`). */
+  model?: string;
+  /** This run's interpreter in place of the client's `waitFor`; `null`: none, every request halts durably. */
+  waitFor?: ((request: PendingRequest) => Promise<Answer>) | null;
 }
 
 export interface ResumeOptions {
@@ -548,4 +554,6 @@ export interface ResumeOptions {
   tokens?: string[];
   /** Who the run is for, as when it started (see `RunOptions.owner`). */
   owner?: string;
+  /** The resumed run's interpreter in place of the client's `waitFor` (see `RunOptions.waitFor`). */
+  waitFor?: ((request: PendingRequest) => Promise<Answer>) | null;
 }

@@ -94,10 +94,10 @@ export function sessionEnv(
 /** A new run's plan: its state from the prompt (and history), then the loop. */
 export function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions, conversationId?: string): Plan {
   return async (ctx) => {
-    const system = opts.systemPrompt ?? "";
+    const system = ro.systemPrompt ?? opts.systemPrompt ?? "";
     const state: LoopState = {
       runId: ro.runId ?? newRunId(),
-      model: opts.model,
+      model: ro.model ?? opts.model,
       system,
       messages: ctx.wire.start(system, ro.history ?? [], prompt),
       tools: ctx.wire.declare(ctx.toolkit),

@@ -6,7 +6,15 @@ import { resultOf, type LoopState, type ResolvedOptions, type RunContext } from 
 import { toolSchema } from "../tools/schema/input-schema";
 import { withRunParams } from "../loop/call-model";
 import type { Resumption } from "../loop/resume";
-import type { MetricEvent, PendingRequest, RunOptions, RunResult, RunTelemetry, StreamEvent } from "../types";
+import type {
+  MetricEvent,
+  PendingRequest,
+  ResumeOptions,
+  RunOptions,
+  RunResult,
+  RunTelemetry,
+  StreamEvent,
+} from "../types";
 import { errorMessage } from "../errors";
 
 export type Plan = (ctx: RunContext) => Promise<Resumption>;
@@ -45,6 +53,13 @@ const runMetric = (
   ...(error === undefined ? {} : { error }),
 });
 
+/** A run's own interpreter (`waitFor`, or `null` for none) in place of the client's. */
+function withWaitFor(opts: ResolvedOptions, ro: RunOptions | ResumeOptions): ResolvedOptions {
+  if (!("waitFor" in ro) || ro.waitFor === undefined) return opts;
+  const { waitFor: _, ...rest } = opts;
+  return ro.waitFor === null ? rest : { ...rest, waitFor: ro.waitFor };
+}
+
 export async function* session(
   env: SessionEnv,
   ro: RunOptions,
@@ -68,7 +83,7 @@ export async function* session(
     const planned = await plan({
       ...base,
       trace,
-      opts: withRunParams(base.opts, ro.requestParams),
+      opts: withWaitFor(withRunParams(base.opts, ro.requestParams), ro),
       ...(ro.output === undefined ? {} : { output: toolSchema(ro.output, "output") }),
     });
     state = planned.state;

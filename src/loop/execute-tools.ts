@@ -4,6 +4,7 @@ import { approvalGate, rememberedBy } from "../tools/approval";
 import type { Answer, PendingRequest, ToolContext, ToolResult } from "../types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
+import { isRunFailure } from "../_internal/run-failure";
 import type { StoredCall } from "../run-state/record";
 import type { LoopState, RunContext } from "./context";
 
@@ -122,6 +123,7 @@ export async function bounded(
     if (typeof result?.output === "string" && typeof result.isError === "boolean") return storable(result);
     return { output: `tool ${call.name} returned an invalid ${what}`, isError: true };
   } catch (error) {
+    if (isRunFailure(error)) throw error; // e.g. an agent's task call whose child could not be reached
     return { output: errorMessage(error), isError: true };
   } finally {
     if (timer !== undefined) clearTimeout(timer);

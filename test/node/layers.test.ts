@@ -1,5 +1,5 @@
 // The layer rule of src/: every import — static, dynamic, type-only or re-export — points down
-//   _internal → types / errors / answer → tools → wire → loop + run-state → client → edge → index,
+//   _internal → types / errors / answer → tools → wire → loop + run-state → client → agents → edge → index,
 // storage imports only _internal, types and errors, and nothing in the core imports the subpaths on top
 // (mcp, testing, widget, react). The page side (widget, react) imports nothing of the loop, the wires, the tools or the
 // client, directly or through what it imports: a page never downloads the agent. The imports are read with
@@ -22,6 +22,7 @@ function layerOf(file: string): number {
   if (top === "wire") return 3;
   if (file === "loop.ts" || top === "loop" || top === "run-state") return 4;
   if (file === "client.ts" || top === "client") return 5;
+  if (top === "agents") return 5.5;
   if (top === "edge") return 6;
   if (file === "index.ts") return 7;
   if (top === "mcp" || top === "otel" || top === "testing" || top === "widget" || top === "react") return 8;

@@ -1,0 +1,173 @@
+// The `task` tool of an agent with a team: spawn → run → settle, each child a client run of its own whose
+// handle id, run id and outcome are stored by value (tree.ts). A child that asks makes the call suspend with
+// the child's Request (`data.path` stamped by the level above the leaf, its id made unique by that path) and,
+// as the call's state, what reattaches it; the answer re-runs only this call, which resumes the child.
+import { pending } from "../answer";
+import { errorMessage } from "../errors";
+import { runFailure } from "../_internal/run-failure";
+import { runKey } from "../run-state/keys";
+import type { Answer, PendingRequest, RunResult, Tool, ToolContext, ToolResult } from "../types";
+import { resumeLevel, runLevel, type Level } from "./level";
+import { childFor, settleChild, type ChildEntry } from "./tree";
+import type { Agent, TaskResult } from "./types";
+
+/** What a suspended `task` call keeps (its tool state): the child's run, handle path and the id it asked with. */
+interface TaskState {
+  run: string;
+  path: string[];
+  ask: string;
+}
+
+const isTaskState = (s: unknown): s is TaskState =>
+  typeof s === "object" &&
+  s !== null &&
+  typeof (s as TaskState).run === "string" &&
+  typeof (s as TaskState).ask === "string" &&
+  Array.isArray((s as TaskState).path);
+
+/** The team, resolved to agents and sorted by name. */
+export function teamOf(agent: Agent): Agent[] {
+  const team = agent.options.team ?? [];
+  const found = team.filter((m): m is Agent => typeof m === "object" && m !== null);
+  return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The leaf's Request as its parent level escalates it: `data.path` to the leaf, an id unique by that path. */
+function stamped(request: PendingRequest, path: string[]): PendingRequest {
+  if (Array.isArray(request.data?.path)) return request; // stamped below: the deepest path names the leaf
+  return { ...request, id: `${path.join("/")}:${request.id}`, data: { ...request.data, path } } as PendingRequest;
+}
+
+/** A child's outcome as its task result. */
+export function taskResultOf(result: RunResult): TaskResult {
+  const base = { turns: result.turns, totalTokens: result.usage.totalTokens };
+  if (result.status === "done") return { status: "done", text: result.text, isError: false, ...base };
+  if (result.status === "pending")
+    return { status: "pending", text: result.pending.prompt, isError: false, pending: result.pending, ...base };
+  return { status: "incomplete", text: result.text, isError: true, ...base };
+}
+
+/** A settled child's outcome as the parent's model sees it: its text, or `[<status>] <text>` as an error. */
+function presented(agent: string, r: TaskResult, usage?: RunResult["usage"]): ToolResult {
+  const metadata = { agent, turns: r.turns, totalTokens: r.totalTokens, ...(usage ? { usage } : {}) };
+  if (r.status === "done") return { output: r.text, isError: false, metadata };
+  return { output: `[${r.status}] ${r.text}`, isError: true, metadata };
+}
+
+/** An error's `code` (read, not `instanceof`: this module may be bundled apart from the core's classes). */
+const codeOf = (e: unknown): unknown => (e as { code?: unknown } | null)?.code;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** When a child's run is claimed by a resume that may have died: the end of its lease (ms since the epoch). */
+async function leaseEnd(level: Level, run: string): Promise<number | undefined> {
+  const raw = await level.client.storage.get(runKey(run));
+  const lease = raw === undefined ? undefined : (JSON.parse(raw) as { status?: string; lease?: { until?: number } });
+  return lease?.status === "claimed" ? lease.lease?.until : undefined;
+}
+
+/**
+ * Resumes the child with the answer (its own request id back): a claim another resume holds is waited out (its
+ * lease), a token the client requires is the child's own, and any other failure ends the parent's run too —
+ * never a made-up result — so the same answer, retried, finishes every level.
+ */
+async function resumeChild(child: Level, st: TaskState, answer: Answer): Promise<RunResult> {
+  const mine: Answer = { ...answer, id: st.ask };
+  let token: string | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await resumeLevel(child, st.run, mine, token === undefined ? {} : { token });
+    } catch (error) {
+      if (codeOf(error) === "resume_token" && token === undefined && attempt === 0) {
+        token = (await child.client.inspect(st.run))?.tokens?.[st.ask];
+        if (token !== undefined) continue;
+      }
+      const until = codeOf(error) === "run_conflict" && attempt < 8 ? await leaseEnd(child, st.run) : undefined;
+      if (until === undefined) throw runFailure(error);
+      await sleep(Math.max(1, until - Date.now() + 1));
+    }
+  }
+}
+
+/** A fresh child, or the one this call already has (settled: its recorded result; asked: its open request). */
+async function spawned(
+  child: Level,
+  entry: ChildEntry,
+  prompt: string,
+  signal: AbortSignal,
+): Promise<RunResult | TaskResult> {
+  if (entry.result) return entry.result;
+  const seen = await child.client.inspect(entry.run);
+  if (seen?.status === "pending" && seen.requests.length > 0) {
+    const request = seen.requests[0]!;
+    return { status: "pending", text: request.prompt, isError: false, pending: request, turns: 0, totalTokens: 0 };
+  }
+  return runLevel(child, prompt, { runId: entry.run, signal });
+}
+
+async function delegate(
+  level: Level,
+  team: Agent[],
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  const name = String(args.agent ?? "");
+  const prompt = String(args.prompt ?? "");
+  const member = team.find((a) => a.name === name);
+  if (!member) {
+    const names = team.map((a) => a.name);
+    return {
+      output: `agent "${name}" not in this agent's team (${names.length ? names.join(", ") : "none"})`,
+      isError: true,
+    };
+  }
+  let outcome: RunResult | TaskResult;
+  let st: TaskState;
+  const state = ctx.state;
+  if (isTaskState(state) && ctx.answer) {
+    st = state;
+    outcome = await resumeChild({ agent: member, client: level.client, path: st.path }, st, ctx.answer);
+  } else {
+    const entry = await childFor(level.client, ctx.runId, ctx.idempotencyKey, name, prompt).catch((e) => {
+      throw runFailure(e);
+    });
+    const path = [...level.path, entry.id];
+    const child: Level = { agent: member, client: level.client, path };
+    try {
+      outcome = await spawned(child, entry, prompt, ctx.signal);
+    } catch (error) {
+      return {
+        output: `[error] ${errorMessage(error)}`,
+        isError: true,
+        metadata: { agent: name, turns: 0, totalTokens: 0 },
+      };
+    }
+    st = { run: entry.run, path, ask: "" };
+  }
+  const result = "messages" in outcome ? taskResultOf(outcome) : outcome;
+  if (result.status === "pending") {
+    const request = result.pending!;
+    return pending(stamped(request, st.path), { state: { run: st.run, path: st.path, ask: request.id } });
+  }
+  const usage = "messages" in outcome ? outcome.usage : undefined;
+  await settleChild(level.client, ctx.runId, ctx.idempotencyKey, result).catch(() => undefined);
+  return presented(name, result, usage);
+}
+
+/** The `task` tool of a level whose agent has a team. */
+export function taskTool(level: Level): Tool {
+  const team = teamOf(level.agent);
+  const entries = team.map((a) => `${a.name}: ${a.does}`);
+  return {
+    name: "task",
+    description: `Delegate a subtask to an isolated subagent. Available agents — ${entries.join("; ")}`,
+    inputSchema: {
+      type: "object",
+      properties: { agent: { type: "string" }, prompt: { type: "string" } },
+      required: ["agent", "prompt"],
+    },
+    source: "agent",
+    recovery: "rerun",
+    execute: (args, ctx) => delegate(level, team, args, ctx),
+  };
+}
