@@ -536,6 +536,10 @@ export interface RunOptions {
   model?: string;
   /** This run's interpreter in place of the client's `waitFor`; `null`: none, every request halts durably. */
   waitFor?: ((request: PendingRequest) => Promise<Answer>) | null;
+  /** This run's turn limit in place of the client's `maxTurns` (an agent's budget). */
+  maxTurns?: number;
+  /** This run's hooks, field by field in place of the client's (an agent's `hooks`). */
+  hooks?: Hooks;
 }
 
 export interface ResumeOptions {

@@ -3,8 +3,8 @@
 // (`root/<name>.1`); `asTool` runs it as another run's tool.
 import { ConfigError, shown } from "../errors";
 import type { Tool } from "../types";
-import { clientOf, resumeLevel, runLevel, streamLevel, type Level } from "./level";
-import { taskResultOf } from "./task";
+import { clientOf, type Level } from "./level";
+import { resumeLevel, runLevel, streamLevel, taskResultOf } from "./task";
 import type { Agent, AgentOptions } from "./types";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -24,10 +24,10 @@ function checkOptions(name: unknown, options: AgentOptions): void {
   if (team !== undefined && !Array.isArray(team))
     throw new ConfigError("team", `toolnexus: agent "${name}": team must be an array of agents, got ${shown(team)}`);
   team?.forEach((m, i) => {
-    if (typeof m !== "object" || m === null || typeof (m as Agent).name !== "string")
+    if (typeof m !== "string" && (typeof m !== "object" || m === null || typeof (m as Agent).name !== "string"))
       throw new ConfigError(
         `team[${i}]`,
-        `toolnexus: agent "${name}": team[${i}] must be an agent from agent(), got ${shown(m)}`,
+        `toolnexus: agent "${name}": team[${i}] must be an agent from agent() or an agent's name, got ${shown(m)}`,
       );
   });
   if (waitFor !== undefined && typeof waitFor !== "function")

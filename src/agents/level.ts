@@ -1,11 +1,9 @@
-// One agent level: an agent run IS a client run — its tools and its `task` tool as the toolkit, its soul as
-// the system prompt, its model, its interpreter (the nearest `waitFor`: its own, else none below the root so
-// the request escalates, the client's at the root) — and its result with every descendant's usage rolled up.
+// One agent level: an agent at one place of the tree, its own tools, and a run's usage with every
+// descendant's rolled up (the runs themselves are in task.ts, beside the task tool that starts them).
 import { ConfigError } from "../errors";
 import type { Client } from "../client";
-import type { Answer, ResumeOptions, RunOptions, RunResult, StreamEvent, Tool, Usage } from "../types";
-import type { Agent, AgentOptions } from "./types";
-import { taskTool } from "./task";
+import type { RunResult, Tool, Usage } from "../types";
+import type { Agent } from "./types";
 
 /** An agent as it runs at one place of the tree. */
 export interface Level {
@@ -15,25 +13,11 @@ export interface Level {
   path: string[];
 }
 
-/** The toolkit of a level: the agent's tools, then `task` when it has a team. */
-export function toolsOf(level: Level): Tool[] {
-  const { tools, team } = level.agent.options;
-  const own: Tool[] =
-    tools === undefined ? [] : Array.isArray(tools) ? [...tools] : (tools as { tools(): Tool[] }).tools();
-  return team && team.length > 0 ? [...own, taskTool(level)] : own;
-}
-
-/** What a run of this level passes the client (the same for a resume, less what the record keeps). */
-function levelOptions(level: Level): RunOptions {
-  const o: AgentOptions = level.agent.options;
-  const root = level.path.length <= 2;
-  const waitFor = o.waitFor ?? (root ? undefined : null);
-  return {
-    toolkit: toolsOf(level),
-    ...(o.soul === undefined ? {} : { systemPrompt: o.soul }),
-    ...(o.model === undefined || o.model === "inherit" ? {} : { model: o.model }),
-    ...(waitFor === undefined ? {} : { waitFor }),
-  };
+/** An agent's own tools, as a list. */
+export function ownTools(agent: Agent): Tool[] {
+  const { tools } = agent.options;
+  if (tools === undefined) return [];
+  return Array.isArray(tools) ? [...(tools as readonly Tool[])] : (tools as { tools(): Tool[] }).tools();
 }
 
 const add = (a: Usage, b: Usage): Usage => ({
@@ -50,26 +34,6 @@ export function rolledUp(result: RunResult): RunResult {
     if (call.name === "task" && child && typeof child.totalTokens === "number") usage = add(usage, child);
   }
   return usage === result.usage ? result : { ...result, usage };
-}
-
-export async function runLevel(level: Level, prompt: string, extra: RunOptions = {}): Promise<RunResult> {
-  return rolledUp(await level.client.run(prompt, { ...levelOptions(level), ...extra }));
-}
-
-export async function* streamLevel(level: Level, prompt: string, extra: RunOptions = {}): AsyncGenerator<StreamEvent> {
-  for await (const event of level.client.stream(prompt, { ...levelOptions(level), ...extra }))
-    yield event.type === "done" ? { ...event, result: rolledUp(event.result) } : event;
-}
-
-export async function resumeLevel(
-  level: Level,
-  runId: string,
-  answer: Answer | readonly Answer[],
-  extra: ResumeOptions = {},
-): Promise<RunResult> {
-  const { toolkit, waitFor } = levelOptions(level);
-  const opts: ResumeOptions = { toolkit, ...(waitFor === undefined ? {} : { waitFor }), ...extra };
-  return rolledUp(await level.client.resume(runId, answer, opts));
 }
 
 /** The client an agent is run through, checked where it is passed. */

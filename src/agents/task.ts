@@ -1,4 +1,6 @@
-// The `task` tool of an agent with a team: spawn → run → settle, each child a client run of its own whose
+// An agent level's runs — an agent run IS a client run: its tools and its `task` tool as the toolkit, its soul
+// as the system prompt, its model, its interpreter (the nearest `waitFor`: its own, else none below the root
+// so the request escalates, the client's at the root) — and the `task` tool of an agent with a team: spawn → run → settle, each child a client run of its own whose
 // handle id, run id and outcome are stored by value (tree.ts). A child that asks makes the call suspend with
 // the child's Request (`data.path` stamped by the level above the leaf, its id made unique by that path) and,
 // as the call's state, what reattaches it; the answer re-runs only this call, which resumes the child.
@@ -6,10 +8,20 @@ import { pending } from "../answer";
 import { errorMessage } from "../errors";
 import { runFailure } from "../_internal/run-failure";
 import { runKey } from "../run-state/keys";
-import type { Answer, PendingRequest, RunResult, Tool, ToolContext, ToolResult } from "../types";
-import { resumeLevel, runLevel, type Level } from "./level";
+import type {
+  Answer,
+  PendingRequest,
+  ResumeOptions,
+  RunOptions,
+  RunResult,
+  StreamEvent,
+  Tool,
+  ToolContext,
+  ToolResult,
+} from "../types";
+import { ownTools, rolledUp, type Level } from "./level";
 import { childFor, settleChild, type ChildEntry } from "./tree";
-import type { Agent, TaskResult } from "./types";
+import type { Agent, AgentOptions, TaskResult } from "./types";
 
 /** What a suspended `task` call keeps (its tool state): the child's run, handle path and the id it asked with. */
 interface TaskState {
@@ -170,4 +182,44 @@ export function taskTool(level: Level): Tool {
     recovery: "rerun",
     execute: (args, ctx) => delegate(level, team, args, ctx),
   };
+}
+
+/** The toolkit of a level: the agent's tools, then `task` when it has a team. */
+export function toolsOf(level: Level): Tool[] {
+  const { team } = level.agent.options;
+  const own = ownTools(level.agent);
+  return team && team.length > 0 ? [...own, taskTool(level)] : own;
+}
+
+/** What a run of this level passes the client (the same for a resume, less what the record keeps). */
+function levelOptions(level: Level): RunOptions {
+  const o: AgentOptions = level.agent.options;
+  const root = level.path.length <= 2;
+  const waitFor = o.waitFor ?? (root ? undefined : null);
+  return {
+    toolkit: toolsOf(level),
+    ...(o.soul === undefined ? {} : { systemPrompt: o.soul }),
+    ...(o.model === undefined || o.model === "inherit" ? {} : { model: o.model }),
+    ...(waitFor === undefined ? {} : { waitFor }),
+  };
+}
+
+export async function runLevel(level: Level, prompt: string, extra: RunOptions = {}): Promise<RunResult> {
+  return rolledUp(await level.client.run(prompt, { ...levelOptions(level), ...extra }));
+}
+
+export async function* streamLevel(level: Level, prompt: string, extra: RunOptions = {}): AsyncGenerator<StreamEvent> {
+  for await (const event of level.client.stream(prompt, { ...levelOptions(level), ...extra }))
+    yield event.type === "done" ? { ...event, result: rolledUp(event.result) } : event;
+}
+
+export async function resumeLevel(
+  level: Level,
+  runId: string,
+  answer: Answer | readonly Answer[],
+  extra: ResumeOptions = {},
+): Promise<RunResult> {
+  const { toolkit, waitFor } = levelOptions(level);
+  const opts: ResumeOptions = { toolkit, ...(waitFor === undefined ? {} : { waitFor }), ...extra };
+  return rolledUp(await level.client.resume(runId, answer, opts));
 }

@@ -53,10 +53,11 @@ const runMetric = (
   ...(error === undefined ? {} : { error }),
 });
 
-/** A run's own interpreter (`waitFor`, or `null` for none) in place of the client's. */
+/** A run's own interpreter (`waitFor`, or `null` for none) and hooks in place of the client's. */
 function withWaitFor(opts: ResolvedOptions, ro: RunOptions | ResumeOptions): ResolvedOptions {
-  if (!("waitFor" in ro) || ro.waitFor === undefined) return opts;
-  const { waitFor: _, ...rest } = opts;
+  const hooks = "hooks" in ro && ro.hooks ? { ...opts, hooks: { ...opts.hooks, ...ro.hooks } } : opts;
+  if (!("waitFor" in ro) || ro.waitFor === undefined) return hooks;
+  const { waitFor: _, ...rest } = hooks;
   return ro.waitFor === null ? rest : { ...rest, waitFor: ro.waitFor };
 }
 
@@ -84,6 +85,7 @@ export async function* session(
       ...base,
       trace,
       opts: withWaitFor(withRunParams(base.opts, ro.requestParams), ro),
+      ...("maxTurns" in ro && typeof ro.maxTurns === "number" ? { maxTurns: ro.maxTurns } : {}),
       ...(ro.output === undefined ? {} : { output: toolSchema(ro.output, "output") }),
     });
     state = planned.state;
