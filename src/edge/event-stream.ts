@@ -2,10 +2,12 @@
 // Each event is `event: <type>\ndata: <the whole event as JSON>\n\n`, so reading it back is exact.
 // Page-safe by default: the `done` event's result carries no transcript (it holds the system prompt and
 // every message) and no tool metadata beyond what the tool_call/tool_result events showed.
-import { NetworkError, StreamError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import { NetworkError, StreamError, type ToolnexusError } from "../errors";
 import type { RunResult, StreamEvent, ToolCallRecord } from "../types";
 import { parseSSE, readSSE } from "../wire/sse";
-import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
+import { type ErrorPayload, errorOfPayload, payloadOfBody, payloadOfFields } from "../protocol/error-body";
+import { EVENT_STREAM_CONTENT_TYPE } from "../protocol/headers";
+import { errorPayload, errorResponse } from "./error-body";
 
 export interface EventStreamOptions {
   /** Send `result.messages` (the whole transcript, system prompt included) in the `done` event. Default false. */
@@ -106,29 +108,17 @@ export async function eventStreamResponse(
     },
   });
   const headers = new Headers(options.headers);
-  headers.set("content-type", "text/event-stream; charset=utf-8");
+  headers.set("content-type", EVENT_STREAM_CONTENT_TYPE);
   if (!headers.has("cache-control")) headers.set("cache-control", "no-cache");
   return new Response(body, { status: options.status ?? 200, headers });
 }
 
 // --- reading it back ---------------------------------------------------------------------------------
 
-function payloadOf(value: unknown): ErrorPayload | undefined {
-  const error = (value as { error?: unknown } | null)?.error as Partial<ErrorPayload> | undefined;
-  return typeof error?.code === "string" && typeof error.message === "string"
-    ? { code: error.code, message: error.message }
-    : undefined;
-}
-
-/** The server's error, as a ToolnexusError carrying the server's own code (which may be one this copy lacks). */
-function remoteError({ code, message }: ErrorPayload): ToolnexusError {
-  return new ToolnexusError(code as ToolnexusErrorCode, message);
-}
-
 /** What a non-2xx response of the endpoint says: the server's own error, or a StreamError naming the status. */
 export async function responseError(res: Response): Promise<ToolnexusError> {
-  const payload = payloadOf(await res.json().catch(() => undefined));
-  if (payload) return remoteError(payload);
+  const payload = payloadOfBody(await res.json().catch(() => undefined));
+  if (payload) return errorOfPayload(payload);
   return new StreamError(`toolnexus: the endpoint answered HTTP ${res.status}; check its URL and its logs`);
 }
 
@@ -161,17 +151,21 @@ function eventOf(event: string, text: string): StreamEvent {
   } catch (error) {
     throw notEvents(`event "${event}" (not JSON)`, error);
   }
-  if (event === "error") {
-    const { code, message } = (data ?? {}) as Partial<ErrorPayload>;
-    throw remoteError({
-      code: typeof code === "string" ? code : "internal",
-      message: typeof message === "string" ? message : "toolnexus: the run failed on the server",
-    });
-  }
+  if (event === "error") throw errorOfPayload(errorEventPayload(data));
   if (typeof data !== "object" || data === null || typeof (data as { type?: unknown }).type !== "string") {
     throw notEvents(`event "${event}"`);
   }
   return data as StreamEvent;
+}
+
+/** An `error` event's fields, a code or message that is not a string replaced. */
+function errorEventPayload(data: unknown): ErrorPayload {
+  const { code, reason, message } = (data ?? {}) as Record<string, unknown>;
+  return payloadOfFields({
+    code: typeof code === "string" ? code : "internal",
+    reason,
+    message: typeof message === "string" ? message : "toolnexus: the run failed on the server",
+  }) as ErrorPayload;
 }
 
 const ENDED_EARLY = "toolnexus: the event stream ended before its done event (cut off); run it again";

@@ -2,6 +2,8 @@
 // replay (a reload re-attaching to an exchange still streaming), each event once. While an exchange streams,
 // its run and exchange are kept in Web Storage, so a reload replays it from its first event.
 import { isToolnexusError, NetworkError, type ToolnexusError } from "../errors";
+import { parseEventId } from "../protocol/event-id";
+import { RUN_ID_HEADER } from "../protocol/headers";
 import type { PendingRequest, RunResult, StreamEvent } from "../types";
 import { readEvents } from "./event-stream";
 import {
@@ -78,9 +80,9 @@ function open(core: Core, body: unknown, signal?: AbortSignal): Promise<Response
 
 /** Marks the exchange streaming in Web Storage at its first event, so a reload re-attaches to it. */
 function attach(core: Core, res: Response, id: string | undefined): void {
-  const runId = res.headers.get("toolnexus-run-id");
-  const exchange = Number(id?.split(":")[0]);
-  if (!runId || !Number.isInteger(exchange) || exchange < 1) return;
+  const runId = res.headers.get(RUN_ID_HEADER);
+  const exchange = parseEventId(id)?.exchange;
+  if (!runId || exchange === undefined) return;
   core.live ??= { runId, stopping: false };
   keep(core, { stream: { runId, exchange, base: core.state.messages.length } });
 }
