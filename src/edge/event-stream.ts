@@ -4,7 +4,7 @@
 // every message) and no tool metadata beyond what the tool_call/tool_result events showed.
 import { NetworkError, StreamError, type ToolnexusError } from "../errors";
 import type { RunResult, StreamEvent, ToolCallRecord } from "../types";
-import { parseSSE, readSSE } from "../wire/sse";
+import { parseSSE, readSSE } from "../_internal/sse";
 import { type ErrorPayload, errorOfPayload, payloadOfBody, payloadOfFields } from "../protocol/error-body";
 import { EVENT_STREAM_CONTENT_TYPE } from "../protocol/headers";
 import { errorPayload, errorResponse } from "./error-body";
