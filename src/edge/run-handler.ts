@@ -16,7 +16,7 @@ import { type InspectedRun, inspectionResult } from "../client/inspection-result
 import { formatEventId } from "../protocol/event-id";
 import { LAST_EVENT_ID_HEADER } from "../protocol/headers";
 import { badRequest, checkEventId, checkId, checkRunRequest, type RunRequest } from "../protocol/requests";
-import type { Answer, PendingRequest, RunResult, ToolkitLike } from "../types";
+import type { Answer, ToolkitLike } from "../types";
 import { abortableSleep } from "../_internal/sleep";
 import { errorPayload, errorResponse } from "./error-body";
 import { pageSafeEvent } from "./event-stream";
