@@ -22,7 +22,7 @@ function layerOf(file: string): number {
   if (top === "wire") return 3;
   if (file === "loop.ts" || top === "loop" || top === "run-state") return 4;
   if (file === "client.ts" || top === "client") return 5;
-  if (top === "edge") return 6;
+  if (top === "edge" || top === "page") return 6;
   if (file === "index.ts") return 7;
   if (top === "mcp" || top === "otel" || top === "testing" || top === "widget" || top === "react") return 8;
   throw new Error(`src/${file} is in no layer: place it in a folder of LAYOUT's picture`);
@@ -33,7 +33,12 @@ const AGENT = /^(loop|wire|tools|run-state|client|storage|mcp|testing)\/|^(loop|
 
 /** Why `from` may not import `to`, or undefined when it may. */
 function violation(from: string, to: string): string | undefined {
-  if (/^(widget|react)\//.test(from) && AGENT.test(to)) return "the page side imports nothing of the agent";
+  if (/^(page|widget|react)\//.test(from) && AGENT.test(to)) {
+    // the page reads its stream with the SSE parser, which imports only _internal
+    if (!(from.startsWith("page/") && to === "wire/sse.ts")) return "the page side imports nothing of the agent";
+  }
+  if (/^(page|widget|react)\//.test(from) && to.startsWith("edge/"))
+    return "the page side imports nothing of the server";
   if (
     from.startsWith("storage/") &&
     !(to.startsWith("storage/") || to.startsWith("_internal/") || to === "types.ts" || to === "errors.ts")
@@ -132,13 +137,14 @@ describe("the layers of src/", () => {
     const walk = (file: string): void => {
       for (const to of edges.get(file) ?? []) if (!reached.has(to)) reached.add(to), walk(to);
     };
-    for (const file of edges.keys()) if (/^(widget|react)\//.test(file)) walk(file);
+    for (const file of edges.keys()) if (/^(page|widget|react)\//.test(file)) walk(file);
     // the run session reads its stream with the SSE parser and waits on the abortable timer; both import only
     // _internal, and no provider format comes with them
     const shared = new Set(["wire/sse.ts", "wire/retry-wait.ts"]);
     const agent = [...reached].filter((f) => AGENT.test(f) && !shared.has(f));
     expect(agent).toEqual([]);
-    expect(reached).toContain("edge/run-session.ts");
+    expect(reached).toContain("page/run-session.ts");
+    expect([...reached].filter((f) => f.startsWith("edge/"))).toEqual([]);
   });
 
   it("no imports form a cycle", () => {
@@ -152,7 +158,8 @@ describe("the layers of src/", () => {
     expect(violation("client.ts", "mcp/index.ts")).toBeDefined();
     expect(violation("widget/chat-element.ts", "client/options.ts")).toBeDefined();
     expect(violation("widget/chat-element.ts", "index.ts")).toBeDefined();
-    expect(violation("widget/chat-element.ts", "edge/run-session.ts")).toBeUndefined();
+    expect(violation("widget/chat-element.ts", "page/run-session.ts")).toBeUndefined();
+    expect(violation("page/run-session.ts", "edge/run-handler.ts")).toBeDefined();
     expect(violation("react/use-run-session.ts", "client/options.ts")).toBeDefined();
     expect(violation("loop/halt.ts", "run-state/record.ts")).toBeUndefined();
     expect(
