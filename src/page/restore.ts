@@ -1,19 +1,19 @@
-// What a reloaded page finds again, in one request (`POST { runId, restore: true }`, run-handler.ts): the
-// exchange that was streaming, replayed from its first event and followed to its end, each event once; or the
-// kept run as it stands — its open requests, a run whose answers were applied continued, or its end.
+// What a reloaded page finds again, in one request (`POST { runId, restore: true }`): the exchange that was
+// streaming, replayed from its first event and followed to its end, each event once; or the kept run as it
+// stands — its open requests, a run whose answers were applied continued, or its end.
 import { formatEventId } from "../protocol/event-id";
 import type { RestoreBody } from "../protocol/requests";
-import { type Core, forget, IDLE, set } from "./session-core";
-import { load } from "./session-store";
-import { play } from "./session-stream";
+import { load } from "./kept";
+import { type Core, forgetRun, IDLE, update } from "./state";
+import { playExchange } from "./stream";
 
 export async function restore(core: Core): Promise<void> {
   core.kept = load(core.storage, core.key);
-  set(core, { ...IDLE, messages: core.kept.messages });
+  update(core, { ...IDLE, messages: core.kept.messages });
   const { stream, tokens = {} } = core.kept;
   const runId = stream?.runId ?? core.kept.runId;
   if (!runId) return;
-  set(core, { status: "streaming" });
+  update(core, { status: "streaming" });
   const body: RestoreBody = {
     runId,
     restore: true,
@@ -22,10 +22,13 @@ export async function restore(core: Core): Promise<void> {
     token: Object.values(tokens)[0], // any token of the run continues one whose answers were applied
   };
   let gone = false;
-  await play(core, body, (error) => (gone = error?.code === "run_not_found"));
+  await playExchange(core, body, (error) => {
+    gone = error?.code === "run_not_found";
+    return gone;
+  });
   if (gone) {
     // expired, or never the endpoint's: what was kept stays shown
-    forget(core);
-    set(core, { status: "idle" });
+    forgetRun(core);
+    update(core, { status: "idle" });
   }
 }
