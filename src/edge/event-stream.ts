@@ -2,6 +2,7 @@
 // Each event is `event: <type>\ndata: <the whole event as JSON>\n\n`, so reading it back is exact.
 // Page-safe by default: the `done` event's result carries no transcript (it holds the system prompt and
 // every message) and no tool metadata beyond what the tool_call/tool_result events showed.
+import { EVENT_STREAM_CONTENT_TYPE } from "../protocol/headers";
 import type { RunResult, StreamEvent, ToolCallRecord } from "../types";
 import { errorPayload, errorResponse } from "./error-body";
 
@@ -104,7 +105,7 @@ export async function eventStreamResponse(
     },
   });
   const headers = new Headers(options.headers);
-  headers.set("content-type", "text/event-stream; charset=utf-8");
+  headers.set("content-type", EVENT_STREAM_CONTENT_TYPE);
   if (!headers.has("cache-control")) headers.set("cache-control", "no-cache");
   return new Response(body, { status: options.status ?? 200, headers });
 }

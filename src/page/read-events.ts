@@ -1,45 +1,15 @@
 // The page's reading of a run's event stream (what eventStreamResponse sends): each StreamEvent exactly as
 // sent, and the endpoint's error body or `error` event as a ToolnexusError carrying the server's code — a
 // RunConflictError with its `reason` for a conflict.
-import {
-  CONFLICT_REASONS,
-  type ConflictReason,
-  NetworkError,
-  RunConflictError,
-  StreamError,
-  ToolnexusError,
-  type ToolnexusErrorCode,
-} from "../errors";
+import { NetworkError, StreamError, type ToolnexusError } from "../errors";
+import { type ErrorPayload, errorOfPayload, payloadOfBody, payloadOfFields } from "../protocol/error-body";
 import type { StreamEvent } from "../types";
 import { parseSSE, readSSE } from "../wire/sse";
 
-/** An error as the endpoint sends it: `{ code, reason?, message }`. */
-interface ErrorPayload {
-  code: string;
-  reason?: string;
-  message: string;
-}
-
-function payloadOf(value: unknown): ErrorPayload | undefined {
-  const error = (value as { error?: unknown } | null)?.error as Partial<ErrorPayload> | undefined;
-  if (typeof error?.code !== "string" || typeof error.message !== "string") return undefined;
-  return {
-    code: error.code,
-    message: error.message,
-    ...(typeof error.reason === "string" ? { reason: error.reason } : {}),
-  };
-}
-
-/** The server's error, as a ToolnexusError carrying the server's own code (which may be one this copy lacks). */
-function remoteError({ code, reason, message }: ErrorPayload): ToolnexusError {
-  if (code === "run_conflict" && CONFLICT_REASONS.includes(reason as ConflictReason))
-    return new RunConflictError("", message, reason as ConflictReason);
-  return new ToolnexusError(code as ToolnexusErrorCode, message);
-}
 /** What a non-2xx response of the endpoint says: the server's own error, or a StreamError naming the status. */
 export async function responseError(res: Response): Promise<ToolnexusError> {
-  const payload = payloadOf(await res.json().catch(() => undefined));
-  if (payload) return remoteError(payload);
+  const payload = payloadOfBody(await res.json().catch(() => undefined));
+  if (payload) return errorOfPayload(payload);
   return new StreamError(`toolnexus: the endpoint answered HTTP ${res.status}; check its URL and its logs`);
 }
 
@@ -72,18 +42,21 @@ function eventOf(event: string, text: string): StreamEvent {
   } catch (error) {
     throw notEvents(`event "${event}" (not JSON)`, error);
   }
-  if (event === "error") {
-    const { code, reason, message } = (data ?? {}) as Partial<ErrorPayload>;
-    throw remoteError({
-      code: typeof code === "string" ? code : "internal",
-      message: typeof message === "string" ? message : "toolnexus: the run failed on the server",
-      ...(typeof reason === "string" ? { reason } : {}),
-    });
-  }
+  if (event === "error") throw errorOfPayload(errorEventPayload(data));
   if (typeof data !== "object" || data === null || typeof (data as { type?: unknown }).type !== "string") {
     throw notEvents(`event "${event}"`);
   }
   return data as StreamEvent;
+}
+
+/** An `error` event's fields, a code or message that is not a string replaced. */
+function errorEventPayload(data: unknown): ErrorPayload {
+  const { code, reason, message } = (data ?? {}) as Record<string, unknown>;
+  return payloadOfFields({
+    code: typeof code === "string" ? code : "internal",
+    reason,
+    message: typeof message === "string" ? message : "toolnexus: the run failed on the server",
+  }) as ErrorPayload;
 }
 
 const ENDED_EARLY = "toolnexus: the event stream ended before its done event (cut off); run it again";

@@ -1,6 +1,8 @@
 // What a reloaded page finds again, in one request (`POST { runId, restore: true }`): the exchange that was
 // streaming, replayed from its first event and followed to its end, each event once; or the kept run as it
 // stands — its open requests, a run whose answers were applied continued, or its end.
+import { formatEventId } from "../protocol/event-id";
+import type { RestoreBody } from "../protocol/requests";
 import { load } from "./kept";
 import { type Core, forgetRun, IDLE, update } from "./state";
 import { playExchange } from "./stream";
@@ -12,11 +14,11 @@ export async function restore(core: Core): Promise<void> {
   const runId = stream?.runId ?? core.kept.runId;
   if (!runId) return;
   update(core, { status: "streaming" });
-  const body = {
+  const body: RestoreBody = {
     runId,
     restore: true,
     // a reload while an exchange streamed: it goes on from its first event, the messages it made replayed
-    after: stream && `${stream.exchange}:0`,
+    after: stream && formatEventId(stream.exchange, 0),
     token: Object.values(tokens)[0], // any token of the run continues one whose answers were applied
   };
   let gone = false;

@@ -2,6 +2,9 @@
 // replay (a reload re-attaching to an exchange still streaming), each event once. While an exchange streams,
 // its run and exchange are kept in Web Storage, so a reload replays it from its first event.
 import { isToolnexusError, NetworkError, type ToolnexusError } from "../errors";
+import { parseEventId } from "../protocol/event-id";
+import { RUN_ID_HEADER } from "../protocol/headers";
+import type { RunRequestBody, StopBody } from "../protocol/requests";
 import type { PendingRequest, PendingResult, RunResult, StreamEvent } from "../types";
 import { readEvents } from "./read-events";
 import {
@@ -105,13 +108,11 @@ function onEvent(core: Core, event: StreamEvent): void {
   });
 }
 
-const RUN_ID_HEADER = "toolnexus-run-id";
-
 /** Marks the exchange streaming in Web Storage at its first event, so a reload re-attaches to it. */
 function attach(core: Core, res: Response, id: string | undefined): void {
   const runId = res.headers.get(RUN_ID_HEADER);
-  const exchange = Number(id?.split(":")[0]);
-  if (!runId || !Number.isInteger(exchange) || exchange < 1) return;
+  const exchange = parseEventId(id)?.exchange;
+  if (!runId || exchange === undefined) return;
   core.live ??= { runId, stopping: false };
   persist(core, { stream: { runId, exchange, base: core.state.messages.length } });
 }
@@ -123,7 +124,7 @@ function attach(core: Core, res: Response, id: string | undefined): void {
  */
 export async function playExchange(
   core: Core,
-  body: unknown,
+  body: RunRequestBody,
   onStopped?: (error?: ToolnexusError) => boolean | undefined,
 ): Promise<void> {
   const controller = new AbortController();
@@ -163,7 +164,8 @@ export async function requestStop(core: Core): Promise<void> {
   const live = core.live;
   if (!live) return;
   live.stopping = true;
-  await postToEndpoint(core, { runId: live.runId, stop: true }).then(
+  const body: StopBody = { runId: live.runId, stop: true };
+  await postToEndpoint(core, body).then(
     (res) => res.body?.cancel(),
     () => {}, // unreachable: the exchange ends at its own end, or at its deadline
   );

@@ -17,6 +17,7 @@ function layerOf(file: string): number {
   const top = file.split("/")[0]!;
   if (top === "_internal") return 0;
   if (file === "types.ts" || file === "errors.ts" || file === "answer.ts") return 1;
+  if (top === "protocol") return 1.2;
   if (top === "storage") return 1.5;
   if (top === "tools") return 2;
   if (top === "wire") return 3;
