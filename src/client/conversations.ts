@@ -7,7 +7,7 @@
 // mid-stream) holds the conversation only until it passes, not for as long as a run may take.
 import { type ConflictReason, RunConflictError, RunStateError, stored } from "../errors";
 import { conversationKey, runKey } from "../run-state/keys";
-import { swap } from "../run-state/swap";
+import { swap } from "../storage/swap";
 import type { RunStorage } from "../types";
 
 export interface ConversationRecord {

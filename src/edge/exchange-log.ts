@@ -9,8 +9,8 @@
 import { StreamError, stored } from "../errors";
 import type { RunStorage, SetOptions, StreamEvent } from "../types";
 import { formatEventId } from "../protocol/event-id";
-import { swap } from "../run-state/swap";
-import { abortableSleep } from "../wire/retry-wait";
+import { swap } from "../storage/swap";
+import { abortableSleep } from "../_internal/sleep";
 
 export interface Head {
   v: 1;

@@ -12,12 +12,12 @@
 import { ConfigError, RunConflictError, shown, stored, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import type { Client } from "../client";
 import { pendingTtls } from "../client/pending-ttl";
-import { zeroUsage } from "../loop/context";
+import { type InspectedRun, inspectionResult } from "../client/inspection-result";
 import { formatEventId } from "../protocol/event-id";
 import { LAST_EVENT_ID_HEADER } from "../protocol/headers";
 import { badRequest, checkEventId, checkId, checkRunRequest, type RunRequest } from "../protocol/requests";
-import type { Answer, PendingRequest, RunResult, ToolkitLike } from "../types";
-import { abortableSleep } from "../wire/retry-wait";
+import type { Answer, ToolkitLike } from "../types";
+import { abortableSleep } from "../_internal/sleep";
 import { errorPayload, errorResponse } from "./error-body";
 import { pageSafeEvent } from "./event-stream";
 import { replayResponse, serveExchange, type ExchangePlan } from "./exchange";
@@ -163,7 +163,7 @@ async function restore(call: Call, { runId, after, token }: RestoreRequest): Pro
     const { status, requests, tokens } = inspection;
     if (status === "ready") return resumed(call, runId, found, [], anyToken);
     if (status !== "running")
-      return replayResponse(runId, call.request.signal, () => standing(runId, status, requests, tokens));
+      return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
     if (polls === RUNNING_POLLS)
       throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
     await abortableSleep(RUNNING_POLL_MS, call.request.signal);
@@ -173,22 +173,12 @@ async function restore(call: Call, { runId, after, token }: RestoreRequest): Pro
 
 /**
  * A halted (or finished) run as events with no ids (they are no exchange's): each open request, with its
- * token, then a `done` with no transcript.
+ * token, then a `done` with no transcript (the client's result of the inspected run).
  */
-async function* standing(
-  runId: string,
-  status: "pending" | "done",
-  requests: PendingRequest[],
-  tokens: Record<string, string> | undefined,
-): AsyncGenerator<Logged> {
+async function* standing(runId: string, inspected: InspectedRun): AsyncGenerator<Logged> {
+  const { requests, tokens } = inspected;
   for (const request of requests) yield { event: { type: "pending", request, runId, token: tokens?.[request.id] } };
-  const base = { text: "", messages: [], toolCalls: [], toolCallCount: 0, turns: 0, usage: zeroUsage(), model: "" };
-  const [pending] = requests;
-  const result: RunResult =
-    status === "pending" && pending
-      ? { ...base, status, runId, pending, requests, token: tokens?.[pending.id] }
-      : { ...base, status: "done" };
-  yield { event: pageSafeEvent({ type: "done", result }) };
+  yield { event: pageSafeEvent({ type: "done", result: inspectionResult(runId, inspected) }) };
 }
 
 async function post(call: Call): Promise<Response> {

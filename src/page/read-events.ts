@@ -4,7 +4,7 @@
 import { NetworkError, StreamError, type ToolnexusError } from "../errors";
 import { type ErrorPayload, errorOfPayload, payloadOfBody, payloadOfFields } from "../protocol/error-body";
 import type { StreamEvent } from "../types";
-import { parseSSE, readSSE } from "../wire/sse";
+import { parseSSE, readSSE } from "../_internal/sse";
 
 /** What a non-2xx response of the endpoint says: the server's own error, or a StreamError naming the status. */
 export async function responseError(res: Response): Promise<ToolnexusError> {

@@ -34,10 +34,7 @@ const AGENT = /^(loop|wire|tools|run-state|client|storage|mcp|testing)\/|^(loop|
 
 /** Why `from` may not import `to`, or undefined when it may. */
 function violation(from: string, to: string): string | undefined {
-  if (/^(page|widget|react)\//.test(from) && AGENT.test(to)) {
-    // the page reads its stream with the SSE parser, which imports only _internal
-    if (!(from.startsWith("page/") && to === "wire/sse.ts")) return "the page side imports nothing of the agent";
-  }
+  if (/^(page|widget|react)\//.test(from) && AGENT.test(to)) return "the page side imports nothing of the agent";
   if (/^(page|widget|react)\//.test(from) && to.startsWith("edge/"))
     return "the page side imports nothing of the server";
   if (
@@ -139,10 +136,7 @@ describe("the layers of src/", () => {
       for (const to of edges.get(file) ?? []) if (!reached.has(to)) reached.add(to), walk(to);
     };
     for (const file of edges.keys()) if (/^(page|widget|react)\//.test(file)) walk(file);
-    // the run session reads its stream with the SSE parser and waits on the abortable timer; both import only
-    // _internal, and no provider format comes with them
-    const shared = new Set(["wire/sse.ts", "wire/retry-wait.ts"]);
-    const agent = [...reached].filter((f) => AGENT.test(f) && !shared.has(f));
+    const agent = [...reached].filter((f) => AGENT.test(f));
     expect(agent).toEqual([]);
     expect(reached).toContain("page/run-session.ts");
     expect([...reached].filter((f) => f.startsWith("edge/"))).toEqual([]);
