@@ -159,10 +159,13 @@ export async function playExchange(
   }
 }
 
-/** Asks the endpoint to stop the exchange streaming now (from any tab); resolves once it was asked. */
+/**
+ * Asks the endpoint to stop the exchange streaming now (from any tab); resolves once it was asked. Before the
+ * exchange's first event there is no run to name yet: the page stops reading instead, as abort() does.
+ */
 export async function requestStop(core: Core): Promise<void> {
   const live = core.live;
-  if (!live) return;
+  if (!live) return core.current?.abort();
   live.stopping = true;
   const body: StopBody = { runId: live.runId, stop: true };
   await postToEndpoint(core, body).then(
