@@ -49,7 +49,7 @@ describe("a page session's conflicts carry their reason", () => {
     expect(a.state.requests).toHaveLength(1); // tab A's question is still open
   });
 
-  it('finished: an answer to a run another tab's answer finished → the question is gone, state.error.reason === "finished"', async () => {
+  it(`finished: an answer to a run the other tab's answer finished → the question is gone, state.error.reason === "finished"`, async () => {
     const kit = tools();
     const turns = [{ tokens: ["Asking."], calls: [{ id: "c1", name: "ask_city" }] }, { tokens: ["Lima it is."] }];
     const edge = isolate(memoryStorage(), provider(turns), kit.list);
