@@ -3,8 +3,7 @@
 // its idempotency key, stable across resume), the child's handle id, its run id, its task key and, once it
 // settled, its result. A re-run `task` call reattaches to its child through it: never a duplicate spawn.
 import { RunStateError } from "../errors";
-import { swap } from "../run-state/swap";
-import { pendingTtls } from "../client/pending-ttl";
+import { swap } from "../storage/swap";
 import type { Client } from "../client";
 import type { TaskResult } from "./types";
 
@@ -66,7 +65,7 @@ export function parseTree(raw: string | undefined, parentRunId: string): TreeRec
 async function update(client: Client, parentRunId: string, change: (t: TreeRecord) => ChildEntry): Promise<ChildEntry> {
   const { storage } = client;
   const key = treeKey(parentRunId);
-  const ttl = pendingTtls.get(client);
+  const ttl = client.pendingTtlSeconds;
   for (;;) {
     const raw = await storage.get(key);
     const tree = parseTree(raw, parentRunId);
