@@ -1,7 +1,8 @@
 // `agent(name, options)`: an agent is a tool — a soul, a toolkit (its tools, and `task` when it has a team) and
 // the client's loop. `run`, `stream` and `resume` are client runs of the agent at the root of its tree
 // (`root/<name>.1`); `asTool` runs it as another run's tool.
-import { ConfigError, shown } from "../errors";
+import { ConfigError } from "../errors";
+import { preview } from "./_text";
 import type { Tool } from "../types";
 import { clientOf, type Level } from "./level";
 import { resumeLevel, runLevel, streamLevel, taskResultOf } from "./task";
@@ -13,31 +14,31 @@ function checkOptions(name: unknown, options: AgentOptions): void {
   if (typeof name !== "string" || !NAME.test(name))
     throw new ConfigError(
       "name",
-      `toolnexus: agent name must be 1 to 64 of A-Z a-z 0-9 _ - (not starting with a digit or -), got ${shown(name)}`,
+      `toolnexus: agent name must be 1 to 64 of A-Z a-z 0-9 _ - (not starting with a digit or -), got ${preview(name)}`,
     );
   if (typeof options?.does !== "string" || options.does === "")
     throw new ConfigError(
       "does",
-      `toolnexus: agent "${name}" needs does — one line saying what it does, got ${shown(options?.does)}`,
+      `toolnexus: agent "${name}" needs does — one line saying what it does, got ${preview(options?.does)}`,
     );
   const { team, waitFor, soul, model } = options;
   if (team !== undefined && !Array.isArray(team))
-    throw new ConfigError("team", `toolnexus: agent "${name}": team must be an array of agents, got ${shown(team)}`);
+    throw new ConfigError("team", `toolnexus: agent "${name}": team must be an array of agents, got ${preview(team)}`);
   team?.forEach((m, i) => {
     if (typeof m !== "string" && (typeof m !== "object" || m === null || typeof (m as Agent).name !== "string"))
       throw new ConfigError(
         `team[${i}]`,
-        `toolnexus: agent "${name}": team[${i}] must be an agent from agent() or an agent's name, got ${shown(m)}`,
+        `toolnexus: agent "${name}": team[${i}] must be an agent from agent() or an agent's name, got ${preview(m)}`,
       );
   });
   if (waitFor !== undefined && typeof waitFor !== "function")
-    throw new ConfigError("waitFor", `toolnexus: agent "${name}": waitFor must be a function, got ${shown(waitFor)}`);
+    throw new ConfigError("waitFor", `toolnexus: agent "${name}": waitFor must be a function, got ${preview(waitFor)}`);
   if (soul !== undefined && typeof soul !== "string")
-    throw new ConfigError("soul", `toolnexus: agent "${name}": soul must be a string, got ${shown(soul)}`);
+    throw new ConfigError("soul", `toolnexus: agent "${name}": soul must be a string, got ${preview(soul)}`);
   if (model !== undefined && (typeof model !== "string" || model === ""))
     throw new ConfigError(
       "model",
-      `toolnexus: agent "${name}": model must be a model name or "inherit", got ${shown(model)}`,
+      `toolnexus: agent "${name}": model must be a model name or "inherit", got ${preview(model)}`,
     );
 }
 

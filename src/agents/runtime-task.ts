@@ -2,7 +2,7 @@
 // with its task key (`<agent>:<prompt>`) — settled: its recorded result; suspended: its pending (or, with an
 // answer from an interpreter above it, the child resumed inline); running: awaited — never a duplicate spawn.
 import { pending } from "../answer";
-import { errorMessage } from "../errors";
+import { errorText } from "./_text";
 import type { Tool, ToolResult } from "../types";
 import type { Handle, RuntimeVerbs } from "./handle";
 import type { TaskResult } from "./types";
@@ -61,7 +61,7 @@ export function runtimeTask(parent: Handle, verbs: RuntimeVerbs): Tool {
       try {
         found = await delegated(parent, verbs, name, prompt, ctx.answer);
       } catch (error) {
-        return { output: errorMessage(error), isError: true };
+        return { output: errorText(error), isError: true };
       }
       const { child, r } = found;
       if (r.status === "pending") return pending(r.pending!, { state: { child: child.id } });

@@ -1,7 +1,7 @@
 // One turn of a runtime handle: a client run of its agent (its transcript as history, its toolkit with the
 // runtime's `task`, its soul and model, no interpreter but its own `waitFor`) under the global turn gate, which
 // wraps only the model call and is released even when the run dies; then the outcome as the family's result.
-import { errorMessage } from "../errors";
+import { errorText } from "./_text";
 import type { Client } from "../client";
 import type { Answer, Hooks, PendingRequest, RunOptions, RunResult, Tool } from "../types";
 import { resultOf, type Handle } from "./handle";
@@ -120,7 +120,7 @@ export async function runTurn(
     h.runTurns = r.status === "pending" ? r.turns : 0;
     return result;
   } catch (error) {
-    return resultOf(signal.aborted ? "interrupted" : "error", errorMessage(error), h);
+    return resultOf(signal.aborted ? "interrupted" : "error", errorText(error), h);
   } finally {
     for (; held.n > 0; held.n--) env.turnGate.release(); // a run that died holding the gate gives it back
   }

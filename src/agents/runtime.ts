@@ -2,7 +2,8 @@
 // inspect, resume and trace over handles with deterministic ids (`root/planner.1/explore.2`), carved budgets
 // checked live over the ancestor chain, three loud gates (inbox, per-parent concurrency, the global turn gate)
 // and the two rails. Every turn is a client run; a handle's transitions are traced as the family's strings.
-import { ConfigError, RunConflictError, shown } from "../errors";
+import { ConfigError, RunConflictError } from "../errors";
+import { preview } from "./_text";
 import type { Client } from "../client";
 import type { Answer, Hooks, MetricEvent } from "../types";
 import {
@@ -100,11 +101,11 @@ const info = (h: Handle): HandleInfo => ({
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const { client } = options;
   if (typeof client?.run !== "function")
-    throw new ConfigError("client", `toolnexus: createAgentRuntime needs { client }, got ${shown(client)}`);
+    throw new ConfigError("client", `toolnexus: createAgentRuntime needs { client }, got ${preview(client)}`);
   if (!Array.isArray(options.agents))
     throw new ConfigError(
       "agents",
-      `toolnexus: createAgentRuntime needs { agents: [...] }, got ${shown(options.agents)}`,
+      `toolnexus: createAgentRuntime needs { agents: [...] }, got ${preview(options.agents)}`,
     );
   const registry = new Map(options.agents.map((a) => [a.name, a]));
   const cap = options.inboxCap ?? 8;
@@ -117,7 +118,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   const find = (ref: HandleRef): Handle => {
     const h = typeof ref === "string" ? all.get(ref) : ref;
-    if (!h || all.get(h.id) !== h) throw new ConfigError("handle", `toolnexus: unknown handle ${shown(ref)}`);
+    if (!h || all.get(h.id) !== h) throw new ConfigError("handle", `toolnexus: unknown handle ${preview(ref)}`);
     return h;
   };
   const agentOf = (ref: Agent | string): Agent => {
@@ -290,7 +291,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   async function resume(answer: Answer): Promise<TaskResult> {
     const asking = [...all.values()].filter((h) => h.state === "suspended" && h.pending?.id === answer.id);
     if (asking.length === 0)
-      throw new ConfigError("answer", `toolnexus: no handle waits on request ${shown(answer?.id)}`);
+      throw new ConfigError("answer", `toolnexus: no handle waits on request ${preview(answer?.id)}`);
     asking.sort((a, b) => b.depth - a.depth);
     let last: TaskResult | undefined;
     for (const h of asking) {

@@ -5,7 +5,7 @@
 // the child's Request (`data.path` stamped by the level above the leaf, its id made unique by that path) and,
 // as the call's state, what reattaches it; the answer re-runs only this call, which resumes the child.
 import { pending } from "../answer";
-import { errorMessage } from "../errors";
+import { errorText } from "./_text";
 import { runFailure } from "../_internal/run-failure";
 import { runKey } from "../run-state/keys";
 import type {
@@ -149,7 +149,7 @@ async function delegate(
       outcome = await spawned(child, entry, prompt, ctx.signal);
     } catch (error) {
       return {
-        output: `[error] ${errorMessage(error)}`,
+        output: `[error] ${errorText(error)}`,
         isError: true,
         metadata: { agent: name, turns: 0, totalTokens: 0 },
       };

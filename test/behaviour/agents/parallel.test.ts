@@ -2,7 +2,7 @@
 // (two children of one definition told apart: booker.1, booker.2) and its own token; answered in reverse
 // order, each reaches its own child once. A stored tree or child run that fails validation is a
 // RunStateError and nothing runs.
-import { answerOutput, RunStateError, type GenerateRequest, type PendingResult } from "toolnexus";
+import { answerOutput, type GenerateRequest, type PendingResult } from "toolnexus";
 import { describe, expect, it } from "vitest";
 import { clientOn, scripts, toolMessages, world } from "./support";
 
@@ -79,9 +79,10 @@ describe("a stored tree that fails validation", () => {
     const kept = (await w.storage.get(`run:${child}`))!;
     await w.storage.set(`run:${child}`, kept.replace('"v":1', '"v":99'));
     const answer = answerOutput(p.pending.id, "yes");
-    await expect(w.planner.resume(p.runId, answer, { client: clientOn(w.storage, w.counts) })).rejects.toBeInstanceOf(
-      RunStateError,
-    );
+    await expect(w.planner.resume(p.runId, answer, { client: clientOn(w.storage, w.counts) })).rejects.toMatchObject({
+      name: "RunStateError",
+      code: "run_state",
+    });
     expect(w.counts.booked).toEqual([]);
     await w.storage.set(`run:${child}`, kept);
     const done = await w.planner.resume(p.runId, answer, { client: clientOn(w.storage, w.counts) });
@@ -108,7 +109,7 @@ describe("a stored tree that fails validation", () => {
     const answer = answerOutput(p.pending.id, "yes");
     await expect(
       w.planner.resume(p.runId, answer, { client: clientOn(w.storage, w.counts, twice) }),
-    ).rejects.toBeInstanceOf(RunStateError);
+    ).rejects.toMatchObject({ name: "RunStateError", code: "run_state" });
     expect(w.counts.calls["m-booker"]).toBe(2); // booker.1 finished; booker.2 never started
     await w.storage.set(key, kept);
     const next = (await w.planner.resume(p.runId, answer, {
