@@ -4,30 +4,32 @@ import { describe, expect, it } from "vitest";
 import * as root from "toolnexus";
 import * as storage from "toolnexus/storage";
 
-const ADAPTERS = [
-  "memoryStorage",
-  "webStorage",
-  "kvStorage",
-  "durableObjectStorage",
-  "RunStoreObject",
-  "denoKvStorage",
-  "postgresStorage",
-  "redisStorage",
-  "d1Storage",
-  "sqliteStorage",
-] as const;
+/** Each adapter as the subpath and the root export it. */
+const ADAPTERS: [string, unknown, unknown][] = [
+  ["memoryStorage", storage.memoryStorage, root.memoryStorage],
+  ["webStorage", storage.webStorage, root.webStorage],
+  ["kvStorage", storage.kvStorage, root.kvStorage],
+  ["durableObjectStorage", storage.durableObjectStorage, root.durableObjectStorage],
+  ["RunStoreObject", storage.RunStoreObject, root.RunStoreObject],
+  ["denoKvStorage", storage.denoKvStorage, root.denoKvStorage],
+  ["postgresStorage", storage.postgresStorage, root.postgresStorage],
+  ["redisStorage", storage.redisStorage, root.redisStorage],
+  ["d1Storage", storage.d1Storage, root.d1Storage],
+  ["sqliteStorage", storage.sqliteStorage, root.sqliteStorage],
+];
 
 describe("toolnexus/storage", () => {
   it("exports every adapter, the very ones the root re-exports", () => {
-    for (const name of ADAPTERS) {
-      expect(typeof storage[name], name).toBe("function");
-      expect(storage[name], name).toBe(root[name]);
+    for (const [name, fromSubpath, fromRoot] of ADAPTERS) {
+      expect(typeof fromSubpath, name).toBe("function");
+      expect(fromSubpath, name).toBe(fromRoot);
     }
   });
 
   it("exports nothing but storage: no client, no run handler, no answers", () => {
     const names = Object.keys(storage);
     expect(names.filter((name) => !/Storage$|^RunStoreObject$/.test(name))).toEqual([]);
+    expect(names).toHaveLength(ADAPTERS.length);
   });
 
   it("an adapter from the subpath keeps a client's halted run", async () => {
