@@ -2,9 +2,9 @@
 // sent, and the endpoint's error body or `error` event as a ToolnexusError carrying the server's code — a
 // RunConflictError with its `reason` for a conflict.
 import { NetworkError, StreamError, type ToolnexusError } from "../errors";
+import { parseSSE, readSSE } from "../_internal/sse";
 import { type ErrorPayload, errorOfPayload, payloadOfBody, payloadOfFields } from "../protocol/error-body";
 import type { StreamEvent } from "../types";
-import { parseSSE, readSSE } from "../_internal/sse";
 
 /** What a non-2xx response of the endpoint says: the server's own error, or a StreamError naming the status. */
 export async function responseError(res: Response): Promise<ToolnexusError> {
