@@ -54,6 +54,7 @@ export function recordStore(options: RecordStoreOptions): RecordStore {
         throw new RunConflictError(
           claimed.runId,
           `toolnexus: run "${claimed.runId}" was claimed by another resume first — nothing ran for this call`,
+          "claimed",
         );
       return owner.owner;
     },

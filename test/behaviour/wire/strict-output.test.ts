@@ -6,11 +6,11 @@
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
 import * as z from "zod";
-import { createClient, jsonSchema, LlmHttpError } from "toolnexus";
+import { createClient, type JSONSchema, jsonSchema, LlmHttpError } from "toolnexus";
 import * as refusal from "../../fixtures/wire/openai-responses/nested-defs-error";
 import { scripted } from "../support/scripted";
 
-const nestedDefs = {
+const nestedDefs: JSONSchema = {
   type: "object",
   properties: {
     elements: {
