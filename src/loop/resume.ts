@@ -2,7 +2,7 @@
 // path: everything that can be checked is checked before the record is claimed; the claim is a lease the
 // owner renews at every checkpoint and gives back when it goes away; the calls of a turn are marked as
 // started before they run, so a call whose outcome a crash left unknown is reported, never run twice.
-import { ConfigError, type ConflictReason, InvalidAnswerError, RunConflictError } from "../errors";
+import { type ConflictReason, ConfigError, InvalidAnswerError, RunConflictError } from "../errors";
 import { drive } from "../loop";
 import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord } from "../run-state/record";
 import type { RecordOwner } from "../run-state/store";
@@ -15,7 +15,7 @@ import { leaseHeld, mustRead } from "./inspect";
 import { appendTurn, isRelay, matchAnswer, parsedAnswer, reruns, resolveRequest, settled } from "./suspension";
 import { readRelayAnswer } from "../tools/relay-answer";
 
-/** The RunConflictError for run `runId`: `toolnexus: run "<runId>" <what>`, with its `reason`. */
+/** The RunConflictError for run `runId`: `toolnexus: run "<runId>" <what>`. */
 const conflict = (runId: string, what: string, reason: ConflictReason) =>
   new RunConflictError(runId, `toolnexus: run "${runId}" ${what}`, reason);
 
