@@ -22,9 +22,16 @@ export const rememberedBy = (answer: Answer | undefined): Record<string, unknown
 /** The prompt of the approval Request for the tool `name`, unless the tool words its own. */
 export const approvalPrompt = (name: string): string => `Approve running the tool ${name}?`;
 
-/** The tool's own prompt for a call with `args` (`defineTool({ approvalPrompt })`), else the generic one. */
-const promptFor = async (name: string, args: Record<string, unknown>, own: Tool["approvalPrompt"]): Promise<string> =>
-  (await own?.(args)) || approvalPrompt(name);
+/**
+ * The tool's own prompt for a call with `args` (`defineTool({ approvalPrompt })`), else the generic one — also
+ * when a hand-written tool's `approvalPrompt` throws or gives no words.
+ */
+async function promptFor(name: string, args: Record<string, unknown>, own: Tool["approvalPrompt"]): Promise<string> {
+  const words = await Promise.resolve()
+    .then(() => own?.(args))
+    .catch(() => undefined);
+  return typeof words === "string" && words !== "" ? words : approvalPrompt(name);
+}
 
 /**
  * What to do before running the tool: `{ result }` ⇒ return it (the approval Request, or a refusal);
