@@ -5,7 +5,7 @@ import { ConfigError } from "../errors";
 import { preview } from "./_text";
 import type { Tool } from "../types";
 import { clientOf, type Level } from "./level";
-import { resumeLevel, runLevel, streamLevel, taskResultOf } from "./task";
+import { levelOptions, resumeLevel, runLevel, streamLevel, taskResultOf } from "./task";
 import type { Agent, AgentOptions } from "./types";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -64,6 +64,7 @@ export function agent(name: string, options: AgentOptions): Agent {
       });
     },
     asTool: (to) => asTool(self, rootOf(clientOf(`${name}.asTool`, to))),
+    runOptions: (client) => levelOptions(rootOf(clientOf(`${name}.runOptions`, { client }))),
   };
   return self;
 }

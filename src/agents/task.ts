@@ -192,7 +192,7 @@ export function toolsOf(level: Level): Tool[] {
 }
 
 /** What a run of this level passes the client (the same for a resume, less what the record keeps). */
-function levelOptions(level: Level): RunOptions {
+export function levelOptions(level: Level): RunOptions {
   const o: AgentOptions = level.agent.options;
   const root = level.path.length <= 2;
   const waitFor = o.waitFor ?? (root ? undefined : null);

@@ -1,6 +1,16 @@
 // The agent's public shapes: its definition, its budget, what a delegation answers, how it is run.
 import type { Client } from "../client";
-import type { Answer, Hooks, MetricEvent, PendingRequest, RunResult, StreamEvent, Tool, Toolkit } from "../types";
+import type {
+  Answer,
+  Hooks,
+  MetricEvent,
+  PendingRequest,
+  RunOptions,
+  RunResult,
+  StreamEvent,
+  Tool,
+  Toolkit,
+} from "../types";
 
 /** The family's budget (§7D); every field optional. `maxTurns` defaults to 6, `maxDepth` to 3. */
 export interface Budget {
@@ -67,4 +77,9 @@ export interface Agent {
   resume(runId: string, answer: Answer | readonly Answer[], opts: AgentResumeOptions): Promise<RunResult>;
   /** The agent as a tool (source `"agent"`): `{ prompt }` in, its final text out. */
   asTool(opts: { client: Client }): Tool;
+  /**
+   * What a client run of this agent at the root of its tree passes the client (its toolkit with `task`, soul,
+   * model, interpreter): `createRunHandler({ client, agent })` runs and resumes it through these.
+   */
+  runOptions(client: Client): RunOptions;
 }

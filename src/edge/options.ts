@@ -1,6 +1,10 @@
 // What createRunHandler is given, and what each request it serves carries through the edge.
 import type { Client } from "../client";
-import type { RunStorage, SetOptions, ToolkitLike } from "../types";
+import type { RunOptions, RunStorage, SetOptions, ToolkitLike } from "../types";
+
+/** What a run of the handler gets: its agent's options, else its toolkit. */
+export const runOptionsOf = (opts: RunHandlerOptions): RunOptions =>
+  opts.agent ? opts.agent.runOptions(opts.client) : { toolkit: opts.toolkit };
 import { ExchangeLog } from "./exchange-log";
 import type { ExchangePlan } from "./exchange";
 
@@ -9,6 +13,11 @@ export interface RunHandlerOptions {
   client: Client;
   /** The tools every run and resume gets. */
   toolkit?: ToolkitLike;
+  /**
+   * An agent from `toolnexus/agents` in place of `toolkit`: the page talks to it as to a run (its soul, model,
+   * tools and team; a question from below arrives as a `pending` event with the leaf's request and `data.path`).
+   */
+  agent?: { readonly name: string; runOptions(client: Client): RunOptions };
   /** The largest request body read, in bytes, counted while reading. Default 65536 (64 KiB). */
   maxBodyBytes?: number;
   /**
