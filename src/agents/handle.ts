@@ -121,5 +121,5 @@ export type RuntimeVerbs = {
   wait(h: Handle | string, timeoutMs?: number): Promise<TaskResult>;
   close(h: Handle | string, opts?: { force?: boolean }): Promise<void>;
   start(h: Handle, go: { answer: Answer }, note: string): void;
-  trace(line: string): void;
+  t(line: string): void;
 };

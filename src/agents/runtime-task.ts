@@ -21,7 +21,7 @@ async function delegated(parent: Handle, verbs: RuntimeVerbs, name: string, prom
   const key = `${name}:${prompt}`;
   const existing = parent.children.find((c) => c.taskKey === key);
   if (existing) {
-    verbs.trace(`${parent.id}: task replay → REATTACH to ${existing.id} (state ${existing.state})`);
+    verbs.t(`${parent.id}: task replay → REATTACH to ${existing.id} (state ${existing.state})`);
     if (existing.state === "suspended" && answer) {
       verbs.start(existing, { answer: answer as never }, "answer");
       return { child: existing, r: await verbs.wait(existing.id) };

@@ -41,7 +41,7 @@ const isTaskState = (s: unknown): s is TaskState =>
 export function teamOf(agent: Agent): Agent[] {
   const team = agent.options.team ?? [];
   const found = team.filter((m): m is Agent => typeof m === "object" && m !== null);
-  return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return found.sort((a, b) => (a.name < b.name ? -1 : Number(a.name > b.name)));
 }
 
 /** The leaf's Request as its parent level escalates it: `data.path` to the leaf, an id unique by that path. */
@@ -73,9 +73,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** When a child's run is claimed by a resume that may have died: the end of its lease (ms since the epoch). */
 async function leaseEnd(level: Level, run: string): Promise<number | undefined> {
-  const raw = await level.client.storage.get(runKey(run));
-  const lease = raw === undefined ? undefined : (JSON.parse(raw) as { status?: string; lease?: { until?: number } });
-  return lease?.status === "claimed" ? lease.lease?.until : undefined;
+  try {
+    const raw = await level.client.storage.get(runKey(run));
+    const record = JSON.parse(raw ?? "null") as { status?: string; lease?: { until?: number } } | null;
+    return record?.status === "claimed" ? record.lease?.until : undefined;
+  } catch {
+    return undefined; // unreadable: the resume's own error is the one to report
+  }
 }
 
 /**
