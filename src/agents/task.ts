@@ -149,6 +149,7 @@ async function delegate(
     });
     const path = [...level.path, entry.id];
     const child: Level = { agent: member, client: level.client, path };
+    if (!entry.result) member.options.onSpawn?.(path.join("/"));
     try {
       outcome = await spawned(child, entry, prompt, ctx.signal);
     } catch (error) {
@@ -167,6 +168,7 @@ async function delegate(
   }
   const usage = "messages" in outcome ? outcome.usage : undefined;
   await settleChild(level.client, ctx.runId, ctx.idempotencyKey, result).catch(() => undefined);
+  member.options.onClose?.(st.path.join("/"), result.status);
   return presented(name, result, usage);
 }
 
@@ -205,6 +207,8 @@ export function levelOptions(level: Level): RunOptions {
     ...(o.soul === undefined ? {} : { systemPrompt: o.soul }),
     ...(o.model === undefined || o.model === "inherit" ? {} : { model: o.model }),
     ...(waitFor === undefined ? {} : { waitFor }),
+    ...(o.budget?.maxTurns === undefined ? {} : { maxTurns: o.budget.maxTurns }),
+    ...(o.hooks === undefined ? {} : { hooks: o.hooks }),
   };
 }
 
@@ -223,7 +227,13 @@ export async function resumeLevel(
   answer: Answer | readonly Answer[],
   extra: ResumeOptions = {},
 ): Promise<RunResult> {
-  const { toolkit, waitFor } = levelOptions(level);
-  const opts: ResumeOptions = { toolkit, ...(waitFor === undefined ? {} : { waitFor }), ...extra };
+  const { toolkit, waitFor, maxTurns, hooks } = levelOptions(level);
+  const opts: ResumeOptions & Pick<RunOptions, "maxTurns" | "hooks"> = {
+    toolkit,
+    ...(waitFor === undefined ? {} : { waitFor }),
+    ...(maxTurns === undefined ? {} : { maxTurns }),
+    ...(hooks === undefined ? {} : { hooks }),
+    ...extra,
+  };
   return rolledUp(await level.client.resume(runId, answer, opts));
 }
