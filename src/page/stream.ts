@@ -58,38 +58,21 @@ function finish(core: Core, result: RunResult, streamed: boolean, base: number):
   update(core, { status: "error", error: { code: "incomplete", message }, requests: [], runId: undefined });
 }
 
-/** The call `event` makes of `was` (the call with its id so far), or undefined for an event about no call. */
-function callOf(was: RunSessionCall | undefined, event: StreamEvent): RunSessionCall | undefined {
-  switch (event.type) {
-    case "tool_input":
-      return { id: event.id, name: event.name, input: (was?.input ?? "") + event.delta, status: "preparing" };
-    case "tool_call":
-      return {
-        id: event.id,
-        name: event.name,
-        input: was?.input || JSON.stringify(event.args ?? {}),
-        status: "running",
-      };
-    case "tool_result":
-      return { id: event.id, name: event.name, input: was?.input ?? "", status: "done", isError: event.isError };
-    default:
-      return undefined;
-  }
-}
-
 /**
  * The current exchange's calls after `event`: a call being written, then running, then done. At a `pending`
  * event the calls still running are the ones waiting on the user (the others have their results).
  */
 function callsAfter(calls: readonly RunSessionCall[], event: StreamEvent): readonly RunSessionCall[] {
-  if (event.type === "pending") {
-    if (!calls.some((c) => c.status === "running")) return calls;
-    return calls.map((c) => (c.status === "running" ? { ...c, status: "waiting" } : c));
-  }
-  if (!("id" in event) || typeof event.id !== "string") return calls;
+  if (event.type === "pending") return calls.map((c) => (c.status === "running" ? { ...c, status: "waiting" } : c));
+  if (event.type !== "tool_input" && event.type !== "tool_call" && event.type !== "tool_result") return calls;
   const at = calls.findIndex((c) => c.id === event.id);
-  const next = callOf(calls[at], event);
-  if (!next) return calls;
+  const was = calls[at];
+  let next: RunSessionCall;
+  if (event.type === "tool_input")
+    next = { id: event.id, name: event.name, input: (was?.input ?? "") + event.delta, status: "preparing" };
+  else if (event.type === "tool_call")
+    next = { id: event.id, name: event.name, input: was?.input || JSON.stringify(event.args ?? {}), status: "running" };
+  else next = { id: event.id, name: event.name, input: was?.input ?? "", status: "done", isError: event.isError };
   return at === -1 ? [...calls, next] : calls.map((c, i) => (i === at ? next : c));
 }
 

@@ -21,10 +21,7 @@ export interface ChatElement extends HTMLElement {
   strings: Partial<ChatStrings>;
   /** The fetch the session uses (default: the global one). Set before the element connects. */
   fetch: typeof fetch | undefined;
-  /**
-   * Where the open run is kept: a Web Storage, `"session"`, `"local"` or `null` for none; overrides the
-   * `storage` attribute ("session", "local", "none").
-   */
+  /** Where the open run is kept: a Web Storage, or `null` for none; overrides the `storage` attribute ("session", "local", "none"). */
   storage: StorageOption | undefined;
   /** Shows "Always allow" on approvals, answering with what it returns (see RenderRequestOptions). */
   alwaysAllow: ((id: string) => Answer) | undefined;
