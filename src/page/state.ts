@@ -116,7 +116,7 @@ export function settleText(core: Core): void {
 export function describeError(error: unknown): RunSessionError {
   if (!isToolnexusError(error)) return { code: "internal", message: "toolnexus: the run session failed; try again" };
   const { code, message, reason } = error as ToolnexusError & Partial<RunConflictError>;
-  return reason ? { code, reason, message } : { code, message };
+  return { code, reason, message };
 }
 
 export function isAbort(error: unknown, signal: AbortSignal): boolean {

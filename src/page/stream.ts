@@ -5,7 +5,7 @@ import { isToolnexusError, NetworkError, type ToolnexusError } from "../errors";
 import { parseEventId } from "../protocol/event-id";
 import { RUN_ID_HEADER } from "../protocol/headers";
 import type { RunRequestBody, StopBody } from "../protocol/requests";
-import type { PendingRequest, PendingResult, RunResult, StreamEvent } from "../types";
+import type { PendingResult, RunResult, StreamEvent } from "../types";
 import { readEvents } from "./read-events";
 import {
   appendMessage,
@@ -37,11 +37,9 @@ function markStopped(core: Core, base: number): void {
 }
 
 function halted(core: Core, result: PendingResult): void {
-  const r = result as PendingResult & { requests?: PendingRequest[]; token?: string };
-  const requests = r.requests ?? (result.pending ? [result.pending] : []);
   const tokens = { ...core.kept.tokens };
-  if (r.token && result.pending) tokens[result.pending.id] ??= r.token; // the token is the first request's
-  update(core, { status: "waiting", requests, runId: result.runId });
+  if (result.token && result.pending) tokens[result.pending.id] ??= result.token; // the token is the first request's
+  update(core, { status: "waiting", requests: result.requests ?? [], runId: result.runId });
   persist(core, { runId: result.runId, tokens });
 }
 
