@@ -49,12 +49,10 @@ export function chatElementClass(): CustomElementConstructor {
   return class ToolnexusChat extends HTMLElement implements ChatElement {
     static observedAttributes = ["endpoint", "remember"];
     readonly #view = new ChatView(this);
-
     constructor() {
       super();
       upgradeProperties(this);
     }
-
     get fetch(): typeof fetch | undefined {
       return this.#view.fetch;
     }
@@ -93,7 +91,6 @@ export function chatElementClass(): CustomElementConstructor {
     send(text: string): Promise<void> {
       return this.#view.session?.send(text) ?? Promise.resolve();
     }
-
     connectedCallback(): void {
       this.#view.connect();
     }
