@@ -13,21 +13,14 @@ import { collect, session, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
 import { translateCall } from "./client/translate-call";
 import { memoryStorage } from "./storage/memory";
-import type {
-  Answer,
-  ClientOptions,
-  InferSchema,
-  OutputRunResult,
-  Prompt,
-  ResumeOptions,
-  RunOptions,
-  RunResult,
-  RunStorage,
-  StreamEvent,
-  ToolInputSchema,
-} from "./types";
+import type { Answer, OutputRunResult, RunResult, StreamEvent } from "./types";
+import type { ClientOptions } from "./loop/options";
+import type { InferSchema, ToolInputSchema } from "./tools/types";
+import type { Prompt, ResumeOptions, RunOptions } from "./client/types";
+import type { RunStorage } from "./storage/contract";
 
-export type { ClientOptions, Hooks, ResumeOptions, RunOptions } from "./types";
+export type { ClientOptions, Hooks } from "./loop/options";
+export type { ResumeOptions, RunOptions } from "./client/types";
 export type { RunInspection } from "./loop/inspect";
 
 export interface AskOptions extends RunOptions {

@@ -1,4 +1,10 @@
 export type * from "./types";
+export type * from "./tools/types";
+export type * from "./storage/contract";
+export type * from "./loop/options";
+export type * from "./loop/telemetry";
+export type * from "./client/types";
+export type { ErrorInfo } from "./wire/post";
 export {
   answerOutput,
   answerDeclined,

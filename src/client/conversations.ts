@@ -8,7 +8,7 @@
 import { RunConflictError, RunStateError, stored } from "../errors";
 import { conversationKey, runKey } from "../run-state/keys";
 import { swap } from "../run-state/swap";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "../storage/contract";
 
 export interface ConversationRecord {
   v: 1;

@@ -2,7 +2,7 @@
 // form that scrapers and the tests rely on byte for byte: metrics in a fixed order, each with its HELP and
 // TYPE lines, series sorted by their labels, the buckets below, `_sum` written as JS String(number).
 
-import type { MetricEvent } from "../types";
+import type { MetricEvent } from "../loop/telemetry";
 
 export interface Metrics {
   record(ev: MetricEvent): void;

@@ -6,7 +6,9 @@ import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunCont
 import { prepareResume } from "../loop/resume";
 import { recordStore } from "../run-state/store";
 import { toToolkit } from "../tools/toolkit";
-import type { Answer, Prompt, ResumeOptions, RunOptions, RunStorage } from "../types";
+import type { Answer } from "../types";
+import type { Prompt, ResumeOptions, RunOptions } from "./types";
+import type { RunStorage } from "../storage/contract";
 import { wireOf } from "../wire/load";
 import { approvalMemory, checkOwner } from "./approvals";
 import type { conversationStore } from "./conversations";

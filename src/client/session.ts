@@ -6,7 +6,9 @@ import { resultOf, type LoopState, type ResolvedOptions, type RunContext } from 
 import { toolSchema } from "../tools/schema/input-schema";
 import { withRunParams } from "../loop/call-model";
 import type { Resumption } from "../loop/resume";
-import type { MetricEvent, PendingRequest, RunOptions, RunResult, RunTelemetry, StreamEvent } from "../types";
+import type { PendingRequest, RunResult, StreamEvent } from "../types";
+import type { MetricEvent, RunTelemetry } from "../loop/telemetry";
+import type { RunOptions } from "./types";
 import { errorMessage } from "../errors";
 
 export type Plan = (ctx: RunContext) => Promise<Resumption>;

@@ -4,7 +4,8 @@
 import { isPlainObject } from "../_internal/json";
 import { ConfigError, shown } from "../errors";
 import { toOpenAI } from "../tools/declarations";
-import type { Tool, Toolkit, ToolkitLike, Usage } from "../types";
+import type { Usage } from "../types";
+import type { Tool, Toolkit, ToolkitLike } from "../tools/types";
 import { listOf, record, str, textOf } from "../wire/common";
 import { historyParts, openaiPart, openaiToAnthropicPart } from "../wire/content";
 import { callOf } from "../wire/openai";

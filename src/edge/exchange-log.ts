@@ -7,7 +7,8 @@
 // Batches are written in order, each once, so a reader never sees a batch change; the head is written at an
 // exchange's start (compare-and-set) and at its end.
 import { StreamError, stored } from "../errors";
-import type { RunStorage, SetOptions, StreamEvent } from "../types";
+import type { StreamEvent } from "../types";
+import type { RunStorage, SetOptions } from "../storage/contract";
 import { swap } from "../run-state/swap";
 import { abortableSleep } from "../wire/retry-wait";
 

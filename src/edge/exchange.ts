@@ -4,7 +4,8 @@
 // its own end, at its deadline, or when a stop is asked for — from this isolate (at once) or any other
 // (through the storage). A page that goes away before it got the response never learned the run's id, so
 // nobody could come back to that run: it is stopped.
-import type { RunStorage, SetOptions, StreamEvent } from "../types";
+import type { StreamEvent } from "../types";
+import type { RunStorage, SetOptions } from "../storage/contract";
 import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 import { encodeEvent, errorFrame } from "./event-stream";
 import { type Head, type Logged, readHead, writeHead } from "./exchange-log";

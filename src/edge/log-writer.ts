@@ -3,7 +3,8 @@
 // least every TICK_MS while the exchange runs. So a 2,000-token answer costs a handful of writes, never one
 // per token (Workers KV takes one write per second per key; a Durable Object bills every write). Each tick
 // and each write also reads the exchange's stop mark: a stop asked for on another isolate lands here.
-import type { RunStorage, SetOptions, StreamEvent } from "../types";
+import type { StreamEvent } from "../types";
+import type { RunStorage, SetOptions } from "../storage/contract";
 import { read, stopKey, writeBatch } from "./exchange-log";
 
 /** A batch is written once this many events wait. */

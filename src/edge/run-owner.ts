@@ -5,7 +5,7 @@
 // with run …". Conversations are kept per owner: one owner's conversation id never reaches another's.
 import { ConfigError, RunNotFoundError, type ToolnexusError } from "../errors";
 import { sha256Hex } from "../_internal/sha256";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "../storage/contract";
 import { errorPayload, type ErrorPayload } from "./error-body";
 import { readHead, type Head } from "./exchange-log";
 

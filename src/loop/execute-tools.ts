@@ -1,7 +1,8 @@
 import { parseRequest } from "../answer";
 import { errorMessage } from "../errors";
 import { approvalGate, rememberedBy } from "../tools/approval";
-import type { Answer, PendingRequest, ToolContext, ToolResult } from "../types";
+import type { Answer, PendingRequest, ToolResult } from "../types";
+import type { ToolContext } from "../tools/types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
 import type { StoredCall } from "../run-state/record";

@@ -1,5 +1,5 @@
 // How long a stored record lives on adapters with TTLs, from the client's options.
-import type { RunStorage } from "../types";
+import type { RunStorage } from "../storage/contract";
 import { openGroups, type StoredCall } from "./record";
 
 export interface RecordStoreOptions {

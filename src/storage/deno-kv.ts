@@ -3,7 +3,7 @@
 // written as chunks under fresh keys first; one checked commit then swaps the head to point at them, and
 // the chunks of the value it replaced are deleted after.
 import { ConfigError, shown, ToolnexusError } from "../errors";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "./contract";
 import { defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
 
 export type DenoKvKeyPart = string | number | bigint | boolean | Uint8Array;

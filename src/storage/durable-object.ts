@@ -5,7 +5,7 @@
 // Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
 // 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
 import { ConfigError, shown, ToolnexusError } from "../errors";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "./contract";
 import { isPlainObject } from "../_internal/json";
 import { RESERVED, createQueue, defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
 

@@ -1,7 +1,7 @@
 // kvStorage(): a RunStorage over a Cloudflare Workers KV namespace binding. KV is eventually consistent and
 // has no conditional write, so compareAndSet is a best-effort read-then-write: NOT atomic.
 import { ConfigError, shown } from "../errors";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "./contract";
 import { defineStorage, fitKey, utf8Length } from "./shared";
 
 /** The part of a Workers `KVNamespace` binding this adapter uses (typed here so the core needs no workers-types). */

@@ -1,5 +1,5 @@
 // memoryStorage(): the default RunStorage — a Map in this isolate. Atomic; TTL with lazy expiry on read.
-import type { RunStorage } from "../types";
+import type { RunStorage } from "./contract";
 import { defineStorage, isExpired } from "./shared";
 
 export interface MemoryStorageOptions {

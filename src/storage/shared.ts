@@ -4,7 +4,7 @@
 import { isPlainObject, typeName } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
 import { ConfigError, shown } from "../errors";
-import type { RunStorage, SetOptions, StorageCapabilities } from "../types";
+import type { RunStorage, SetOptions, StorageCapabilities } from "./contract";
 
 /** A key, value or expected value must be a string; a bad key is shown, a bad value only named by its type. */
 function checkString(value: unknown, what: string): asserts value is string {

@@ -3,7 +3,7 @@
 // each drives through its own client. Every compareAndSet is one statement, so it is atomic wherever a
 // single statement is: an insert that only replaces an expired row, or an update guarded by the value.
 import { ConfigError, shown } from "../errors";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "./contract";
 import { fromStored, toStored } from "./lossless";
 import { defineStorage, fitKey } from "./shared";
 

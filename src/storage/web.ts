@@ -1,7 +1,7 @@
 // webStorage(): a RunStorage over localStorage or sessionStorage. A compare-and-set runs without an await
 // between its read and its write, so it is atomic inside one page; across tabs it is wrapped in a Web Lock.
 import { ConfigError } from "../errors";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "./contract";
 import { defineStorage, isExpired } from "./shared";
 
 /** The part of the Web Storage API this adapter uses (`localStorage`, `sessionStorage`, or your own). */

@@ -4,7 +4,8 @@
 // The approval Request's id carries a prefix, so a re-execution knows — across a durable halt too — that
 // the answer it carries approved the call rather than answered the tool's own suspension.
 import { declineText, pending } from "../answer";
-import type { Answer, NeedsApproval, ToolContext, ToolResult } from "../types";
+import type { Answer, ToolResult } from "../types";
+import type { NeedsApproval, ToolContext } from "./types";
 
 const APPROVAL_ID = "approval-";
 

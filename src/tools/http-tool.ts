@@ -6,7 +6,8 @@ import { maskSecrets } from "../_internal/redact";
 import { isPlainObject, typeName } from "../_internal/json";
 import { deadline, MAX_TIMER_MS } from "../_internal/signals";
 import { badOption, makeTool, requireToolName, thrownMessage } from "./tool";
-import type { JSONSchema, Tool, ToolContext, ToolResult } from "../types";
+import type { JSONSchema, ToolResult } from "../types";
+import type { Tool, ToolContext } from "./types";
 
 /** A `fetch` as the SDK calls it. */
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;

@@ -4,7 +4,8 @@ import { pending } from "../answer";
 import { InvalidAnswerError } from "../errors";
 import { toolSchema, type InferSchema, type ToolInputSchema } from "./schema/input-schema";
 import { makeTool, requireToolName } from "./tool";
-import type { JSONSchema, NeedsApproval, Tool } from "../types";
+import type { JSONSchema } from "../types";
+import type { NeedsApproval, Tool } from "./types";
 import { readRelayAnswer } from "./relay-answer";
 
 export interface RelayToolOptions<S extends ToolInputSchema = JSONSchema> {

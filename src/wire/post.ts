@@ -2,10 +2,18 @@
 // response becomes an LlmHttpError (its body redacted by http-error.ts), a final network failure a
 // NetworkError (the original in `cause`); an abort stays the signal's reason.
 import { NetworkError, type LlmHttpError } from "../errors";
-import type { ErrorInfo } from "../types";
 import { secretsOf } from "../_internal/redact";
 import { llmHttpError } from "./http-error";
 import { abortableSleep, backoffMs, retryAfterMs, retryDelayMs } from "./retry-wait";
+
+/** What `onError` is told of a failed attempt, to choose between a retry and a failure. */
+export interface ErrorInfo {
+  error?: unknown;
+  status?: number;
+  /** 0-based. */
+  attempt: number;
+  retryable: boolean;
+}
 
 /** Checked once, with the client's options. */
 export interface RetryOptions {
