@@ -5,19 +5,11 @@ export type * from "./loop/options";
 export type * from "./loop/telemetry";
 export type * from "./client/types";
 export type { ErrorInfo } from "./wire/post";
-export {
-  answerOutput,
-  answerDeclined,
-  answerApproval,
-  answerForm,
-  relayAnswer,
-  pending,
-  authRequired,
-  pendingOf,
-} from "./answer";
+export { answerOutput, answerDeclined, answerApproval, answerForm, relayAnswer } from "./answer";
+export { pending, authRequired, pendingOf } from "./pending";
 export type { AnswerApprovalOptions } from "./answer";
-export type { PendingInput } from "./answer";
-export { parseAnswer, parseRequest } from "./answer";
+export type { PendingInput } from "./pending";
+export { parseAnswer, parseRequest } from "./answer-parse";
 export {
   ToolnexusError,
   isToolnexusError,

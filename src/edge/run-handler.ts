@@ -9,7 +9,7 @@
 // With `owner`, a run another owner started is answered exactly as a run that does not exist.
 // A request it cannot use (bad JSON, wrong content type, a body over maxBodyBytes, bad fields) is refused
 // with a 4xx `{ error: { code, message } }` before the client is called: nothing is stored, nothing runs.
-import { parseAnswer } from "../answer";
+import { parseAnswer } from "../answer-parse";
 import { ConfigError, shown, stored, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import type { Client } from "../client";

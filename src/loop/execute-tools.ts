@@ -1,4 +1,4 @@
-import { parseRequest } from "../answer";
+import { parseRequest } from "../answer-parse";
 import { errorMessage } from "../errors";
 import { approvalGate, rememberedBy } from "../tools/approval";
 import type { Answer, PendingRequest, ToolResult } from "../types";

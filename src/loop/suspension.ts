@@ -1,4 +1,5 @@
-import { isExpired, parseAnswer, pendingOf } from "../answer";
+import { isExpired, pendingOf } from "../pending";
+import { parseAnswer } from "../answer-parse";
 import { AnswerMismatchError } from "../errors";
 import { openGroups } from "../run-state/record";
 import type { Answer, PendingRequest, StreamEvent, ToolResult } from "../types";

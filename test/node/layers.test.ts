@@ -16,7 +16,7 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
 function layerOf(file: string): number {
   const top = file.split("/")[0]!;
   if (top === "_internal") return 0;
-  if (file === "types.ts" || file === "errors.ts" || file === "answer.ts") return 1;
+  if (["types.ts", "errors.ts", "answer.ts", "pending.ts", "answer-parse.ts"].includes(file)) return 1;
   if (top === "storage") return 1.5;
   if (top === "tools") return 2;
   if (top === "wire") return 3;

@@ -1,6 +1,6 @@
 // What the `question` builtin does (declared in builtins/index.ts): suspends with kind
 // "question"; re-executed with the answer, it hands the answer's data back to the model verbatim.
-import { pending } from "../../answer";
+import { pending } from "../../pending";
 import type { QuestionItem, ToolResult } from "../../types";
 import type { ToolContext } from "../types";
 
