@@ -1,7 +1,7 @@
 // The Answer constructors: what a host (or a page) builds to resume a suspended run. Each checks its
 // arguments where they are passed and throws a ConfigError naming the bad one.
 import { isPlainObject, typeName } from "./_internal/json";
-import { ConfigError, InvalidAnswerError, shown } from "./errors";
+import { ConfigError, shown } from "./errors";
 import type { RelayResult, Answer, AnswerReason, ApprovalScope } from "./types";
 
 export const REASONS: readonly AnswerReason[] = ["declined", "cancelled", "expired"];

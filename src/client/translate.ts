@@ -6,7 +6,7 @@ import { ConfigError, shown } from "../errors";
 import { toOpenAI } from "../tools/declarations";
 import type { Usage } from "../types";
 import type { Tool, Toolkit, ToolkitLike } from "../tools/types";
-import { listOf, record, str, textOf } from "../wire/common";
+import { listOf, record, str, textOf } from "../wire/read";
 import { historyParts, openaiPart, openaiToAnthropicPart } from "../wire/content";
 import { callOf } from "../wire/openai";
 import type { Wire } from "../wire/types";

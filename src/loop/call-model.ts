@@ -2,7 +2,7 @@ import { postWithRetry } from "../wire/post";
 import { isPlainObject, typeName } from "../_internal/json";
 import { isToolnexusError, StreamError } from "../errors";
 import { badOption } from "../tools/tool";
-import { providerError } from "../wire/common";
+import { providerError } from "../wire/read";
 import type { StreamEvent, Usage } from "../types";
 import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from "./context";

@@ -1,17 +1,7 @@
 // The Anthropic wire's streamed replies: SSE events assembled into one Turn.
 import type { ToolCall, Turn, WireDelta } from "./types";
-import {
-  byIndex,
-  callFromRaw,
-  newTurn,
-  callFromValue,
-  count,
-  providerError,
-  readJson,
-  record,
-  usageOf,
-  type Json,
-} from "./common";
+import { byIndex, count, providerError, readJson, record, usageOf, type Json } from "./read";
+import { callFromRaw, newTurn, callFromValue } from "./calls";
 
 /** What a stream has delivered so far: content blocks by index, tool input JSON by index. */
 interface Assembly {

@@ -1,7 +1,8 @@
 // Gemini parts read into a Turn, and content parts as Gemini parts: shared by the JSON reply (gemini.ts)
 // and the stream reader (gemini-stream.ts).
 import type { ContentPart } from "../types";
-import { callFromValue, count, newTurn, record, str, usageOf, type Json } from "./common";
+import { callFromValue, newTurn } from "./calls";
+import { count, record, str, usageOf, type Json } from "./read";
 import type { ToolCall, Turn } from "./types";
 
 /** A content part as a Gemini part: `text`, `inlineData` (base64 bytes) or `fileData` (a URI). */

@@ -2,10 +2,8 @@
 import type { Usage } from "../types";
 import {
   byIndex,
-  callFromRaw,
   firstOf,
   listOf,
-  newTurn,
   openaiUsage,
   readJson,
   str,
@@ -15,7 +13,8 @@ import {
   throwIfError,
   usageOf,
   type Json,
-} from "./common";
+} from "./read";
+import { callFromRaw, newTurn } from "./calls";
 import type { Turn, WireDelta } from "./types";
 
 interface Slot {
