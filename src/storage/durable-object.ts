@@ -7,7 +7,11 @@
 import { ConfigError, shown, ToolnexusError } from "../errors";
 import type { RunStorage } from "./contract";
 import { isPlainObject } from "../_internal/json";
-import { RESERVED, createQueue, defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
+import { RESERVED, fitKey } from "./keys";
+import { createQueue } from "./queue";
+import { defineStorage } from "./define";
+import { headFor, readHead, type Head } from "./chunks";
+import { isExpired } from "./expiry";
 
 /** The part of a Durable Object's `ctx.storage` the `{ storage }` form uses. */
 export interface DurableObjectStorageLike {

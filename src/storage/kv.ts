@@ -2,7 +2,8 @@
 // has no conditional write, so compareAndSet is a best-effort read-then-write: NOT atomic.
 import { ConfigError, shown } from "../errors";
 import type { RunStorage } from "./contract";
-import { defineStorage, fitKey, utf8Length } from "./shared";
+import { defineStorage } from "./define";
+import { fitKey, utf8Length } from "./keys";
 
 /** The part of a Workers `KVNamespace` binding this adapter uses (typed here so the core needs no workers-types). */
 export interface KVNamespaceLike {

@@ -4,7 +4,7 @@
 import { ConfigError, shown } from "../errors";
 import type { RunStorage } from "./contract";
 import { fromStored, toStored } from "./lossless";
-import { defineStorage } from "./shared";
+import { defineStorage } from "./define";
 
 /** node-redis (`createClient()`), through `sendCommand`. */
 export interface NodeRedisLike {
