@@ -60,7 +60,8 @@ export { webStorage } from "./storage/web";
 export type { WebStorageOptions, WebStorageLike, LockManagerLike } from "./storage/web";
 export { kvStorage } from "./storage/kv";
 export type { KvStorageOptions, KVNamespaceLike } from "./storage/kv";
-export { durableObjectStorage, RunStoreObject } from "./storage/durable-object";
+export { durableObjectStorage } from "./storage/durable-object";
+export { RunStoreObject } from "./storage/run-store-object";
 export type {
   DurableObjectStorageOptions,
   DurableObjectStorageLike,
