@@ -3,13 +3,43 @@
 // checkpoint back when its run goes away unsettled. Every write is a whole record, consistent with itself,
 // compare-and-set against what the owner knows is stored. A write that throws may or may not have landed,
 // so the next one compares against either; and either, left behind, is a record that the same answer,
-// retried, finishes.
+// retried, finishes. How long a record lives on adapters with TTLs (pendingTtl) is decided here too.
 import { StorageError } from "../errors";
 import type { RunResult } from "../types";
-import { runKey } from "./keys";
-import { openGroups, restamp, saveRecord, type RunRecord, type RunRecordStatus } from "./record";
+import {
+  openGroups,
+  restamp,
+  runKey,
+  saveRecord,
+  type RunRecord,
+  type RunRecordStatus,
+  type StoredCall,
+} from "./record";
 import { swap } from "./swap";
-import { pendingTtl, type RecordStoreOptions } from "./ttl";
+import type { RunStorage } from "../storage/contract";
+
+export interface RecordStoreOptions {
+  storage: RunStorage;
+  /** How long a claim lasts between its owner's writes, in ms. */
+  claimLeaseMs: number;
+  /** How long a halted record is kept on adapters with TTLs (at least until its requests expire); 0: for ever. */
+  pendingTtlSeconds: number;
+  /** How long a finished run's outcome is kept for a replayed answer; 0: it is deleted. */
+  completedTtlSeconds: number;
+}
+
+/**
+ * How long a record with `calls` is kept on adapters with TTLs: `pendingTtlSeconds`, but never less than
+ * until the last open request's `expiresAt`. Undefined: kept until it is resumed.
+ */
+export function pendingTtl(o: RecordStoreOptions, calls: readonly StoredCall[]): { ttlSeconds: number } | undefined {
+  const ttl = o.pendingTtlSeconds;
+  if (ttl <= 0 || !o.storage.capabilities.ttl) return undefined;
+  let until = 0;
+  for (const { request } of openGroups(calls))
+    if (request.expiresAt) until = Math.max(until, Date.parse(request.expiresAt) || 0);
+  return { ttlSeconds: Math.max(ttl, Math.ceil((until - Date.now()) / 1000)) };
+}
 
 /** A stored record as read: its text (what a claim compares against) and the record checked. */
 export interface Loaded {
