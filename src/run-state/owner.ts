@@ -15,7 +15,7 @@ import {
   type RunRecordStatus,
   type StoredCall,
 } from "./record";
-import { swap } from "./swap";
+import { swap } from "../storage/swap";
 import type { RunStorage } from "../storage/contract";
 
 export interface RecordStoreOptions {

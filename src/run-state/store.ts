@@ -4,7 +4,7 @@ import { RunConflictError, StorageError, stored } from "../errors";
 import { loadRecord } from "./check";
 import { runKey, saveRecord, type RunRecord } from "./record";
 import { claimRecord, pendingTtl, type Loaded, type RecordOwner, type RecordStoreOptions } from "./owner";
-import { swap } from "./swap";
+import { swap } from "../storage/swap";
 
 export type { Loaded, RecordOwner, RecordStoreOptions } from "./owner";
 
@@ -51,6 +51,7 @@ export function recordStore(options: RecordStoreOptions): RecordStore {
         throw new RunConflictError(
           claimed.runId,
           `toolnexus: run "${claimed.runId}" was claimed by another resume first — nothing ran for this call`,
+          "claimed",
         );
       return owner.owner;
     },

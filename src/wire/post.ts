@@ -4,7 +4,8 @@
 import { NetworkError, type LlmHttpError } from "../errors";
 import { secretsOf } from "../_internal/redact";
 import { llmHttpError } from "./http-error";
-import { abortableSleep, backoffMs, retryAfterMs, retryDelayMs } from "./retry-wait";
+import { abortableSleep } from "../_internal/sleep";
+import { backoffMs, retryAfterMs, retryDelayMs } from "./retry-wait";
 
 /** What `onError` is told of a failed attempt, to choose between a retry and a failure. */
 export interface ErrorInfo {
