@@ -94,14 +94,19 @@ export function sessionEnv(
 }
 
 /** A new run's plan: its state from the prompt (and history), then the loop. */
-export function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions, conversationId?: string): Plan {
+export function freshPlan(
+  opts: ResolvedOptions,
+  prompt: Prompt,
+  runOptions: RunOptions,
+  conversationId?: string,
+): Plan {
   return async (ctx) => {
     const system = opts.systemPrompt ?? "";
     const state: LoopState = {
-      runId: ro.runId ?? newRunId(),
+      runId: runOptions.runId ?? newRunId(),
       model: opts.model,
       system,
-      messages: ctx.wire.start(system, ro.history ?? [], prompt),
+      messages: ctx.wire.start(system, runOptions.history ?? [], prompt),
       tools: ctx.wire.declare(ctx.toolkit),
       toolCalls: [],
       turns: 0,
@@ -117,9 +122,9 @@ export function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions,
 /** A resume's plan: the answers checked, the resume token checked, then the resume path. */
 export function resumePlans(opts: ResolvedOptions) {
   const tokenGuard = resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
-  return (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
+  return (runId: string, answer: Answer | readonly Answer[], runOptions: ResumeOptions): Plan =>
     async (ctx) => {
       const answers = answerList(answer);
-      return prepareResume(ctx, runId, answers, await tokenGuard(runId, ro));
+      return prepareResume(ctx, runId, answers, await tokenGuard(runId, runOptions));
     };
 }
