@@ -1,3 +1,5 @@
+// The catalogue of errors the SDK throws on purpose: ToolnexusError, its subclasses (each with a `code`, and
+// the fields a caller branches on), the cross-realm marker, and the helpers that word their messages.
 import type { Answer, PendingRequest } from "./types";
 
 const BRAND = Symbol.for("toolnexus.error");

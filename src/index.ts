@@ -1,3 +1,4 @@
+// The public API of `toolnexus`: named re-exports only, grouped like the folders of src/.
 export type * from "./types";
 export type * from "./tools/types";
 export type * from "./storage/contract";

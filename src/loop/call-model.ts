@@ -1,3 +1,5 @@
+// One model call of a run: the request body shaped (the run's params merged, the body transform applied),
+// posted with retries, read as a Turn (streamed or not), and reported to metrics, hooks and telemetry.
 import { postWithRetry } from "../wire/post";
 import { isPlainObject, typeName } from "../_internal/json";
 import { isToolnexusError, StreamError } from "../errors";

@@ -1,3 +1,5 @@
+// What a run is given and what it accumulates: RunContext (read-only while it runs), LoopState, and the
+// result built from a state.
 import type { RunBase, RunResult, RunStatus, StreamEvent, ToolCallRecord, ToolResult, Usage } from "../types";
 import type { ClientOptions } from "./options";
 import type { MetricEvent, RunTelemetry } from "./telemetry";

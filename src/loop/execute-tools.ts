@@ -1,3 +1,5 @@
+// The tools of one turn: each call checked, approved when it must be, run under its deadline through the
+// hooks, and its outcome — a result or an open request — returned for the loop to record.
 import { parseRequest } from "../answer-parse";
 import { errorMessage } from "../errors";
 import { approvalGate, rememberedBy } from "../tools/approval";

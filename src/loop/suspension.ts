@@ -1,3 +1,5 @@
+// A call that suspends: its request matched with an answer (parsed, its id echoed), re-executed with it, or
+// resolved inline through waitFor; relay calls of one turn merged into one request.
 import { isExpired, pendingOf } from "../pending";
 import { parseAnswer } from "../answer-parse";
 import { AnswerMismatchError } from "../errors";
