@@ -105,6 +105,9 @@ export function parseRequest(value: unknown): PendingRequest<string> {
   return parseWith("Request", REQUEST, REQUEST_SHAPE, value);
 }
 
+/** The path of `key` in the object at `field` (`""`: the top). */
+const memberPath = (field: string, key: string): string => (field ? `${field}.${key}` : key);
+
 /**
  * A JSON-safe copy of `value`: plain objects, arrays, strings, finite numbers, booleans and null, at most
  * MAX_DEPTH deep and MAX_SIZE large. `__proto__` keys are dropped so nothing downstream can reach an object
@@ -130,7 +133,7 @@ function cloneJson(value: unknown, what: string, field: string, depth: number, b
     for (let i = 0; i < count; i++) {
       const key = typeof keys === "number" ? i : keys[i]!;
       if (key === "__proto__") continue;
-      const path = list ? `${field}[${key}]` : field ? `${field}.${key}` : String(key);
+      const path = list ? `${field}[${key}]` : memberPath(field, String(key));
       if (!list) budget.left -= String(key).length;
       out[key] = cloneJson(
         read(what, path, () => source[key]),

@@ -34,7 +34,10 @@ function inc(m: Metric, key: string, by = 1): void {
 function observe(m: Metric, key: string, ms: number): void {
   const seconds = (Number.isFinite(ms) && ms > 0 ? ms : 0) / 1000;
   let h = m.series.get(key) as number[] | undefined;
-  if (!h) m.series.set(key, (h = Array<number>(12).fill(0)));
+  if (!h) {
+    h = Array<number>(12).fill(0);
+    m.series.set(key, h);
+  }
   BUCKETS.forEach((le, i) => {
     if (seconds <= le) h[i]! += 1;
   });

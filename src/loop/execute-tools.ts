@@ -98,7 +98,9 @@ export async function bounded(
   const toolCtx = {
     // a run nothing can abort has no signal; a tool that asks gets one that never aborts, made on first use
     get signal(): AbortSignal {
-      return signal ?? (never ??= new AbortController().signal);
+      if (signal) return signal;
+      never ??= new AbortController().signal;
+      return never;
     },
     runId: state.runId,
     callId: call.id,

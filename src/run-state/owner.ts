@@ -181,7 +181,12 @@ async function write(h: Held, record: RunRecord, value: string, opts = pendingTt
     if (!o.storage.compareAndSet) {
       await o.storage.set(key, value, opts);
       wrote = true;
-    } else for (const { text } of h.stored) if ((wrote = await swap(o.storage, key, text, value, opts))) break;
+    } else {
+      for (const { text } of h.stored) {
+        wrote = await swap(o.storage, key, text, value, opts);
+        if (wrote) break;
+      }
+    }
   } catch (cause) {
     h.stored = [{ text: value, record }, ...h.stored];
     throw new StorageError("compareAndSet", key, cause, value);
@@ -197,6 +202,14 @@ async function write(h: Held, record: RunRecord, value: string, opts = pendingTt
   h.current = record;
 }
 
+/** `record` encoded as it is given back (see giveBackFrom). */
+function givenBack(h: Held, record: RunRecord): string {
+  if (!openGroups(record.calls).length) return encode(h, record, "ready");
+  if (record.calls.some((c) => c.started && !c.result))
+    return encode(h, record, "claimed", { lease: { until: 0, digest: h.digest } });
+  return encode(h, record, "suspended");
+}
+
 /**
  * Puts back unclaimed the newest of `candidates` that is still stored — the record that write encodes, so
  * a checkpoint that landed and then threw is kept. Best effort: the claim otherwise stays until its lease.
@@ -206,11 +219,7 @@ async function write(h: Held, record: RunRecord, value: string, opts = pendingTt
  */
 async function giveBackFrom(h: Held, candidates: Stored[]): Promise<void> {
   for (const { text, record } of candidates) {
-    const value = !openGroups(record.calls).length
-      ? encode(h, record, "ready")
-      : record.calls.some((c) => c.started && !c.result)
-        ? encode(h, record, "claimed", { lease: { until: 0, digest: h.digest } })
-        : encode(h, record, "suspended");
+    const value = givenBack(h, record);
     // unknown: stop here, the lease ends it
     if (await swap(h.o.storage, h.key, text, value, pendingTtl(h.o, record.calls)).catch(() => true)) return;
   }

@@ -152,7 +152,10 @@ const queues = /* @__PURE__ */ new WeakMap<object, ReturnType<typeof createQueue
 
 export function queueFor(storage: object): ReturnType<typeof createQueue> {
   let queue = queues.get(storage);
-  if (!queue) queues.set(storage, (queue = createQueue()));
+  if (!queue) {
+    queue = createQueue();
+    queues.set(storage, queue);
+  }
   return queue;
 }
 

@@ -19,7 +19,9 @@ function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
   const delta = record(event.delta);
   if (!block || !delta) return;
   // text and thinking are appended to the block's field of that name, and reported as they come
-  const key = delta.type === "text_delta" ? "text" : delta.type === "thinking_delta" ? "thinking" : "";
+  let key: "text" | "thinking" | "" = "";
+  if (delta.type === "text_delta") key = "text";
+  else if (delta.type === "thinking_delta") key = "thinking";
   const piece = delta[key];
   if (key && typeof piece === "string") {
     block[key] = (typeof block[key] === "string" ? block[key] : "") + piece;

@@ -30,7 +30,8 @@ export function turnOf(parts: unknown[], usage: unknown, finish: string | undefi
     const part = record(value);
     const call = record(part?.functionCall);
     if (call) {
-      const id = (ids[calls.length] ??= callId(call));
+      ids[calls.length] ??= callId(call);
+      const id = ids[calls.length]!;
       if (id !== call.id) given = false;
       calls.push(callFromValue(id, str(call.name), call.args ?? {}));
     } else if (typeof part?.text === "string" && part.thought !== true) text += part.text;

@@ -25,7 +25,8 @@ function messageText(item: Json): string {
   return listOf(item, "content")
     .map((value) => {
       const part = record(value);
-      return part?.type === "output_text" ? str(part.text) : part?.type === "refusal" ? str(part.refusal) : "";
+      if (part?.type === "output_text") return str(part.text);
+      return part?.type === "refusal" ? str(part.refusal) : "";
     })
     .join("");
 }

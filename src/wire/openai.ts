@@ -98,8 +98,8 @@ export const openaiWire: Wire = {
   headers: (apiKey) => headersWith("Authorization", apiKey && `Bearer ${apiKey}`),
   start(system, history, prompt) {
     const content = promptContent(prompt, openaiPart);
-    const messages: unknown[] =
-      history.length > 0 ? historyParts(history, openaiPart) : system ? [{ role: "system", content: system }] : [];
+    let messages: unknown[] = system ? [{ role: "system", content: system }] : [];
+    if (history.length > 0) messages = historyParts(history, openaiPart);
     messages.push({ role: "user", content });
     return messages;
   },

@@ -62,7 +62,8 @@ function networkError(url: string, error: unknown): NetworkError {
 function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
   const tier = opts.onError?.(info);
   // a logging-only onError that returns nothing keeps the default
-  return tier === "retry" || tier === "fail" ? tier : info.retryable ? "retry" : "fail";
+  if (tier === "retry" || tier === "fail") return tier;
+  return info.retryable ? "retry" : "fail";
 }
 
 /**

@@ -77,17 +77,18 @@ export function openaiUsage(usage: unknown): Usage {
   return usageOf(u?.prompt_tokens, u?.completion_tokens, u?.total_tokens);
 }
 
+/** The text of a provider's error: a string as it is, an object's `message`, else the value as JSON. */
+function errorText(error: unknown): string {
+  if (typeof error === "string") return error;
+  const message = record(error)?.message;
+  if (typeof message === "string") return message;
+  return JSON.stringify(error) ?? typeName(error);
+}
+
 /** The provider's error object (`{ message }`, a string, or anything else) as a StreamError, its text redacted and shortened. */
 export function providerError(error: unknown): StreamError {
-  const message = record(error)?.message;
-  const text =
-    typeof error === "string"
-      ? error
-      : typeof message === "string"
-        ? message
-        : (JSON.stringify(error) ?? typeName(error));
   return new StreamError(
-    `toolnexus: the provider reported an error: ${capErrorBody(redact(text))} — retry the run, or check the model name and the request`,
+    `toolnexus: the provider reported an error: ${capErrorBody(redact(errorText(error)))} — retry the run, or check the model name and the request`,
   );
 }
 
