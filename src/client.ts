@@ -7,7 +7,6 @@ import { conversationApprovalsKey } from "./client/approvals";
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
-import { pendingTtls } from "./client/pending-ttl";
 import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
 import { collect, session, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
@@ -67,13 +66,21 @@ export interface Client {
     answer: Answer | readonly Answer[],
     opts: WithOutput<ResumeOptions, S>,
   ): Promise<Typed<S>>;
-  resume(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): Promise<RunResult>;
+  /**
+   * Without `output`, the run's stored schema checks the final answer; name its type to have `output` typed:
+   * `resume<Forecast>(runId, answer)`.
+   */
+  resume<O = unknown>(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): Promise<RunResult<O>>;
   resumeStream<S extends ToolInputSchema>(
     runId: string,
     answer: Answer | readonly Answer[],
     opts: WithOutput<ResumeOptions, S>,
   ): AsyncIterable<StreamEvent<Typed<S>>>;
-  resumeStream(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): AsyncIterable<StreamEvent>;
+  resumeStream<O = unknown>(
+    runId: string,
+    answer: Answer | readonly Answer[],
+    opts?: ResumeOptions,
+  ): AsyncIterable<StreamEvent<RunResult<O>>>;
   /** Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined: unknown run. */
   inspect(runId: string): Promise<Inspection | undefined>;
   ask(prompt: Prompt, opts?: AskOptions): Promise<RunResult>;
@@ -83,6 +90,11 @@ export interface Client {
   metrics(): string;
   /** The storage its runs and conversations live in (an edge handler keeps its event logs there too). */
   readonly storage: RunStorage;
+  /**
+   * How long a halted run is kept, in seconds (the `pendingTtlSeconds` option; 0 = no expiry). Read-only; an
+   * edge handler keeps its event logs and owner stamps as long by default.
+   */
+  readonly pendingTtlSeconds: number;
 }
 
 /** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
@@ -204,7 +216,7 @@ export function createClient(options: ClientOptions): Client {
     translate,
     metrics: () => registry.render(),
     storage,
+    pendingTtlSeconds: opts.pendingTtlSeconds,
   };
-  pendingTtls.set(client, opts.pendingTtlSeconds); // an edge handler keeps its records as long
   return client;
 }

@@ -40,7 +40,11 @@ export interface RunOptions {
 export interface ResumeOptions {
   toolkit?: ToolkitLike;
   signal?: AbortSignal;
-  /** The run's `output` schema, again: a function cannot be stored with the halted run. */
+  /**
+   * Optional: the halted run keeps its `output` schema (as JSON Schema) and the resume validates the final
+   * answer against it. Passed again, it types `result.output` and validates with the schema itself (its
+   * library's checks and transforms), in place of the stored one.
+   */
   output?: ToolInputSchema;
   /** Merged over the client's `requestParams` for the resumed run's model calls; a halt does not keep a run's own. */
   requestParams?: Record<string, unknown>;
