@@ -5,6 +5,7 @@ import { NetworkError, type LlmHttpError } from "../errors";
 import { secretsOf } from "../_internal/redact";
 import { llmHttpError } from "./http-error";
 import { abortableSleep } from "../_internal/sleep";
+import { abortable } from "../_internal/signals";
 import { backoffMs, retryAfterMs, retryDelayMs } from "./retry-wait";
 
 /** What `onError` is told of a failed attempt, to choose between a retry and a failure. */
@@ -66,6 +67,8 @@ function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
   return info.retryable ? "retry" : "fail";
 }
 
+const dropBody = (late: Response): void => void late.body?.cancel().catch(() => {});
+
 /**
  * POSTs `init.body` to `url`, retrying retryable statuses and network failures up to `opts.retries`
  * times. Resolves the first ok Response (body unread); rejects with an LlmHttpError for the final
@@ -83,7 +86,12 @@ export async function postWithRetry(
     const last = attempt >= opts.retries;
     let res: Response;
     try {
-      res = await opts.fetch(url, { method: "POST", headers: init.headers, body: init.body, signal });
+      // an abort ends the wait for the reply also when the fetch ignores the signal; a late reply is let go
+      res = await abortable(
+        opts.fetch(url, { method: "POST", headers: init.headers, body: init.body, signal }),
+        signal,
+        dropBody,
+      );
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (decide(opts, { error, attempt, retryable: true }) === "fail" || last) throw networkError(url, error);
