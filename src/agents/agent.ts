@@ -3,7 +3,7 @@
 // (`root/<name>.1`); `asTool` runs it as another run's tool.
 import { ConfigError } from "../errors";
 import { preview } from "./_text";
-import type { Tool } from "../types";
+import type { Tool } from "../tools/types";
 import { clientOf, type Level } from "./level";
 import { levelOptions, resumeLevel, runLevel, streamLevel, taskResultOf } from "./task";
 import type { Agent, AgentOptions } from "./types";

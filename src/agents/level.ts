@@ -2,7 +2,8 @@
 // descendant's rolled up (the runs themselves are in task.ts, beside the task tool that starts them).
 import { ConfigError } from "../errors";
 import type { Client } from "../client";
-import type { RunResult, Tool, Usage } from "../types";
+import type { RunResult, Usage } from "../types";
+import type { Tool } from "../tools/types";
 import type { Agent } from "./types";
 
 /** An agent as it runs at one place of the tree. */

@@ -3,7 +3,8 @@
 // family writes it. createAgentRuntime (runtime.ts) checks its options and hands out these verbs.
 import { ConfigError, RunConflictError } from "../errors";
 import type { Client } from "../client";
-import type { Answer, Hooks } from "../types";
+import type { Answer } from "../types";
+import type { Hooks } from "../loop/options";
 import { preview } from "./_text";
 import {
   DEFAULT_BUDGET,
@@ -242,7 +243,10 @@ export class Runtime implements RuntimeVerbs {
       ]);
       if (late) await this.interrupt(h);
     }
-    if (h === this.root) return void (h.state = "closed");
+    if (h === this.root) {
+      h.state = "closed";
+      return;
+    }
     this.move(h, "closed");
     h.agent.options.onClose?.(h.id, opts.force ? "forced" : "closed");
     this.settle(h, resultOf("closed", "closed", h));

@@ -1,9 +1,10 @@
 // The runtime's `task` tool: spawn → wake → wait → close, fused; a re-invoked call reattaches to the child
 // with its task key (`<agent>:<prompt>`) — settled: its recorded result; suspended: its pending (or, with an
 // answer from an interpreter above it, the child resumed inline); running: awaited — never a duplicate spawn.
-import { pending } from "../answer";
+import { pending } from "../pending";
 import { errorText } from "./_text";
-import type { Tool, ToolResult } from "../types";
+import type { ToolResult } from "../types";
+import type { Tool } from "../tools/types";
 import type { Handle, RuntimeVerbs } from "./handle";
 import type { TaskResult } from "./types";
 

@@ -3,7 +3,10 @@
 // wraps only the model call and is released even when the run dies; then the outcome as the family's result.
 import { errorText } from "./_text";
 import type { Client } from "../client";
-import type { Answer, Hooks, PendingRequest, RunOptions, RunResult, Tool } from "../types";
+import type { Answer, PendingRequest, RunResult } from "../types";
+import type { Hooks } from "../loop/options";
+import type { RunOptions } from "../client/types";
+import type { Tool } from "../tools/types";
 import { resultOf, type Handle } from "./handle";
 import type { TaskResult } from "./types";
 

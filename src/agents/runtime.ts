@@ -4,7 +4,9 @@
 // and the two rails. Every turn is a client run; a handle's transitions are traced as the family's strings.
 import { ConfigError } from "../errors";
 import type { Client } from "../client";
-import type { Answer, Hooks, MetricEvent } from "../types";
+import type { Answer } from "../types";
+import type { Hooks } from "../loop/options";
+import type { MetricEvent } from "../loop/telemetry";
 import { preview } from "./_text";
 import type { Handle, InboxItem } from "./handle";
 import { Runtime, type HandleRef } from "./runtime-core";

@@ -4,21 +4,13 @@
 // handle id, run id and outcome are stored by value (tree.ts). A child that asks makes the call suspend with
 // the child's Request (`data.path` stamped by the level above the leaf, its id made unique by that path) and,
 // as the call's state, what reattaches it; the answer re-runs only this call, which resumes the child.
-import { pending } from "../answer";
+import { pending } from "../pending";
 import { errorText } from "./_text";
 import { runFailure } from "../_internal/run-failure";
-import { runKey } from "../run-state/keys";
-import type {
-  Answer,
-  PendingRequest,
-  ResumeOptions,
-  RunOptions,
-  RunResult,
-  StreamEvent,
-  Tool,
-  ToolContext,
-  ToolResult,
-} from "../types";
+import { runKey } from "../run-state/record";
+import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
+import type { ResumeOptions, RunOptions } from "../client/types";
+import type { Tool, ToolContext } from "../tools/types";
 import { ownTools, rolledUp, type Level } from "./level";
 import { childFor, settleChild, type ChildEntry } from "./tree";
 import type { Agent, AgentOptions, TaskResult } from "./types";

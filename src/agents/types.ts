@@ -1,16 +1,10 @@
 // The agent's public shapes: its definition, its budget, what a delegation answers, how it is run.
 import type { Client } from "../client";
-import type {
-  Answer,
-  Hooks,
-  MetricEvent,
-  PendingRequest,
-  RunOptions,
-  RunResult,
-  StreamEvent,
-  Tool,
-  Toolkit,
-} from "../types";
+import type { Answer, PendingRequest, RunResult, StreamEvent } from "../types";
+import type { Hooks } from "../loop/options";
+import type { MetricEvent } from "../loop/telemetry";
+import type { RunOptions } from "../client/types";
+import type { Tool, Toolkit } from "../tools/types";
 
 /** The family's budget (§7D); every field optional. `maxTurns` defaults to 6, `maxDepth` to 3. */
 export interface Budget {

@@ -1,12 +1,14 @@
 // What createRunHandler is given, and what each request it serves carries through the edge.
 import type { Client } from "../client";
-import type { RunOptions, RunStorage, SetOptions, ToolkitLike } from "../types";
+import type { RunStorage, SetOptions } from "../storage/contract";
+import type { ToolkitLike } from "../tools/types";
+import type { RunOptions } from "../client/types";
+import { ExchangeLog } from "./exchange-log";
+import type { ExchangePlan } from "./exchange";
 
 /** What a run of the handler gets: its agent's options, else its toolkit. */
 export const runOptionsOf = (opts: RunHandlerOptions): RunOptions =>
   opts.agent ? opts.agent.runOptions(opts.client) : { toolkit: opts.toolkit };
-import { ExchangeLog } from "./exchange-log";
-import type { ExchangePlan } from "./exchange";
 
 export interface RunHandlerOptions {
   /** A client made by createClient or createInProcessClient (its `resumeSecret` checks and issues tokens). */
