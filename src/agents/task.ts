@@ -136,9 +136,14 @@ async function delegate(
     st = state;
     outcome = await resumeChild({ agent: member, client: level.client, path: st.path }, st, ctx.answer);
   } else {
-    const entry = await childFor(level.client, ctx.runId, ctx.idempotencyKey, name, prompt).catch((e) => {
+    const budget = level.agent.options.budget ?? {};
+    const maxDepth = budget.maxDepth ?? 3;
+    if (level.path.length > maxDepth) return { output: `maxDepth ${maxDepth} exceeded`, isError: true };
+    const limits = { agent: name, prompt, maxChildren: budget.maxChildren ?? Number.POSITIVE_INFINITY };
+    const entry = await childFor(level.client, ctx.runId, ctx.idempotencyKey, limits).catch((e) => {
       throw runFailure(e);
     });
+    if (entry.run === "") return { output: entry.key, isError: true };
     const path = [...level.path, entry.id];
     const child: Level = { agent: member, client: level.client, path };
     if (!entry.result) member.options.onSpawn?.(path.join("/"));

@@ -77,10 +77,19 @@ async function update(client: Client, parentRunId: string, change: (t: TreeRecor
 }
 
 /** The child of one task call: the one it already has (reattach), or a new one with the next id of its definition. */
-export function childFor(client: Client, parentRunId: string, callKey: string, agent: string, prompt: string) {
+export function childFor(
+  client: Client,
+  parentRunId: string,
+  callKey: string,
+  child: { agent: string; prompt: string; maxChildren: number },
+) {
+  const { agent, prompt, maxChildren } = child;
   return update(client, parentRunId, (tree) => {
     const found = tree.calls[callKey];
     if (found) return found;
+    // a spawn past the parent's maxChildren is refused (nothing written): an entry without a run
+    if (Object.keys(tree.calls).length >= maxChildren)
+      return { id: "", run: "", key: `maxChildren ${maxChildren} exceeded` };
     const n = (tree.n[agent] ?? 0) + 1;
     tree.n[agent] = n;
     const entry: ChildEntry = { id: `${agent}.${n}`, run: `agent-${crypto.randomUUID()}`, key: `${agent}:${prompt}` };

@@ -110,6 +110,38 @@ describe("the task tool", () => {
   });
 });
 
+describe("a definition's budget under agent.run", () => {
+  it("maxChildren refuses the spawn past it, maxDepth a child too deep: error results, the run goes on", async () => {
+    const seen: string[] = [];
+    const fan = fanout([]);
+    const script = {
+      ...fan,
+      "m-coord": (req: GenerateRequest, tools: string[]) => {
+        if (tools.length) seen.push(...tools);
+        return fan["m-coord"](req, tools);
+      },
+    };
+    const one = agent("coordinator", {
+      does: "splits",
+      model: "m-coord",
+      team: [explorer()],
+      budget: { maxChildren: 1 },
+    });
+    const r = await one.run("go", { client: clientOn(memoryStorage(), counts(), script) });
+    expect(r.status).toBe("done");
+    expect([...seen].sort()).toEqual(["found:data(x)", "maxChildren 1 exceeded"]); // which of the two is refused: whichever came second
+    seen.length = 0;
+    const shallow = agent("coordinator", {
+      does: "splits",
+      model: "m-coord",
+      team: [explorer()],
+      budget: { maxDepth: 1 },
+    });
+    await shallow.run("go", { client: clientOn(memoryStorage(), counts(), script) });
+    expect(seen).toEqual(["maxDepth 1 exceeded", "maxDepth 1 exceeded"]);
+  });
+});
+
 describe("agent() and asTool()", () => {
   it("asTool: source agent, { prompt } in, the final text out with { agent, turns, totalTokens }", async () => {
     const c = counts();
