@@ -110,6 +110,7 @@ export async function runTurn(
     waitFor: o.waitFor ?? null,
     maxTurns: Math.max(1, h.budget.maxTurns - h.spent.turns + counted.turns),
     hooks: gatedHooks(env, h, held),
+    agent: h.agent.name,
     ...(o.soul === undefined ? {} : { systemPrompt: o.soul }),
     ...(o.model === undefined || o.model === "inherit" ? {} : { model: o.model }),
   };

@@ -72,7 +72,8 @@ export async function* session(
   try {
     const base = await env.context(runOptions.toolkit, limit.signal, stream, runOptions.owner);
     // the run's telemetry starts first, so a bad `output` or `requestParams` ends it with the error
-    trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl });
+    const agent = typeof runOptions.agent === "string" ? { agent: runOptions.agent } : {};
+    trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl, ...agent });
     const planned = await plan({
       ...base,
       trace,

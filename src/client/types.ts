@@ -46,6 +46,8 @@ export interface RunOptions {
   maxTurns?: number;
   /** This run's hooks, field by field in place of the client's (an agent's `hooks`). */
   hooks?: Hooks;
+  /** The agent this run is (set by toolnexus/agents): its telemetry span is `invoke_agent <agent>`. */
+  agent?: string;
 }
 
 export interface ResumeOptions {
@@ -70,4 +72,6 @@ export interface ResumeOptions {
   owner?: string;
   /** The resumed run's interpreter in place of the client's `waitFor` (see `RunOptions.waitFor`). */
   waitFor?: ((request: PendingRequest) => Promise<Answer>) | null;
+  /** The agent this run is (see `RunOptions.agent`). */
+  agent?: string;
 }

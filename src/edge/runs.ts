@@ -56,14 +56,14 @@ export function resume(
   tokens: string[] | undefined,
 ): Promise<Response> {
   const { client } = call.opts;
-  const { toolkit, waitFor } = runOptionsOf(call.opts);
+  const { toolkit, waitFor, agent } = runOptionsOf(call.opts);
   const owner = call.owner ?? undefined;
   const answer = answers.length === 1 ? answers[0]! : answers;
   return serveExchange({
     ...call,
     log: logOf(call, runId),
     before,
-    events: (signal) => client.resumeStream(runId, answer, { signal, toolkit, tokens, owner, waitFor }),
+    events: (signal) => client.resumeStream(runId, answer, { signal, toolkit, tokens, owner, waitFor, agent }),
     refusal: (error) => aboutRun(runId, error),
   });
 }
