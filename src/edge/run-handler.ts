@@ -58,7 +58,7 @@ interface Call
   max: number;
 }
 
-type Body = Record<string, unknown>;
+export type Body = Record<string, unknown>;
 
 const MAX_ID = 256;
 const MAX_ANSWERS = 64;
@@ -89,7 +89,7 @@ async function readBody(request: Request, max: number): Promise<ArrayBuffer> {
   return new Blob(chunks as BufferSource[]).arrayBuffer();
 }
 
-async function readJsonObject(request: Request, max: number): Promise<Body> {
+export async function readJsonObject(request: Request, max: number): Promise<Body> {
   if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? ""))
     refuse("unsupported_media_type", "send the body as JSON with content-type: application/json");
   const bytes = await readBody(request, max);

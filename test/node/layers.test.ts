@@ -17,6 +17,7 @@ function layerOf(file: string): number {
   const top = file.split("/")[0]!;
   if (top === "_internal") return 0;
   if (file === "types.ts" || file === "errors.ts" || file === "answer.ts") return 1;
+  if (top === "protocol") return 1.2;
   if (top === "storage") return 1.5;
   if (top === "tools") return 2;
   if (top === "wire") return 3;
@@ -24,7 +25,7 @@ function layerOf(file: string): number {
   if (file === "client.ts" || top === "client") return 5;
   if (top === "edge") return 6;
   if (file === "index.ts") return 7;
-  if (top === "mcp" || top === "otel" || top === "testing" || top === "widget" || top === "react") return 8;
+  if (["mcp", "otel", "testing", "widget", "react", "ag-ui", "ai-sdk"].includes(top)) return 8;
   throw new Error(`src/${file} is in no layer: place it in a folder of LAYOUT's picture`);
 }
 
