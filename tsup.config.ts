@@ -19,6 +19,10 @@ const builds: Options[] = [
   overTheCore("mcp", "src/mcp/index.ts"),
   // toolnexus/otel the same way: the core knows only the telemetry seam, and @opentelemetry/api stays the host's
   overTheCore("otel", "src/otel/index.ts"),
+  // toolnexus/ag-ui and toolnexus/ai-sdk: the endpoints the front ends users already have talk to (AG-UI's
+  // HttpAgent, the AI SDK's useChat), each in its own file so a Worker that serves neither carries neither
+  overTheCore("ag-ui", "src/ag-ui/index.ts"),
+  overTheCore("ai-sdk", "src/ai-sdk/index.ts"),
   // toolnexus/testing: its own file over the published core, so the core bundle holds no testing code and
   // the testing code shares the user's copy of the core
   overTheCore("testing", "src/testing/index.ts"),

@@ -37,7 +37,7 @@ const FINISH: Record<RunResult["status"], string> = {
 interface Open {
   text?: string;
   reasoning?: string;
-  step: "none" | "model" | "tools";
+  step: "none" | "model" | "tools" | "client";
   started: Set<string>;
   n: number;
 }
@@ -58,7 +58,7 @@ export function uiMessageEncoder(prefix: string, denied: ReadonlySet<string> = n
   };
   /** Opens the step a model event or a tool event belongs to. */
   const step = (out: UiChunk[], kind: "model" | "tools") => {
-    if (open.step === "tools" && kind === "model") {
+    if (open.step !== "none" && open.step !== "model" && kind === "model") {
       closeParts(out);
       out.push({ type: "finish-step" });
       open.step = "none";
@@ -78,30 +78,23 @@ export function uiMessageEncoder(prefix: string, denied: ReadonlySet<string> = n
   };
   const pending = (event: PendingWithCall): UiChunk[] => {
     const out: UiChunk[] = [];
-    step(out, "tools");
     const { request, call } = event;
     if (request.kind === "approval" && call) {
+      step(out, "tools");
       out.push({ type: "tool-approval-request", approvalId: request.id, toolCallId: call.id });
       return out;
     }
-    // the suspended call waits on the client-side one; its own result comes once that is answered
-    if (call)
-      out.push({
-        type: "tool-output-available",
-        toolCallId: call.id,
-        output: request.prompt,
-        dynamic: true,
-        preliminary: true,
-      });
+    // a step of its own: the page answers the client-side calls of the last step (the suspended call stays
+    // open in the step before, and gets its result once they are answered)
+    if (open.step !== "client") {
+      end(out);
+      out.push({ type: "start-step" });
+      open.step = "client";
+    }
     const toolName = clientToolName(request.kind);
     startCall(out, request.id, toolName);
-    out.push({
-      type: "tool-input-available",
-      toolCallId: request.id,
-      toolName,
-      input: clientToolInput(request),
-      dynamic: true,
-    });
+    const input = clientToolInput(request);
+    out.push({ type: "tool-input-available", toolCallId: request.id, toolName, input, dynamic: true });
     return out;
   };
   const handlers: { [K in StreamEvent["type"]]?: (event: Extract<StreamEvent, { type: K }>) => UiChunk[] } = {
