@@ -6,7 +6,7 @@
 // `resume[]` answers them under AG-UI's rules — every open interrupt addressed, none expired, each checked
 // against the STORED suspension — else RUN_ERROR, and nothing is consumed.
 import { isPlainObject } from "../_internal/json";
-import { ToolnexusError } from "../errors";
+import { type ConflictReason, RunConflictError, ToolnexusError } from "../errors";
 import {
   agUiEncoder,
   agUiFrame,
@@ -29,7 +29,9 @@ import {
   type InteropCall,
   type InteropHandlerOptions,
 } from "./interop";
-import type { Body, RunHandlerContext } from "./run-handler";
+import type { RunHandlerContext } from "./run-handler";
+
+type Body = Record<string, unknown>;
 import { aboutConversation, aboutRun, checkOwner, scopedConversation } from "./run-owner";
 
 export type AgUiHandlerOptions = InteropHandlerOptions;
@@ -125,26 +127,31 @@ function refusedRun(input: Pick<Input, "threadId" | "runId">, { code, message }:
   });
 }
 
-const conflict = (message: string) => new ToolnexusError("run_conflict", `toolnexus: ${message}`);
+const conflict = (runId: string, reason: ConflictReason, message: string) =>
+  new RunConflictError(runId, `toolnexus: ${message}`, reason);
 
 /**
  * The answers a resume gives, checked against the stored suspension: every open request addressed, each
  * entry naming one, none expired. On a run no longer waiting, the requests it had (an identical replay
  * gets the kept outcome). Throws what the run is refused with.
  */
-function answersOf(requests: PendingRequest[], open: boolean, resume: ResumeEntry[]): Answer[] {
+function answersOf(runId: string, requests: PendingRequest[], open: boolean, resume: ResumeEntry[]): Answer[] {
   const byId = new Map(requests.map((r) => [r.id, r]));
   const named = new Set(resume.map((e) => e.interruptId));
-  if (named.size !== resume.length) throw conflict("a resume names an interrupt twice");
+  if (named.size !== resume.length) throw conflict(runId, "waiting", "a resume names an interrupt twice");
   if (open && requests.some((r) => !named.has(r.id)))
-    throw conflict("a resume must address every open interrupt (partial resumes are not supported)");
+    throw conflict(runId, "waiting", "a resume must address every open interrupt (partial resumes are not supported)");
   const now = Date.now();
   return resume.map((entry) => {
     const request = byId.get(entry.interruptId);
-    if (!request) throw conflict(`interrupt "${entry.interruptId}" is not open on this thread`);
+    if (!request) throw conflict(runId, "answered", `interrupt "${entry.interruptId}" is not open on this thread`);
     const expired = request.expiresAt !== undefined && Date.parse(request.expiresAt) <= now;
     if (open && expired && entry.status === "resolved")
-      throw conflict(`interrupt "${entry.interruptId}" expired at ${request.expiresAt}; cancel it to go on`);
+      throw conflict(
+        runId,
+        "waiting",
+        `interrupt "${entry.interruptId}" expired at ${request.expiresAt}; cancel it to go on`,
+      );
     try {
       return answerOfEntry(request, entry);
     } catch (error) {
@@ -159,14 +166,14 @@ async function resumeThread(call: InteropCall, input: Input, conversationId: str
   const resume = input.resume!;
   const waiting = await waitingRun(storage, conversationId);
   const runId = waiting ?? (await latestRun(storage, conversationId));
-  if (runId === undefined) throw conflict("this thread has no open interrupts");
+  if (runId === undefined) throw conflict(input.threadId, "finished", "this thread has no open interrupts");
   const before = await checkOwner(call, runId);
   const calls = (await storedCalls(storage, runId)) ?? [];
   const requests = [...new Map(calls.flatMap((c) => (c.request ? [[c.request.id, c.request]] : []))).values()];
   const open = waiting !== undefined;
   const openIds = new Set(calls.filter((c) => c.request && !c.result && !c.started).map((c) => c.request!.id));
   const asked = open ? requests.filter((r) => openIds.has(r.id)) : requests;
-  const answers = answersOf(asked, open, resume);
+  const answers = answersOf(runId, asked, open, resume);
   const tokens = resume.map((e) => e.metadata?.token);
   const signed = tokens.every((t) => typeof t === "string") ? (tokens as string[]) : undefined;
   const owner = call.owner ?? undefined;
@@ -206,8 +213,8 @@ function startThread(call: InteropCall, input: Input, conversationId: string): P
       ),
     refusal: (error) => {
       const payload = aboutConversation(error);
-      return payload.code === "run_conflict" && payload.message.includes("open question")
-        ? { code: payload.code, message: "toolnexus: the thread has open interrupts — resume them first" }
+      return payload.reason === "waiting"
+        ? { ...payload, message: "toolnexus: the thread has open interrupts — resume them first" }
         : payload;
     },
     speaks: agUiSpeaks(input),

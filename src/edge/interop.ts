@@ -1,6 +1,7 @@
 // What the AG-UI and useChat endpoints share with the run handler and with each other: the options they
 // take, the bounded body, the run a conversation (a thread, a chat) stands at, and the stored suspension
 // a decision is checked against — never the history the page sends back.
+import { isPlainObject } from "../_internal/json";
 import { ConfigError, shown, stored, ToolnexusError } from "../errors";
 import type { Client } from "../client";
 import { pendingTtls } from "../client/pending-ttl";
@@ -13,7 +14,7 @@ import type { RunStorage, SetOptions, StreamEvent, ToolkitLike } from "../types"
 import { pageSafeEvent } from "./event-stream";
 import type { ExchangePlan } from "./exchange";
 import { ownerOf } from "./run-owner";
-import { readJsonObject, type Body, type RunHandlerContext } from "./run-handler";
+import { readJson, type RunHandlerContext } from "./run-handler";
 
 /** The options of createAgUiHandler and createUiMessageStreamHandler. */
 export interface InteropHandlerOptions {
@@ -52,8 +53,10 @@ function tooDeep(value: unknown, max: number): boolean {
 }
 
 /** The body as a JSON object, bounded in bytes (while it is read) and in depth: else a 4xx, nothing changed. */
-export async function readInteropBody(call: InteropCall): Promise<Body> {
-  const body = await readJsonObject(call.request, call.max);
+export async function readInteropBody(call: InteropCall): Promise<Record<string, unknown>> {
+  const body = await readJson(call.request, call.max);
+  if (!isPlainObject(body))
+    throw new ToolnexusError("bad_request", "toolnexus: the request body must be a JSON object");
   if (tooDeep(body, MAX_DEPTH))
     throw new ToolnexusError("bad_request", `toolnexus: the request body nests deeper than ${MAX_DEPTH} levels`);
   return body;

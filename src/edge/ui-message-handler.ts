@@ -8,7 +8,7 @@
 // the STORED run, on the call that request suspended; anything else is refused and changes nothing.
 import { answerApproval, answerDeclined, answerForm, answerOutput, MAX_DECLINE_MESSAGE, relayAnswer } from "../answer";
 import { isPlainObject } from "../_internal/json";
-import { ToolnexusError } from "../errors";
+import { RunConflictError, ToolnexusError } from "../errors";
 import {
   clientToolName,
   uiMessageEncoder,
@@ -41,7 +41,7 @@ type Part = Record<string, unknown>;
 const MAX_ID = 256;
 const MAX_MESSAGES = 1000;
 
-const refuse = (code: "bad_request" | "invalid_answer" | "run_conflict", message: string): never => {
+const refuse = (code: "bad_request" | "invalid_answer", message: string): never => {
   throw new ToolnexusError(code, `toolnexus: ${message}`);
 };
 
@@ -105,7 +105,7 @@ function outputOf(id: string, kind: string, output: unknown): Answer {
  * The answers the re-posted last assistant message gives the run's open requests — each read from the part
  * that names the request, on the call the STORED run suspended — and the calls it declined.
  */
-function answersOf(calls: StoredCall[], parts: Part[]): { answers: Answer[]; denied: Set<string> } {
+function answersOf(runId: string, calls: StoredCall[], parts: Part[]): { answers: Answer[]; denied: Set<string> } {
   const open = new Map<string, StoredCall>();
   for (const c of calls) if (c.request && !c.result && !c.started && !open.has(c.request.id)) open.set(c.request.id, c);
   const answers: Answer[] = [];
@@ -123,7 +123,8 @@ function answersOf(calls: StoredCall[], parts: Part[]): { answers: Answer[]; den
     const part = parts.find((p) => p.toolCallId === id && toolNameOf(p) === clientToolName(kind));
     if (part?.state === "output-available") answers.push(outputOf(id, kind, part.output));
   }
-  if (answers.length === 0) refuse("run_conflict", "the chat waits on an open question — answer it first");
+  if (answers.length === 0)
+    throw new RunConflictError(runId, "toolnexus: the chat waits on an open question — answer it first", "waiting");
   return { answers, denied };
 }
 
@@ -132,7 +133,7 @@ async function answer(call: InteropCall, runId: string, conversationId: string, 
   const { storage, opts } = call;
   const before = await checkOwner(call, runId);
   const calls = (await storedCalls(storage, runId)) ?? [];
-  const { answers, denied } = answersOf(calls, partsOf(last));
+  const { answers, denied } = answersOf(runId, calls, partsOf(last));
   // the decision is checked here, against the stored run: the tokens are the server's own, fresh
   const tokenOf = (await opts.client.inspect(runId))?.tokens;
   const tokens = tokenOf ? answers.map((a) => tokenOf[a.id] ?? "") : undefined;
