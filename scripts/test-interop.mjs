@@ -1,6 +1,7 @@
 // Run by `npm test`: toolnexus/ag-ui and toolnexus/ai-sdk (from dist/) against the real clients of the
 // protocols they speak — @ag-ui/client's HttpAgent with @ag-ui/core's schemas, and the AI SDK's Chat (what
-// useChat runs), readUIMessageStream and validateUIMessages — served on 127.0.0.1. Those clients are dev
+// useChat runs), readUIMessageStream and validateUIMessages — served on 127.0.0.1; then examples/use-chat as a
+// real useChat page in Chromium and examples/ag-ui as a script, both type-checked. Those clients are dev
 // dependencies of test/interop/ (ai 7 needs Node >= 22), so the checks run on tools/node24's Node.
 // Prints each check, then `interop: N passed, N failed`; exits non-zero on any failure.
 import { spawnSync } from "node:child_process";
