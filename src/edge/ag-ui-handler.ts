@@ -29,7 +29,7 @@ import {
   type InteropCall,
   type InteropHandlerOptions,
 } from "./interop";
-import type { RunHandlerContext } from "./run-handler";
+import { logOf, type RunHandlerContext } from "./options";
 
 type Body = Record<string, unknown>;
 import { aboutConversation, aboutRun, checkOwner, scopedConversation } from "./run-owner";
@@ -167,7 +167,7 @@ async function resumeThread(call: InteropCall, input: Input, conversationId: str
   const waiting = await waitingRun(storage, conversationId);
   const runId = waiting ?? (await latestRun(storage, conversationId));
   if (runId === undefined) throw conflict(input.threadId, "finished", "this thread has no open interrupts");
-  const before = await checkOwner(call, runId);
+  const before = await checkOwner(call, logOf(call, runId));
   const calls = (await storedCalls(storage, runId)) ?? [];
   const requests = [...new Map(calls.flatMap((c) => (c.request ? [[c.request.id, c.request]] : []))).values()];
   const open = waiting !== undefined;
@@ -179,7 +179,7 @@ async function resumeThread(call: InteropCall, input: Input, conversationId: str
   const owner = call.owner ?? undefined;
   return serveExchange({
     ...call,
-    runId,
+    log: logOf(call, runId),
     before,
     events: (signal) =>
       withCalls(
@@ -201,7 +201,7 @@ function startThread(call: InteropCall, input: Input, conversationId: string): P
   const owner = call.owner ?? undefined;
   return serveExchange({
     ...call,
-    runId,
+    log: logOf(call, runId),
     before: undefined,
     events: (signal) =>
       withCalls(

@@ -4,7 +4,6 @@
 import { isPlainObject } from "../_internal/json";
 import { ConfigError, shown, stored, ToolnexusError } from "../errors";
 import type { Client } from "../client";
-import { pendingTtls } from "../client/pending-ttl";
 import { conversationStore } from "../client/conversations";
 import { loadRecord } from "../run-state/check";
 import { runKey } from "../run-state/keys";
@@ -12,9 +11,9 @@ import type { StoredCall } from "../run-state/record";
 import type { SuspendedCall } from "../protocol/ag-ui";
 import type { RunStorage, SetOptions, StreamEvent, ToolkitLike } from "../types";
 import { pageSafeEvent } from "./event-stream";
-import type { ExchangePlan } from "./exchange";
 import { ownerOf } from "./run-owner";
-import { readJson, type RunHandlerContext } from "./run-handler";
+import type { Call, RunHandlerContext } from "./options";
+import { readJson } from "./request";
 
 /** The options of createAgUiHandler and createUiMessageStreamHandler. */
 export interface InteropHandlerOptions {
@@ -31,13 +30,7 @@ export interface InteropHandlerOptions {
 }
 
 /** One request to an interop endpoint: what its exchanges share (as the run handler's), and who asks. */
-export type InteropCall = Pick<
-  ExchangePlan,
-  "storage" | "ttl" | "visible" | "running" | "request" | "owner" | "waitUntil"
-> & {
-  opts: InteropHandlerOptions;
-  max: number;
-};
+export type InteropCall = Omit<Call, "opts"> & { opts: InteropHandlerOptions };
 
 /** The deepest a request body may nest (objects and arrays). */
 const MAX_DEPTH = 64;
@@ -73,7 +66,7 @@ export function interopShared(name: string, opts: InteropHandlerOptions): Omit<I
   const max = opts.maxBodyBytes ?? 262_144;
   mustBe("maxBodyBytes", Number.isInteger(max) && max > 0, "a whole number > 0", max);
   mustBe("owner", opts.owner === undefined || typeof opts.owner === "function", "a function", opts.owner);
-  const ttlSeconds = Math.ceil(pendingTtls.get(client!) ?? 604_800);
+  const ttlSeconds = Math.ceil(client!.pendingTtlSeconds ?? 604_800);
   return {
     opts,
     max,

@@ -19,7 +19,6 @@ import type { StoredCall } from "../run-state/record";
 import type { Answer, RelayResult } from "../types";
 import { errorPayload, errorResponse } from "./error-body";
 import { replayResponse, serveExchange, type Speaks } from "./exchange";
-import { follow } from "./exchange-log";
 import {
   interopCall,
   interopShared,
@@ -31,7 +30,7 @@ import {
   type InteropCall,
   type InteropHandlerOptions,
 } from "./interop";
-import type { RunHandlerContext } from "./run-handler";
+import { logOf, type RunHandlerContext } from "./options";
 import { aboutConversation, aboutRun, checkOwner, scopedConversation } from "./run-owner";
 
 export type UiMessageStreamHandlerOptions = InteropHandlerOptions;
@@ -131,7 +130,7 @@ function answersOf(runId: string, calls: StoredCall[], parts: Part[]): { answers
 /** A re-post while the chat waits on `runId`: its answers applied, the run resumed. */
 async function answer(call: InteropCall, runId: string, conversationId: string, last: unknown): Promise<Response> {
   const { storage, opts } = call;
-  const before = await checkOwner(call, runId);
+  const before = await checkOwner(call, logOf(call, runId));
   const calls = (await storedCalls(storage, runId)) ?? [];
   const { answers, denied } = answersOf(runId, calls, partsOf(last));
   // the decision is checked here, against the stored run: the tokens are the server's own, fresh
@@ -140,7 +139,7 @@ async function answer(call: InteropCall, runId: string, conversationId: string, 
   const owner = call.owner ?? undefined;
   return serveExchange({
     ...call,
-    runId,
+    log: logOf(call, runId),
     before,
     events: (signal) =>
       withCalls(
@@ -181,7 +180,7 @@ async function post(call: InteropCall): Promise<Response> {
   const owner = call.owner ?? undefined;
   return serveExchange({
     ...call,
-    runId,
+    log: logOf(call, runId),
     before: undefined,
     events: (signal) =>
       withCalls(
@@ -201,13 +200,14 @@ async function get(call: InteropCall): Promise<Response> {
   const chatId = chatIdOf(new URL(call.request.url).searchParams.get("chatId"));
   const conversationId = (await scopedConversation(chatId, call.owner))!;
   const runId = await latestRun(call.storage, conversationId);
-  const found = runId === undefined ? undefined : await checkOwner(call, runId).catch(() => undefined);
-  if (runId === undefined || !found?.head.running) return new Response(null, { status: 204 });
+  const log = runId === undefined ? undefined : logOf(call, runId);
+  const found = log && (await checkOwner(call, log).catch(() => undefined));
+  if (!log || !found?.head.running) return new Response(null, { status: 204 });
   const { exchange } = found.head;
   return replayResponse(
-    runId,
+    log.runId,
     call.request.signal,
-    (signal) => follow(call.storage, runId, exchange, 0, signal),
+    (signal) => log.follow(exchange, 0, signal),
     uiSpeaks(`${runId}-${exchange}`),
   );
 }
