@@ -7,8 +7,15 @@ const builds: Options[] = [
     // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
     // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks. toolnexus/page
     // is an entry of the same build: the page session is one copy, in a chunk both import, and dist/page.js
-    // imports only the page's own chunks (a page importing it by URL downloads none of the loop or the wires)
-    entry: { index: "src/index.ts", page: "src/page/index.ts" },
+    // imports only the page's own chunks (a page importing it by URL downloads none of the loop or the wires).
+    // toolnexus/ag-ui and toolnexus/ai-sdk too: the endpoints share the run handler's code (the exchange, its
+    // log, the owner) with the core in common chunks, so a Worker serving them carries one copy of it
+    entry: {
+      index: "src/index.ts",
+      page: "src/page/index.ts",
+      "ag-ui": "src/ag-ui/index.ts",
+      "ai-sdk": "src/ai-sdk/index.ts",
+    },
     format: ["esm"],
     dts: { entry: { index: "src/index.ts" } },
     sourcemap: true,
@@ -18,15 +25,13 @@ const builds: Options[] = [
   },
   // dist/page.d.ts on its own, so dist/index.d.ts stays one self-contained file
   { entry: { page: "src/page/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
+  { entry: { "ag-ui": "src/ag-ui/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
+  { entry: { "ai-sdk": "src/ai-sdk/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
   // toolnexus/mcp in a build of its own, so dist/index.d.ts stays one self-contained file (a Deno URL import
   // and JSR read it alone); the core's own code is shared through the package's published entry
   overTheCore("mcp", "src/mcp/index.ts"),
   // toolnexus/otel the same way: the core knows only the telemetry seam, and @opentelemetry/api stays the host's
   overTheCore("otel", "src/otel/index.ts"),
-  // toolnexus/ag-ui and toolnexus/ai-sdk: the endpoints the front ends users already have talk to (AG-UI's
-  // HttpAgent, the AI SDK's useChat), each in its own file so a Worker that serves neither carries neither
-  overTheCore("ag-ui", "src/ag-ui/index.ts"),
-  overTheCore("ai-sdk", "src/ai-sdk/index.ts"),
   // toolnexus/testing: its own file over the published core, so the core bundle holds no testing code and
   // the testing code shares the user's copy of the core
   overTheCore("testing", "src/testing/index.ts"),
