@@ -8,7 +8,7 @@
 import { isPlainObject } from "../_internal/json";
 import { type ConflictReason, RunConflictError, ToolnexusError } from "../errors";
 import {
-  agUiEncoder,
+  AgUiEncoder,
   agUiFrame,
   answerOfEntry,
   PayloadError,
@@ -101,7 +101,7 @@ function agUiSpeaks(input: Input): Speaks {
   return {
     headers: {},
     frames() {
-      const encoder = agUiEncoder(input.threadId, input.runId, input.state);
+      const encoder = new AgUiEncoder(input.threadId, input.runId, input.state);
       let started = false;
       return ({ event }) => {
         const head = started ? [] : encoder.start();

@@ -11,7 +11,7 @@ import { isPlainObject } from "../_internal/json";
 import { RunConflictError, ToolnexusError } from "../errors";
 import {
   clientToolName,
-  uiMessageEncoder,
+  UiMessageEncoder,
   uiMessageFrames,
   UI_MESSAGE_STREAM_HEADERS,
 } from "../protocol/ui-message-stream";
@@ -63,7 +63,7 @@ function uiSpeaks(prefix: string, denied?: ReadonlySet<string>): Speaks {
   return {
     headers: UI_MESSAGE_STREAM_HEADERS,
     frames() {
-      const encoder = uiMessageEncoder(prefix, denied);
+      const encoder = new UiMessageEncoder(prefix, denied);
       let started = false;
       return ({ event }) => {
         const head = started ? [] : encoder.start();

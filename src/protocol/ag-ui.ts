@@ -119,128 +119,143 @@ export function answerOfEntry(request: PendingRequest, entry: ResumeEntry): Answ
 
 export { PayloadError };
 
-/** What the encoder keeps between events: the message and calls open now, the interrupts seen. */
-interface Open {
-  text?: string;
-  reasoning?: string;
-  calls: Set<string>;
-  n: number;
-  interrupts: Interrupt[];
-}
-
 /**
  * A stateful encoder of one run's StreamEvents as AG-UI events: `start()` first, then `encode(event)` for
  * each; a `done` or `error` ends the run (exactly one RUN_FINISHED or RUN_ERROR, and nothing after it).
  * `state` is what a halt's STATE_SNAPSHOT carries (the state the client sent: the server keeps the rest).
  */
-export function agUiEncoder(threadId: string, runId: string, state: unknown = {}) {
-  const open: Open = { calls: new Set(), n: 0, interrupts: [] };
-  const id = (what: string) => `${runId}-${what}${++open.n}`;
-  const closeText = (out: AgUiEvent[]) => {
-    if (open.text) out.push({ type: "TEXT_MESSAGE_END", messageId: open.text });
-    open.text = undefined;
-  };
-  const closeReasoning = (out: AgUiEvent[]) => {
-    if (!open.reasoning) return;
-    out.push(
-      { type: "REASONING_MESSAGE_END", messageId: open.reasoning },
-      { type: "REASONING_END", messageId: open.reasoning },
-    );
-    open.reasoning = undefined;
-  };
-  const closeAll = (out: AgUiEvent[]) => {
-    closeText(out);
-    closeReasoning(out);
-    for (const toolCallId of open.calls) out.push({ type: "TOOL_CALL_END", toolCallId });
-    open.calls.clear();
-  };
-  const startCall = (out: AgUiEvent[], toolCallId: string, name: string) => {
-    closeText(out);
-    closeReasoning(out);
-    open.calls.add(toolCallId);
-    out.push({ type: "TOOL_CALL_START", toolCallId, toolCallName: name });
-  };
-  const finish = (result: RunResult): AgUiEvent[] => {
+export class AgUiEncoder {
+  /** The text and reasoning messages open now, the calls started and not ended, the interrupts seen. */
+  private text: string | undefined;
+  private reasoning: string | undefined;
+  private readonly calls = new Set<string>();
+  private readonly interrupts: Interrupt[] = [];
+  private n = 0;
+
+  constructor(
+    private readonly threadId: string,
+    private readonly runId: string,
+    private readonly state: unknown = {},
+  ) {}
+
+  start(): AgUiEvent[] {
+    return [{ type: "RUN_STARTED", threadId: this.threadId, runId: this.runId }];
+  }
+
+  encode(event: StreamEvent): AgUiEvent[] {
     const out: AgUiEvent[] = [];
-    closeAll(out);
-    if (result.status === "pending" && open.interrupts.length > 0) {
-      out.push({ type: "STATE_SNAPSHOT", snapshot: state ?? {} });
-      out.push({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: open.interrupts } });
-      return out;
+    switch (event.type) {
+      case "text":
+        if (event.delta) this.textDelta(out, event.delta);
+        break;
+      case "reasoning":
+        if (event.delta) this.reasoningDelta(out, event.delta);
+        break;
+      case "tool_input":
+        if (!this.calls.has(event.id)) this.startCall(out, event.id, event.name);
+        if (event.delta) out.push({ type: "TOOL_CALL_ARGS", toolCallId: event.id, delta: event.delta });
+        break;
+      case "tool_call":
+        this.toolCall(out, event.id, event.name, event.args);
+        break;
+      case "tool_result": {
+        const messageId = `${this.runId}-result-${event.id}`;
+        out.push({ type: "TOOL_CALL_RESULT", messageId, toolCallId: event.id, content: event.output, role: "tool" });
+        break;
+      }
+      case "pending": {
+        const { request, token, call } = event as PendingWithCall;
+        this.interrupts.push(interruptOf(request, call, token));
+        break;
+      }
+      case "done":
+        this.finish(out, event.result);
+        break;
+      case "error":
+        this.closeAll(out);
+        out.push({ type: "RUN_ERROR", message: event.message, code: event.code });
+        break;
     }
-    const stopped = result.status === "incomplete" && result.limit === "aborted";
-    const outcome = stopped ? { type: "cancelled" } : { type: "success" };
-    out.push({ type: "RUN_FINISHED", threadId, runId, outcome, ...(stopped ? {} : { result: result.text }) });
     return out;
-  };
-  const handlers: { [K in StreamEvent["type"]]?: (event: Extract<StreamEvent, { type: K }>) => AgUiEvent[] } = {
-    text: ({ delta }) => {
-      const out: AgUiEvent[] = [];
-      if (!delta) return out;
-      closeReasoning(out);
-      if (!open.text) out.push({ type: "TEXT_MESSAGE_START", messageId: (open.text = id("m")), role: "assistant" });
-      out.push({ type: "TEXT_MESSAGE_CONTENT", messageId: open.text, delta });
-      return out;
-    },
-    reasoning: ({ delta }) => {
-      const out: AgUiEvent[] = [];
-      if (!delta) return out;
-      closeText(out);
-      if (!open.reasoning) {
-        const messageId = (open.reasoning = id("r"));
-        out.push(
-          { type: "REASONING_START", messageId },
-          { type: "REASONING_MESSAGE_START", messageId, role: "reasoning" },
-        );
-      }
-      out.push({ type: "REASONING_MESSAGE_CONTENT", messageId: open.reasoning, delta });
-      return out;
-    },
-    tool_input: ({ id: toolCallId, name, delta }) => {
-      const out: AgUiEvent[] = [];
-      if (!open.calls.has(toolCallId)) startCall(out, toolCallId, name);
-      if (delta) out.push({ type: "TOOL_CALL_ARGS", toolCallId, delta });
-      return out;
-    },
-    tool_call: ({ id: toolCallId, name, args }) => {
-      const out: AgUiEvent[] = [];
-      if (!open.calls.has(toolCallId)) {
-        startCall(out, toolCallId, name);
-        out.push({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(args ?? {}) });
-      }
-      open.calls.delete(toolCallId);
-      out.push({ type: "TOOL_CALL_END", toolCallId });
-      return out;
-    },
-    tool_result: ({ id: toolCallId, output }) => [
-      {
-        type: "TOOL_CALL_RESULT",
-        messageId: `${runId}-result-${toolCallId}`,
-        toolCallId,
-        content: output,
-        role: "tool",
-      },
-    ],
-    pending: (event) => {
-      const { request, token, call } = event as PendingWithCall;
-      open.interrupts.push(interruptOf(request, call, token));
-      return [];
-    },
-    done: ({ result }) => finish(result),
-    error: ({ code, message }) => {
-      const out: AgUiEvent[] = [];
-      closeAll(out);
-      out.push({ type: "RUN_ERROR", message, code });
-      return out;
-    },
-  };
-  return {
-    start: (): AgUiEvent[] => [{ type: "RUN_STARTED", threadId, runId }],
-    encode(event: StreamEvent): AgUiEvent[] {
-      const handler = handlers[event.type] as ((e: StreamEvent) => AgUiEvent[]) | undefined;
-      return handler ? handler(event) : [];
-    },
-  };
+  }
+
+  private id(what: string): string {
+    this.n++;
+    return `${this.runId}-${what}${this.n}`;
+  }
+
+  private textDelta(out: AgUiEvent[], delta: string): void {
+    this.closeReasoning(out);
+    if (!this.text) {
+      this.text = this.id("m");
+      out.push({ type: "TEXT_MESSAGE_START", messageId: this.text, role: "assistant" });
+    }
+    out.push({ type: "TEXT_MESSAGE_CONTENT", messageId: this.text, delta });
+  }
+
+  private reasoningDelta(out: AgUiEvent[], delta: string): void {
+    this.closeText(out);
+    if (!this.reasoning) {
+      const messageId = this.id("r");
+      this.reasoning = messageId;
+      out.push(
+        { type: "REASONING_START", messageId },
+        { type: "REASONING_MESSAGE_START", messageId, role: "reasoning" },
+      );
+    }
+    out.push({ type: "REASONING_MESSAGE_CONTENT", messageId: this.reasoning, delta });
+  }
+
+  private toolCall(out: AgUiEvent[], toolCallId: string, name: string, args: unknown): void {
+    if (!this.calls.has(toolCallId)) {
+      this.startCall(out, toolCallId, name);
+      out.push({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(args ?? {}) });
+    }
+    this.calls.delete(toolCallId);
+    out.push({ type: "TOOL_CALL_END", toolCallId });
+  }
+
+  private startCall(out: AgUiEvent[], toolCallId: string, name: string): void {
+    this.closeText(out);
+    this.closeReasoning(out);
+    this.calls.add(toolCallId);
+    out.push({ type: "TOOL_CALL_START", toolCallId, toolCallName: name });
+  }
+
+  private closeText(out: AgUiEvent[]): void {
+    if (this.text) out.push({ type: "TEXT_MESSAGE_END", messageId: this.text });
+    this.text = undefined;
+  }
+
+  private closeReasoning(out: AgUiEvent[]): void {
+    if (!this.reasoning) return;
+    const messageId = this.reasoning;
+    out.push({ type: "REASONING_MESSAGE_END", messageId }, { type: "REASONING_END", messageId });
+    this.reasoning = undefined;
+  }
+
+  private closeAll(out: AgUiEvent[]): void {
+    this.closeText(out);
+    this.closeReasoning(out);
+    for (const toolCallId of this.calls) out.push({ type: "TOOL_CALL_END", toolCallId });
+    this.calls.clear();
+  }
+
+  /** The run's end: a halt's snapshot and interrupts, a stop as `cancelled`, else success with its text. */
+  private finish(out: AgUiEvent[], result: RunResult): void {
+    const { threadId, runId } = this;
+    this.closeAll(out);
+    if (result.status === "pending" && this.interrupts.length > 0) {
+      out.push({ type: "STATE_SNAPSHOT", snapshot: this.state ?? {} });
+      out.push({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: this.interrupts } });
+      return;
+    }
+    if (result.status === "incomplete" && result.limit === "aborted") {
+      out.push({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "cancelled" } });
+      return;
+    }
+    out.push({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "success" }, result: result.text });
+  }
 }
 
 /** One AG-UI event as an SSE frame. */

@@ -34,130 +34,142 @@ const FINISH: Record<RunResult["status"], string> = {
   incomplete: "length",
 };
 
-interface Open {
-  text?: string;
-  reasoning?: string;
-  step: "none" | "model" | "tools" | "client";
-  started: Set<string>;
-  n: number;
-}
+/** Where the stream stands: between steps, in a model turn, in its tools, or in the page's client-side calls. */
+type Step = "none" | "model" | "tools" | "client";
 
 /**
  * A stateful encoder of one exchange's StreamEvents as UI message chunks: `start()` first, then
  * `encode(event)` for each (a `done` or `error` ends with `[DONE]`, written by the frame). `denied` names the
  * calls whose approval this exchange declined: their result is `tool-output-denied`.
  */
-export function uiMessageEncoder(prefix: string, denied: ReadonlySet<string> = new Set()) {
-  const open: Open = { step: "none", started: new Set(), n: 0 };
-  const id = (what: string) => `${prefix}-${what}${++open.n}`;
-  const closeParts = (out: UiChunk[]) => {
-    if (open.text) out.push({ type: "text-end", id: open.text });
-    if (open.reasoning) out.push({ type: "reasoning-end", id: open.reasoning });
-    open.text = undefined;
-    open.reasoning = undefined;
-  };
-  /** Opens the step a model event or a tool event belongs to. */
-  const step = (out: UiChunk[], kind: "model" | "tools") => {
-    if (open.step !== "none" && open.step !== "model" && kind === "model") {
-      closeParts(out);
-      out.push({ type: "finish-step" });
-      open.step = "none";
-    }
-    if (open.step === "none") out.push({ type: "start-step" });
-    open.step = kind;
-  };
-  const startCall = (out: UiChunk[], toolCallId: string, toolName: string) => {
-    if (open.started.has(toolCallId)) return;
-    open.started.add(toolCallId);
-    out.push({ type: "tool-input-start", toolCallId, toolName, dynamic: true });
-  };
-  const end = (out: UiChunk[]) => {
-    closeParts(out);
-    if (open.step !== "none") out.push({ type: "finish-step" });
-    open.step = "none";
-  };
-  const pending = (event: PendingWithCall): UiChunk[] => {
+export class UiMessageEncoder {
+  private text: string | undefined;
+  private reasoning: string | undefined;
+  private step: Step = "none";
+  private readonly started = new Set<string>();
+  private n = 0;
+
+  constructor(
+    private readonly prefix: string,
+    private readonly denied: ReadonlySet<string> = new Set(),
+  ) {}
+
+  start(): UiChunk[] {
+    return [{ type: "start" }];
+  }
+
+  encode(event: StreamEvent): UiChunk[] {
     const out: UiChunk[] = [];
-    const { request, call } = event;
-    if (request.kind === "approval" && call) {
-      step(out, "tools");
-      out.push({ type: "tool-approval-request", approvalId: request.id, toolCallId: call.id });
-      return out;
+    switch (event.type) {
+      case "text":
+        if (event.delta) this.textDelta(out, event.delta);
+        break;
+      case "reasoning":
+        if (event.delta) this.reasoningDelta(out, event.delta);
+        break;
+      case "tool_input":
+        this.enter(out, "model");
+        this.startCall(out, event.id, event.name);
+        if (event.delta) out.push({ type: "tool-input-delta", toolCallId: event.id, inputTextDelta: event.delta });
+        break;
+      case "tool_call":
+        this.enter(out, "model");
+        this.startCall(out, event.id, event.name);
+        out.push({
+          type: "tool-input-available",
+          toolCallId: event.id,
+          toolName: event.name,
+          input: event.args ?? {},
+          dynamic: true,
+        });
+        break;
+      case "tool_result":
+        this.enter(out, "tools");
+        if (this.denied.has(event.id)) out.push({ type: "tool-output-denied", toolCallId: event.id });
+        else out.push({ type: "tool-output-available", toolCallId: event.id, output: event.output, dynamic: true });
+        break;
+      case "pending":
+        this.pending(out, event as PendingWithCall);
+        break;
+      case "done":
+        this.end(out);
+        out.push({ type: "finish", finishReason: FINISH[event.result.status] ?? "other" });
+        break;
+      case "error":
+        this.end(out);
+        out.push({ type: "error", errorText: event.message });
+        break;
     }
-    // a step of its own: the page answers the client-side calls of the last step (the suspended call stays
-    // open in the step before, and gets its result once they are answered)
-    if (open.step !== "client") {
-      end(out);
+    return out;
+  }
+
+  private id(what: string): string {
+    this.n++;
+    return `${this.prefix}-${what}${this.n}`;
+  }
+
+  private textDelta(out: UiChunk[], delta: string): void {
+    this.enter(out, "model");
+    if (this.reasoning) out.push({ type: "reasoning-end", id: this.reasoning });
+    this.reasoning = undefined;
+    if (!this.text) {
+      this.text = this.id("t");
+      out.push({ type: "text-start", id: this.text });
+    }
+    out.push({ type: "text-delta", id: this.text, delta });
+  }
+
+  private reasoningDelta(out: UiChunk[], delta: string): void {
+    this.enter(out, "model");
+    if (!this.reasoning) {
+      this.reasoning = this.id("r");
+      out.push({ type: "reasoning-start", id: this.reasoning });
+    }
+    out.push({ type: "reasoning-delta", id: this.reasoning, delta });
+  }
+
+  /** An approval on its call; another request as a client-side call, in a step of its own. */
+  private pending(out: UiChunk[], { request, call }: PendingWithCall): void {
+    if (request.kind === "approval" && call) {
+      this.enter(out, "tools");
+      out.push({ type: "tool-approval-request", approvalId: request.id, toolCallId: call.id });
+      return;
+    }
+    // the page answers the client-side calls of the last step; the suspended call stays open in the step
+    // before, and gets its result once they are answered
+    if (this.step !== "client") {
+      this.end(out);
       out.push({ type: "start-step" });
-      open.step = "client";
+      this.step = "client";
     }
     const toolName = clientToolName(request.kind);
-    startCall(out, request.id, toolName);
+    this.startCall(out, request.id, toolName);
     const input = clientToolInput(request);
     out.push({ type: "tool-input-available", toolCallId: request.id, toolName, input, dynamic: true });
-    return out;
-  };
-  const handlers: { [K in StreamEvent["type"]]?: (event: Extract<StreamEvent, { type: K }>) => UiChunk[] } = {
-    text: ({ delta }) => {
-      const out: UiChunk[] = [];
-      if (!delta) return out;
-      step(out, "model");
-      if (open.reasoning) out.push({ type: "reasoning-end", id: open.reasoning });
-      open.reasoning = undefined;
-      if (!open.text) out.push({ type: "text-start", id: (open.text = id("t")) });
-      out.push({ type: "text-delta", id: open.text, delta });
-      return out;
-    },
-    reasoning: ({ delta }) => {
-      const out: UiChunk[] = [];
-      if (!delta) return out;
-      step(out, "model");
-      if (!open.reasoning) out.push({ type: "reasoning-start", id: (open.reasoning = id("r")) });
-      out.push({ type: "reasoning-delta", id: open.reasoning, delta });
-      return out;
-    },
-    tool_input: ({ id: toolCallId, name, delta }) => {
-      const out: UiChunk[] = [];
-      step(out, "model");
-      startCall(out, toolCallId, name);
-      if (delta) out.push({ type: "tool-input-delta", toolCallId, inputTextDelta: delta });
-      return out;
-    },
-    tool_call: ({ id: toolCallId, name, args }) => {
-      const out: UiChunk[] = [];
-      step(out, "model");
-      startCall(out, toolCallId, name);
-      out.push({ type: "tool-input-available", toolCallId, toolName: name, input: args ?? {}, dynamic: true });
-      return out;
-    },
-    tool_result: ({ id: toolCallId, output }) => {
-      const out: UiChunk[] = [];
-      step(out, "tools");
-      if (denied.has(toolCallId)) out.push({ type: "tool-output-denied", toolCallId });
-      else out.push({ type: "tool-output-available", toolCallId, output, dynamic: true });
-      return out;
-    },
-    pending: (event) => pending(event),
-    done: ({ result }) => {
-      const out: UiChunk[] = [];
-      end(out);
-      out.push({ type: "finish", finishReason: FINISH[result.status] ?? "other" });
-      return out;
-    },
-    error: ({ message }) => {
-      const out: UiChunk[] = [];
-      end(out);
-      out.push({ type: "error", errorText: message });
-      return out;
-    },
-  };
-  return {
-    start: (): UiChunk[] => [{ type: "start" }],
-    encode(event: StreamEvent): UiChunk[] {
-      const handler = handlers[event.type] as ((e: StreamEvent) => UiChunk[]) | undefined;
-      return handler ? handler(event) : [];
-    },
-  };
+  }
+
+  /** Opens the step a model event or a tool event belongs to: a model turn after tools starts a new one. */
+  private enter(out: UiChunk[], kind: "model" | "tools"): void {
+    if (kind === "model" && this.step !== "none" && this.step !== "model") this.end(out);
+    if (this.step === "none") out.push({ type: "start-step" });
+    this.step = kind;
+  }
+
+  private startCall(out: UiChunk[], toolCallId: string, toolName: string): void {
+    if (this.started.has(toolCallId)) return;
+    this.started.add(toolCallId);
+    out.push({ type: "tool-input-start", toolCallId, toolName, dynamic: true });
+  }
+
+  /** Closes the open parts and the step. */
+  private end(out: UiChunk[]): void {
+    if (this.text) out.push({ type: "text-end", id: this.text });
+    if (this.reasoning) out.push({ type: "reasoning-end", id: this.reasoning });
+    this.text = undefined;
+    this.reasoning = undefined;
+    if (this.step !== "none") out.push({ type: "finish-step" });
+    this.step = "none";
+  }
 }
 
 /** Chunks as SSE frames; after a `finish` or an `error`, the stream's last frame `data: [DONE]`. */
