@@ -54,6 +54,16 @@ describe("createUiMessageStreamHandler", () => {
     const body = chat("c-ok", user("deploy"), decided("call_deploy", request.approvalId, true));
     const resumed = await dataFrames(await w.postChat(body));
     expect(resumed.find((c) => c.type === "tool-output-available")).toMatchObject({ toolCallId: "call_deploy" });
+    // the tool's result closes the halted turn's step; the model's reply is a step of its own
+    const shape = ["start-step", "finish-step", "tool-output-available", "text-start"];
+    expect(types(resumed).filter((t) => shape.includes(t))).toEqual([
+      "start-step",
+      "tool-output-available",
+      "finish-step",
+      "start-step",
+      "text-start",
+      "finish-step",
+    ]);
     expect(w.ran).toEqual(["deploy:prod"]);
     // the same re-post again finds the chat no longer waiting: it is refused and runs nothing
     expect((await w.postChat(body)).status).toBe(400);
