@@ -5,7 +5,7 @@ import type { DurableObjectNamespaceLike, RunHandlerContext } from "toolnexus";
 const deploy = defineTool({
   name: "deploy",
   description: "Deploys the release once a human approves",
-  execute: async (_args, ctx) => (ctx?.answer ? "Deployed v42." : pending({ kind: "approval", prompt: "Deploy v42?" })),
+  execute: async (_args, ctx) => (ctx.answer ? "Deployed v42." : pending({ kind: "approval", prompt: "Deploy v42?" })),
 });
 
 interface Env {
@@ -30,7 +30,10 @@ function runHandler(env: Env) {
 export default {
   fetch(request: Request, env: Env, ctx: RunHandlerContext) {
     // ctx.waitUntil keeps an exchange running after its page went away (a reload re-attaches to it)
-    if (new URL(request.url).pathname === "/api/run") return (handler ??= runHandler(env))(request, ctx);
+    if (new URL(request.url).pathname === "/api/run") {
+      handler ??= runHandler(env);
+      return handler(request, ctx);
+    }
     return new Response("Not found", { status: 404 });
   },
 };

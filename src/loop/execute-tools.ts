@@ -1,7 +1,10 @@
-import { parseRequest } from "../answer";
+// The tools of one turn: each call checked, approved when it must be, run under its deadline through the
+// hooks, and its outcome — a result or an open request — returned for the loop to record.
+import { parseRequest } from "../answer-parse";
 import { errorMessage } from "../errors";
 import { approvalGate, rememberedBy } from "../tools/approval";
-import type { Answer, PendingRequest, ToolContext, ToolResult } from "../types";
+import type { Answer, PendingRequest, ToolResult } from "../types";
+import type { ToolContext } from "../tools/types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
 import type { StoredCall } from "../run-state/record";
@@ -60,11 +63,12 @@ async function execute(
 ): Promise<ToolResult> {
   const toolkit = ctx.toolkit;
   if (!toolkit) return { output: `Unknown tool: ${call.name}`, isError: true };
-  const needsApproval = toolkit.get(call.name)?.needsApproval;
+  const tool = toolkit.get(call.name);
+  const needsApproval = tool?.needsApproval;
   const memory = ctx.approvals;
   // the run's state is where it is: its runId and conversationId
   if (needsApproval && !(memory && !toolCtx.answer && (await memory.allowed(state, call.name, args)))) {
-    const gate = await approvalGate(call.name, needsApproval, args, toolCtx);
+    const gate = await approvalGate(call.name, needsApproval, args, toolCtx, tool?.approvalPrompt);
     if ("result" in gate) return gate.result;
     const remember = rememberedBy(toolCtx.answer);
     if (memory && remember) await memory.remember(state, call.name, args, remember);
@@ -95,7 +99,9 @@ export async function bounded(
   const toolCtx = {
     // a run nothing can abort has no signal; a tool that asks gets one that never aborts, made on first use
     get signal(): AbortSignal {
-      return signal ?? (never ??= new AbortController().signal);
+      if (signal) return signal;
+      never ??= new AbortController().signal;
+      return never;
     },
     runId: state.runId,
     callId: call.id,

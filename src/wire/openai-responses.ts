@@ -6,19 +6,12 @@
 // day resumes in another process with the reasoning it had. One assistant turn is several output items
 // (reasoning, message, function_call); the transcript holds it as one `{ role: "assistant", output }`
 // entry, and the request spreads it back into the items it came as.
-import {
-  entryCalls,
-  headersWith,
-  record,
-  stripSlash,
-  throwIfError,
-  unusable,
-  withEntryIds,
-  type CallEntries,
-} from "./common";
+import { entryCalls, withEntryIds, type CallEntries } from "./calls";
+import { headersWith, record, stripSlash, throwIfError, unusable } from "./read";
 import { finishOf, inputPart, turnOf } from "./openai-responses-items";
 import type { ToolOutcome, Turn, Wire } from "./types";
 import { readStream } from "./openai-responses-stream";
+import { strictable } from "./strictable";
 
 /**
  * Whether `model` reasons (o-series, gpt-5 and codex models; a gateway's `openai/` prefix allowed): only those
@@ -74,7 +67,7 @@ function flat(tools: readonly unknown[]): unknown[] {
   });
 }
 
-const FUNCTION_CALLS: CallEntries = ["output", "function_call", "call_id"];
+const FUNCTION_CALLS: CallEntries = { list: "output", type: "function_call", id: "call_id" };
 
 /** OpenAI's Responses API, and the servers that speak it (Azure OpenAI, LiteLLM, OpenRouter, …). */
 export const openaiResponsesWire: Wire = {
@@ -93,7 +86,16 @@ export const openaiResponsesWire: Wire = {
       body.tools = tools;
       body.tool_choice = "auto";
     }
-    if (output) body.text = { format: { type: "json_schema", name: "output", schema: output, strict: true } };
+    // strict only for a schema strict mode accepts: it refuses any other with a 400 before any output
+    if (output)
+      body.text = {
+        format: {
+          type: "json_schema",
+          name: "output",
+          schema: output,
+          ...(strictable(output) ? { strict: true } : {}),
+        },
+      };
     body.store = false;
     if (reasons(model)) body.include = ["reasoning.encrypted_content"];
     if (stream) body.stream = true;

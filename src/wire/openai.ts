@@ -1,13 +1,11 @@
 // The OpenAI chat-completions wire: requests and JSON replies; SSE replies
 // are assembled in openai-stream.ts.
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
+import { callFromRaw, callFromValue, newTurn } from "./calls";
 import {
-  callFromRaw,
-  callFromValue,
   firstOf,
   headersWith,
   listOf,
-  newTurn,
   openaiUsage,
   record,
   str,
@@ -16,9 +14,10 @@ import {
   thinkingOf,
   throwIfError,
   unusable,
-} from "./common";
+} from "./read";
 import { historyParts, openaiPart, orNote, promptContent, toolParts } from "./content";
 import { readStream } from "./openai-stream";
+import { strictable } from "./strictable";
 
 /** One entry of `tool_calls` (`{ id, function: { name, arguments } }`) as a ToolCall. */
 export function callOf(value: unknown): ToolCall {
@@ -69,30 +68,6 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
   return messages;
 }
 
-/**
- * Whether OpenAI's strict mode accepts a schema: every object lists all its properties in `required` and
- * sets `additionalProperties: false`, down through properties, items, unions and definitions. A schema
- * that breaks the rules is sent without `strict` (the API would refuse it with a 400 before any output).
- */
-export function strictable(schema: unknown, depth = 0): boolean {
-  const node = record(schema);
-  if (!node) return !Array.isArray(schema) || schema.every((s) => strictable(s, depth + 1));
-  if (depth > 64) return false;
-  const props = record(node.properties);
-  if (node.type === "object" || props) {
-    const required = listOf(node, "required");
-    if (node.additionalProperties !== false) return false;
-    if (props && !Object.keys(props).every((k) => required.includes(k))) return false;
-  }
-  const children = [
-    props && Object.values(props),
-    node.items,
-    node.anyOf,
-    record(node.$defs) && Object.values(node.$defs as object),
-  ];
-  return children.every((c) => c === undefined || strictable(c, depth + 1));
-}
-
 /** OpenAI chat completions, and every server that speaks it (OpenRouter, vLLM, Ollama, llama.cpp, …). */
 export const openaiWire: Wire = {
   style: "openai",
@@ -100,8 +75,8 @@ export const openaiWire: Wire = {
   headers: (apiKey) => headersWith("Authorization", apiKey && `Bearer ${apiKey}`),
   start(system, history, prompt) {
     const content = promptContent(prompt, openaiPart);
-    const messages: unknown[] =
-      history.length > 0 ? historyParts(history, openaiPart) : system ? [{ role: "system", content: system }] : [];
+    let messages: unknown[] = system ? [{ role: "system", content: system }] : [];
+    if (history.length > 0) messages = historyParts(history, openaiPart);
     messages.push({ role: "user", content });
     return messages;
   },
