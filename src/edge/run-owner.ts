@@ -49,10 +49,19 @@ export async function checkOwner(
   return found;
 }
 
-/** The conversation id as stored: scoped to the caller's owner, so owners never share one. */
+const OWNED = "owner-";
+const ESCAPED = "anon:";
+
+/**
+ * The conversation id as stored: scoped to the caller's owner, so owners never share one. An anonymous
+ * caller's id is kept as sent, unless it is spelled like a stored id of another namespace (`owner-…`, or
+ * `anon:…`), which is escaped under `anon:`: the two namespaces are disjoint, and no spelling an anonymous
+ * caller sends reaches an owner's conversation.
+ */
 export async function scopedConversation(id: string | undefined, caller: string | null): Promise<string | undefined> {
-  if (id === undefined || caller === null) return id;
-  return `owner-${(await sha256Hex(caller)).slice(0, 32)}:${id}`;
+  if (id === undefined) return id;
+  if (caller !== null) return `owner-${(await sha256Hex(caller)).slice(0, 32)}:${id}`;
+  return id.startsWith(OWNED) || id.startsWith(ESCAPED) ? `${ESCAPED}${id}` : id;
 }
 
 /** A failure about run `runId` as the caller is told it: an unknown run always in the same words. */
