@@ -80,8 +80,8 @@ async function send(core: Core, prompt: string): Promise<void> {
   });
 }
 
-async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions): Promise<void> {
-  const answers = Array.isArray(answer) ? answer : [answer];
+async function answer(core: Core, given: Answer | Answer[], opts: AnswerOptions, retried?: true): Promise<void> {
+  const answers = Array.isArray(given) ? given : [given];
   const { runId, requests: open } = core.state;
   if (core.state.status === "streaming" || !runId || answers.length === 0) return;
   const answered = new Set(answers.map((a) => a.id));
@@ -96,7 +96,13 @@ async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions
     ...(answers.length === 1 ? { answer: answers[0] } : { answers }),
     ...(tokens ? (answers.length === 1 ? { token: tokens[0] } : { tokens }) : {}),
   };
+  let stale = false;
   await play(core, body, (error) => {
+    // a token kept past its life (a page left open): fresh ones are fetched below, and the answer sent once more
+    if (error?.code === "resume_token" && !retried) {
+      stale = true;
+      return true;
+    }
     if (error && GONE.has(error.code)) {
       // answered elsewhere, expired, or not a question of this run: it is not coming back
       set(core, { requests: [], runId: undefined });
@@ -105,6 +111,10 @@ async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions
       set(core, { requests: open, runId }); // refused, cut off or aborted: the question stays, to be answered again
     }
   });
+  if (!stale) return;
+  set(core, { requests: open });
+  await play(core, { runId, restore: true }); // the run as it stands: its open requests, each with a fresh token
+  if (core.state.status === "waiting" && core.state.runId === runId) await answer(core, answers, {}, true);
 }
 
 /* @__NO_SIDE_EFFECTS__ */
