@@ -3,7 +3,8 @@
 // generator (loop.ts); how runs begin is in client/runs.ts. Everything per run lives in a RunContext,
 // nothing in module state.
 import { inspectRun, type RunInspection } from "./loop/inspect";
-import { conversationApprovalsKey } from "./client/approvals";
+import { checkOwner, conversationApprovalsKey } from "./client/approvals";
+import { approvalsAdmin, ownedConversation, type Approvals } from "./client/approvals-admin";
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
@@ -78,7 +79,13 @@ export interface Client {
   /** Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined: unknown run. */
   inspect(runId: string): Promise<Inspection | undefined>;
   ask(prompt: Prompt, opts?: AskOptions): Promise<RunResult>;
-  forget(id: string): Promise<void>;
+  /**
+   * Discards a conversation: its transcript, the run it waits on, and the approvals remembered for it. With
+   * `owner`, the conversation of that signed-in user at a createRunHandler({ owner }) endpoint.
+   */
+  forget(id: string, opts?: { owner?: string }): Promise<void>;
+  /** Remembered approvals ("always allow"), listed and withdrawn per conversation and per owner. */
+  readonly approvals: Approvals;
   conversation(opts?: { id?: string; toolkit?: RunOptions["toolkit"] }): Conversation;
   translate(req: TranslateRequest): Promise<TranslateResult>;
   metrics(): string;
@@ -127,10 +134,13 @@ export function createClient(options: ClientOptions): Client {
 
     ask: (prompt, ao = {}) => client.run(prompt, ao.id === undefined ? ao : { ...ao, conversationId: ao.id }),
 
-    forget: async (id) => {
-      await conversations.forget(id);
-      await storage.delete(conversationApprovalsKey(id));
+    forget: async (id, fo = {}) => {
+      const owner = checkOwner(fo?.owner);
+      const stored = owner === undefined ? id : await ownedConversation(id, owner);
+      await conversations.forget(stored);
+      await storage.delete(conversationApprovalsKey(stored));
     },
+    approvals: approvalsAdmin(storage),
 
     conversation(co = {}) {
       const id = co.id ?? `conv-${crypto.randomUUID()}`;

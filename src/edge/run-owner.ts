@@ -4,7 +4,7 @@
 // learn that it exists. No answer names a run the caller did not send: a busy conversation is "busy", not "busy
 // with run …". Conversations are kept per owner: one owner's conversation id never reaches another's.
 import { ConfigError, RunNotFoundError, type ToolnexusError } from "../errors";
-import { sha256Hex } from "../_internal/sha256";
+import { ownedConversation } from "../client/approvals-admin";
 import type { RunStorage } from "../types";
 import { errorPayload, type ErrorPayload } from "./error-body";
 import { readHead, type Head } from "./exchange-log";
@@ -60,7 +60,7 @@ const ESCAPED = "anon:";
  */
 export async function scopedConversation(id: string | undefined, caller: string | null): Promise<string | undefined> {
   if (id === undefined) return id;
-  if (caller !== null) return `owner-${(await sha256Hex(caller)).slice(0, 32)}:${id}`;
+  if (caller !== null) return ownedConversation(id, caller);
   return id.startsWith(OWNED) || id.startsWith(ESCAPED) ? `${ESCAPED}${id}` : id;
 }
 
