@@ -2,9 +2,9 @@
 // key's head entry. Deno KV holds at most 64 KiB per value and ~800 KB per commit, so a longer value is
 // written as chunks under fresh keys first; one checked commit then swaps the head to point at them, and
 // the chunks of the value it replaced are deleted after.
-import { ConfigError, shown, ToolnexusError } from "../errors";
+import { ConfigError, ToolnexusError } from "../errors";
 import type { RunStorage } from "../types";
-import { defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
+import { defineStorage, fitKey, headFor, isExpired, readHead, type Head, kindOf } from "./shared";
 
 export type DenoKvKeyPart = string | number | bigint | boolean | Uint8Array;
 export type DenoKvKey = readonly DenoKvKeyPart[];
@@ -166,7 +166,7 @@ export function denoKvStorage(options: DenoKvStorageOptions): RunStorage {
   if (typeof kv?.atomic !== "function")
     throw new ConfigError(
       "kv",
-      `toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv(), got ${shown(kv)}`,
+      `toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv(), got ${kindOf(kv)}`,
     );
   const db: Db = { kv, prefix: options.prefix ?? ["toolnexus"], now: options.now ?? (() => Date.now()) };
   return defineStorage(

@@ -4,10 +4,20 @@
 //                        which runs one operation at a time, so compareAndSet is atomic.
 // Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
 // 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
-import { ConfigError, shown, ToolnexusError } from "../errors";
+import { ConfigError, ToolnexusError } from "../errors";
 import type { RunStorage } from "../types";
 import { isPlainObject } from "../_internal/json";
-import { RESERVED, createQueue, defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
+import {
+  RESERVED,
+  createQueue,
+  defineStorage,
+  fitKey,
+  headFor,
+  isExpired,
+  readHead,
+  type Head,
+  kindOf,
+} from "./shared";
 
 /** The part of a Durable Object's `ctx.storage` the `{ storage }` form uses. */
 export interface DurableObjectStorageLike {
@@ -234,7 +244,7 @@ export function durableObjectStorage(options: DurableObjectStorageOptions): RunS
   if (namespace) return createRemote(namespace, options.name ?? "toolnexus");
   throw new ConfigError(
     "storage",
-    `toolnexus: durableObjectStorage needs { storage } or { namespace } (of RunStoreObject), got ${shown(options)}`,
+    `toolnexus: durableObjectStorage needs { storage } or { namespace } (of RunStoreObject), got ${kindOf(options)}`,
   );
 }
 

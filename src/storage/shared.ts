@@ -15,6 +15,17 @@ function checkString(value: unknown, what: string): asserts value is string {
 }
 
 /**
+ * What a binding option (a client, a database, a namespace) got instead, by its kind — never its value: a
+ * connection string passed by mistake holds a password. An object is named by its first keys.
+ */
+export function kindOf(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === "object") return shown(value);
+  const kind = `a ${typeName(value)}`;
+  return typeof value === "string" ? `${kind} (pass the client made from a connection string, not the string)` : kind;
+}
+
+/**
  * The expiry `opts.ttlSeconds` asks for, in whole ms on the clock `now` (undefined: none). On a clock that
  * reads 0 it is the TTL itself, for stores that take one.
  */
