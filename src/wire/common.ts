@@ -171,15 +171,32 @@ export function callFromValue(id: string, name: string, value: unknown): ToolCal
   return checked(id, name, value ?? {});
 }
 
+/**
+ * Some JSON of `value` for an error's text, in bounded work whatever its shape: at most `left.nodes` values
+ * visited (`…` past them), strings cut short, a getter that throws shown as `?`. JSON.stringify would recurse
+ * through an error object nested 10,000 deep and throw a bare RangeError.
+ */
+function brief(value: unknown, left = { nodes: 40 }): string {
+  if (typeof value === "string") return JSON.stringify(value.slice(0, 100));
+  if (value === null || typeof value !== "object") return String(value);
+  if (--left.nodes < 0) return "…";
+  try {
+    const list = Array.isArray(value);
+    const keys = list ? [] : Object.keys(value).slice(0, 8);
+    const parts = list
+      ? value.slice(0, 8).map((item) => brief(item, left))
+      : keys.map((k) => `${JSON.stringify(k.slice(0, 40))}:${brief((value as Record<string, unknown>)[k], left)}`);
+    return list ? `[${parts}]` : `{${parts}}`;
+  } catch {
+    return "?";
+  }
+}
+
 /** The provider's error object (`{ message }`, a string, or anything else) as a StreamError, its text redacted and shortened. */
 export function providerError(error: unknown): StreamError {
   const message = record(error)?.message;
-  const text =
-    typeof error === "string"
-      ? error
-      : typeof message === "string"
-        ? message
-        : (JSON.stringify(error) ?? typeName(error));
+  let text = typeof message === "string" ? message : brief(error);
+  if (typeof error === "string") text = error;
   return new StreamError(
     `toolnexus: the provider reported an error: ${capErrorBody(redact(text))} — retry the run, or check the model name and the request`,
   );
