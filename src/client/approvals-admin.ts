@@ -4,7 +4,7 @@
 import { ConfigError, shown, StorageError, stored } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
-import { swap } from "../run-state/swap";
+import { swap } from "../storage/swap";
 import type { RunStorage } from "../types";
 import { checkOwner, conversationApprovalsKey, ownerApprovalsKey } from "./approvals";
 

@@ -2,7 +2,7 @@
 // path: everything that can be checked is checked before the record is claimed; the claim is a lease the
 // owner renews at every checkpoint and gives back when it goes away; the calls of a turn are marked as
 // started before they run, so a call whose outcome a crash left unknown is reported, never run twice.
-import { ConfigError, InvalidAnswerError, RunConflictError } from "../errors";
+import { type ConflictReason, ConfigError, InvalidAnswerError, RunConflictError } from "../errors";
 import { drive } from "../loop";
 import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord } from "../run-state/record";
 import type { RecordOwner } from "../run-state/store";
@@ -16,7 +16,8 @@ import { appendTurn, isRelay, matchAnswer, parsedAnswer, reruns, resolveRequest,
 import { readRelayAnswer } from "../tools/relay-answer";
 
 /** The RunConflictError for run `runId`: `toolnexus: run "<runId>" <what>`. */
-const conflict = (runId: string, what: string) => new RunConflictError(runId, `toolnexus: run "${runId}" ${what}`);
+const conflict = (runId: string, what: string, reason: ConflictReason) =>
+  new RunConflictError(runId, `toolnexus: run "${runId}" ${what}`, reason);
 
 function stateOf(ctx: RunContext, record: RunRecord): LoopState {
   return {
@@ -142,10 +143,11 @@ export async function prepareResume(
 /** A run finished, owned by another resume, or answered with other answers than these is refused here. */
 function refuseTaken(record: RunRecord, digest: string, count: number): void {
   const { runId, status } = record;
-  if (status === "done") throw conflict(runId, "has already finished");
-  if (status === "claimed" && leaseHeld(record)) throw conflict(runId, "is being resumed by another caller");
+  if (status === "done") throw conflict(runId, "has already finished", "finished");
+  if (status === "claimed" && leaseHeld(record)) throw conflict(runId, "is being resumed by another caller", "claimed");
   const same = record.answered?.digest === digest || record.lease?.digest === digest || count === 0;
-  if (status !== "suspended" && !same) throw conflict(runId, "was already answered; only the same answer can retry it");
+  if (status !== "suspended" && !same)
+    throw conflict(runId, "was already answered; only the same answer can retry it", "answered");
   if (status === "suspended" && count === 0) {
     throw new InvalidAnswerError(
       "answers",

@@ -5,7 +5,7 @@ import { loadRecord } from "./check";
 import { runKey } from "./keys";
 import { saveRecord, type RunRecord } from "./record";
 import { claimRecord, type Loaded, type RecordOwner } from "./owner";
-import { swap } from "./swap";
+import { swap } from "../storage/swap";
 import { pendingTtl, type RecordStoreOptions } from "./ttl";
 
 export type { Loaded, RecordOwner } from "./owner";
@@ -54,6 +54,7 @@ export function recordStore(options: RecordStoreOptions): RecordStore {
         throw new RunConflictError(
           claimed.runId,
           `toolnexus: run "${claimed.runId}" was claimed by another resume first — nothing ran for this call`,
+          "claimed",
         );
       return owner.owner;
     },
