@@ -22,6 +22,7 @@ import { errorPayload, errorResponse } from "./error-body";
 import { pageSafeEvent } from "./event-stream";
 import { replayResponse, serveExchange, type ExchangePlan } from "./exchange";
 import { follow, readHead, stopKey, type Head, type Logged } from "./exchange-log";
+import { heldWaits, type HeldWaits, waiter } from "./held-waits";
 import { aboutConversation, aboutRun, checkOwner, notFound, ownerOf, scopedConversation } from "./run-owner";
 
 export interface RunHandlerOptions {
@@ -45,6 +46,12 @@ export interface RunHandlerOptions {
   ttlSeconds?: number;
   /** Forward `reasoning` events to the page (and keep them in the log). Default false. */
   reasoning?: boolean;
+  /**
+   * How many waits one caller may keep open at once in this isolate — a prompt sent with `stopped` waiting
+   * for the exchange it stopped, a restore of a run another resume holds — per owner (an anonymous caller: per
+   * conversation or run). Past it, 429 `too_many_requests`. Default 8.
+   */
+  maxHeldWaits?: number;
 }
 
 /** What a Worker's fetch handler gets as its third argument: `waitUntil` keeps an exchange going after its page left. */
@@ -57,6 +64,7 @@ interface Call
   extends Pick<ExchangePlan, "storage" | "ttl" | "visible" | "running" | "request" | "owner" | "waitUntil"> {
   opts: RunHandlerOptions;
   max: number;
+  waits: HeldWaits;
 }
 
 type StartRequest = Extract<RunRequest, { kind: "start" }>;
@@ -156,18 +164,24 @@ async function restore(call: Call, { runId, after, token }: RestoreRequest): Pro
   let found = await checkOwner(call, runId);
   if (after && found && after.exchange <= found.head.exchange) return replay(call, runId, after.exchange, after.n);
   const anyToken = token === undefined ? undefined : [token];
-  for (let polls = 0; ; polls++) {
-    if (found?.head.running) return replay(call, runId, found.head.exchange, 0);
-    const inspection = await call.opts.client.inspect(runId);
-    if (!inspection) throw notFound(runId);
-    const { status, requests, tokens } = inspection;
-    if (status === "ready") return resumed(call, runId, found, [], anyToken);
-    if (status !== "running")
-      return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
-    if (polls === RUNNING_POLLS)
-      throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
-    await abortableSleep(RUNNING_POLL_MS, call.request.signal);
-    found = await readHead(call.storage, runId);
+  let release: (() => void) | undefined;
+  try {
+    for (let polls = 0; ; polls++) {
+      if (found?.head.running) return replay(call, runId, found.head.exchange, 0);
+      const inspection = await call.opts.client.inspect(runId);
+      if (!inspection) throw notFound(runId);
+      const { status, requests, tokens } = inspection;
+      if (status === "ready") return resumed(call, runId, found, [], anyToken);
+      if (status !== "running")
+        return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
+      if (polls === RUNNING_POLLS)
+        throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
+      release ??= call.waits.take(waiter(call.owner, `run:${runId}`));
+      await abortableSleep(RUNNING_POLL_MS, call.request.signal);
+      found = await readHead(call.storage, runId);
+    }
+  } finally {
+    release?.();
   }
 }
 
@@ -198,22 +212,28 @@ async function start(call: Call, { prompt, conversationId: id, stopped }: StartR
   // `stopped`: the page has just stopped the conversation's exchange, which may hold it a moment longer (a tool
   // or a model call slow to notice): a busy refusal is waited out for a while, not answered at once
   const until = stopped ? Date.now() + STOPPING_WAIT_MS : 0;
-  for (;;) {
-    const runId = `run-${crypto.randomUUID()}`;
-    let busy = false;
-    const res = await serveExchange({
-      ...call,
-      runId,
-      before: undefined,
-      events: (signal) => client.stream(prompt, { signal, runId, toolkit, conversationId, owner }),
-      refusal: (error) => {
-        const payload = aboutConversation(error);
-        busy = payload.reason === "busy";
-        return payload;
-      },
-    });
-    if (!busy || Date.now() >= until) return res;
-    await abortableSleep(STOPPING_POLL_MS, call.request.signal);
+  let release: (() => void) | undefined;
+  try {
+    for (;;) {
+      const runId = `run-${crypto.randomUUID()}`;
+      let busy = false;
+      const res = await serveExchange({
+        ...call,
+        runId,
+        before: undefined,
+        events: (signal) => client.stream(prompt, { signal, runId, toolkit, conversationId, owner }),
+        refusal: (error) => {
+          const payload = aboutConversation(error);
+          busy = payload.reason === "busy";
+          return payload;
+        },
+      });
+      if (!busy || Date.now() >= until) return res;
+      release ??= call.waits.take(waiter(call.owner, `conversation:${conversationId}`));
+      await abortableSleep(STOPPING_POLL_MS, call.request.signal);
+    }
+  } finally {
+    release?.();
   }
 }
 
@@ -264,9 +284,12 @@ export function createRunHandler(
   mustBe("ttlSeconds", Number.isInteger(ttlSeconds) && ttlSeconds >= 0, "a whole number ≥ 0", ttlSeconds);
   const owner = opts.owner;
   mustBe("owner", owner === undefined || typeof owner === "function", "a function (request) => string | null", owner);
+  const maxWaits = opts.maxHeldWaits ?? 8;
+  mustBe("maxHeldWaits", Number.isInteger(maxWaits) && maxWaits >= 0, "a whole number ≥ 0", maxWaits);
   const shared = {
     opts,
     max,
+    waits: heldWaits(maxWaits),
     storage: client!.storage!,
     ttl: ttlSeconds ? { ttlSeconds } : {},
     running: new Map(),
