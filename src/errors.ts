@@ -105,7 +105,14 @@ export class RunStateError extends ToolnexusError {
 export type ConflictReason = "busy" | "waiting" | "claimed" | "answered" | "finished" | "changed";
 
 /** The conflict reasons, for checking one that arrived over the network. */
-export const CONFLICT_REASONS: readonly ConflictReason[] = ["busy", "waiting", "claimed", "answered", "finished", "changed"];
+export const CONFLICT_REASONS: readonly ConflictReason[] = [
+  "busy",
+  "waiting",
+  "claimed",
+  "answered",
+  "finished",
+  "changed",
+];
 
 /** Another resume holds (or already consumed) this suspension, or a conversation is taken. No tool ran for this call. */
 export class RunConflictError extends ToolnexusError {
