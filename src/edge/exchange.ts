@@ -11,6 +11,7 @@ import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 import { encodeEvent, errorFrame } from "./event-stream";
 import { type Head, type Logged, readHead, writeHead } from "./exchange-log";
 import { logWriter } from "./log-writer";
+import { withoutTokens } from "./tokens-at-rest";
 
 export interface ExchangePlan {
   storage: RunStorage;
@@ -105,9 +106,9 @@ function drive(
     // the end is in the storage before the page sees it: a page that re-attaches, stops or answers at once
     // finds the exchange over
     if (shown.type === "done" || shown.type === "error") {
-      await log?.append(shown);
+      await log?.append(withoutTokens(shown));
       await ending();
-    } else void log?.append(shown);
+    } else void log?.append(withoutTokens(shown));
     live.push({ id, event: shown });
   };
   const done = (async () => {

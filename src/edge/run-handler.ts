@@ -22,6 +22,7 @@ import { errorPayload, errorResponse } from "./error-body";
 import { pageSafeEvent } from "./event-stream";
 import { replayResponse, serveExchange, type ExchangePlan } from "./exchange";
 import { follow, readHead, stopKey, type Head, type Logged } from "./exchange-log";
+import { withFreshTokens } from "./tokens-at-rest";
 import { heldWaits, type HeldWaits, waiter } from "./held-waits";
 import { aboutConversation, aboutRun, checkOwner, notFound, ownerOf, scopedConversation } from "./run-owner";
 
@@ -125,9 +126,11 @@ async function stop(call: Call, runId: string): Promise<Response> {
   return json({ status: "stopping" }, 202);
 }
 
-/** Exchange `exchange`'s events after the `after`-th, followed to its end. */
+/** Exchange `exchange`'s events after the `after`-th, followed to its end, with fresh tokens (none is logged). */
 const replay = (call: Call, runId: string, exchange: number, after: number) =>
-  replayResponse(runId, call.request.signal, (signal) => follow(call.storage, runId, exchange, after, signal));
+  replayResponse(runId, call.request.signal, (signal) =>
+    withFreshTokens(call.opts.client, runId, follow(call.storage, runId, exchange, after, signal)),
+  );
 
 /** A resume's exchange: `answers` (none: a run whose answers were applied goes on), each with its token. */
 function resumed(
