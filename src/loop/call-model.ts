@@ -3,6 +3,7 @@ import { isPlainObject, typeName } from "../_internal/json";
 import { isToolnexusError, StreamError } from "../errors";
 import { badOption } from "../tools/tool";
 import { providerError } from "../wire/common";
+import { boundedStream } from "../wire/stream-guard";
 import type { StreamEvent, Usage } from "../types";
 import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from "./context";
@@ -163,8 +164,12 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
       await refuseNonStream(res);
       // what has streamed so far is the run's text, so an aborted or timed-out run keeps it
       let streamed = "";
+      const bounded = boundedStream(res.body, {
+        maxLineBytes: opts.maxStreamLineBytes,
+        idleMs: opts.streamIdleTimeoutMs,
+      });
       turn = yield* pump<StreamEvent, Turn>((emit) =>
-        wire.readStream(res.body!, (delta) => {
+        wire.readStream(bounded, (delta) => {
           if (delta.type === "text") state.text = streamed += delta.delta;
           emit(delta);
         }),
