@@ -8,7 +8,6 @@ import { approvalsAdmin, ownedConversation, type Approvals } from "./client/appr
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
-import { pendingTtls } from "./client/pending-ttl";
 import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
 import { collect, session, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
@@ -91,6 +90,11 @@ export interface Client {
   metrics(): string;
   /** The storage its runs and conversations live in (an edge handler keeps its event logs there too). */
   readonly storage: RunStorage;
+  /**
+   * How long a halted run is kept, in seconds (the `pendingTtlSeconds` option; 0 = no expiry). Read-only; an
+   * edge handler keeps its event logs and owner stamps as long by default.
+   */
+  readonly pendingTtlSeconds: number;
 }
 
 /** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
@@ -159,7 +163,7 @@ export function createClient(options: ClientOptions): Client {
 
     metrics: () => registry.render(),
     storage,
+    pendingTtlSeconds: opts.pendingTtlSeconds,
   };
-  pendingTtls.set(client, opts.pendingTtlSeconds); // an edge handler keeps its records as long
   return client;
 }

@@ -40,12 +40,15 @@ export interface ChatStrings {
   resultLabel: string;
   toolPreparing: string;
   toolRunning: string;
+  toolWaiting: string;
   toolDone: string;
   toolFailed: string;
   error: string;
   conflict: string;
   gone: string;
   busy: string;
+  /** The muted mark after the text of an exchange that was stopped (here or in another tab). */
+  stopped: string;
 }
 
 export const DEFAULT_STRINGS: ChatStrings = {
@@ -87,12 +90,14 @@ export const DEFAULT_STRINGS: ChatStrings = {
   resultLabel: "Result",
   toolPreparing: "preparing…",
   toolRunning: "running…",
+  toolWaiting: "waiting for you",
   toolDone: "done",
   toolFailed: "failed",
   error: "Something went wrong:",
   conflict: "That question was already answered (perhaps in another tab) — nothing ran twice.",
   gone: "That question is no longer open — it was answered or it expired.",
   busy: "Your previous message is still being answered, or was cut off — try again in a few seconds.",
+  stopped: "Stopped",
 };
 
 /** The defaults with a page's own strings over them; anything that is not a string is ignored. */
