@@ -2,17 +2,17 @@
 // to let go of the conversation, holding its request open meanwhile. Past maxHeldWaits, the next is refused at
 // once with 429 too_many_requests; another caller is not held back by them, and the waits go on to their ends.
 import { describe, expect, it } from "vitest";
-import { memoryStorage, type RunStorage } from "toolnexus";
+import { answerOutput, memoryStorage, type RunStorage } from "toolnexus";
 import { frames, gate, isolate, provider, textOf, tools } from "../support/edge-streams";
 
-/** Memory storage that counts reads of conversations: a prompt's every try reads its conversation once. */
-function counted(): RunStorage & { reads: () => number } {
+/** Memory storage that counts reads of keys starting with `prefix` (a prompt's every try reads its conversation). */
+function counted(prefix = "conversation:"): RunStorage & { reads: () => number } {
   const inner = memoryStorage();
   let reads = 0;
   return {
     ...inner,
     get: (key) => {
-      if (key.startsWith("conversation:")) reads++;
+      if (key.startsWith(prefix)) reads++;
       return inner.get(key);
     },
     compareAndSet: inner.compareAndSet,
@@ -84,5 +84,44 @@ describe("held waits", () => {
     await reading;
     expect(textOf(await frames(await waiting).rest())).toBe("ok");
     expect(() => isolate(memoryStorage(), provider([]), [], { maxHeldWaits: -1 })).toThrow(/maxHeldWaits/);
+  });
+
+  it("a restore of a run another resume holds is a held wait too: past the bound, 429", async () => {
+    const storage = counted("run:");
+    const held = gate();
+    const kit = tools();
+    const turns = [
+      { tokens: ["Asking."], calls: [{ id: "c1", name: "ask_city" }] },
+      { tokens: ["Lima ", "it is."], gateAt: 1, gate: held.promise },
+    ];
+    const edge = isolate(storage, provider(turns), kit.list, {
+      owner: (r) => r.headers.get("x-user"),
+      maxHeldWaits: 1,
+    });
+    const halted = (await frames(await edge.post({ prompt: "city?" }, as("alice"))).rest()).at(-1)!.event as {
+      result: { runId: string; pending: { id: string } };
+    };
+    const { runId, pending } = halted.result;
+    // the run resumed by another process (not through this endpoint), held mid-answer
+    const elsewhere = (async () => {
+      let text = "";
+      const answer = answerOutput(pending.id, "Lima");
+      for await (const e of edge.client.resumeStream(runId, answer, { toolkit: kit.list })) {
+        if (e.type === "text") text += e.delta;
+      }
+      return text;
+    })();
+    await until(() => kit.seen.asked.length === 1); // it claimed the run and ran the tool
+    const before = storage.reads();
+    const waiting = edge.post({ runId, restore: true }, as("alice"));
+    await until(() => storage.reads() > before); // it found the run running, and waits
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const refused = await edge.post({ runId, restore: true }, as("alice"));
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("too_many_requests");
+    held.open();
+    expect(await elsewhere).toBe("Lima it is.");
+    const restored = await frames(await waiting).rest();
+    expect(restored.at(-1)!.event).toMatchObject({ type: "done", result: { status: "done" } });
   });
 });
