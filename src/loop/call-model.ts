@@ -9,6 +9,7 @@ import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from "./context";
 import { pump } from "./pump";
 import { redact, secretsOf } from "../_internal/redact";
+import { untilAborted } from "../_internal/signals";
 
 const RESERVED = ["messages", "tools", "stream"];
 
@@ -164,7 +165,9 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
       await refuseNonStream(res);
       // what has streamed so far is the run's text, so an aborted or timed-out run keeps it
       let streamed = "";
-      const bounded = boundedStream(res.body, {
+      // a stop or a deadline ends the read at the next chunk, also when the transport ignores the signal
+      const chunks = ctx.signal ? untilAborted(res.body, ctx.signal) : res.body;
+      const bounded = boundedStream(chunks, {
         maxLineBytes: opts.maxStreamLineBytes,
         idleMs: opts.streamIdleTimeoutMs,
       });
