@@ -5,7 +5,7 @@ import { ConfigError, shown, StorageError, stored } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
 import { swap } from "../storage/swap";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "../storage/contract";
 import { checkOwner, conversationApprovalsKey, ownerApprovalsKey } from "./approvals";
 
 /** Where remembered approvals are looked up: a conversation (as `owner`'s, at a run handler), an owner, or both. */

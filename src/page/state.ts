@@ -1,7 +1,13 @@
 // A run session's state and the small moves every part of it makes: one snapshot (a new object on every
 // change, the same one otherwise — React's useSyncExternalStore contract), what is kept in Web Storage, and
 // the page's own POST to the endpoint.
-import { type ConflictReason, isToolnexusError, NetworkError, RunConflictError } from "../errors";
+import {
+  type ConflictReason,
+  isToolnexusError,
+  NetworkError,
+  type RunConflictError,
+  type ToolnexusError,
+} from "../errors";
 import { JSON_CONTENT_TYPE } from "../protocol/headers";
 import type { RunRequestBody } from "../protocol/requests";
 import type { PendingRequest } from "../types";
@@ -78,12 +84,9 @@ export function update(core: Core, patch: Partial<RunSessionState>): void {
   for (const listener of [...core.listeners]) listener(core.state);
 }
 
-const REMOVABLE = ["runId", "tokens", "stream"] as const;
-
-/** Saves the visible messages and `patch` (an `undefined` runId, tokens or stream removes them). */
+/** Saves the visible messages and `patch` (an `undefined` runId, tokens or stream is not saved: JSON leaves it out). */
 export function persist(core: Core, patch: Partial<Kept>): void {
   const kept: Kept = { ...core.kept, ...patch, messages: [...core.state.messages] };
-  for (const k of REMOVABLE) if (k in patch && patch[k] === undefined) delete kept[k];
   // while an exchange streams, the messages it added are not kept: a reload replays the exchange whole
   if (kept.stream) kept.messages = kept.messages.slice(0, kept.stream.base);
   core.kept = kept;
@@ -108,9 +111,9 @@ export function settleText(core: Core): void {
 
 /** A failure as the page sees it: a ToolnexusError's code (and a conflict's reason), else a fixed message. */
 export function describeError(error: unknown): RunSessionError {
-  if (error instanceof RunConflictError) return { code: error.code, reason: error.reason, message: error.message };
-  if (isToolnexusError(error)) return { code: error.code, message: error.message };
-  return { code: "internal", message: "toolnexus: the run session failed; try again" };
+  if (!isToolnexusError(error)) return { code: "internal", message: "toolnexus: the run session failed; try again" };
+  const { code, message, reason } = error as ToolnexusError & Partial<RunConflictError>;
+  return { code, reason, message };
 }
 
 export function isAbort(error: unknown, signal: AbortSignal): boolean {

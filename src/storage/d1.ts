@@ -5,7 +5,7 @@
 //   create table if not exists "toolnexus_runs" (key text primary key, value text not null, expires_at integer);
 //   create index if not exists "toolnexus_runs_expires_at" on "toolnexus_runs" (expires_at);
 import { ConfigError } from "../errors";
-import { kindOf } from "./shared";
+import { kindOf } from "./define";
 import { quoteTable, sqlStorage, type SweepingStorage } from "./sql";
 
 /** The part of a D1 prepared statement this adapter uses (typed here so the core needs no workers-types). */

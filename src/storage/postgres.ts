@@ -5,7 +5,7 @@
 //   create table if not exists "toolnexus_runs" (key text primary key, value text not null, expires_at bigint);
 //   create index if not exists "toolnexus_runs_expires_at" on "toolnexus_runs" (expires_at);
 import { ConfigError } from "../errors";
-import { kindOf } from "./shared";
+import { kindOf } from "./define";
 import { quoteTable, sqlStorage, type SweepingStorage } from "./sql";
 
 /** `pg` (Pool or Client), Neon serverless, PGlite: anything with `query(text, params)`. */

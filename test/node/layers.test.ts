@@ -60,9 +60,10 @@ function violation(from: string, to: string): string | undefined {
 }
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    if (e.isDirectory()) return sources(join(dir, e.name));
+    return e.name.endsWith(".ts") ? [join(dir, e.name)] : [];
+  });
 }
 
 /** Every module specifier a file names: import/export declarations, `import("…")`, `typeof import("…")`. */

@@ -90,7 +90,10 @@ function pageFetch(w: ReturnType<typeof edgeWorld>) {
   const page = { posts: [] as string[], stale: true, fetch: undefined as unknown as typeof globalThis.fetch };
   page.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const body = JSON.parse(String(init?.body ?? "{}")) as Record<string, unknown>;
-    page.posts.push(body.prompt ? "prompt" : body.restore ? "restore" : "answer");
+    let kind = "answer";
+    if (body.prompt) kind = "prompt";
+    else if (body.restore) kind = "restore";
+    page.posts.push(kind);
     const res = await w.fetch(input, init);
     if (!page.stale || !res.ok) return res;
     const out: string[] = [];
