@@ -12,6 +12,7 @@ import type { RunStorage, SetOptions } from "../storage/contract";
 import type { ToolkitLike } from "../tools/types";
 import type { StreamEvent } from "../types";
 import { pageSafeEvent } from "./event-stream";
+import { heldWaits } from "./held-waits";
 import { ownerOf } from "./run-owner";
 import type { Call, RunHandlerContext } from "./options";
 import { readJson } from "./request";
@@ -74,6 +75,7 @@ export function interopShared(name: string, opts: InteropHandlerOptions): Omit<I
     storage: client!.storage!,
     ttl: ttlSeconds ? { ttlSeconds } : {},
     running: new Map(),
+    waits: heldWaits(8),
     visible: (event) => (event.type === "reasoning" && opts.reasoning !== true ? undefined : pageSafeEvent(event)),
   };
 }
