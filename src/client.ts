@@ -12,7 +12,9 @@ import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
 import { collect, session, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
 import { translateCall } from "./client/translate-call";
+import { continueDue, expireDue, type ExpireOptions, type ExpireResult } from "./client/expire";
 import { memoryStorage } from "./storage/memory";
+import { RunConflictError } from "./errors";
 import type {
   Answer,
   ClientOptions,
@@ -29,6 +31,7 @@ import type {
 
 export type { ClientOptions, Hooks, ResumeOptions, RunOptions } from "./types";
 export type { RunInspection } from "./loop/inspect";
+export type { ExpireOptions, ExpireResult } from "./client/expire";
 
 export interface AskOptions extends RunOptions {
   /** A conversation id: its transcript is loaded from and saved to the client's storage. */
@@ -75,8 +78,13 @@ export interface Client {
     opts: WithOutput<ResumeOptions, S>,
   ): AsyncIterable<StreamEvent<Typed<S>>>;
   resumeStream(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): AsyncIterable<StreamEvent>;
-  /** Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined: unknown run. */
-  inspect(runId: string): Promise<Inspection | undefined>;
+  /**
+   * Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined:
+   * unknown run. With `toolkit`, a run whose deadline passed is continued first (semantics 8).
+   */
+  inspect(runId: string, opts?: InspectOptions): Promise<Inspection | undefined>;
+  /** Continues every run whose deadline passed (at most `limit`), found through the storage's deadline index. */
+  expire(opts: ExpireOptions): Promise<ExpireResult>;
   ask(prompt: Prompt, opts?: AskOptions): Promise<RunResult>;
   forget(id: string): Promise<void>;
   conversation(opts?: { id?: string; toolkit?: RunOptions["toolkit"] }): Conversation;
@@ -86,8 +94,18 @@ export interface Client {
   readonly storage: RunStorage;
 }
 
+export interface InspectOptions {
+  /** The run's tools: a run whose deadline passed is continued before it is reported. */
+  toolkit?: RunOptions["toolkit"];
+}
+
 /** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
-async function inspect(env: SessionEnv, runId: string): Promise<Inspection | undefined> {
+async function inspect(env: SessionEnv, runId: string, io: InspectOptions = {}): Promise<Inspection | undefined> {
+  // another caller continuing it first is fine: it is reported as that left it
+  if (io.toolkit)
+    await continueDue(env, io.toolkit, runId).catch((error: unknown) => {
+      if (!(error instanceof RunConflictError)) throw error;
+    });
   const ctx = await env.context(undefined, undefined, false);
   const found = await inspectRun(ctx, runId);
   if (!found || !env.token || found.requests.length === 0) return found;
@@ -104,6 +122,7 @@ export function createClient(options: ClientOptions): Client {
   const conversations = conversationStore(storage, opts.claimLeaseMs);
   const env = sessionEnv(opts, storage, registry, conversations);
   const resumed = resumePlans(opts);
+  const clock = () => opts.clock?.now() ?? Date.now();
 
   /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
   async function* started(prompt: Prompt, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
@@ -123,7 +142,8 @@ export function createClient(options: ClientOptions): Client {
       collect(session(env, ro, false, resumed(runId, answer, ro)))) as Client["resume"],
     resumeStream: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
       session(env, ro, true, resumed(runId, answer, ro))) as Client["resumeStream"],
-    inspect: (runId) => inspect(env, runId),
+    inspect: (runId, io) => inspect(env, runId, io),
+    expire: (eo) => expireDue(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, eo),
 
     ask: (prompt, ao = {}) => client.run(prompt, ao.id === undefined ? ao : { ...ao, conversationId: ao.id }),
 

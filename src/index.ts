@@ -101,7 +101,10 @@ export type {
   Conversation,
   Hooks,
   Inspection,
+  InspectOptions,
   RunInspection,
+  ExpireOptions,
+  ExpireResult,
 } from "./client";
 export { createInProcessClient } from "./client/in-process";
 export type { InProcessClientOptions, GenerateRequest, GenerateResult } from "./client/in-process";

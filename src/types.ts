@@ -209,6 +209,10 @@ export interface Tool {
   recovery?: "rerun";
   /** Set ⇒ before `execute`, the call suspends with `kind: "approval"` until an ok answer approves it. */
   needsApproval?: NeedsApproval;
+  /** With `needsApproval`: the approval Request expires after this many seconds. */
+  approvalTimeoutSeconds?: number;
+  /** What a passed deadline answers for this tool's Requests: `"decline"` (reason `expired`, the default) or `"cancel"`. */
+  onExpire?: "decline" | "cancel";
   /** Where a remote tool runs (an MCP server): its name, host and port, as telemetry reports them. */
   server?: { name: string; address: string; port?: number };
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
@@ -336,6 +340,11 @@ export interface SetOptions {
 }
 
 /** A string key-value store for suspended runs and conversations. */
+/** A time source: `now()` in ms since the epoch, like `Date.now()`. */
+export interface Clock {
+  now(): number;
+}
+
 export interface RunStorage {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, opts?: SetOptions): Promise<void>;
@@ -432,6 +441,13 @@ export interface ClientOptions {
    * `expiresAt`. Default 604800 (7 days); 0 keeps them until they are resumed or forgotten.
    */
   pendingTtlSeconds?: number;
+  /**
+   * A deadline on every Request a run halts on, in seconds (a positive number): past it the run continues by
+   * itself as if answered `answerDeclined(id, "expired")`. A tool's own earlier `expiresAt` wins. Default: none.
+   */
+  answerTimeoutSeconds?: number;
+  /** The one time source for deadlines, TTLs and leases (tests pass a fake one). Default the system clock. */
+  clock?: Clock;
   /** Verifies `resume(…, { token })` tokens made by `createResumeToken(run, secret)`. Never stored, logged or put in an error. */
   resumeSecret?: string;
   /** With `resumeSecret`: a resume without a token is refused with ResumeTokenError. Default false. */

@@ -128,7 +128,7 @@ export function claimRecord(
 
 /** `record` with `status` as text: an edit of the base when the transcript is the base's, else serialized whole. */
 function encode(h: Held, record: RunRecord, status: RunRecordStatus, more: Partial<RunRecord> = {}): string {
-  const lease = { until: Date.now() + h.o.claimLeaseMs, digest: h.digest };
+  const lease = { until: h.o.now() + h.o.claimLeaseMs, digest: h.digest };
   const extra = { calls: record.calls, answered: h.answered, applied: h.applied, lease, ...more };
   if (record.assistant === h.base.assistant && record.messages.length === h.base.length) {
     const edited = restamp(h.base.text, record.runId, status, extra);

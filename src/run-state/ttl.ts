@@ -10,11 +10,14 @@ export interface RecordStoreOptions {
   pendingTtlSeconds: number;
   /** How long a finished run's outcome is kept for a replayed answer; 0: it is deleted. */
   completedTtlSeconds: number;
+  /** The client's clock, in ms since the epoch: leases and TTLs are measured with it. */
+  now: () => number;
 }
 
 /**
- * How long a record with `calls` is kept on adapters with TTLs: `pendingTtlSeconds`, but never less than
- * until the last open request's `expiresAt`. Undefined: kept until it is resumed.
+ * How long a record with `calls` is kept on adapters with TTLs: `pendingTtlSeconds`, counted from the last
+ * open request's `expiresAt` when it has one (a run is never deleted before its expiry had its chance).
+ * Undefined: kept until it is resumed.
  */
 export function pendingTtl(o: RecordStoreOptions, calls: readonly StoredCall[]): { ttlSeconds: number } | undefined {
   const ttl = o.pendingTtlSeconds;
@@ -22,5 +25,5 @@ export function pendingTtl(o: RecordStoreOptions, calls: readonly StoredCall[]):
   let until = 0;
   for (const { request } of openGroups(calls))
     if (request.expiresAt) until = Math.max(until, Date.parse(request.expiresAt) || 0);
-  return { ttlSeconds: Math.max(ttl, Math.ceil((until - Date.now()) / 1000)) };
+  return { ttlSeconds: ttl + Math.max(0, Math.ceil((until - o.now()) / 1000)) };
 }
