@@ -49,9 +49,7 @@ async function dueOf(env: SessionEnv, toolkit: ToolkitLike | undefined, runId: s
 
 /** The continued run: a resume with `answers` (none: a run whose answers were applied goes on). */
 const continueWith = (env: SessionEnv, toolkit: ToolkitLike | undefined, found: Loaded, answers: Answer[]) =>
-  collect(
-    session(env, { toolkit }, false, (ctx) => prepareResume(ctx, found.record.runId, answers, undefined, found)),
-  );
+  collect(session(env, { toolkit }, false, (ctx) => prepareResume(ctx, found.record.runId, answers, undefined, found)));
 
 /**
  * Continues `runId` if a deadline of it passed: the continued run's result, or undefined when nothing was
@@ -75,7 +73,8 @@ export async function expireDue(env: SessionEnv, o: IndexOptions, opts: ExpireOp
     let drop = true;
     try {
       const { found, due } = await dueOf(env, opts.toolkit, runId);
-      if (due === "busy") drop = false; // its owner's lease runs: the next sweep sees how it ended
+      if (due === "busy")
+        drop = false; // its owner's lease runs: the next sweep sees how it ended
       else if (typeof due !== "string" && found) {
         drop = false;
         await continueWith(env, opts.toolkit, found, due.answers);

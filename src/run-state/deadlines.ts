@@ -3,14 +3,7 @@
 // reads the due runs alone — never a scan of the key space. Only get/set/compareAndSet of the RunStorage
 // contract: compare-and-set loops where the adapter has it, best effort where it has not. The index is a
 // hint: an entry whose run finished, moved on or is gone is dropped by the sweep that reads it.
-import {
-  BUCKET_MS,
-  DIRECTORY_KEY,
-  bucketKey,
-  minuteOf,
-  readBucket,
-  readDirectory,
-} from "../storage/deadline-keys";
+import { BUCKET_MS, DIRECTORY_KEY, bucketKey, minuteOf, readBucket, readDirectory } from "../storage/deadline-keys";
 import type { RunStorage } from "../types";
 import { openGroups, type RunRecord, type StoredCall } from "./record";
 import type { RecordOwner } from "./owner";
