@@ -1,5 +1,5 @@
 // Loads toolnexus for the benchmarks straight from the sources: esbuild bundles src/index.ts (plus
-// the SSE parser from src/wire/sse.ts, which the benchmarks need even if the root does not export it)
+// the SSE parser from src/_internal/sse.ts, which the benchmarks need even if the root does not export it)
 // into one temporary ESM file, dependencies included, and imports it. No dependency on a stale dist/.
 import { build } from "esbuild";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -53,7 +53,9 @@ async function bundleAndImport(entry, plugin) {
   try {
     const contents =
       entry ??
-      [`export * from "./src/index.ts";`, `export { createSSEParser, parseSSE } from "./src/wire/sse.ts";`].join("\n");
+      [`export * from "./src/index.ts";`, `export { createSSEParser, parseSSE } from "./src/_internal/sse.ts";`].join(
+        "\n",
+      );
     await build({
       stdin: { contents, resolveDir: root, loader: "js", sourcefile: "bench-entry.js" },
       bundle: true,
@@ -75,7 +77,7 @@ async function bundleAndImport(entry, plugin) {
 export async function requireOurs(names) {
   const mod = await loadOurs();
   const gone = names.filter((n) => typeof mod[n] !== "function");
-  if (gone.length) throw new Error(`the sources do not export ${gone.join(", ")} (src/index.ts, src/wire/sse.ts)`);
+  if (gone.length) throw new Error(`the sources do not export ${gone.join(", ")} (src/index.ts, src/_internal/sse.ts)`);
   return mod;
 }
 

@@ -41,21 +41,24 @@ export { relayTool } from "./tools/relay-tool";
 export type { RelayToolOptions } from "./tools/relay-tool";
 export { jsonSchema } from "./tools/schema/input-schema";
 export type { TypedJSONSchema, InferSchema, StandardSchemaV1, ToolInputSchema } from "./tools/schema/input-schema";
-export { eventStreamResponse, readEventStream } from "./edge/event-stream";
+export { eventStreamResponse } from "./edge/event-stream";
 export type { EventStreamOptions } from "./edge/event-stream";
 export { createRunHandler } from "./edge/run-handler";
 export type { RunHandlerContext, RunHandlerOptions } from "./edge/run-handler";
-export { createRunSession } from "./edge/run-session";
+// the page side, also at toolnexus/page (re-exported here for this release)
+export { createRunSession, readEventStream } from "./page/index";
 export type {
   RunSession,
   RunSessionCall,
+  RunSessionCallStatus,
+  RunSessionError,
   RunSessionOptions,
   RunSessionState,
   RunSessionStatus,
   RunSessionMessage,
   SessionStorageLike,
   AnswerOptions,
-} from "./edge/run-session";
+} from "./page/index";
 export { memoryStorage } from "./storage/memory";
 export type { MemoryStorageOptions } from "./storage/memory";
 export { webStorage } from "./storage/web";

@@ -10,7 +10,7 @@ import { ConfigError } from "../errors";
 import { canonical, isPlainObject } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
 import type { ApprovalMemory, ApprovalPlace } from "../loop/context";
-import { swap } from "../run-state/swap";
+import { swap } from "../storage/swap";
 import type { RunStorage } from "../types";
 
 type Tools = Record<string, true | string[] | undefined>;

@@ -5,9 +5,9 @@
 // marks the conversation busy (a lease) before its run starts, and a second `ask` meanwhile is refused.
 // The lease is short and renewed while the exchange runs, so one whose process died (a Worker restarted
 // mid-stream) holds the conversation only until it passes, not for as long as a run may take.
-import { RunConflictError, RunStateError, stored } from "../errors";
+import { type ConflictReason, RunConflictError, RunStateError, stored } from "../errors";
 import { conversationKey, runKey } from "../run-state/keys";
-import { swap } from "../run-state/swap";
+import { swap } from "../storage/swap";
 import type { RunStorage } from "../types";
 
 export interface ConversationRecord {
@@ -56,8 +56,8 @@ async function write(
   return wrote ? raw : undefined;
 }
 
-const conflict = (id: string, what: string, runId = id) =>
-  new RunConflictError(runId, `toolnexus: conversation "${id}" ${what}`);
+const conflict = (id: string, what: string, reason: ConflictReason, runId = id) =>
+  new RunConflictError(runId, `toolnexus: conversation "${id}" ${what}`, reason);
 
 /**
  * Runs one exchange on the conversation — as a stream of events, or drained by `ask` — refused while it
@@ -73,13 +73,18 @@ async function* exchange<E, R extends { status: string; messages: unknown[]; run
 ): AsyncGenerator<E, R> {
   const { record, raw } = await load(store, id);
   if (record.pendingRunId) {
-    throw conflict(id, `waits on run "${record.pendingRunId}": resume it, or forget(id)`, record.pendingRunId);
+    throw conflict(
+      id,
+      `waits on run "${record.pendingRunId}": resume it, or forget(id)`,
+      "waiting",
+      record.pendingRunId,
+    );
   }
   if (record.busy !== undefined && record.busy > Date.now())
-    throw conflict(id, "is busy with another ask; try again later");
+    throw conflict(id, "is busy with another ask; try again later", "busy");
   const { busy: _, ...idle } = record;
   const claimed = await write(store, id, raw, { ...idle, busy: Date.now() + store.busyMs });
-  if (claimed === undefined) throw conflict(id, "was taken by another ask first; nothing ran");
+  if (claimed === undefined) throw conflict(id, "was taken by another ask first; nothing ran", "busy");
   const end = lease(store, id, claimed, idle);
   /** Saves the outcome: the run it waits on, or its transcript. */
   const save = async (result: { status: string; messages: unknown[]; runId?: string }) => {
@@ -87,7 +92,8 @@ async function* exchange<E, R extends { status: string; messages: unknown[]; run
       result.status === "pending"
         ? { v: 1, messages: record.messages, pendingRunId: result.runId! }
         : { v: 1, messages: result.messages };
-    if (!(await end(next))) throw conflict(id, "changed while this ask ran (forgotten?); its exchange was not saved");
+    if (!(await end(next)))
+      throw conflict(id, "changed while this ask ran (forgotten?); its exchange was not saved", "changed");
   };
   const events = run(record.messages);
   let finished = false;

@@ -1,11 +1,10 @@
-// A run's StreamEvents as server-sent events: out of an edge function, and back in a page.
+// A run's StreamEvents as server-sent events, out of an edge function (page/read-events.ts reads them back).
 // Each event is `event: <type>\ndata: <the whole event as JSON>\n\n`, so reading it back is exact.
 // Page-safe by default: the `done` event's result carries no transcript (it holds the system prompt and
 // every message) and no tool metadata beyond what the tool_call/tool_result events showed.
-import { NetworkError, StreamError, ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import { EVENT_STREAM_CONTENT_TYPE } from "../protocol/headers";
 import type { RunResult, StreamEvent, ToolCallRecord } from "../types";
-import { parseSSE, readSSE } from "../wire/sse";
-import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
+import { errorPayload, errorResponse } from "./error-body";
 
 export interface EventStreamOptions {
   /** Send `result.messages` (the whole transcript, system prompt included) in the `done` event. Default false. */
@@ -106,129 +105,7 @@ export async function eventStreamResponse(
     },
   });
   const headers = new Headers(options.headers);
-  headers.set("content-type", "text/event-stream; charset=utf-8");
+  headers.set("content-type", EVENT_STREAM_CONTENT_TYPE);
   if (!headers.has("cache-control")) headers.set("cache-control", "no-cache");
   return new Response(body, { status: options.status ?? 200, headers });
-}
-
-// --- reading it back ---------------------------------------------------------------------------------
-
-function payloadOf(value: unknown): ErrorPayload | undefined {
-  const error = (value as { error?: unknown } | null)?.error as Partial<ErrorPayload> | undefined;
-  return typeof error?.code === "string" && typeof error.message === "string"
-    ? { code: error.code, message: error.message }
-    : undefined;
-}
-
-/** The server's error, as a ToolnexusError carrying the server's own code (which may be one this copy lacks). */
-function remoteError({ code, message }: ErrorPayload): ToolnexusError {
-  return new ToolnexusError(code as ToolnexusErrorCode, message);
-}
-
-/** What a non-2xx response of the endpoint says: the server's own error, or a StreamError naming the status. */
-export async function responseError(res: Response): Promise<ToolnexusError> {
-  const payload = payloadOf(await res.json().catch(() => undefined));
-  if (payload) return remoteError(payload);
-  return new StreamError(`toolnexus: the endpoint answered HTTP ${res.status}; check its URL and its logs`);
-}
-
-async function bodyOf(source: Response | ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
-  if (typeof (source as ReadableStream).getReader === "function") return source as ReadableStream<Uint8Array>;
-  const res = source as Response;
-  if (!res.ok) throw await responseError(res);
-  const type = res.headers.get("content-type");
-  if (!res.body || (type && !type.toLowerCase().includes("text/event-stream"))) {
-    res.body?.cancel().catch(() => {});
-    throw notEvents(`a ${res.body ? type : "bodiless"} response`);
-  }
-  return res.body;
-}
-
-/** What is not a stream eventStreamResponse made: a response of another kind, or an event that is not one of its. */
-const notEvents = (got: string, cause?: unknown): StreamError =>
-  new StreamError(`toolnexus: expected StreamEvents (from eventStreamResponse), got ${got}`, { cause });
-
-/** fetch reports a lost connection as a TypeError in every runtime; anything else (an abort) stays as it is. */
-function readFailure(error: unknown): unknown {
-  if (!(error instanceof TypeError)) return error;
-  return new NetworkError("toolnexus: the event stream's connection was lost; try again", { cause: error });
-}
-
-function eventOf(event: string, text: string): StreamEvent {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw notEvents(`event "${event}" (not JSON)`, error);
-  }
-  if (event === "error") {
-    const { code, message } = (data ?? {}) as Partial<ErrorPayload>;
-    throw remoteError({
-      code: typeof code === "string" ? code : "internal",
-      message: typeof message === "string" ? message : "toolnexus: the run failed on the server",
-    });
-  }
-  if (typeof data !== "object" || data === null || typeof (data as { type?: unknown }).type !== "string") {
-    throw notEvents(`event "${event}"`);
-  }
-  return data as StreamEvent;
-}
-
-const ENDED_EARLY = "toolnexus: the event stream ended before its done event (cut off); run it again";
-
-/** Thrown out of readSSE's callback to stop reading at the `done` event (it cancels the stream). */
-const DONE = Symbol("done");
-
-/**
- * Calls `onEvent` with each event of the stream, in order, and the id it was sent with (when it had one):
- * what a page plays and resumes from. Resolves after the `done` event; rejects as readEventStream throws.
- */
-export async function readEvents(
-  source: Response | ReadableStream<Uint8Array>,
-  onEvent: (event: StreamEvent, id?: string) => void,
-): Promise<void> {
-  const body = await bodyOf(source);
-  let listening = false; // what onEvent throws is its own error, never a lost connection
-  try {
-    await readSSE(body, (sse) => {
-      const event = eventOf(sse.event, sse.data);
-      listening = true;
-      onEvent(event, sse.id);
-      listening = false;
-      if (event.type === "done") throw DONE;
-    });
-  } catch (error) {
-    if (error === DONE) return;
-    throw listening ? error : readFailure(error);
-  }
-  throw new StreamError(ENDED_EARLY);
-}
-
-/**
- * The StreamEvents of a response made by {@link eventStreamResponse}, exactly as they were sent. Throws a
- * ToolnexusError whose `code` is the server's for an error response or an `error` event; a `NetworkError`
- * when the connection drops; a `StreamError` for a stream that ends before its `done` event or is not
- * one. Breaking out of the loop cancels the stream.
- */
-export async function* readEventStream(
-  source: Response | ReadableStream<Uint8Array>,
-): AsyncGenerator<StreamEvent, void, undefined> {
-  const sse = parseSSE(await bodyOf(source));
-  try {
-    for (;;) {
-      let step: IteratorResult<{ event: string; data: string }>;
-      try {
-        step = await sse.next();
-      } catch (error) {
-        throw readFailure(error);
-      }
-      if (step.done) break;
-      const event = eventOf(step.value.event, step.value.data);
-      yield event;
-      if (event.type === "done") return;
-    }
-  } finally {
-    await sse.return?.();
-  }
-  throw new StreamError(ENDED_EARLY);
 }

@@ -8,8 +8,9 @@
 // exchange's start (compare-and-set) and at its end.
 import { StreamError, stored } from "../errors";
 import type { RunStorage, SetOptions, StreamEvent } from "../types";
-import { swap } from "../run-state/swap";
-import { abortableSleep } from "../wire/retry-wait";
+import { formatEventId } from "../protocol/event-id";
+import { swap } from "../storage/swap";
+import { abortableSleep } from "../_internal/sleep";
 
 export interface Head {
   v: 1;
@@ -113,7 +114,7 @@ export async function* follow(
   for (let batch = 0; ; batch++) {
     for (const event of await nextBatch(storage, runId, exchange, batch, signal)) {
       n++;
-      if (n > after) yield { id: `${exchange}:${n}`, event };
+      if (n > after) yield { id: formatEventId(exchange, n), event };
       if (event.type === "done" || event.type === "error") return;
     }
   }

@@ -4,6 +4,8 @@
 // its own end, at its deadline, or when a stop is asked for — from this isolate (at once) or any other
 // (through the storage). A page that goes away before it got the response never learned the run's id, so
 // nobody could come back to that run: it is stopped.
+import { formatEventId } from "../protocol/event-id";
+import { EVENT_STREAM_CONTENT_TYPE, RUN_ID_HEADER } from "../protocol/headers";
 import type { RunStorage, SetOptions, StreamEvent } from "../types";
 import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 import { encodeEvent, errorFrame } from "./event-stream";
@@ -32,9 +34,9 @@ export interface ExchangePlan {
 const sse = (runId: string, body: ReadableStream<Uint8Array>): Response =>
   new Response(body, {
     headers: {
-      "content-type": "text/event-stream; charset=utf-8",
+      "content-type": EVENT_STREAM_CONTENT_TYPE,
       "cache-control": "no-store",
-      "toolnexus-run-id": runId,
+      [RUN_ID_HEADER]: runId,
     },
   });
 
@@ -99,7 +101,7 @@ function drive(
   const emit = async (event: StreamEvent) => {
     const shown = plan.visible(event);
     if (!shown) return;
-    const id = `${exchange}:${++n}`;
+    const id = formatEventId(exchange, ++n);
     // the end is in the storage before the page sees it: a page that re-attaches, stops or answers at once
     // finds the exchange over
     if (shown.type === "done" || shown.type === "error") {

@@ -9,19 +9,20 @@
 // With `owner`, a run another owner started is answered exactly as a run that does not exist.
 // A request it cannot use (bad JSON, wrong content type, a body over maxBodyBytes, bad fields) is refused
 // with a 4xx `{ error: { code, message } }` before the client is called: nothing is stored, nothing runs.
-import { parseAnswer } from "../answer";
-import { ConfigError, shown, stored, ToolnexusError, type ToolnexusErrorCode } from "../errors";
-import { isPlainObject } from "../_internal/json";
+import { ConfigError, RunConflictError, shown, stored, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import type { Client } from "../client";
 import { pendingTtls } from "../client/pending-ttl";
-import { zeroUsage } from "../loop/context";
-import type { Answer, PendingRequest, RunResult, ToolkitLike } from "../types";
-import { abortableSleep } from "../wire/retry-wait";
+import { type InspectedRun, inspectionResult } from "../client/inspection-result";
+import { formatEventId } from "../protocol/event-id";
+import { LAST_EVENT_ID_HEADER } from "../protocol/headers";
+import { badRequest, checkEventId, checkId, checkRunRequest, type RunRequest } from "../protocol/requests";
+import type { Answer, ToolkitLike } from "../types";
+import { abortableSleep } from "../_internal/sleep";
 import { errorPayload, errorResponse } from "./error-body";
 import { pageSafeEvent } from "./event-stream";
 import { replayResponse, serveExchange, type ExchangePlan } from "./exchange";
 import { follow, readHead, stopKey, type Head, type Logged } from "./exchange-log";
-import { aboutConversation, aboutRun, BUSY, checkOwner, notFound, ownerOf, scopedConversation } from "./run-owner";
+import { aboutConversation, aboutRun, checkOwner, notFound, ownerOf, scopedConversation } from "./run-owner";
 
 export interface RunHandlerOptions {
   /** A client made by createClient or createInProcessClient (its `resumeSecret` checks and issues tokens). */
@@ -58,17 +59,13 @@ interface Call
   max: number;
 }
 
-type Body = Record<string, unknown>;
-
-const MAX_ID = 256;
-const MAX_ANSWERS = 64;
-const MAX_TOKEN = 8192;
+type StartRequest = Extract<RunRequest, { kind: "start" }>;
+type RestoreRequest = Extract<RunRequest, { kind: "restore" }>;
 
 /** A request the endpoint cannot use: a ToolnexusError, whose code and message the page is told as they are. */
 const refuse = (code: ToolnexusErrorCode, message: string): never => {
   throw new ToolnexusError(code, `toolnexus: ${message}`);
 };
-const bad = (message: string) => refuse("bad_request", message);
 
 /** The body's bytes, refused once they pass `max` (whatever Content-Length claims). */
 async function readBody(request: Request, max: number): Promise<ArrayBuffer> {
@@ -89,41 +86,17 @@ async function readBody(request: Request, max: number): Promise<ArrayBuffer> {
   return new Blob(chunks as BufferSource[]).arrayBuffer();
 }
 
-async function readJsonObject(request: Request, max: number): Promise<Body> {
+async function readJson(request: Request, max: number): Promise<unknown> {
   if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? ""))
     refuse("unsupported_media_type", "send the body as JSON with content-type: application/json");
   const bytes = await readBody(request, max);
-  let body: unknown;
   try {
     // ignoreBOM: false is the default, spelled out because the Workers types require it
-    body = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
-    bad("the request body is not JSON in UTF-8");
+    return badRequest("the request body is not JSON in UTF-8");
   }
-  return isPlainObject(body) ? body : bad("the request body must be a JSON object");
 }
-
-function idOf(value: unknown, key: string): string {
-  if (typeof value !== "string" || !value || value.length > MAX_ID)
-    bad(`"${key}" must be a string of 1 to ${MAX_ID} characters`);
-  return value as string;
-}
-
-/** `body[one]` as a list of one, or the list `body[many]`, each checked with `item`; undefined when neither is sent. */
-function listOf<T>(body: Body, one: string, many: string, item: (value: unknown) => T): T[] | undefined {
-  const single = body[one];
-  const list = body[many];
-  if (single !== undefined && list !== undefined) bad(`send "${one}" or "${many}", not both`);
-  if (single !== undefined) return [item(single)];
-  if (list !== undefined && (!Array.isArray(list) || list.length > MAX_ANSWERS))
-    bad(`"${many}" must be a list of at most ${MAX_ANSWERS}`);
-  return (list as unknown[] | undefined)?.map(item);
-}
-
-const tokenOf = (token: unknown): string =>
-  typeof token === "string" && token && token.length <= MAX_TOKEN
-    ? token
-    : bad("a token must be the string the request was issued with");
 
 const json = (body: unknown, status?: number) =>
   Response.json(body, { status, headers: { "cache-control": "no-store" } });
@@ -133,7 +106,8 @@ async function stop(call: Call, runId: string): Promise<Response> {
   const found = await checkOwner(call, runId);
   if (!found) throw notFound(runId);
   const { exchange, running } = found.head;
-  if (!running) refuse("run_conflict", `run "${runId}" has no exchange streaming to stop`);
+  if (!running)
+    throw new RunConflictError(runId, `toolnexus: run "${runId}" has no exchange streaming to stop`, "finished");
   try {
     // workerd refuses to abort a controller another request made (the stored stop below still reaches it)
     call.running.get(runId)?.abort();
@@ -141,14 +115,6 @@ async function stop(call: Call, runId: string): Promise<Response> {
   const key = stopKey(runId, exchange);
   await stored("set", key, () => call.storage.set(key, "1", call.ttl));
   return json({ status: "stopping" }, 202);
-}
-
-/** `<exchange>:<n>`, as sent in each event's id: the exchange and the number of the event. */
-function eventIdOf(value: unknown): [number, number] {
-  const match =
-    /^([1-9]\d{0,8}):(0|[1-9]\d{0,8})$/.exec(String(value)) ??
-    bad('"after" (or Last-Event-ID) must be an event id "<exchange>:<n>"');
-  return [Number(match[1]), Number(match[2])];
 }
 
 /** Exchange `exchange`'s events after the `after`-th, followed to its end. */
@@ -186,22 +152,20 @@ const RUNNING_POLLS = 60;
  * whose answers were applied, continued (with `token`, any token of the run); a finished run, a `done`. A run
  * another resume is running is looked at again until it is one of those.
  */
-async function restore(call: Call, runId: string, body: Body): Promise<Response> {
-  const token = body.token === undefined ? undefined : [tokenOf(body.token)];
+async function restore(call: Call, { runId, after, token }: RestoreRequest): Promise<Response> {
   let found = await checkOwner(call, runId);
-  if (body.after !== undefined) {
-    const [exchange, after] = eventIdOf(body.after);
-    if (found && exchange <= found.head.exchange) return replay(call, runId, exchange, after);
-  }
+  if (after && found && after.exchange <= found.head.exchange) return replay(call, runId, after.exchange, after.n);
+  const anyToken = token === undefined ? undefined : [token];
   for (let polls = 0; ; polls++) {
     if (found?.head.running) return replay(call, runId, found.head.exchange, 0);
     const inspection = await call.opts.client.inspect(runId);
     if (!inspection) throw notFound(runId);
     const { status, requests, tokens } = inspection;
-    if (status === "ready") return resumed(call, runId, found, [], token);
+    if (status === "ready") return resumed(call, runId, found, [], anyToken);
     if (status !== "running")
-      return replayResponse(runId, call.request.signal, () => standing(runId, status, requests, tokens));
-    if (polls === RUNNING_POLLS) refuse("run_conflict", "the run is being resumed elsewhere; reload later");
+      return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
+    if (polls === RUNNING_POLLS)
+      throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
     await abortableSleep(RUNNING_POLL_MS, call.request.signal);
     found = await readHead(call.storage, runId);
   }
@@ -209,46 +173,31 @@ async function restore(call: Call, runId: string, body: Body): Promise<Response>
 
 /**
  * A halted (or finished) run as events with no ids (they are no exchange's): each open request, with its
- * token, then a `done` with no transcript.
+ * token, then a `done` with no transcript (the client's result of the inspected run).
  */
-async function* standing(
-  runId: string,
-  status: "pending" | "done",
-  requests: PendingRequest[],
-  tokens: Record<string, string> | undefined,
-): AsyncGenerator<Logged> {
+async function* standing(runId: string, inspected: InspectedRun): AsyncGenerator<Logged> {
+  const { requests, tokens } = inspected;
   for (const request of requests) yield { event: { type: "pending", request, runId, token: tokens?.[request.id] } };
-  const base = { text: "", messages: [], toolCalls: [], toolCallCount: 0, turns: 0, usage: zeroUsage(), model: "" };
-  const [pending] = requests;
-  const result: RunResult =
-    status === "pending" && pending
-      ? { ...base, status, runId, pending, requests, token: tokens?.[pending.id] }
-      : { ...base, status: "done" };
-  yield { event: pageSafeEvent({ type: "done", result }) };
+  yield { event: pageSafeEvent({ type: "done", result: inspectionResult(runId, inspected) }) };
 }
 
 async function post(call: Call): Promise<Response> {
-  const body = await readJsonObject(call.request, call.max);
+  const request = checkRunRequest(await readJson(call.request, call.max));
+  if (request.kind === "start") return start(call, request);
+  if (request.kind === "stop") return stop(call, request.runId);
+  if (request.kind === "restore") return restore(call, request);
+  const { runId, answers, tokens } = request;
+  return resumed(call, runId, await checkOwner(call, runId), answers, tokens);
+}
+
+/** A new run: the conversation's next exchange when it names one (its history in, its outcome saved). */
+async function start(call: Call, { prompt, conversationId: id, stopped }: StartRequest): Promise<Response> {
   const { client, toolkit } = call.opts;
   const owner = call.owner ?? undefined; // remembered approvals are the owner's
-  if (body.runId !== undefined) {
-    const runId = idOf(body.runId, "runId");
-    if (body.stop === true) return stop(call, runId);
-    if (body.restore === true) return restore(call, runId, body);
-    // an empty list continues a run whose answers were applied before it stopped (inspect says "ready")
-    const answers = listOf(body, "answer", "answers", parseAnswer) ?? bad('a resume needs "answer" or "answers"');
-    const tokens = listOf(body, "token", "tokens", tokenOf); // one per answer, checked by the client
-    return resumed(call, runId, await checkOwner(call, runId), answers, tokens);
-  }
-  const prompt = body.prompt;
-  if (typeof prompt !== "string" || !prompt.trim())
-    bad('send { "prompt" } to start a run, or { "runId", "answer" } to answer one');
-  // the conversation's next exchange: its history in, its outcome saved (client/conversations.ts)
-  const id = body.conversationId;
-  const conversationId = await scopedConversation(id === undefined ? id : idOf(id, "conversationId"), call.owner);
+  const conversationId = await scopedConversation(id, call.owner);
   // `stopped`: the page has just stopped the conversation's exchange, which may hold it a moment longer (a tool
   // or a model call slow to notice): a busy refusal is waited out for a while, not answered at once
-  const until = body.stopped === true ? Date.now() + STOPPING_WAIT_MS : 0;
+  const until = stopped ? Date.now() + STOPPING_WAIT_MS : 0;
   for (;;) {
     const runId = `run-${crypto.randomUUID()}`;
     let busy = false;
@@ -256,10 +205,10 @@ async function post(call: Call): Promise<Response> {
       ...call,
       runId,
       before: undefined,
-      events: (signal) => client.stream(prompt as string, { signal, runId, toolkit, conversationId, owner }),
+      events: (signal) => client.stream(prompt, { signal, runId, toolkit, conversationId, owner }),
       refusal: (error) => {
         const payload = aboutConversation(error);
-        busy = payload.message === BUSY;
+        busy = payload.reason === "busy";
         return payload;
       },
     });
@@ -275,19 +224,19 @@ const STOPPING_POLL_MS = 250;
 async function get(call: Call): Promise<Response> {
   const { request } = call;
   const url = new URL(request.url);
-  const runId = idOf(url.searchParams.get("runId"), "runId");
+  const runId = checkId(url.searchParams.get("runId"), "runId");
   const found = await checkOwner(call, runId);
   // an EventSource that reconnects sends the last id it got, newer than the `after` in its URL
-  const from = request.headers.get("last-event-id") ?? url.searchParams.get("after");
+  const from = request.headers.get(LAST_EVENT_ID_HEADER) ?? url.searchParams.get("after");
   if (from !== null) {
-    const [exchange, after] = eventIdOf(from);
+    const { exchange, n } = checkEventId(from);
     if (!found || exchange > found.head.exchange) throw notFound(runId);
-    return replay(call, runId, exchange, after);
+    return replay(call, runId, exchange, n);
   }
   const inspection = await call.opts.client.inspect(runId);
   if (!inspection) throw notFound(runId);
   const { status, requests, token, tokens } = inspection;
-  const streaming = found?.head.running ? `${found.head.exchange}:0` : undefined;
+  const streaming = found?.head.running ? formatEventId(found.head.exchange, 0) : undefined;
   return json({ status, requests, token, tokens, streaming });
 }
 

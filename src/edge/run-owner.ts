@@ -3,7 +3,7 @@
 // replay — from any other owner is answered with the very bytes an unknown run gets, so a stranger cannot even
 // learn that it exists. No answer names a run the caller did not send: a busy conversation is "busy", not "busy
 // with run …". Conversations are kept per owner: one owner's conversation id never reaches another's.
-import { ConfigError, RunNotFoundError, type ToolnexusError } from "../errors";
+import { type ConflictReason, ConfigError, RunNotFoundError, type ToolnexusError } from "../errors";
 import { sha256Hex } from "../_internal/sha256";
 import type { RunStorage } from "../types";
 import { errorPayload, type ErrorPayload } from "./error-body";
@@ -61,17 +61,16 @@ export function aboutRun(runId: string, error: unknown): ErrorPayload {
   return payload.code === "run_not_found" ? errorPayload(notFound(runId)) : payload;
 }
 
-/** What a new run on a conversation another exchange holds is refused with. */
-export const BUSY = "toolnexus: the conversation is busy — send again once its exchange ends";
+/** What a new run's conflict on its conversation is told as: by its reason, never naming a run. */
+const CONVERSATION_CONFLICT: Partial<Record<ConflictReason, string>> = {
+  waiting: "toolnexus: the conversation waits on an open question — answer it, or start a new one",
+  busy: "toolnexus: the conversation is busy — send again once its exchange ends",
+};
 
 /** A new run's refusal as the caller is told it: a conflict on the conversation names no run. */
 export function aboutConversation(error: unknown): ErrorPayload {
   const payload = errorPayload(error);
   if (payload.code !== "run_conflict") return payload;
-  return {
-    code: payload.code,
-    message: payload.message.includes("waits on run")
-      ? "toolnexus: the conversation waits on an open question — answer it, or start a new one"
-      : BUSY,
-  };
+  const reason = payload.reason === "waiting" ? "waiting" : "busy";
+  return { code: payload.code, reason, message: CONVERSATION_CONFLICT[reason]! };
 }

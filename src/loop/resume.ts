@@ -2,7 +2,7 @@
 // path: everything that can be checked is checked before the record is claimed; the claim is a lease the
 // owner renews at every checkpoint and gives back when it goes away; the calls of a turn are marked as
 // started before they run, so a call whose outcome a crash left unknown is reported, never run twice.
-import { ConfigError, InvalidAnswerError, RunConflictError, type ConflictReason } from "../errors";
+import { type ConflictReason, ConfigError, InvalidAnswerError, RunConflictError } from "../errors";
 import { drive } from "../loop";
 import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord } from "../run-state/record";
 import type { Loaded, RecordOwner } from "../run-state/store";

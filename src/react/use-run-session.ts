@@ -10,7 +10,7 @@ import {
   type RunSession,
   type RunSessionOptions,
   type RunSessionState,
-} from "../edge/run-session";
+} from "../page/index";
 
 export interface UseRunSessionOptions extends Partial<RunSessionOptions> {
   /** A session made elsewhere (shared by several components, or by a store); then the other options are unused. */

@@ -7,7 +7,7 @@ import { BUCKET_MS, DIRECTORY_KEY, bucketKey, minuteOf, readBucket, readDirector
 import type { RunStorage } from "../types";
 import { openGroups, type RunRecord, type StoredCall } from "./record";
 import type { RecordOwner } from "./owner";
-import { swap } from "./swap";
+import { swap } from "../storage/swap";
 
 /** What the index needs of the store's options. */
 export interface IndexOptions {

@@ -8,7 +8,7 @@ import { StorageError } from "../errors";
 import type { RunResult } from "../types";
 import { runKey } from "./keys";
 import { openGroups, restamp, saveRecord, type RunRecord, type RunRecordStatus } from "./record";
-import { swap } from "./swap";
+import { swap } from "../storage/swap";
 import { pendingTtl, type RecordStoreOptions } from "./ttl";
 
 /** A stored record as read: its text (what a claim compares against) and the record checked. */

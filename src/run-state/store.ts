@@ -5,7 +5,7 @@ import { loadRecord } from "./check";
 import { runKey } from "./keys";
 import { saveRecord, type RunRecord } from "./record";
 import { claimRecord, type Loaded, type RecordOwner } from "./owner";
-import { swap } from "./swap";
+import { swap } from "../storage/swap";
 import { indexedOwner, indexHalt } from "./deadlines";
 import { pendingTtl, type RecordStoreOptions } from "./ttl";
 

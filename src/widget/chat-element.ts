@@ -2,14 +2,14 @@
 // being run, every open Request as a card (renderRequest), a composer and a Stop button while streaming.
 // The class is made when defineChatElement is called (HTMLElement does not exist in a Worker or on a
 // server), so importing this file registers nothing and touches no global.
-import { answerApproval } from "../answer";
+import { answerApproval } from "../page/index";
 import {
   createRunSession,
   type RunSession,
   type RunSessionCall,
   type RunSessionState,
   type SessionStorageLike,
-} from "../edge/run-session";
+} from "../page/index";
 import type { Answer, PendingRequest } from "../types";
 import { h } from "./dom";
 import { renderRequest } from "./render-request";

@@ -3,7 +3,7 @@
 // several may be chosen); `approval` → Approve / Decline with an optional reason; `authorization` → a
 // sign-in link that opens in a new tab (http and https only); `tool_call` → a result field per call; any
 // other kind → a text field. The reply is an Answer built with the SDK's answer helpers, handed to onAnswer.
-import { answerDeclined, answerForm, answerOutput, relayAnswer } from "../answer";
+import { answerDeclined, answerForm, answerOutput, relayAnswer } from "../page/index";
 import type { Answer, PendingRequest, QuestionItem } from "../types";
 import { h, safeHref, uid } from "./dom";
 import { formSchema, readFields, schemaField } from "./schema-form";

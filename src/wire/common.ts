@@ -3,7 +3,7 @@ import { isPlainObject, typeName } from "../_internal/json";
 import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
-import { readSSE, type SSEEvent } from "./sse";
+import { readSSE, type SSEEvent } from "../_internal/sse";
 import type { ToolCall, Turn } from "./types";
 
 export type Json = Record<string, unknown>;

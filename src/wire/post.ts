@@ -5,7 +5,8 @@ import { NetworkError, type LlmHttpError } from "../errors";
 import type { ErrorInfo } from "../types";
 import { secretsOf } from "../_internal/redact";
 import { llmHttpError } from "./http-error";
-import { abortableSleep, backoffMs, retryAfterMs, retryDelayMs } from "./retry-wait";
+import { abortableSleep } from "../_internal/sleep";
+import { backoffMs, retryAfterMs, retryDelayMs } from "./retry-wait";
 
 /** Checked once, with the client's options. */
 export interface RetryOptions {

@@ -1,28 +1,7 @@
 // Waiting before a retry: exponential backoff with jitter, a whole-seconds Retry-After or Gemini's retryDelay,
-// on an abortable timer, for postWithRetry (post.ts).
-import { MAX_TIMER_MS } from "../_internal/signals";
-
+// on an abortable timer (_internal/sleep.ts), for postWithRetry (post.ts).
 const MAX_BACKOFF_MS = 60_000;
 const MAX_RETRY_AFTER_SECONDS = 2_147_483_647;
-
-/** An abortable timer: resolves after `ms`, rejects with `signal.reason` as soon as the signal aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      },
-      Math.min(Math.max(0, ms), MAX_TIMER_MS),
-    );
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 /** `Retry-After` in ms when it is whole seconds (`^[0-9]+$` after trim, ≤ 2147483647); else undefined. */
 export function retryAfterMs(header: string | null): number | undefined {

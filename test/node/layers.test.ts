@@ -1,9 +1,10 @@
-// The layer rule of src/: every import — static, dynamic, type-only or re-export — points down
-//   _internal → types / errors / answer → tools → wire → loop + run-state → client → edge → index,
-// storage imports only _internal, types and errors, and nothing in the core imports the subpaths on top
-// (mcp, testing, widget, react). The page side (widget, react) imports nothing of the loop, the wires, the tools or the
-// client, directly or through what it imports: a page never downloads the agent. The imports are read with
-// the TypeScript parser, so none hides in a string or comment.
+// The layer rule of src/ (LAYOUT.md): every import — static, dynamic, type-only or re-export — points down
+//   _internal → types / errors / answer / pending / answer-parse → protocol → tools → wire → loop + run-state
+//   → client → agents → edge → index,
+// storage imports only _internal, types and errors, and nothing in the core imports the subpaths on top (mcp,
+// otel, testing). The page side — page, and widget and react on it — imports only protocol and what is below
+// it, with no exception: a page never downloads the agent, nor the server. The imports are read with the
+// TypeScript parser, so none hides in a string or comment.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,28 +13,42 @@ import { describe, expect, it } from "vitest";
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
 
+/** The files of the contracts every layer shares, just above _internal. */
+const CONTRACTS = new Set(["types.ts", "errors.ts", "answer.ts", "pending.ts", "answer-parse.ts"]);
+
 /** The layer of a file (path relative to src/, with "/" separators); a file may import only from its own or lower layers. */
 function layerOf(file: string): number {
   const top = file.split("/")[0]!;
   if (top === "_internal") return 0;
-  if (file === "types.ts" || file === "errors.ts" || file === "answer.ts") return 1;
-  if (top === "storage") return 1.5;
-  if (top === "tools") return 2;
-  if (top === "wire") return 3;
-  if (file === "loop.ts" || top === "loop" || top === "run-state") return 4;
-  if (file === "client.ts" || top === "client") return 5;
-  if (top === "edge") return 6;
-  if (file === "index.ts") return 7;
-  if (top === "mcp" || top === "otel" || top === "testing" || top === "widget" || top === "react") return 8;
+  if (CONTRACTS.has(file)) return 1;
+  if (top === "protocol") return 2;
+  // the page side sits on the protocol: below it is all a page may import
+  if (top === "page") return 2.1;
+  if (top === "widget" || top === "react") return 2.2;
+  if (top === "storage") return 2.5;
+  if (top === "tools") return 3;
+  if (top === "wire") return 4;
+  if (file === "loop.ts" || top === "loop" || top === "run-state") return 5;
+  if (file === "client.ts" || top === "client") return 6;
+  if (top === "agents") return 7;
+  if (top === "edge") return 8;
+  if (file === "index.ts") return 9;
+  if (top === "mcp" || top === "otel" || top === "testing") return 10;
   throw new Error(`src/${file} is in no layer: place it in a folder of LAYOUT's picture`);
 }
 
+const PAGE_SIDE = /^(page|widget|react)\//;
+
 /** What the page side may not reach, directly or through another import. */
-const AGENT = /^(loop|wire|tools|run-state|client|storage|mcp|testing)\/|^(loop|client|index)\.ts$/;
+const AGENT = /^(loop|wire|tools|run-state|client|agents|edge|storage|mcp|otel|testing)\/|^(loop|client|index)\.ts$/;
 
 /** Why `from` may not import `to`, or undefined when it may. */
 function violation(from: string, to: string): string | undefined {
-  if (/^(widget|react)\//.test(from) && AGENT.test(to)) return "the page side imports nothing of the agent";
+  if (PAGE_SIDE.test(from) && AGENT.test(to)) return "the page side imports only protocol and what is below it";
+  // widget and react are subpaths of their own: the page session and the core never import them
+  if (/^(widget|react)\//.test(to) && !PAGE_SIDE.test(from) && from !== "index.ts")
+    return "nothing below widget and react imports them";
+  if (/^(widget|react)\//.test(to) && from.startsWith("page/")) return "the page session does not import its views";
   if (
     from.startsWith("storage/") &&
     !(to.startsWith("storage/") || to.startsWith("_internal/") || to === "types.ts" || to === "errors.ts")
@@ -127,18 +142,19 @@ describe("the layers of src/", () => {
     expect(bad).toEqual([]);
   });
 
-  it("the widget reaches nothing of the loop, the tools or the client, through any import", () => {
+  it("the page side reaches nothing of the agent nor the server, through any import", () => {
     const reached = new Set<string>();
     const walk = (file: string): void => {
-      for (const to of edges.get(file) ?? []) if (!reached.has(to)) reached.add(to), walk(to);
+      for (const to of edges.get(file) ?? []) {
+        if (reached.has(to)) continue;
+        reached.add(to);
+        walk(to);
+      }
     };
-    for (const file of edges.keys()) if (/^(widget|react)\//.test(file)) walk(file);
-    // the run session reads its stream with the SSE parser and waits on the abortable timer; both import only
-    // _internal, and no provider format comes with them
-    const shared = new Set(["wire/sse.ts", "wire/retry-wait.ts"]);
-    const agent = [...reached].filter((f) => AGENT.test(f) && !shared.has(f));
-    expect(agent).toEqual([]);
-    expect(reached).toContain("edge/run-session.ts");
+    for (const file of edges.keys()) if (PAGE_SIDE.test(file)) walk(file);
+    expect([...reached].filter((f) => AGENT.test(f))).toEqual([]);
+    expect(reached).toContain("page/run-session.ts");
+    expect(reached).toContain("_internal/sse.ts");
   });
 
   it("no imports form a cycle", () => {
@@ -152,8 +168,15 @@ describe("the layers of src/", () => {
     expect(violation("client.ts", "mcp/index.ts")).toBeDefined();
     expect(violation("widget/chat-element.ts", "client/options.ts")).toBeDefined();
     expect(violation("widget/chat-element.ts", "index.ts")).toBeDefined();
-    expect(violation("widget/chat-element.ts", "edge/run-session.ts")).toBeUndefined();
+    expect(violation("widget/chat-element.ts", "page/run-session.ts")).toBeUndefined();
+    expect(violation("page/run-session.ts", "edge/run-handler.ts")).toBeDefined();
     expect(violation("react/use-run-session.ts", "client/options.ts")).toBeDefined();
+    expect(violation("page/read-events.ts", "wire/common.ts")).toBeDefined();
+    expect(violation("page/stream.ts", "storage/memory.ts")).toBeDefined();
+    expect(violation("page/stream.ts", "protocol/headers.ts")).toBeUndefined();
+    expect(violation("protocol/requests.ts", "page/state.ts")).toBeDefined();
+    expect(violation("edge/run-handler.ts", "protocol/requests.ts")).toBeUndefined();
+    expect(violation("client/runs.ts", "widget/dom.ts")).toBeDefined();
     expect(violation("loop/halt.ts", "run-state/record.ts")).toBeUndefined();
     expect(
       cycles(

@@ -101,7 +101,7 @@ const ERRORS: [string, unknown, number, string][] = [
     "resume_token",
   ],
   ["RunNotFoundError", new RunNotFoundError("run-9"), 404, "run_not_found"],
-  ["RunConflictError", new RunConflictError("run-1", "toolnexus: already answered"), 409, "run_conflict"],
+  ["RunConflictError", new RunConflictError("run-1", "toolnexus: already answered", "answered"), 409, "run_conflict"],
   [
     "AnswerMismatchError",
     new AnswerMismatchError({ id: "q-1", kind: "input", prompt: "?" }, { id: "q-2", ok: true }),
@@ -151,6 +151,9 @@ describe("eventStreamResponse", () => {
     expect(await collect(readEventStream(res))).toEqual(EVENTS);
   });
 
+  /** A conflict's `reason`, which its body and its rebuilt error carry too (nothing for another error). */
+  const reasonOf = (error: unknown) => (error instanceof RunConflictError ? { reason: error.reason } : {});
+
   for (const [name, error, status, code] of ERRORS) {
     it(`${name} before the first event: HTTP ${status} with { error: { code: "${code}", message } }`, async () => {
       const res = await eventStreamResponse(play([], error), { headers: { "x-cors": "yes" } });
@@ -158,7 +161,7 @@ describe("eventStreamResponse", () => {
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
       expect(res.headers.get("x-cors")).toBe("yes");
       const body = (await res.json()) as { error: { code: string; message: string } };
-      expect(body).toEqual({ error: { code, message: expect.any(String) } });
+      expect(body).toEqual({ error: { code, ...reasonOf(error), message: expect.any(String) } });
       if (code !== "internal" && code !== "storage") expect(body.error.message).toBe((error as Error).message);
     });
 
@@ -169,7 +172,7 @@ describe("eventStreamResponse", () => {
       expect(frames[2]).toBe("");
       expect(frames[1]).toMatch(/^event: error\ndata: /);
       const data = JSON.parse(frames[1]!.slice("event: error\ndata: ".length));
-      expect(data).toEqual({ type: "error", code, message: expect.any(String) });
+      expect(data).toEqual({ type: "error", code, ...reasonOf(error), message: expect.any(String) });
     });
 
     it(`${name}: readEventStream throws a ToolnexusError with code "${code}", before and after the first event`, async () => {
@@ -182,6 +185,7 @@ describe("eventStreamResponse", () => {
         })(),
       );
       expect([before.code, after.code]).toEqual([code, code]);
+      expect([{ ...reasonOf(before) }, { ...reasonOf(after) }]).toEqual([reasonOf(error), reasonOf(error)]);
       expect(after.message).toBe(before.message);
       expect(got).toEqual(EVENTS.slice(0, 2));
     });

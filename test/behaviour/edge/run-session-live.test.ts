@@ -66,11 +66,11 @@ describe("createRunSession with live exchanges", () => {
     await session.stop();
     await sending;
     expect(session.state).toMatchObject({ status: "idle", error: undefined, text: "" });
-    expect(session.state.messages.at(-1)).toEqual({ role: "assistant", text: "Let me look." });
+    expect(session.state.messages.at(-1)).toEqual({ role: "assistant", text: "Let me look.", stopped: true });
     expect(kit.seen.slowAborted).toBe(1);
   });
 
-  it("another tab's stop ends this tab's exchange too: it reports the run stopped early", async () => {
+  it("another tab's stop ends this tab's exchange too, as a normal end: idle, the text so far marked stopped", async () => {
     const held = gate();
     const storage = memoryStorage();
     const edge = isolate(storage, provider([{ tokens: ["a ", "b ", "c"], gateAt: 1, gate: held.promise }]), []);
@@ -82,8 +82,38 @@ describe("createRunSession with live exchanges", () => {
     const other = isolate(storage, provider([]), []);
     expect((await other.post({ runId, stop: true })).status).toBe(202);
     await sending;
-    expect(mine.state).toMatchObject({ status: "error", error: { code: "incomplete" } });
-    expect(mine.state.messages.at(-1)).toEqual({ role: "assistant", text: "a " });
+    expect(mine.state).toMatchObject({ status: "idle", error: undefined, text: "" });
+    expect(mine.state.messages.at(-1)).toEqual({ role: "assistant", text: "a ", stopped: true });
+  });
+
+  it("two tabs on one run: tab B stops it, and both end idle with the same text, marked stopped", async () => {
+    const held = gate();
+    const storage = memoryStorage();
+    const turn = { tokens: ["one ", "two ", "three"], gateAt: 2, gate: held.promise };
+    const edge = isolate(storage, provider([turn]), []);
+    const webA = memoryWebStorage();
+    const a = createRunSession({ endpoint: "/api/run", fetch: edge.fetch, storage: webA });
+    const sending = a.send("count");
+    while (a.state.text !== "one two ") await tick();
+    // tab B shares tab A's kept state (localStorage) and re-attaches to the exchange streaming now
+    const webB = memoryWebStorage();
+    for (const [k, v] of webA.data) webB.setItem(k, v);
+    const b = createRunSession({
+      endpoint: "/api/run",
+      fetch: isolate(storage, provider([]), []).fetch,
+      storage: webB,
+    });
+    const restoring = b.restore();
+    while (b.state.text !== "one two ") await tick();
+    await b.stop();
+    await Promise.all([sending, restoring]);
+    for (const tab of [a, b]) {
+      expect(tab.state).toMatchObject({ status: "idle", error: undefined, text: "", requests: [] });
+      expect(tab.state.messages).toEqual([
+        { role: "user", text: "count" },
+        { role: "assistant", text: "one two ", stopped: true },
+      ]);
+    }
   });
 
   it("state.calls follows tool_input, tool_call and tool_result: preparing, running, done", async () => {

@@ -10,8 +10,8 @@ export { redact, REDACTED_BODY_KEYS, REDACTION_PLACEHOLDER } from "../../../src/
 export { createMetrics } from "../../../src/client/metrics";
 export { translateBody, translateResponse, openAIMessagesToAnthropic } from "../../../src/client/translate";
 export { envApiKey } from "../../../src/client/env";
-export { parseSSE } from "../../../src/wire/sse";
-export type { SSEEvent } from "../../../src/wire/sse";
+export { parseSSE } from "../../../src/_internal/sse";
+export type { SSEEvent } from "../../../src/_internal/sse";
 export { LlmHttpError, NetworkError, StreamError, isToolnexusError } from "../../../src/errors";
 export { readRelayAnswer } from "../../../src/tools/relay-answer";
 export { InvalidAnswerError } from "../../../src/errors";

@@ -6,5 +6,5 @@ export { openaiWire } from "../../../src/wire/openai";
 export { anthropicWire } from "../../../src/wire/anthropic";
 export { openaiResponsesWire } from "../../../src/wire/openai-responses";
 export { geminiWire } from "../../../src/wire/gemini";
-export { createSSEParser } from "../../../src/wire/sse";
+export { createSSEParser } from "../../../src/_internal/sse";
 export type { ToolCall, ToolOutcome, Turn, WireDelta } from "../../../src/wire/types";

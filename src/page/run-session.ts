@@ -2,24 +2,33 @@
 // every change, the same one otherwise — React's useSyncExternalStore contract; `subscribe` calls the
 // listener at once, as a Svelte store does), built from the run's events, never from the transcript.
 // It talks to an endpoint made by createRunHandler and keeps the open run in Web Storage for reloads.
-import { ConfigError, shown } from "../errors";
 import { answerDeclined } from "../answer";
+import { ConfigError, shown } from "../errors";
 import type { Answer } from "../types";
-import { type Core, forget, IDLE, keep, type RunSessionState, say, set } from "./session-core";
-import { defaultStorage, load, type SessionStorageLike } from "./session-store";
-import { restore } from "./session-restore";
-import { play, requestStop } from "./session-stream";
+import { load, type SessionStorageLike, pageStorage } from "./kept";
+import { restore } from "./restore";
+import { appendMessage, type Core, forgetRun, IDLE, persist, type RunSessionState, update } from "./state";
+import { playExchange, requestStop } from "./stream";
 
-export type { RunSessionCall, RunSessionState, RunSessionStatus } from "./session-core";
-export type { RunSessionMessage, SessionStorageLike } from "./session-store";
+export type { RunSessionMessage, SessionStorageLike } from "./kept";
+export type {
+  RunSessionCall,
+  RunSessionCallStatus,
+  RunSessionError,
+  RunSessionState,
+  RunSessionStatus,
+} from "./state";
 
 export interface RunSessionOptions {
   /** The URL of a createRunHandler endpoint, e.g. `"/api/run"`. */
   endpoint: string | URL;
   /** Default: the global fetch, looked up per call. */
   fetch?: typeof fetch;
-  /** Where the open run is kept across reloads: a Web Storage. Default `sessionStorage`; `null` for none. */
-  storage?: SessionStorageLike | null;
+  /**
+   * Where the open run is kept across reloads: a Web Storage, or `"session"` / `"local"` for the page's
+   * `sessionStorage` / `localStorage` (looked up when the session is made). Default `"session"`; `null` for none.
+   */
+  storage?: SessionStorageLike | "session" | "local" | null;
   /** The storage key. Default `"toolnexus:run-session"`. */
   key?: string;
 }
@@ -68,16 +77,23 @@ async function send(core: Core, prompt: string): Promise<void> {
       {},
     );
   if (streaming(core)) return; // another send started while the questions were declined
-  set(core, { status: "streaming", error: undefined, text: "", requests: [], runId: undefined, calls: [] });
-  say(core, "user", text);
-  forget(core);
+  update(core, { status: "streaming", error: undefined, text: "", requests: [], runId: undefined, calls: [] });
+  appendMessage(core, { role: "user", text });
+  forgetRun(core);
   // the exchange this page just stopped may hold the conversation a moment longer (a tool or a model call slow
   // to notice): `stopped` asks the endpoint to wait that out instead of refusing the prompt as busy
   const body = { prompt: text, conversationId: core.kept.conversationId, stopped: core.stopped };
   core.stopped = undefined;
-  await play(core, body, (error) => {
+  await playExchange(core, body, (error) => {
     if (!error) core.stopped = true; // the page stopped this prompt's exchange
+    return undefined;
   });
+}
+
+/** The resume request: one answer (and its token) or several (and theirs). */
+function resumeBody(runId: string, answers: Answer[], tokens: string[] | undefined) {
+  if (answers.length === 1) return { runId, answer: answers[0], ...(tokens ? { token: tokens[0] } : {}) };
+  return { runId, answers, ...(tokens ? { tokens } : {}) };
 }
 
 async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions): Promise<void> {
@@ -88,22 +104,18 @@ async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions
   // each answer's own token, in the answers' order; none when the page was given none for one of them
   const own = answers.map((a) => core.kept.tokens?.[a.id]);
   const tokens = own.every((t) => typeof t === "string") ? (own as string[]) : undefined;
-  set(core, { status: "streaming", error: undefined, requests: open.filter((q) => !answered.has(q.id)), calls: [] });
-  if (opts.text) say(core, "user", opts.text);
-  keep(core, { stream: undefined }); // an exchange cut off earlier is not the one to replay any more
-  const body = {
-    runId,
-    ...(answers.length === 1 ? { answer: answers[0] } : { answers }),
-    ...(tokens ? (answers.length === 1 ? { token: tokens[0] } : { tokens }) : {}),
-  };
-  await play(core, body, (error) => {
+  update(core, { status: "streaming", error: undefined, requests: open.filter((q) => !answered.has(q.id)), calls: [] });
+  if (opts.text) appendMessage(core, { role: "user", text: opts.text });
+  persist(core, { stream: undefined }); // an exchange cut off earlier is not the one to replay any more
+  await playExchange(core, resumeBody(runId, answers, tokens), (error) => {
     if (error && GONE.has(error.code)) {
       // answered elsewhere, expired, or not a question of this run: it is not coming back
-      set(core, { requests: [], runId: undefined });
-      forget(core);
+      update(core, { requests: [], runId: undefined });
+      forgetRun(core);
     } else {
-      set(core, { requests: open, runId }); // refused, cut off or aborted: the question stays, to be answered again
+      update(core, { requests: open, runId }); // refused, cut off or aborted: the question stays, to be answered again
     }
+    return undefined;
   });
 }
 
@@ -114,7 +126,13 @@ export function createRunSession(options: RunSessionOptions): RunSession {
       "endpoint",
       `toolnexus: createRunSession needs { endpoint }: a createRunHandler's URL, got ${shown(options?.endpoint)}`,
     );
-  const storage = options.storage === null ? undefined : (options.storage ?? defaultStorage());
+  const option = options.storage;
+  if (typeof option === "string" && option !== "session" && option !== "local")
+    throw new ConfigError(
+      "storage",
+      `toolnexus: createRunSession's storage is a Web Storage, "session", "local" or null, got ${shown(option)}`,
+    );
+  const storage = pageStorage(option);
   const key = options.key ?? "toolnexus:run-session";
   const kept = load(storage, key);
   const core: Core = {

@@ -1,11 +1,14 @@
 // A run session's state and the small moves every part of it makes: one snapshot (a new object on every
 // change, the same one otherwise — React's useSyncExternalStore contract), what is kept in Web Storage, and
-// the page's own fetch of the endpoint.
-import { isToolnexusError, NetworkError } from "../errors";
+// the page's own POST to the endpoint.
+import { type ConflictReason, isToolnexusError, NetworkError, RunConflictError } from "../errors";
 import type { PendingRequest } from "../types";
-import { save, type Kept, type RunSessionMessage, type SessionStorageLike } from "./session-store";
+import { type Kept, type RunSessionMessage, type SessionStorageLike, save } from "./kept";
 
 export type RunSessionStatus = "idle" | "streaming" | "waiting" | "done" | "error";
+
+/** Where a tool call of the current exchange is: written by the model, running, waiting on the user, done. */
+export type RunSessionCallStatus = "preparing" | "running" | "waiting" | "done";
 
 /** A tool call of the current exchange: its arguments as the model writes them, then run, then done. */
 export interface RunSessionCall {
@@ -13,9 +16,17 @@ export interface RunSessionCall {
   readonly name: string;
   /** The arguments as JSON text, growing while the model writes them. */
   readonly input: string;
-  readonly status: "preparing" | "running" | "done";
+  /** `waiting` while the call waits on an open question or approval of the user's. */
+  readonly status: RunSessionCallStatus;
   /** Once done: whether the tool's result was an error. */
   readonly isError?: boolean;
+}
+
+/** A failure the session shows: the error's code, and for a conflict which one it is (branch on `reason`). */
+export interface RunSessionError {
+  readonly code: string;
+  readonly reason?: ConflictReason;
+  readonly message: string;
 }
 
 export interface RunSessionState {
@@ -26,7 +37,7 @@ export interface RunSessionState {
   readonly text: string;
   /** The open Requests of the halted run; answer them in any order. */
   readonly requests: readonly PendingRequest[];
-  readonly error: { readonly code: string; readonly message: string } | undefined;
+  readonly error: RunSessionError | undefined;
   /** The halted run the open requests belong to. */
   readonly runId: string | undefined;
   /** The tool calls of the current exchange, in the order the model made them. */
@@ -59,7 +70,8 @@ export interface Core {
   readonly key: string;
 }
 
-export function set(core: Core, patch: Partial<RunSessionState>): void {
+/** Applies `patch` to the state as a new snapshot and tells every listener. */
+export function update(core: Core, patch: Partial<RunSessionState>): void {
   core.state = { ...core.state, ...patch };
   for (const listener of [...core.listeners]) listener(core.state);
 }
@@ -67,7 +79,7 @@ export function set(core: Core, patch: Partial<RunSessionState>): void {
 const REMOVABLE = ["runId", "tokens", "stream"] as const;
 
 /** Saves the visible messages and `patch` (an `undefined` runId, tokens or stream removes them). */
-export function keep(core: Core, patch: Partial<Kept>): void {
+export function persist(core: Core, patch: Partial<Kept>): void {
   const kept: Kept = { ...core.kept, ...patch, messages: [...core.state.messages] };
   for (const k of REMOVABLE) if (k in patch && patch[k] === undefined) delete kept[k];
   // while an exchange streams, the messages it added are not kept: a reload replays the exchange whole
@@ -77,33 +89,43 @@ export function keep(core: Core, patch: Partial<Kept>): void {
 }
 
 /** The kept run is over (or left behind): nothing of it is kept to answer or to replay. */
-export const forget = (core: Core): void => keep(core, { runId: undefined, tokens: undefined, stream: undefined });
-
-export function say(core: Core, role: RunSessionMessage["role"], text: string): void {
-  set(core, { messages: [...core.state.messages, { role, text }] });
+export function forgetRun(core: Core): void {
+  persist(core, { runId: undefined, tokens: undefined, stream: undefined });
 }
 
-/** The streamed text so far becomes a message. */
-export function flush(core: Core): void {
+export function appendMessage(core: Core, message: RunSessionMessage): void {
+  update(core, { messages: [...core.state.messages, message] });
+}
+
+/** The streamed text so far becomes an assistant message. */
+export function settleText(core: Core): void {
   if (core.state.text) {
-    set(core, { messages: [...core.state.messages, { role: "assistant", text: core.state.text }], text: "" });
+    update(core, { messages: [...core.state.messages, { role: "assistant", text: core.state.text }], text: "" });
   }
 }
 
-/** A failure as the page sees it: a ToolnexusError with a code, or a NetworkError for a failed fetch. */
-export function described(error: unknown): { code: string; message: string } {
+/** A failure as the page sees it: a ToolnexusError's code (and a conflict's reason), else a fixed message. */
+export function describeError(error: unknown): RunSessionError {
+  if (error instanceof RunConflictError) return { code: error.code, reason: error.reason, message: error.message };
   if (isToolnexusError(error)) return { code: error.code, message: error.message };
   return { code: "internal", message: "toolnexus: the run session failed; try again" };
 }
 
-export const isAbort = (error: unknown, signal: AbortSignal): boolean =>
-  signal.aborted || (error as { name?: unknown } | null)?.name === "AbortError";
+export function isAbort(error: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (error as { name?: unknown } | null)?.name === "AbortError";
+}
 
-/** The page's own fetch: a rejection that is not an abort is a NetworkError. */
-export async function call(core: Core, url: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
+/** POSTs `body` as JSON to the endpoint: a rejection that is not an abort is a NetworkError. */
+export async function postToEndpoint(core: Core, body: unknown, signal?: AbortSignal): Promise<Response> {
   const f = core.fetch ?? globalThis.fetch;
+  const init: RequestInit = {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  };
   try {
-    return await f(url, signal ? { ...init, signal } : init);
+    return await f(core.endpoint, init);
   } catch (error) {
     if (signal && isAbort(error, signal)) throw error;
     throw new NetworkError("toolnexus: could not reach the run endpoint; try again", { cause: error });

@@ -5,6 +5,8 @@
 export interface RunSessionMessage {
   role: "user" | "assistant";
   text: string;
+  /** The exchange was stopped (a Stop in this tab or another) after this text: shown as a muted mark. */
+  stopped?: true;
 }
 
 /** Anything with Web Storage's three methods: `sessionStorage`, `localStorage`, or your own. */
@@ -31,15 +33,25 @@ function streamOf(value: unknown): Kept["stream"] {
 
 const MAX_KEPT_MESSAGES = 200;
 
-function isMessage(m: unknown): m is RunSessionMessage {
-  const { role, text } = (m ?? {}) as Partial<RunSessionMessage>;
-  return (role === "user" || role === "assistant") && typeof text === "string";
+/** A kept message as the page may show it, or undefined for a value that is not one. */
+function messageOf(m: unknown): RunSessionMessage | undefined {
+  const { role, text, stopped } = (m ?? {}) as Partial<RunSessionMessage>;
+  if ((role !== "user" && role !== "assistant") || typeof text !== "string") return undefined;
+  return stopped === true ? { role, text, stopped } : { role, text };
 }
 
-/** The default storage: the tab's sessionStorage where there is one (a page), else none. */
-export function defaultStorage(): SessionStorageLike | undefined {
+/**
+ * The storage `option` names: a Web Storage as given, the page's `sessionStorage` (the default) or
+ * `localStorage`, or none (`null`, or where the page has no such storage: a Worker, a server).
+ */
+export function pageStorage(
+  option: SessionStorageLike | "session" | "local" | null | undefined,
+): SessionStorageLike | undefined {
+  if (option === null) return undefined;
+  if (typeof option === "object") return option;
+  const name = option === "local" ? "localStorage" : "sessionStorage";
   try {
-    return (globalThis as { sessionStorage?: SessionStorageLike }).sessionStorage;
+    return (globalThis as unknown as Record<string, SessionStorageLike | undefined>)[name];
   } catch {
     return undefined; // a sandboxed frame throws on access
   }
@@ -57,7 +69,7 @@ export function load(storage: SessionStorageLike | undefined, key: string): Kept
   const stream = streamOf(kept?.stream);
   return {
     conversationId: typeof kept?.conversationId === "string" ? kept.conversationId : `conv-${crypto.randomUUID()}`,
-    messages: Array.isArray(kept?.messages) ? kept.messages.filter(isMessage) : [],
+    messages: Array.isArray(kept?.messages) ? kept.messages.flatMap((m) => messageOf(m) ?? []) : [],
     ...(typeof kept?.runId === "string" && kept.runId ? { runId: kept.runId } : {}),
     ...(tokens ? { tokens: Object.fromEntries(Object.entries(tokens).filter(([, t]) => typeof t === "string")) } : {}),
     ...(stream ? { stream } : {}),
