@@ -8,6 +8,7 @@ import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
 import { pendingTtls } from "./client/pending-ttl";
+import { clocks } from "./client/clock";
 import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
 import { collect, session, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
@@ -171,5 +172,6 @@ export function createClient(options: ClientOptions): Client {
     storage,
   };
   pendingTtls.set(client, opts.pendingTtlSeconds); // an edge handler keeps its records as long
+  clocks.set(client, clock);
   return client;
 }

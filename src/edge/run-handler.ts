@@ -12,6 +12,7 @@
 import { ConfigError, RunConflictError, shown, stored, ToolnexusError, type ToolnexusErrorCode } from "../errors";
 import type { Client } from "../client";
 import { pendingTtls } from "../client/pending-ttl";
+import { isDue } from "../client/clock";
 import { type InspectedRun, inspectionResult } from "../client/inspection-result";
 import { formatEventId } from "../protocol/event-id";
 import { LAST_EVENT_ID_HEADER } from "../protocol/headers";
@@ -161,7 +162,9 @@ async function restore(call: Call, { runId, after, token }: RestoreRequest): Pro
     const inspection = await call.opts.client.inspect(runId);
     if (!inspection) throw notFound(runId);
     const { status, requests, tokens } = inspection;
-    if (status === "ready") return resumed(call, runId, found, [], anyToken);
+    // answers applied, or a deadline passed (semantics 8): the run goes on, into its event log
+    if (status === "ready" || (status === "pending" && requests.some((r) => isDue(call.opts.client, r))))
+      return resumed(call, runId, found, [], anyToken);
     if (status !== "running")
       return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
     if (polls === RUNNING_POLLS)
@@ -233,7 +236,8 @@ async function get(call: Call): Promise<Response> {
     if (!found || exchange > found.head.exchange) throw notFound(runId);
     return replay(call, runId, exchange, n);
   }
-  const inspection = await call.opts.client.inspect(runId);
+  // a run whose deadline passed is continued first, so a reloaded page finds it moved on
+  const inspection = await call.opts.client.inspect(runId, { toolkit: call.opts.toolkit });
   if (!inspection) throw notFound(runId);
   const { status, requests, token, tokens } = inspection;
   const streaming = found?.head.running ? formatEventId(found.head.exchange, 0) : undefined;

@@ -137,7 +137,9 @@ export async function prepareResume(
   );
   if (replay)
     return { state, finished: record.status === "done" ? keptOutcome(record) : pendingResult(state, record, run) };
-  refuseTaken(record, digest, answers.length, nowOf(run));
+  // a run whose deadline passed needs no answer: the claim declines its due requests (semantics 8)
+  const count = answers.length || (record.status === "suspended" ? dueAnswers(run, record.calls).length : 0);
+  refuseTaken(record, digest, count, nowOf(run));
   const applied = record.status === "suspended" ? matchAll(run, record, parsed) : [];
   run.signal?.throwIfAborted();
   const claimed = {
