@@ -61,7 +61,8 @@ export async function continueDue(
   runId: string,
 ): Promise<RunResult | undefined> {
   const { found, due } = await dueOf(env, toolkit, runId);
-  if (typeof due === "string" || !found) return undefined;
+  // a read continues a question that expired, not a run left ready by a failure (its restore does that)
+  if (typeof due === "string" || !found || due.answers.length === 0) return undefined;
   return continueWith(env, toolkit, found, due.answers);
 }
 
