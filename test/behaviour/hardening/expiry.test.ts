@@ -2,6 +2,7 @@
 // exactly once — an answer racing an expiry, or two sweepers, never run the loop twice; a write that fails
 // during a continuation leaves the run to the next sweep.
 import { answerApproval, memoryStorage, RunConflictError, type RunStorage } from "toolnexus";
+import { raceSweepers } from "toolnexus/testing";
 import { describe, expect, it, vi } from "vitest";
 import { approvalTool, askTool, clientOn, echoModel, fakeClock } from "../support/deadlines";
 import { barrier, faultyStorage, type FaultyStorage } from "../support/faulty-storage";
@@ -144,6 +145,12 @@ describe("client.expire", () => {
     storage.beforeGet = undefined;
     expect([...a.continued, ...b.continued].sort()).toEqual([...ids].sort());
     expect(s.bodies).toHaveLength(3);
+  });
+
+  it("three sweepers over the published race: every due run continued once, by one of them", async () => {
+    const outcome = await raceSweepers(memoryStorage(), { runs: 6, sweepers: 3 });
+    expect(new Set(outcome.continued).size).toBe(6);
+    expect([outcome.continued.length, outcome.continuations, outcome.executions]).toEqual([6, 6, 0]);
   });
 
   it("a write that fails during a continuation leaves the run to the next sweep, which finishes it", async () => {
