@@ -28,8 +28,8 @@ describe("RunStoreObject and deadlines", () => {
     const halted = await clientOn(durableObjectStorage({ namespace: env.RUN_STORE, name })).run("book", {
       toolkit: [tool],
     });
-    expect(halted.status).toBe("pending");
-    const deadline = Date.parse(halted.status === "pending" ? halted.pending.expiresAt! : "");
+    if (halted.status !== "pending") throw new Error(`expected a halted run, got ${halted.status}`);
+    const deadline = Date.parse(halted.pending.expiresAt!);
     const alarm = await runInDurableObject(stubFor(name), (_object, ctx) => ctx.storage.getAlarm());
     expect(alarm).toBe(deadline); // the earliest thing the object stores: before the run's TTL
 
