@@ -3,7 +3,7 @@
 // during a continuation leaves the run to the next sweep.
 import { answerApproval, memoryStorage, RunConflictError, type RunStorage } from "toolnexus";
 import { raceSweepers } from "toolnexus/testing";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { approvalTool, askTool, clientOn, echoModel, fakeClock } from "../support/deadlines";
 import { barrier, faultyStorage, type FaultyStorage } from "../support/faulty-storage";
 import { asPending } from "../support/results";
@@ -164,9 +164,15 @@ describe("client.expire", () => {
     storage.beforeCompareAndSet = (key) => {
       if (key.startsWith("run:") && ++casts === 2) throw new Error("disk full"); // the claim lands, the next write fails
     };
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    expect((await client.expire({ toolkit: [ask.tool] })).continued).toEqual([]);
-    warn.mockRestore();
+    const warn = console.warn;
+    const warned: unknown[] = [];
+    console.warn = (message: unknown) => warned.push(message); // the sweep says which run it could not continue
+    try {
+      expect((await client.expire({ toolkit: [ask.tool] })).continued).toEqual([]);
+    } finally {
+      console.warn = warn;
+    }
+    expect(String(warned[0])).toContain(ids[0]!);
     storage.beforeCompareAndSet = undefined;
     expect((await client.expire({ toolkit: [ask.tool] })).continued).toEqual(ids);
     const seen = s.bodies.map((b) => JSON.stringify(b)).filter((b) => b.includes("declined/expired: Q0"));
