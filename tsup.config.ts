@@ -5,15 +5,19 @@ import { defineConfig, type Options } from "tsup";
 const builds: Options[] = [
   {
     // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
-    // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks
-    entry: { index: "src/index.ts" },
+    // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks. toolnexus/page
+    // is an entry of the same build: the page session is one copy, in a chunk both import, and dist/page.js
+    // imports only the page's own chunks (a page importing it by URL downloads none of the loop or the wires)
+    entry: { index: "src/index.ts", page: "src/page/index.ts" },
     format: ["esm"],
-    dts: true,
+    dts: { entry: { index: "src/index.ts" } },
     sourcemap: true,
     target: "es2022",
     platform: "neutral",
     splitting: true,
   },
+  // dist/page.d.ts on its own, so dist/index.d.ts stays one self-contained file
+  { entry: { page: "src/page/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
   // toolnexus/mcp in a build of its own, so dist/index.d.ts stays one self-contained file (a Deno URL import
   // and JSR read it alone); the core's own code is shared through the package's published entry
   overTheCore("mcp", "src/mcp/index.ts"),
@@ -22,12 +26,11 @@ const builds: Options[] = [
   // toolnexus/testing: its own file over the published core, so the core bundle holds no testing code and
   // the testing code shares the user's copy of the core
   overTheCore("testing", "src/testing/index.ts"),
-  // toolnexus/widget: the page's chat element over the published core; what it takes from the core (the run
-  // session, the answer helpers) it imports from ./index.js, so a page bundles one copy of them
-  overTheCore("widget", "src/widget/index.ts", /^\.\.\/(index|answer|edge\/run-session|types)$/),
-  // toolnexus/react: the hook over the published core; what it takes from the core (the run session) it
-  // imports from ./index.js, so a page bundles one copy of it, and React stays the page's own
-  overTheCore("react", "src/react/index.ts", /^\.\.\/(edge\/run-session|types)$/),
+  // toolnexus/widget: the page's chat element over toolnexus/page; what it takes from the page side (the run
+  // session, the answer helpers) it imports from ./page.js, so a page loads one copy of them and nothing more
+  overTheCore("widget", "src/widget/index.ts", /^\.\.\/page(\/index)?$/, "./page.js"),
+  // toolnexus/react: the hook over toolnexus/page (./page.js); React stays the page's own
+  overTheCore("react", "src/react/index.ts", /^\.\.\/page(\/index)?$/, "./page.js"),
   {
     // one self-contained file a page or a Deno script can import by URL; its first line points Deno (and
     // JSR) at the declarations the build above writes beside it, so a URL import is typed
@@ -71,8 +74,8 @@ function withoutSourcesInMaps(options: Options): Options {
   };
 }
 
-/** A subpath entry built on its own, whose imports of the core (`../index`, or `core`) stay an import of the published ./index.js. */
-function overTheCore(name: string, entry: string, core = /^\.\.\/index$/): Options {
+/** A subpath entry built on its own, whose imports of the core (`../index`, or `core`) stay an import of the published `to`. */
+function overTheCore(name: string, entry: string, core = /^\.\.\/index$/, to = "./index.js"): Options {
   return {
     entry: { [name]: entry },
     format: ["esm"],
@@ -84,7 +87,7 @@ function overTheCore(name: string, entry: string, core = /^\.\.\/index$/): Optio
       {
         name: `${name}-over-the-core`,
         setup(build) {
-          build.onResolve({ filter: core }, () => ({ path: "./index.js", external: true }));
+          build.onResolve({ filter: core }, () => ({ path: to, external: true }));
         },
       },
     ],

@@ -7,7 +7,6 @@ import { conversationApprovalsKey } from "./client/approvals";
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
-import { pendingTtls } from "./client/pending-ttl";
 import { clocks } from "./client/clock";
 import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
 import { collect, session, type SessionEnv } from "./client/session";
@@ -93,6 +92,11 @@ export interface Client {
   metrics(): string;
   /** The storage its runs and conversations live in (an edge handler keeps its event logs there too). */
   readonly storage: RunStorage;
+  /**
+   * How long a halted run is kept, in seconds (the `pendingTtlSeconds` option; 0 = no expiry). Read-only; an
+   * edge handler keeps its event logs and owner stamps as long by default.
+   */
+  readonly pendingTtlSeconds: number;
 }
 
 export interface InspectOptions {
@@ -170,8 +174,8 @@ export function createClient(options: ClientOptions): Client {
 
     metrics: () => registry.render(),
     storage,
+    pendingTtlSeconds: opts.pendingTtlSeconds,
   };
-  pendingTtls.set(client, opts.pendingTtlSeconds); // an edge handler keeps its records as long
-  clocks.set(client, clock);
+  clocks.set(client, clock); // an edge handler continues a due run by the client's time
   return client;
 }

@@ -1,16 +1,21 @@
-// An exchange's page-safe events kept in the run's storage, so a page that reloaded — or a request that
-// landed on another isolate or process — replays them and follows the live exchange to its end. Beside the
-// run's own keys, each with the handler's TTL (so the log expires with the run):
+// A run's exchanges as the handler keeps them in the run's storage — the second durable record of a run,
+// owned here and only here — so a page that reloaded, or a request that landed on another isolate or
+// process, replays them and follows the live exchange to its end. Beside the run's own keys, each with the
+// handler's TTL (so the log expires with the run):
 //   edge:<runId>             the head { v: 1, owner, exchange, running }: who owns the run, its latest exchange
 //   edge:<runId>:<e>:<b>     batch b (0, 1, …) of exchange e, `{ events }`: event n of e (from 1) has id `<e>:<n>`
 //   edge:<runId>:<e>:stop    written once a stop of exchange e was asked for
 // Batches are written in order, each once, so a reader never sees a batch change; the head is written at an
-// exchange's start (compare-and-set) and at its end.
+// exchange's start (compare-and-set) and at its end. The running exchange's events are batched in memory and
+// written as one value at each boundary — a tool call or result, a pending request, the end — once
+// MAX_EVENTS wait, and at least every TICK_MS: a 2,000-token answer costs a handful of writes, never one per
+// token (Workers KV takes one write per second per key; a Durable Object bills every write). Each tick and
+// each write also reads the exchange's stop mark: a stop asked for on another isolate lands here.
+import { abortableSleep } from "../_internal/sleep";
 import { StreamError, stored } from "../errors";
-import type { RunStorage, SetOptions, StreamEvent } from "../types";
 import { formatEventId } from "../protocol/event-id";
 import { swap } from "../storage/swap";
-import { abortableSleep } from "../_internal/sleep";
+import type { RunStorage, SetOptions, StreamEvent } from "../types";
 
 export interface Head {
   v: 1;
@@ -22,100 +27,215 @@ export interface Head {
   running: boolean;
 }
 
+/** A head as read, with its stored text (what a compare-and-set over it expects). */
+export interface StoredHead {
+  head: Head;
+  raw: string;
+}
+
 export interface Logged {
   /** `<exchange>:<n>`; none for an event that is no exchange's (a restore's view of a halted run). */
   id?: string;
   event: StreamEvent;
 }
 
-const headKey = (runId: string) => `edge:${runId}`;
-const batchKey = (runId: string, exchange: number, batch: number) => `edge:${runId}:${exchange}:${batch}`;
-export const stopKey = (runId: string, exchange: number): string => `edge:${runId}:${exchange}:stop`;
-
-export const read = (storage: RunStorage, key: string): Promise<string | undefined> =>
-  stored("get", key, () => storage.get(key));
-
-/** The run's head and its stored text (for a compare-and-set), or undefined when the handler never saw the run. */
-export async function readHead(storage: RunStorage, runId: string): Promise<{ head: Head; raw: string } | undefined> {
-  const raw = await read(storage, headKey(runId));
-  if (raw === undefined) return undefined;
-  try {
-    const head = JSON.parse(raw) as Head;
-    if (head?.v === 1 && Number.isInteger(head.exchange) && (head.owner === null || typeof head.owner === "string"))
-      return { head, raw };
-  } catch {}
-  return undefined; // not ours: treated as a run the handler never saw
-}
-
-/** Writes `head` over `expected`; resolves the text written, or undefined when another request wrote first. */
-export async function writeHead(
-  storage: RunStorage,
-  runId: string,
-  expected: string | undefined,
-  head: Head,
-  opts: SetOptions,
-): Promise<string | undefined> {
-  const key = headKey(runId);
-  const raw = JSON.stringify(head);
-  return stored("compareAndSet", key, async () => ((await swap(storage, key, expected, raw, opts)) ? raw : undefined));
-}
-
-export const writeBatch = (
-  storage: RunStorage,
-  runId: string,
-  exchange: number,
-  batch: number,
-  events: StreamEvent[],
-  opts: SetOptions,
-): Promise<void> => storage.set(batchKey(runId, exchange, batch), JSON.stringify({ events }), opts);
-
+/** A batch is written once this many events wait. */
+export const MAX_EVENTS = 256;
+/** How often a running exchange writes what waits and looks for a stop, in ms. */
+export const TICK_MS = 1_000;
+/** How often a batch that failed to write is tried again, at the end, before the log is given up. */
+const END_TRIES = 3;
 /** How long a follower waits, at most, between two looks at the storage for the next batch. */
 const MAX_POLL_MS = 1_000;
 const FIRST_POLL_MS = 20;
 /** A follower gives up on an exchange that wrote nothing for this long (its server went away mid-run). */
 export const FOLLOW_IDLE_MS = 300_000;
 
-/** The batch after the last one read, looked for with a bounded backoff until it is there or the exchange is gone. */
-async function nextBatch(
-  storage: RunStorage,
-  runId: string,
-  exchange: number,
-  batch: number,
-  signal: AbortSignal | undefined,
-): Promise<StreamEvent[]> {
-  const key = batchKey(runId, exchange, batch);
-  const since = Date.now();
-  for (let wait = FIRST_POLL_MS, last = false; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
-    const raw = await read(storage, key);
-    if (raw !== undefined) return (JSON.parse(raw) as { events: StreamEvent[] }).events;
-    if (last)
-      throw new StreamError(
-        "toolnexus: the exchange's log stops short (its server stopped, or the storage lags) — reload to look again",
-      );
-    const now = (await readHead(storage, runId))?.head;
-    // an exchange that ended (or was followed by another) wrote its last batch before saying so: one more look
-    last = !now || now.exchange !== exchange || !now.running || Date.now() - since > FOLLOW_IDLE_MS;
-    if (!last) await abortableSleep(wait, signal);
-  }
+const BOUNDARY = new Set<string>(["tool_call", "tool_result", "pending", "done", "error"]);
+
+/** The exchange this log writes: its head as stamped, the events waiting, the next batch's number. */
+interface Writing {
+  head: Head;
+  raw: string;
+  waiting: StreamEvent[];
+  batch: number;
+  chain: Promise<void>;
+  stopped: boolean;
+  timer: ReturnType<typeof setInterval>;
+  onStop: () => void;
 }
 
 /**
- * The events of exchange `exchange` after event number `after`, each with its id, read from the storage and
- * followed while the exchange runs, up to its `done` or `error` event.
+ * One run's exchange log: read its head, stamp a new exchange, append its events and close it, ask it to
+ * stop, follow it. An exchange that lost the race for its number is not this log's to write: append and
+ * close do nothing for it.
  */
-export async function* follow(
-  storage: RunStorage,
-  runId: string,
-  exchange: number,
-  after: number,
-  signal?: AbortSignal,
-): AsyncGenerator<Logged, void, undefined> {
-  let n = 0;
-  for (let batch = 0; ; batch++) {
-    for (const event of await nextBatch(storage, runId, exchange, batch, signal)) {
-      n++;
-      if (n > after) yield { id: formatEventId(exchange, n), event };
-      if (event.type === "done" || event.type === "error") return;
+export class ExchangeLog {
+  private writing: Writing | undefined;
+
+  constructor(
+    private readonly storage: RunStorage,
+    readonly runId: string,
+    private readonly ttl: SetOptions,
+  ) {}
+
+  private get headKey(): string {
+    return `edge:${this.runId}`;
+  }
+
+  private batchKey(exchange: number, batch: number): string {
+    return `edge:${this.runId}:${exchange}:${batch}`;
+  }
+
+  private stopKey(exchange: number): string {
+    return `edge:${this.runId}:${exchange}:stop`;
+  }
+
+  private read(key: string): Promise<string | undefined> {
+    return stored("get", key, () => this.storage.get(key));
+  }
+
+  /** The run's head and its stored text, or undefined when the handler never saw the run. */
+  async head(): Promise<StoredHead | undefined> {
+    const raw = await this.read(this.headKey);
+    if (raw === undefined) return undefined;
+    try {
+      const head = JSON.parse(raw) as Head;
+      const owned = head?.owner === null || typeof head?.owner === "string";
+      if (head?.v === 1 && Number.isInteger(head.exchange) && owned) return { head, raw };
+    } catch {}
+    return undefined; // not ours: treated as a run the handler never saw
+  }
+
+  /** Writes `head` over `expected`; resolves the text written, or undefined when another request wrote first. */
+  private async writeHead(expected: string | undefined, head: Head): Promise<string | undefined> {
+    const key = this.headKey;
+    const raw = JSON.stringify(head);
+    const wrote = await stored("compareAndSet", key, () => swap(this.storage, key, expected, raw, this.ttl));
+    return wrote ? raw : undefined;
+  }
+
+  /**
+   * Begins the exchange after `before` (undefined: a new run) for `owner`: its head is written over the head
+   * the request found, or — when only the end of the exchange before was written meanwhile (a page that
+   * answered as soon as it saw `pending`) — over that. Resolves the head, and whether this log writes the
+   * exchange (false: another request began this exchange number first). `onStop` is called once a stop of
+   * it was asked for, from any isolate.
+   */
+  async stamp(
+    before: StoredHead | undefined,
+    owner: string | null,
+    onStop: () => void,
+  ): Promise<Head & { logged: boolean }> {
+    const head: Head = { v: 1, owner, exchange: (before?.head.exchange ?? 0) + 1, running: true };
+    let expected = before?.raw;
+    for (let tries = 0; tries < 3; tries++) {
+      const raw = await this.writeHead(expected, head);
+      if (raw !== undefined) {
+        this.begin(head, raw, onStop);
+        return { ...head, logged: true };
+      }
+      if (expected === undefined) break;
+      const now = await this.head();
+      if (now?.head.exchange !== head.exchange - 1 || now.head.owner !== owner) break;
+      expected = now.raw;
+    }
+    return { ...head, logged: false };
+  }
+
+  private begin(head: Head, raw: string, onStop: () => void): void {
+    const timer = setInterval(() => void this.flush(), TICK_MS);
+    this.writing = { head, raw, waiting: [], batch: 0, chain: Promise.resolve(), stopped: false, timer, onStop };
+  }
+
+  /** Keeps `event`; a boundary (or a full batch) writes the batch. Resolves once that write is done. */
+  append(event: StreamEvent): Promise<void> {
+    const writing = this.writing;
+    if (!writing) return Promise.resolve();
+    writing.waiting.push(event);
+    if (BOUNDARY.has(event.type) || writing.waiting.length >= MAX_EVENTS) return this.flush();
+    return Promise.resolve();
+  }
+
+  /** Writes what waits (trying again a few times), stops the ticks, then the head says the exchange is over. */
+  async close(): Promise<void> {
+    const writing = this.writing;
+    if (!writing) return;
+    clearInterval(writing.timer);
+    writing.stopped = true;
+    for (let tries = 0; tries < END_TRIES && writing.waiting.length > 0; tries++) await this.flush();
+    await writing.chain;
+    // unless a newer exchange began meanwhile
+    await this.writeHead(writing.raw, { ...writing.head, running: false }).catch(() => {});
+  }
+
+  private flush(): Promise<void> {
+    const writing = this.writing!;
+    writing.chain = writing.chain.then(() => this.write(writing));
+    return writing.chain;
+  }
+
+  // a failed write keeps its events waiting: the next one writes the same batch number with more in it
+  private async write(writing: Writing): Promise<void> {
+    const events = writing.waiting;
+    if (events.length > 0) {
+      writing.waiting = [];
+      const key = this.batchKey(writing.head.exchange, writing.batch);
+      try {
+        await this.storage.set(key, JSON.stringify({ events }), this.ttl);
+        writing.batch++;
+      } catch {
+        writing.waiting = events.concat(writing.waiting);
+      }
+    }
+    await this.lookForStop(writing);
+  }
+
+  private async lookForStop(writing: Writing): Promise<void> {
+    if (writing.stopped) return;
+    const mark = await this.read(this.stopKey(writing.head.exchange)).catch(() => undefined);
+    if (mark === undefined) return;
+    writing.stopped = true;
+    writing.onStop();
+  }
+
+  /** Asks exchange `exchange` to stop, wherever it runs: its stop mark, read at its next tick or write. */
+  async stop(exchange: number): Promise<void> {
+    const key = this.stopKey(exchange);
+    await stored("set", key, () => this.storage.set(key, "1", this.ttl));
+  }
+
+  /** The batch after the last one read, looked for with a bounded backoff until it is there or the exchange is gone. */
+  private async nextBatch(exchange: number, batch: number, signal: AbortSignal | undefined): Promise<StreamEvent[]> {
+    const key = this.batchKey(exchange, batch);
+    const since = Date.now();
+    let last = false;
+    for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
+      const raw = await this.read(key);
+      if (raw !== undefined) return (JSON.parse(raw) as { events: StreamEvent[] }).events;
+      if (last)
+        throw new StreamError(
+          "toolnexus: the exchange's log stops short (its server stopped, or the storage lags) — reload to look again",
+        );
+      const now = (await this.head())?.head;
+      // an exchange that ended (or was followed by another) wrote its last batch before saying so: one more look
+      last = !now || now.exchange !== exchange || !now.running || Date.now() - since > FOLLOW_IDLE_MS;
+      if (!last) await abortableSleep(wait, signal);
+    }
+  }
+
+  /**
+   * The events of exchange `exchange` after event number `after`, each with its id, read from the storage and
+   * followed while the exchange runs, up to its `done` or `error` event.
+   */
+  async *follow(exchange: number, after: number, signal?: AbortSignal): AsyncGenerator<Logged, void, undefined> {
+    let n = 0;
+    for (let batch = 0; ; batch++) {
+      for (const event of await this.nextBatch(exchange, batch, signal)) {
+        n++;
+        if (n > after) yield { id: formatEventId(exchange, n), event };
+        if (event.type === "done" || event.type === "error") return;
+      }
     }
   }
 }

@@ -1,24 +1,22 @@
 // One exchange (a new run, or a resume) served by the run handler: its events are driven by the handler, not
 // by the page's reading, so a page that goes away (a reload) leaves the run going; they reach the page live
-// and the run's storage in batches (log-writer.ts), each with its id `<exchange>:<n>`. The exchange ends at
+// and the run's exchange log in batches (exchange-log.ts), each with its id `<exchange>:<n>`. The exchange ends at
 // its own end, at its deadline, or when a stop is asked for — from this isolate (at once) or any other
 // (through the storage). A page that goes away before it got the response never learned the run's id, so
 // nobody could come back to that run: it is stopped.
 import { formatEventId } from "../protocol/event-id";
 import { EVENT_STREAM_CONTENT_TYPE, RUN_ID_HEADER } from "../protocol/headers";
-import type { RunStorage, SetOptions, StreamEvent } from "../types";
+import type { StreamEvent } from "../types";
 import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 import { encodeEvent, errorFrame } from "./event-stream";
-import { type Head, type Logged, readHead, writeHead } from "./exchange-log";
-import { logWriter } from "./log-writer";
+import type { ExchangeLog, Logged, StoredHead } from "./exchange-log";
 
 export interface ExchangePlan {
-  storage: RunStorage;
-  runId: string;
+  /** The run's exchange log (its runId is the run's). */
+  log: ExchangeLog;
   /** The head the run had before (undefined: a new run, or one the handler never saw) and its stored text. */
-  before: { head: Head; raw: string } | undefined;
+  before: StoredHead | undefined;
   owner: string | null;
-  ttl: SetOptions;
   /** The client's events for this exchange, running under `signal`. */
   events(signal: AbortSignal): AsyncIterable<StreamEvent>;
   /** What a page may see of an event: undefined for one it is not shown. */
@@ -47,56 +45,47 @@ function liveBody() {
   const encoder = new TextEncoder();
   let sink!: ReadableStreamDefaultController<Uint8Array>;
   let open = true;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      sink = controller;
+    },
+    cancel() {
+      open = false;
+    },
+  });
   return {
-    body: new ReadableStream<Uint8Array>({ start: (c) => void (sink = c), cancel: () => void (open = false) }),
-    push: (item: Logged) => open && sink.enqueue(encoder.encode(frameOf(item))),
-    end: () => open && sink.close(),
+    body,
+    push(item: Logged): void {
+      if (open) sink.enqueue(encoder.encode(frameOf(item)));
+    },
+    end(): void {
+      if (open) sink.close();
+    },
   };
 }
 
 /**
- * Writes the head of the exchange `head` starts: over the head the request found, or — when only the end
- * of the exchange before was written meanwhile (a page that answered as soon as it saw `pending`) — over
- * that. Resolves undefined when another request began this exchange number first.
- */
-async function stamp(plan: ExchangePlan, head: Head): Promise<string | undefined> {
-  let expected = plan.before?.raw;
-  for (let tries = 0; tries < 3; tries++) {
-    const raw = await writeHead(plan.storage, plan.runId, expected, head, plan.ttl);
-    if (raw !== undefined || expected === undefined) return raw;
-    const now = await readHead(plan.storage, plan.runId);
-    if (now?.head.exchange !== head.exchange - 1 || now.head.owner !== head.owner) return undefined;
-    expected = now.raw;
-  }
-  return undefined;
-}
-
-/**
  * Drives the stamped exchange to its end — every visible event logged and handed to the live page, then
- * the head closed — and answers with the live events.
+ * the log closed — and answers with the live events.
  */
 function drive(
   plan: ExchangePlan,
   controller: AbortController,
   iterator: AsyncIterator<StreamEvent>,
   first: IteratorResult<StreamEvent>,
-  head: Head,
-  raw: string | undefined,
+  exchange: number,
 ): Response {
-  const { storage, runId, running } = plan;
-  const { exchange } = head;
-  const log = raw === undefined ? undefined : logWriter(storage, runId, exchange, plan.ttl, () => controller.abort());
+  const { log, running } = plan;
+  const { runId } = log;
   const live = liveBody();
   running.set(runId, controller);
-  // once: the log written to its end, then the head says the exchange is over (unless a newer one began)
+  // once: the log written to its end, then its head says the exchange is over (unless a newer one began)
   let ended: Promise<void> | undefined;
-  const ending = () =>
-    (ended ??= (async () => {
-      await log?.close();
-      if (running.get(runId) === controller) running.delete(runId);
-      if (raw !== undefined)
-        await writeHead(storage, runId, raw, { ...head, running: false }, plan.ttl).catch(() => {});
-    })());
+  const ending = () => {
+    if (running.get(runId) === controller) running.delete(runId);
+    ended ??= log.close();
+    return ended;
+  };
   let n = 0;
   const emit = async (event: StreamEvent) => {
     const shown = plan.visible(event);
@@ -105,9 +94,9 @@ function drive(
     // the end is in the storage before the page sees it: a page that re-attaches, stops or answers at once
     // finds the exchange over
     if (shown.type === "done" || shown.type === "error") {
-      await log?.append(shown);
+      await log.append(shown);
       await ending();
-    } else void log?.append(shown);
+    } else void log.append(shown);
     live.push({ id, event: shown });
   };
   const done = (async () => {
@@ -139,19 +128,17 @@ export async function serveExchange(plan: ExchangePlan): Promise<Response> {
   } finally {
     request.signal.removeEventListener("abort", goneEarly);
   }
-  const exchange = (before?.head.exchange ?? 0) + 1;
-  const head: Head = { v: 1, owner: plan.owner, exchange, running: true };
   // the head is the owner's stamp: it is stored before the response reveals the run's id. A request that lost
   // the race for this exchange number (a kept outcome replayed beside a running resume) is served live only
-  let raw: string | undefined;
+  let exchange: number;
   try {
-    raw = await stamp(plan, head);
+    ({ exchange } = await plan.log.stamp(before, plan.owner, () => controller.abort()));
   } catch (error) {
     controller.abort(); // unstamped, the run could not be reached again: it does not go on
     await iterator.return?.().catch(() => {});
     return errorResponse(errorPayload(error));
   }
-  return drive(plan, controller, iterator, first, head, raw);
+  return drive(plan, controller, iterator, first, exchange);
 }
 
 /**

@@ -1,13 +1,12 @@
 // Who may touch a run at the edge. With the handler's `owner`, a run is stamped with its starter's owner id (in
-// the head of its event log, exchange-log.ts), and every request about a run — a resume, an inspect, a stop, a
+// the head of its exchange log, exchange-log.ts), and every request about a run — a resume, an inspect, a stop, a
 // replay — from any other owner is answered with the very bytes an unknown run gets, so a stranger cannot even
 // learn that it exists. No answer names a run the caller did not send: a busy conversation is "busy", not "busy
 // with run …". Conversations are kept per owner: one owner's conversation id never reaches another's.
 import { type ConflictReason, ConfigError, RunNotFoundError, type ToolnexusError } from "../errors";
 import { sha256Hex } from "../_internal/sha256";
-import type { RunStorage } from "../types";
 import { errorPayload, type ErrorPayload } from "./error-body";
-import { readHead, type Head } from "./exchange-log";
+import type { ExchangeLog, StoredHead } from "./exchange-log";
 
 /** The handler's `owner` option: who is asking. */
 type OwnerOf = (request: Request) => string | null | Promise<string | null>;
@@ -28,9 +27,8 @@ export async function ownerOf(owner: OwnerOf | undefined, request: Request): Pro
 /** What an unknown run — and a run of another owner — is answered with: the client's own not-found error. */
 export const notFound = (runId: string): ToolnexusError => new RunNotFoundError(runId);
 
-/** What a request about a run knows: the storage, the handler's `owner` option, and the caller it named. */
+/** What a request about a run knows: the handler's `owner` option, and the caller it named. */
 interface Asking {
-  storage: RunStorage;
   opts: { owner?: unknown };
   owner: string | null;
 }
@@ -39,13 +37,10 @@ interface Asking {
  * The run's head, once the caller may touch the run; a run of another owner (or one never stamped, when the
  * handler has `owner`) throws exactly what an unknown run does.
  */
-export async function checkOwner(
-  { storage, opts, owner }: Asking,
-  runId: string,
-): Promise<{ head: Head; raw: string } | undefined> {
-  const found = await readHead(storage, runId);
+export async function checkOwner({ opts, owner }: Asking, log: ExchangeLog): Promise<StoredHead | undefined> {
+  const found = await log.head();
   // without `owner`, a run stamped by an owner is still not the anonymous caller's
-  if ((opts.owner || found) && found?.head.owner !== owner) throw notFound(runId);
+  if ((opts.owner || found) && found?.head.owner !== owner) throw notFound(log.runId);
   return found;
 }
 

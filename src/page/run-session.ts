@@ -4,6 +4,7 @@
 // It talks to an endpoint made by createRunHandler and keeps the open run in Web Storage for reloads.
 import { answerDeclined } from "../answer";
 import { ConfigError, shown } from "../errors";
+import type { ResumeBody, StartBody } from "../protocol/requests";
 import type { Answer } from "../types";
 import { load, type SessionStorageLike, pageStorage } from "./kept";
 import { restore } from "./restore";
@@ -82,7 +83,7 @@ async function send(core: Core, prompt: string): Promise<void> {
   forgetRun(core);
   // the exchange this page just stopped may hold the conversation a moment longer (a tool or a model call slow
   // to notice): `stopped` asks the endpoint to wait that out instead of refusing the prompt as busy
-  const body = { prompt: text, conversationId: core.kept.conversationId, stopped: core.stopped };
+  const body: StartBody = { prompt: text, conversationId: core.kept.conversationId, stopped: core.stopped };
   core.stopped = undefined;
   await playExchange(core, body, (error) => {
     if (!error) core.stopped = true; // the page stopped this prompt's exchange
@@ -91,8 +92,9 @@ async function send(core: Core, prompt: string): Promise<void> {
 }
 
 /** The resume request: one answer (and its token) or several (and theirs). */
-function resumeBody(runId: string, answers: Answer[], tokens: string[] | undefined) {
-  if (answers.length === 1) return { runId, answer: answers[0], ...(tokens ? { token: tokens[0] } : {}) };
+function resumeBody(runId: string, answers: Answer[], tokens: string[] | undefined): ResumeBody {
+  const [only] = answers;
+  if (answers.length === 1 && only) return { runId, answer: only, ...(tokens ? { token: tokens[0] } : {}) };
   return { runId, answers, ...(tokens ? { tokens } : {}) };
 }
 

@@ -2,6 +2,8 @@
 // change, the same one otherwise — React's useSyncExternalStore contract), what is kept in Web Storage, and
 // the page's own POST to the endpoint.
 import { type ConflictReason, isToolnexusError, NetworkError, RunConflictError } from "../errors";
+import { JSON_CONTENT_TYPE } from "../protocol/headers";
+import type { RunRequestBody } from "../protocol/requests";
 import type { PendingRequest } from "../types";
 import { type Kept, type RunSessionMessage, type SessionStorageLike, save } from "./kept";
 
@@ -116,11 +118,11 @@ export function isAbort(error: unknown, signal: AbortSignal): boolean {
 }
 
 /** POSTs `body` as JSON to the endpoint: a rejection that is not an abort is a NetworkError. */
-export async function postToEndpoint(core: Core, body: unknown, signal?: AbortSignal): Promise<Response> {
+export async function postToEndpoint(core: Core, body: RunRequestBody, signal?: AbortSignal): Promise<Response> {
   const f = core.fetch ?? globalThis.fetch;
   const init: RequestInit = {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": JSON_CONTENT_TYPE },
     body: JSON.stringify(body),
     ...(signal ? { signal } : {}),
   };

@@ -2,9 +2,10 @@
 // replay (a reload re-attaching to an exchange still streaming), each event once. While an exchange streams,
 // its run and exchange are kept in Web Storage, so a reload replays it from its first event.
 import { isToolnexusError, NetworkError, type ToolnexusError } from "../errors";
-import type { PendingRequest, PendingResult, RunResult, StreamEvent } from "../types";
 import { parseEventId } from "../protocol/event-id";
 import { RUN_ID_HEADER } from "../protocol/headers";
+import type { RunRequestBody, StopBody } from "../protocol/requests";
+import type { PendingRequest, PendingResult, RunResult, StreamEvent } from "../types";
 import { readEvents } from "./read-events";
 import {
   appendMessage,
@@ -123,7 +124,7 @@ function attach(core: Core, res: Response, id: string | undefined): void {
  */
 export async function playExchange(
   core: Core,
-  body: unknown,
+  body: RunRequestBody,
   onStopped?: (error?: ToolnexusError) => boolean | undefined,
 ): Promise<void> {
   const controller = new AbortController();
@@ -158,12 +159,16 @@ export async function playExchange(
   }
 }
 
-/** Asks the endpoint to stop the exchange streaming now (from any tab); resolves once it was asked. */
+/**
+ * Asks the endpoint to stop the exchange streaming now (from any tab); resolves once it was asked. Before the
+ * exchange's first event there is no run to name yet: the page stops reading instead, as abort() does.
+ */
 export async function requestStop(core: Core): Promise<void> {
   const live = core.live;
-  if (!live) return;
+  if (!live) return core.current?.abort();
   live.stopping = true;
-  await postToEndpoint(core, { runId: live.runId, stop: true }).then(
+  const body: StopBody = { runId: live.runId, stop: true };
+  await postToEndpoint(core, body).then(
     (res) => res.body?.cancel(),
     () => {}, // unreachable: the exchange ends at its own end, or at its deadline
   );

@@ -237,43 +237,41 @@ export function deadlineNote(request: PendingRequest<string>, s: ChatStrings, no
   return [h("p", { className: part, part }, h("time", { dateTime: request.expiresAt }, text))];
 }
 
-const KIND_LABELS: Record<string, keyof ChatStrings> = {
-  input: "kindInput",
-  question: "kindQuestion",
-  approval: "kindApproval",
-  authorization: "kindAuthorization",
-  tool_call: "kindToolCall",
+/** Each kind's label and body; a kind not here gets the `other` row: a text field and Skip. */
+const KINDS: Record<string, { label: keyof ChatStrings; body: (ctx: Ctx) => HTMLElement[] }> = {
+  input: { label: "kindInput", body: (ctx) => [textReply(ctx, [decline(ctx, ctx.s.skip, ctx.s.skipped)])] },
+  question: { label: "kindQuestion", body: question },
+  approval: { label: "kindApproval", body: approval },
+  authorization: { label: "kindAuthorization", body: authorization },
+  tool_call: { label: "kindToolCall", body: toolCalls },
 };
+const OTHER = { label: "kindOther", body: KINDS.input!.body } as const;
 
-/** The form of one open Request, as an element (`<section class="card" data-kind data-request>`). */
+/**
+ * The form of one open Request, as an element (`<section class="card" data-kind data-request>`), named for
+ * assistive technology by its kind and its prompt (two open approvals are two different landmarks).
+ */
 export function renderRequest(request: PendingRequest<string>, options: RenderRequestOptions): HTMLElement {
   const s = mergeStrings(options.strings);
   const kind = String(request.kind);
+  const row = Object.hasOwn(KINDS, kind) ? KINDS[kind]! : OTHER;
   const headingId = uid("tnx-card");
   const card = h("section", {
     className: `card ${kind}`,
     part: `card card-${kind}`,
-    "aria-labelledby": headingId,
     "data-kind": kind,
     "data-request": request.id,
   });
   const ctx: Ctx = { request, s, options, card };
   const schema = formSchema(request.data?.schema);
-  const body = schema
-    ? [schemaForm(ctx, schema)]
-    : kind === "question"
-      ? question(ctx)
-      : kind === "approval"
-        ? approval(ctx)
-        : kind === "authorization"
-          ? authorization(ctx)
-          : kind === "tool_call"
-            ? toolCalls(ctx)
-            : [textReply(ctx, [decline(ctx, s.skip, s.skipped)])];
-  const label = h("div", { className: "kind", part: "kind", id: headingId }, s[KIND_LABELS[kind] ?? "kindOther"]);
+  const body = schema ? [schemaForm(ctx, schema)] : row.body(ctx);
+  const label = h("div", { className: "kind", part: "kind", id: headingId }, s[row.label]);
   // a question's prompt is drawn by its groups (the builtin tool's prompt lists the options, the buttons read better)
   const ownPrompt =
     kind === "question" && !schema ? [] : [h("p", { className: "prompt", part: "prompt" }, request.prompt)];
   card.append(label, ...ownPrompt, ...deadlineNote(request, s), ...body);
+  const prompt = card.querySelector<HTMLElement>(".prompt");
+  if (prompt) prompt.id ||= uid("tnx-prompt");
+  card.setAttribute("aria-labelledby", prompt ? `${headingId} ${prompt.id}` : headingId);
   return card;
 }

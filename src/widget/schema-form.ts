@@ -103,6 +103,12 @@ export function schemaField(name: string, spec: Spec, required: boolean, strings
   return { name, label, box, read };
 }
 
+/** A field's value as the chat shows it: a checkbox as yes or no. */
+function shownValue(value: unknown, strings: ChatStrings): string {
+  if (typeof value === "boolean") return value ? strings.yes : strings.no;
+  return String(value);
+}
+
 /** What the user filled in, as the Answer's fields, and as one line of text for the chat. */
 export function readFields(fields: Field[], strings: ChatStrings): { values: Record<string, unknown>; text: string } {
   const values: Record<string, unknown> = {};
@@ -111,7 +117,7 @@ export function readFields(fields: Field[], strings: ChatStrings): { values: Rec
     const value = f.read();
     if (value === undefined) continue;
     values[f.name] = value;
-    said.push(`${f.label}: ${value === true ? strings.yes : value === false ? strings.no : String(value)}`);
+    said.push(`${f.label}: ${shownValue(value, strings)}`);
   }
   return { values, text: said.join(" · ") || strings.formSent };
 }

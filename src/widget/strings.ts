@@ -40,6 +40,7 @@ export interface ChatStrings {
   resultLabel: string;
   toolPreparing: string;
   toolRunning: string;
+  toolWaiting: string;
   toolDone: string;
   toolFailed: string;
   error: string;
@@ -50,6 +51,8 @@ export interface ChatStrings {
   /** A question whose deadline passed: the run goes on without the answer. */
   expired: string;
   busy: string;
+  /** The muted mark after the text of an exchange that was stopped (here or in another tab). */
+  stopped: string;
 }
 
 export const DEFAULT_STRINGS: ChatStrings = {
@@ -91,6 +94,7 @@ export const DEFAULT_STRINGS: ChatStrings = {
   resultLabel: "Result",
   toolPreparing: "preparing…",
   toolRunning: "running…",
+  toolWaiting: "waiting for you",
   toolDone: "done",
   toolFailed: "failed",
   error: "Something went wrong:",
@@ -99,6 +103,7 @@ export const DEFAULT_STRINGS: ChatStrings = {
   expiresIn: "Expires {time}.",
   expired: "This question expired; the conversation goes on without an answer.",
   busy: "Your previous message is still being answered, or was cut off — try again in a few seconds.",
+  stopped: "Stopped",
 };
 
 /** The defaults with a page's own strings over them; anything that is not a string is ignored. */

@@ -15,6 +15,7 @@ export const STYLE = `
 .msg.user { align-self: flex-end; background: var(--tnx-user); color: var(--tnx-user-ink); border-bottom-right-radius: 4px; }
 .msg.assistant { align-self: flex-start; background: var(--tnx-bubble); border-bottom-left-radius: 4px; }
 .msg.tool { align-self: flex-start; color: var(--tnx-muted); font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; padding: 0 4px; }
+.msg .stopped { display: block; margin-top: 2px; color: var(--tnx-muted); font-size: 12px; font-style: italic; }
 .msg.notice { align-self: center; color: var(--tnx-muted); font-size: 14px; border: 1px dashed var(--tnx-line); }
 .msg.error { align-self: stretch; max-width: none; color: var(--tnx-err); background: #fef3f2; border: 1px solid #fecdca; }
 .empty { margin: auto; text-align: center; color: var(--tnx-muted); }

@@ -13,6 +13,7 @@ export default defineConfig({
       react: here("./node_modules/react"),
       "react-dom": here("./node_modules/react-dom"),
       "toolnexus/react": here("../../src/react/index.ts"),
+      "toolnexus/page": here("../../src/page/index.ts"),
       toolnexus: here("../../src/index.ts"),
     },
   },

@@ -71,12 +71,20 @@ describe("createRunHandler ttlSeconds", () => {
     expect(await halt(storage, clientWith(storage, 3600))).toEqual({ edge: [3600], record: 3600 });
   });
 
-  it("defaults to 604800 (7 days) for a client that keeps the default, or that createClient did not make", async () => {
+  it("defaults to 604800 (7 days) for a client that keeps the default, or one without pendingTtlSeconds", async () => {
     const storage = ttlStorage();
     expect(await halt(storage, clientWith(storage))).toEqual({ edge: [604_800], record: 604_800 });
     const other = ttlStorage();
-    const wrapped: Client = { ...clientWith(other, 3600) }; // a wrapper: its settings are not known
-    expect((await halt(other, wrapped)).edge).toEqual([604_800]);
+    const bare = { ...clientWith(other, 3600), pendingTtlSeconds: undefined } as unknown as Client; // made by hand
+    expect((await halt(other, bare)).edge).toEqual([604_800]);
+  });
+
+  it("reads the client's pendingTtlSeconds, a read-only field a wrapper carries along", async () => {
+    const storage = ttlStorage();
+    const client = clientWith(storage, 3600);
+    expect(client.pendingTtlSeconds).toBe(3600);
+    const wrapped: Client = { ...client };
+    expect((await halt(storage, wrapped)).edge).toEqual([3600]);
   });
 
   it("an explicit ttlSeconds wins over the client's", async () => {

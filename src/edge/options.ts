@@ -1,0 +1,46 @@
+// What createRunHandler is given, and what each request it serves carries through the edge.
+import type { Client } from "../client";
+import type { RunStorage, SetOptions, ToolkitLike } from "../types";
+import { ExchangeLog } from "./exchange-log";
+import type { ExchangePlan } from "./exchange";
+
+export interface RunHandlerOptions {
+  /** A client made by createClient or createInProcessClient (its `resumeSecret` checks and issues tokens). */
+  client: Client;
+  /** The tools every run and resume gets. */
+  toolkit?: ToolkitLike;
+  /** The largest request body read, in bytes, counted while reading. Default 65536 (64 KiB). */
+  maxBodyBytes?: number;
+  /**
+   * Who is asking (e.g. the user id from the host's session cookie or JWT); `null` for an anonymous caller.
+   * A new run is stamped with it, and a run stamped with another owner is answered exactly as an unknown run
+   * (404). Conversations are kept per owner. Without it, a run's id is all it takes to act on the run.
+   */
+  owner?: (request: Request) => string | null | Promise<string | null>;
+  /**
+   * How long a run's event log and owner stamp are kept after its latest exchange, in seconds; 0 = no expiry.
+   * Default: the client's `pendingTtlSeconds` (rounded up to whole seconds), so they live as long as its halted
+   * runs — 604800 (7 days) for a client that did not set it, or that createClient did not make.
+   */
+  ttlSeconds?: number;
+  /** Forward `reasoning` events to the page (and keep them in the log). Default false. */
+  reasoning?: boolean;
+}
+
+/** What a Worker's fetch handler gets as its third argument: `waitUntil` keeps an exchange going after its page left. */
+export interface RunHandlerContext {
+  waitUntil?(promise: Promise<unknown>): void;
+}
+
+/** One request: the handler's settings and what its exchanges share, then who asks (`owner`) and how. */
+export interface Call extends Pick<ExchangePlan, "visible" | "running" | "request" | "owner" | "waitUntil"> {
+  opts: RunHandlerOptions;
+  max: number;
+  storage: RunStorage;
+  ttl: SetOptions;
+}
+
+/** The exchange log of run `runId`, in the handler's storage and with its TTL. */
+export function logOf(call: Pick<Call, "storage" | "ttl">, runId: string): ExchangeLog {
+  return new ExchangeLog(call.storage, runId, call.ttl);
+}

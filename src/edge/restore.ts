@@ -1,0 +1,61 @@
+// What a reloaded page is shown again, and a replay of an exchange the log kept. A run that is not running is
+// shown as the client's result of it (client/inspection-result.ts), not one made up here.
+import { abortableSleep } from "../_internal/sleep";
+import { isDue } from "../client/clock";
+import { type InspectedRun, inspectionResult } from "../client/inspection-result";
+import { RunConflictError } from "../errors";
+import type { RunRequest } from "../protocol/requests";
+import { pageSafeEvent } from "./event-stream";
+import { replayResponse } from "./exchange";
+import type { ExchangeLog, Logged } from "./exchange-log";
+import { type Call, logOf } from "./options";
+import { resume } from "./runs";
+import { checkOwner, notFound } from "./run-owner";
+
+/** How often, and how many times, a restore looks again at a run another resume is running. */
+const RUNNING_POLL_MS = 1_000;
+const RUNNING_POLLS = 60;
+
+/** Exchange `exchange`'s events after the `after`-th, followed to its end. */
+export function replay(call: Call, log: ExchangeLog, exchange: number, after: number): Promise<Response> {
+  return replayResponse(log.runId, call.request.signal, (signal) => log.follow(exchange, after, signal));
+}
+
+/**
+ * A halted (or finished) run as events with no ids (they are no exchange's): each open request, with its
+ * token, then a `done` with no transcript (the client's result of the inspected run).
+ */
+async function* standing(runId: string, inspected: InspectedRun): AsyncGenerator<Logged> {
+  const { requests, tokens } = inspected;
+  for (const request of requests) yield { event: { type: "pending", request, runId, token: tokens?.[request.id] } };
+  yield { event: pageSafeEvent({ type: "done", result: inspectionResult(runId, inspected) }) };
+}
+
+/**
+ * What a reloaded page shows again, as events: the exchange it was showing (`after`, the first event id it
+ * wants), replayed and followed to its end; else the run as it stands — its exchange streaming now, from its
+ * start; its open requests as `pending` events (each with a fresh token) and a `done` saying it waits; a run
+ * whose answers were applied, continued (with `token`, any token of the run); a finished run, a `done`. A run
+ * another resume is running is looked at again until it is one of those.
+ */
+export async function restore(call: Call, request: Extract<RunRequest, { kind: "restore" }>): Promise<Response> {
+  const { runId, after, token } = request;
+  const log = logOf(call, runId);
+  let found = await checkOwner(call, log);
+  if (after && found && after.exchange <= found.head.exchange) return replay(call, log, after.exchange, after.n);
+  for (let polls = 0; ; polls++) {
+    if (found?.head.running) return replay(call, log, found.head.exchange, 0);
+    const inspection = await call.opts.client.inspect(runId);
+    if (!inspection) throw notFound(runId);
+    const { status, requests, tokens } = inspection;
+    // answers applied, or a deadline passed (semantics 8): the run goes on, into its event log
+    if (status === "ready" || (status === "pending" && requests.some((r) => isDue(call.opts.client, r))))
+      return resume(call, runId, found, [], token === undefined ? undefined : [token]);
+    if (status !== "running")
+      return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
+    if (polls === RUNNING_POLLS)
+      throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
+    await abortableSleep(RUNNING_POLL_MS, call.request.signal);
+    found = await log.head();
+  }
+}
