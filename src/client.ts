@@ -124,10 +124,10 @@ export function createClient(options: ClientOptions): Client {
   const opts = resolveOptions(options);
   const storage = opts.storage ?? memoryStorage();
   const registry = createMetrics();
-  const conversations = conversationStore(storage, opts.claimLeaseMs);
+  const clock = () => opts.clock?.now() ?? Date.now();
+  const conversations = conversationStore(storage, opts.claimLeaseMs, clock);
   const env = sessionEnv(opts, storage, registry, conversations);
   const resumed = resumePlans(opts);
-  const clock = () => opts.clock?.now() ?? Date.now();
 
   /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
   async function* started(prompt: Prompt, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {

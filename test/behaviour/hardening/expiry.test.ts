@@ -153,6 +153,21 @@ describe("client.expire", () => {
     expect([outcome.continued.length, outcome.continuations, outcome.executions]).toEqual([6, 6, 0]);
   });
 
+  it("a conversation waiting on a question nobody answers is free again once the sweep continued it", async () => {
+    const clock = fakeClock();
+    const storage = memoryStorage({ now: clock.now });
+    const { tool, state } = approvalTool(60);
+    const s = scripted("openai", [{ calls: [{ name: "book" }] }, { text: "expired, sorry" }, { text: "hello again" }]);
+    const client = clientOn(clock, s.fetch, {}, storage);
+    const first = asPending(await client.ask("book", { id: "conv-1", toolkit: [tool] }));
+    await expect(client.ask("hi", { id: "conv-1", toolkit: [tool] })).rejects.toMatchObject({ reason: "waiting" });
+    clock.advance(61);
+    expect((await client.expire({ toolkit: [tool] })).continued).toEqual([first.runId]);
+    const next = await client.ask("hi", { id: "conv-1", toolkit: [tool] });
+    expect(next.text).toBe("hello again");
+    expect(state.runs).toBe(0);
+  });
+
   it("a write that fails during a continuation leaves the run to the next sweep, which finishes it", async () => {
     const clock = fakeClock();
     const storage = faultyStorage(memoryStorage({ now: clock.now }));
