@@ -183,4 +183,25 @@ describe("a run whose deadline passed continues on a read", () => {
     expect((await client.inspect(halted.runId, { toolkit: [relay] }))?.status).toBe("done");
     expect(JSON.stringify(s.bodies[1])).toContain("relay declined for lookup: expired");
   });
+
+  it("a tool with a continuation (as an MCP elicitation is) hears its expiry with its state, to tell its server", async () => {
+    const clock = fakeClock();
+    const heard: unknown[] = [];
+    const elicit = defineTool({
+      name: "elicit",
+      description: "asks through a server",
+      execute: (_args, ctx) => {
+        if (!ctx.answer) return pending({ kind: "input", prompt: "Your name?" }, { state: { server: "s-1" } });
+        heard.push([ctx.answer.ok, ctx.answer.reason, ctx.state]);
+        return { output: "the server cancelled its request", isError: true };
+      },
+    });
+    const s = echoModel({ calls: [{ name: "elicit" }] });
+    const client = clientOn(clock, s.fetch, { answerTimeoutSeconds: 60 });
+    const halted = asPending(await client.run("go", { toolkit: [elicit] }));
+    clock.advance(61);
+    expect((await client.inspect(halted.runId, { toolkit: [elicit] }))?.status).toBe("done");
+    expect(heard).toEqual([[false, "expired", { server: "s-1" }]]);
+    expect(JSON.stringify(s.bodies[1])).toContain("the server cancelled its request");
+  });
 });
