@@ -43,4 +43,14 @@ describe("a run whose deadline passed, read through the handler", () => {
     expect(await (await w.get(runId)).json()).toMatchObject({ status: "done", requests: [] });
     expect(w.executions).toEqual([]);
   });
+
+  it("a page without a token, on a client that signs them: the run is continued all the same, then shown", async () => {
+    const clock = fakeClock(Date.now());
+    const { w, runId } = await halted(clock, { resumeSecret: RESUME_SECRET, requireResumeToken: true });
+    clock.advance(61);
+    const events = await framesOf(await w.post({ runId, restore: true }));
+    expect(events.map((e) => e.type)).toEqual(["done"]);
+    expect(doneOf(events)).toMatchObject({ status: "done" });
+    expect(w.executions).toEqual([]);
+  });
 });
