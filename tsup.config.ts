@@ -6,9 +6,9 @@ const builds: Options[] = [
   {
     // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
     // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks. toolnexus/page
-    // is an entry of the same build: the page session is one copy, in a chunk both import, and dist/page.js
+    // (and toolnexus/storage) is an entry of the same build: the page session is one copy, in a chunk both import, and dist/page.js
     // imports only the page's own chunks (a page importing it by URL downloads none of the loop or the wires)
-    entry: { index: "src/index.ts", page: "src/page/index.ts" },
+    entry: { index: "src/index.ts", page: "src/page/index.ts", storage: "src/storage/index.ts" },
     format: ["esm"],
     dts: { entry: { index: "src/index.ts" } },
     sourcemap: true,
@@ -18,6 +18,9 @@ const builds: Options[] = [
   },
   // dist/page.d.ts on its own, so dist/index.d.ts stays one self-contained file
   { entry: { page: "src/page/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
+  // toolnexus/storage the same way: an entry of the build above (the adapters are one copy, in chunks the root
+  // shares), its declarations apart
+  { entry: { storage: "src/storage/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
   // toolnexus/mcp in a build of its own, so dist/index.d.ts stays one self-contained file (a Deno URL import
   // and JSR read it alone); the core's own code is shared through the package's published entry
   overTheCore("mcp", "src/mcp/index.ts"),

@@ -31,6 +31,7 @@ const alias = {
   "toolnexus/widget": fileURLToPath(new URL("./src/widget/index.ts", import.meta.url)),
   "toolnexus/react": fileURLToPath(new URL("./src/react/index.ts", import.meta.url)),
   "toolnexus/page": fileURLToPath(new URL("./src/page/index.ts", import.meta.url)),
+  "toolnexus/storage": fileURLToPath(new URL("./src/storage/index.ts", import.meta.url)),
   toolnexus: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
 };
 const behaviour = "test/behaviour/**/*.test.ts";

@@ -61,6 +61,12 @@ export const CASES = [
 /** Subpaths measured on their own, beside the core budgets (no budget of their own here). */
 export const SUBPATHS = [
   {
+    id: "page-subpath",
+    what: "`toolnexus/page` (`createRunSession` + the answer helpers)",
+    subpath: "./page",
+    code: `export { createRunSession, ${ANSWERS} } from "toolnexus/page";`,
+  },
+  {
     id: "react",
     what: "`toolnexus/react` (`useRunSession`, React external)",
     subpath: "./react",

@@ -2,8 +2,8 @@
 // examples/mcp/trip-planner.mjs) in this process on a free port of 127.0.0.1, then runs the demo Worker with
 // `wrangler dev` on 127.0.0.1 — the MCP server's URL passed as the MCP_URL var — local KV / Durable Object
 // state persisted under .wrangler/, telemetry, update checks and the request.cf download off. Prints the URLs
-// once the demo answers; Ctrl-C stops wrangler and everything it started, and the MCP server goes with this
-// process whichever way it ends. A port something else already holds is reported before anything
+// once the demo answers; Ctrl-C stops wrangler and everything it started, quietly, and the MCP server goes
+// with this process whichever way it ends. A port something else already holds is reported before anything
 // starts, with how to pick another (wrangler itself would only exit with status 1).
 //   node scripts/start.mjs [--port 8787] [--persist-to .wrangler/state] [--env-file path]
 import { spawn, spawnSync } from "node:child_process";
@@ -80,28 +80,40 @@ const args = [
 ];
 args.push("--inspector-port", "0", "--show-interactive-dev-session=false", "--log-level", "warn");
 if (values["env-file"]) args.push("--env-file", values["env-file"]);
-// its own process group, so stopping it stops workerd and esbuild with it
+// its own process group, so a Ctrl-C reaches it only through stop() below, and a last resort stops workerd and
+// esbuild with it. Its output is passed on (in colour on a terminal) until the demo is being stopped: what a
+// shutdown prints — a request cut off as the runtime goes away is "Network connection lost" — is not news.
+const color = process.stdout.isTTY && !("FORCE_COLOR" in process.env) && !("NO_COLOR" in process.env);
 const wrangler = spawn(`${root}node_modules/.bin/wrangler`, args, {
   cwd: root,
-  env,
+  env: color ? { ...env, FORCE_COLOR: "1" } : env,
   detached: true,
-  stdio: ["ignore", "inherit", "inherit"],
+  stdio: ["ignore", "pipe", "pipe"],
 });
-
 let stopping = false;
+wrangler.stdout.on("data", (chunk) => stopping || process.stdout.write(chunk));
+wrangler.stderr.on("data", (chunk) => stopping || process.stderr.write(chunk));
+
+/**
+ * Stops the demo as a Ctrl-C in wrangler's own terminal would: SIGINT to wrangler, which takes its runtime
+ * down in order; the whole group is killed only if it is still there after 5 s. Then this process exits
+ * (the MCP server with it).
+ */
 function stop(code) {
   if (stopping) return;
   stopping = true;
-  try {
-    process.kill(-wrangler.pid, "SIGTERM");
-  } catch {}
-  const force = setTimeout(() => {
+  const signal = (name, group) => {
     try {
-      process.kill(-wrangler.pid, "SIGKILL");
+      process.kill(group ? -wrangler.pid : wrangler.pid, name);
     } catch {}
-  }, 3000);
+  };
+  signal("SIGINT", false);
+  const force = setTimeout(() => signal("SIGKILL", true), 5000);
   force.unref();
-  wrangler.once("exit", () => process.exit(code));
+  wrangler.once("exit", () => {
+    signal("SIGKILL", true); // anything wrangler left behind in its group
+    process.exit(code);
+  });
   if (wrangler.exitCode !== null) process.exit(code);
 }
 process.on("SIGINT", () => stop(0));

@@ -3,8 +3,9 @@
 //     test, fixture, example or test source map does, and that every source map points only into src/ or
 //     a dependency and embeds no sources (`sourcesContent`); the tarball's size is printed, packed and
 //     unpacked (bench/RESULTS.md reports it too);
-//   - the README's quickstart (examples/node/ten-lines.mts, verbatim) run from a fresh project that
-//     installed the tarball: as TypeScript by Node 24, and bundled by esbuild on Node 20;
+//   - the README's quickstart (examples/node/ten-lines.mjs, verbatim) run as it is from a fresh project that
+//     installed the tarball, by Node 20 and Node 24; its typed twin (examples/node/ten-lines.mts, the docs'
+//     quickstart) as TypeScript by Node 24, and bundled by esbuild on Node 20;
 //   - every link and image in the README absolute (npm's page has no repository to resolve a relative one
 //     against), those into the repository naming files that exist; repository, homepage and bugs set.
 // Prints `package: N passed, N failed`.
@@ -23,7 +24,8 @@ const REPO = "https://github.com/toolnexus/toolnexus";
 const tmp = mkdtempSync(join(tmpdir(), "toolnexus-pack-"));
 const { check, fail, cleanup, finish } = createChecks("package", { tmp });
 const NODE24 = join(root, "tools/node24/node_modules/.bin/node");
-const QUICKSTART = "examples/node/ten-lines.mts";
+const QUICKSTART = "examples/node/ten-lines.mjs";
+const QUICKSTART_TS = "examples/node/ten-lines.mts";
 const env = {
   ...process.env,
   NO_COLOR: "1",
@@ -119,19 +121,32 @@ async function quickstart(tgz) {
     { cwd: project, env, encoding: "utf8" },
   );
   if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${install.stderr}`);
-  const code = readFileSync(join(root, QUICKSTART), "utf8");
-  writeFileSync(join(project, "quickstart.mts"), code);
+  writeFileSync(join(project, "quickstart.mjs"), readFileSync(join(root, QUICKSTART), "utf8"));
+  writeFileSync(join(project, "quickstart.mts"), readFileSync(join(root, QUICKSTART_TS), "utf8"));
   const expected = ["pending Which city?", "done Sunny in Chennai"];
   const lines = (out) => out.stdout.trim().split("\n");
 
-  await check("the README quickstart runs as TypeScript on Node 24 after npm i of the tarball", async () => {
+  for (const [node, binary] of [
+    ["20", process.execPath],
+    ["24", NODE24],
+  ])
+    await check(
+      `the README quickstart (quickstart.mjs) runs as written on Node ${node} after npm i of the tarball`,
+      async () => {
+        const out = spawnSync(binary, ["quickstart.mjs"], { cwd: project, encoding: "utf8", timeout: 60_000 });
+        assert.equal(out.status, 0, out.stderr);
+        assert.deepEqual(lines(out), expected);
+      },
+    );
+
+  await check("the docs' quickstart runs as TypeScript on Node 24 after npm i of the tarball", async () => {
     const out = spawnSync(NODE24, ["quickstart.mts"], { cwd: project, encoding: "utf8", timeout: 60_000 });
     assert.equal(out.status, 0, out.stderr);
     assert.deepEqual(lines(out), expected);
   });
 
-  await check("the README quickstart runs on Node 20 (bundled by esbuild, toolnexus from node_modules)", async () => {
-    const outfile = join(project, "quickstart.mjs");
+  await check("the docs' quickstart runs on Node 20 (bundled by esbuild, toolnexus from node_modules)", async () => {
+    const outfile = join(project, "quickstart-bundled.mjs");
     await esbuild.build({
       entryPoints: [join(project, "quickstart.mts")],
       bundle: true,
@@ -152,12 +167,12 @@ async function npmPage() {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
   await check(
-    "the README opens with `npm i toolnexus` and the quickstart, which is examples/node/ten-lines.mts verbatim",
+    "the README opens with `npm i toolnexus` and the quickstart, which is examples/node/ten-lines.mjs verbatim",
     async () => {
       const firstBlocks = [...readme.matchAll(/```(\w+)\n([\s\S]*?)```/g)].slice(0, 2);
       assert.deepEqual(
         firstBlocks.map((m) => m[1]),
-        ["sh", "ts"],
+        ["sh", "js"],
       );
       assert.equal(firstBlocks[0][2], "npm i toolnexus\n");
       assert.equal(firstBlocks[1][2], readFileSync(join(root, QUICKSTART), "utf8"));
@@ -166,7 +181,7 @@ async function npmPage() {
   );
 
   await check("every other TypeScript block of the README is an example file verbatim (CI runs them)", async () => {
-    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).slice(1);
+    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
     assert.ok(blocks.length > 0);
     const examples = ["examples/node/sqlite-storage.ts"].map((f) => readFileSync(join(root, f), "utf8"));
     assert.deepEqual(

@@ -71,13 +71,21 @@ export interface Client {
     answer: Answer | readonly Answer[],
     opts: WithOutput<ResumeOptions, S>,
   ): Promise<Typed<S>>;
-  resume(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): Promise<RunResult>;
+  /**
+   * Without `output`, the run's stored schema checks the final answer; name its type to have `output` typed:
+   * `resume<Forecast>(runId, answer)`.
+   */
+  resume<O = unknown>(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): Promise<RunResult<O>>;
   resumeStream<S extends ToolInputSchema>(
     runId: string,
     answer: Answer | readonly Answer[],
     opts: WithOutput<ResumeOptions, S>,
   ): AsyncIterable<StreamEvent<Typed<S>>>;
-  resumeStream(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): AsyncIterable<StreamEvent>;
+  resumeStream<O = unknown>(
+    runId: string,
+    answer: Answer | readonly Answer[],
+    opts?: ResumeOptions,
+  ): AsyncIterable<StreamEvent<RunResult<O>>>;
   /**
    * Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined:
    * unknown run. With `toolkit`, a run whose deadline passed is continued first (semantics 8).

@@ -213,6 +213,8 @@ export interface Tool {
   approvalTimeoutSeconds?: number;
   /** What a passed deadline answers for this tool's Requests: `"decline"` (reason `expired`, the default) or `"cancel"`. */
   onExpire?: "decline" | "cancel";
+  /** The prompt of the approval Request for a call with `args` (default: "Approve running the tool <name>?"). */
+  approvalPrompt?(args: Record<string, unknown>): Promise<string>;
   /** Where a remote tool runs (an MCP server): its name, host and port, as telemetry reports them. */
   server?: { name: string; address: string; port?: number };
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
@@ -551,7 +553,11 @@ export interface RunOptions {
 export interface ResumeOptions {
   toolkit?: ToolkitLike;
   signal?: AbortSignal;
-  /** The run's `output` schema, again: a function cannot be stored with the halted run. */
+  /**
+   * Optional: the halted run keeps its `output` schema (as JSON Schema) and the resume validates the final
+   * answer against it. Passed again, it types `result.output` and validates with the schema itself (its
+   * library's checks and transforms), in place of the stored one.
+   */
   output?: ToolInputSchema;
   /** Merged over the client's `requestParams` for the resumed run's model calls; a halt does not keep a run's own. */
   requestParams?: Record<string, unknown>;

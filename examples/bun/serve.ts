@@ -10,7 +10,7 @@ const weather = defineTool({
   name: "weather",
   description: "The weather where the user is",
   execute: async (_args, ctx) =>
-    ctx?.answer ? `31 °C and humid in ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?" }),
+    ctx.answer ? `31 °C and humid in ${ctx.answer.data?.output}` : pending({ kind: "input", prompt: "Which city?" }),
 });
 // A stand-in model (call the tool, then report its result); use createClient for a real one.
 function generate({ messages }: GenerateRequest) {

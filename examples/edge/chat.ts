@@ -12,7 +12,7 @@ const book = defineTool({
   name: "book_table",
   description: "Books a table once the user approves",
   execute: async (_args, ctx) =>
-    ctx?.answer
+    ctx.answer
       ? "Booked: a table for 2 at 19:30."
       : pending({ kind: "approval", prompt: "Book a table for 2 at 19:30?" }),
 });

@@ -5,7 +5,7 @@ import type { DurableObjectNamespaceLike, RunHandlerContext } from "toolnexus";
 const deploy = defineTool({
   name: "deploy",
   description: "Deploys the release once a human approves",
-  execute: async (_args, ctx) => (ctx?.answer ? "Deployed v42." : pending({ kind: "approval", prompt: "Deploy v42?" })),
+  execute: async (_args, ctx) => (ctx.answer ? "Deployed v42." : pending({ kind: "approval", prompt: "Deploy v42?" })),
 });
 
 interface Env {

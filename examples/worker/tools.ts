@@ -96,7 +96,7 @@ export function demoTools(env: ToolsEnv, origin: string): Tool[] {
     },
     execute: async (args, ctx) => {
       const { pickup, to } = args as { pickup: string; to: string };
-      if (!ctx?.answer) {
+      if (!ctx.answer) {
         return pending({ kind: "approval", prompt: `Book a taxi at ${pickup} to ${to}?`, data: { pickup, to } });
       }
       await recordExecution(env, "book_taxi", ctx);

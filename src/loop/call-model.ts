@@ -8,6 +8,7 @@ import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from "./context";
 import { pump } from "./pump";
 import { redact, secretsOf } from "../_internal/redact";
+import { untilAborted } from "../_internal/signals";
 
 const RESERVED = ["messages", "tools", "stream"];
 
@@ -145,8 +146,10 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
       await refuseNonStream(res);
       // what has streamed so far is the run's text, so an aborted or timed-out run keeps it
       let streamed = "";
+      // a stop or a deadline ends the read at the next chunk, also when the transport ignores the signal
+      const chunks = ctx.signal ? untilAborted(res.body, ctx.signal) : res.body;
       turn = yield* pump<StreamEvent, Turn>((emit) =>
-        wire.readStream(res.body!, (delta) => {
+        wire.readStream(chunks, (delta) => {
           if (delta.type === "text") state.text = streamed += delta.delta;
           emit(delta);
         }),

@@ -61,11 +61,12 @@ async function execute(
 ): Promise<ToolResult> {
   const toolkit = ctx.toolkit;
   if (!toolkit) return { output: `Unknown tool: ${call.name}`, isError: true };
-  const needsApproval = toolkit.get(call.name)?.needsApproval;
+  const tool = toolkit.get(call.name);
+  const needsApproval = tool?.needsApproval;
   const memory = ctx.approvals;
   // the run's state is where it is: its runId and conversationId
   if (needsApproval && !(memory && !toolCtx.answer && (await memory.allowed(state, call.name, args)))) {
-    const gate = await approvalGate(call.name, needsApproval, args, toolCtx);
+    const gate = await approvalGate(call.name, needsApproval, args, toolCtx, tool?.approvalPrompt);
     if ("result" in gate) return gate.result;
     const remember = rememberedBy(toolCtx.answer);
     if (memory && remember) await memory.remember(state, call.name, args, remember);

@@ -2,7 +2,7 @@
 // runs in browsers and workerd, where no context manager follows a run across its awaits. They are made
 // without importing @opentelemetry/api, so that this subpath costs a page nothing of it beyond the tracer
 // the host already has.
-import type { Context, Link, Span } from "@opentelemetry/api";
+import type { Context, Link, Span, SpanContext } from "@opentelemetry/api";
 
 /**
  * The key @opentelemetry/api keeps a context's span under (`trace.setSpan` / `trace.getSpan`): it is
@@ -65,3 +65,43 @@ export function resumeLink(stored: unknown, now: number): { link: Link; waitMs: 
     waitMs,
   };
 }
+
+/**
+ * A span that records nothing and only carries `context`: a remote parent (the api's `wrapSpanContext`), so
+ * that a span started under it joins that trace.
+ */
+class RemoteSpan implements Span {
+  constructor(private readonly context: SpanContext) {}
+  spanContext(): SpanContext {
+    return this.context;
+  }
+  setAttribute(): this {
+    return this;
+  }
+  setAttributes(): this {
+    return this;
+  }
+  addEvent(): this {
+    return this;
+  }
+  addLink(): this {
+    return this;
+  }
+  addLinks(): this {
+    return this;
+  }
+  setStatus(): this {
+    return this;
+  }
+  updateName(): this {
+    return this;
+  }
+  end(): void {}
+  isRecording(): boolean {
+    return false;
+  }
+  recordException(): void {}
+}
+
+/** `parent` with the remote span of `link` (a halted run's span) as its current span. */
+export const underLink = (parent: Context, link: Link): Context => withSpan(parent, new RemoteSpan(link.context));

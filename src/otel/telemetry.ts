@@ -1,11 +1,12 @@
 // otelTelemetry: the loop's telemetry seam as OpenTelemetry spans, after the GenAI semantic conventions —
 // `invoke_agent` per run and per resume, `chat <model>` per model call and `execute_tool <tool>` per tool
-// call under it, a `pending` event per suspension, and a resumed run's span linked to the halted one's.
+// call under it, a `pending` event per suspension, and a resumed run's span a child of the halted one's
+// (one trace across the halt), linked to it too.
 // Everything comes from the host's own tracer: nothing of @opentelemetry/api is imported at run time.
 import type { Context, Span, Tracer } from "@opentelemetry/api";
 import { ConfigError, type RunTelemetry, type Style, type Telemetry, type ToolCallReport } from "../index";
 import { modelAttributes, errorType, runAttributes, serverOf, toolAttributes } from "./attributes";
-import { emptyContext, resumeLink, spanRecord, withSpan } from "./context";
+import { emptyContext, resumeLink, spanRecord, underLink, withSpan } from "./context";
 import * as n from "./names";
 
 export interface OtelTelemetryOptions {
@@ -66,47 +67,75 @@ function quietly<T>(f: () => T, fallback: T): T {
   }
 }
 
-/** The spans of one run: its `invoke_agent` span, opened now, and its children, each made once it ended. */
+/** A run's `invoke_agent` span, started when first needed, back-dated to when the run started. */
+interface RunSpan {
+  /** The span, and the context its children are started in. */
+  open(): { span: Span; context: Context };
+  /** A resume of a halted run: the run's span starts under the halted run's span and links to it. */
+  resumedFrom(stored: unknown): void;
+}
+
+function runSpan(options: OtelTelemetryOptions, provider: Record<string, string>, model: string): RunSpan {
+  const started = Date.now();
+  let parent = quietly(() => options.context?.(), undefined);
+  let from: ReturnType<typeof resumeLink>;
+  let opened: { span: Span; context: Context } | undefined;
+  return {
+    open() {
+      if (opened) return opened;
+      const attributes = { [n.OPERATION]: "invoke_agent", ...provider, [n.REQUEST_MODEL]: model };
+      if (from?.waitMs !== undefined) Object.assign(attributes, { [n.WAIT_MS]: from.waitMs });
+      const links = from ? [from.link] : [];
+      const span = options.tracer.startSpan(
+        "invoke_agent",
+        { kind: n.SPAN_KIND_INTERNAL, startTime: started, attributes, links },
+        parent,
+      );
+      opened = { span, context: withSpan(parent ?? emptyContext(), span) };
+      return opened;
+    },
+    resumedFrom(stored) {
+      const found = resumeLink(stored, Date.now());
+      if (!found || opened) return;
+      // the halted run's span is the parent (one trace across the halt) and stays linked
+      from = found;
+      parent = underLink(parent ?? emptyContext(), found.link);
+    },
+  };
+}
+
+/** A span that ended with `error`: its type as `error.type` and the span's status. */
+function failed(span: Span, error: unknown): void {
+  const type = errorType(error);
+  span.setAttribute(n.ERROR_TYPE, type);
+  span.setStatus({ code: n.STATUS_ERROR, message: type });
+}
+
+/** A suspension, as an event on the run's span: the request's kind and id, its prompt only with content on. */
+function pending(span: Span, report: ToolCallReport, content: boolean): void {
+  const request = report.request!;
+  span.addEvent("pending", {
+    [n.REQUEST_KIND]: request.kind,
+    [n.REQUEST_ID]: request.id,
+    [n.TOOL_NAME]: report.name,
+    [n.TOOL_CALL_ID]: report.id,
+    ...(content ? { [n.REQUEST_PROMPT]: request.prompt } : {}),
+  });
+}
+
+/**
+ * The spans of one run: its `invoke_agent` span — a resume's under the span of the run that halted, so that
+ * a suspension and its answer read as one trace — and its children, each made once it ended.
+ */
 function runSpans(options: OtelTelemetryOptions, info: { model: string; style: Style; baseUrl: string }): RunTelemetry {
   const { tracer } = options;
   const content = options.recordContent === true;
   const provider = { [n.PROVIDER]: n.PROVIDERS[info.style] ?? info.style };
-  const parent = quietly(() => options.context?.(), undefined);
-  const run = tracer.startSpan(
-    "invoke_agent",
-    {
-      kind: n.SPAN_KIND_INTERNAL,
-      attributes: { [n.OPERATION]: "invoke_agent", ...provider, [n.REQUEST_MODEL]: info.model },
-    },
-    parent,
-  );
-  const inRun = withSpan(parent ?? emptyContext(), run);
+  const run = runSpan(options, provider, info.model);
   let ended = false;
-  const failed = (span: Span, error: unknown) => {
-    const type = errorType(error);
-    span.setAttribute(n.ERROR_TYPE, type);
-    span.setStatus({ code: n.STATUS_ERROR, message: type });
-  };
-
-  const pending = (report: ToolCallReport) => {
-    const request = report.request!;
-    run.addEvent("pending", {
-      [n.REQUEST_KIND]: request.kind,
-      [n.REQUEST_ID]: request.id,
-      [n.TOOL_NAME]: report.name,
-      [n.TOOL_CALL_ID]: report.id,
-      ...(content ? { [n.REQUEST_PROMPT]: request.prompt } : {}),
-    });
-  };
 
   return {
-    resumed: (stored) =>
-      quietly(() => {
-        const found = resumeLink(stored, Date.now());
-        if (!found) return;
-        run.addLink(found.link);
-        if (found.waitMs !== undefined) run.setAttribute(n.WAIT_MS, found.waitMs);
-      }, undefined),
+    resumed: (stored) => quietly(() => run.resumedFrom(stored), undefined),
     model: (report) =>
       quietly(() => {
         const span = tracer.startSpan(
@@ -122,7 +151,7 @@ function runSpans(options: OtelTelemetryOptions, info: { model: string; style: S
               ...modelAttributes(report, content),
             },
           },
-          inRun,
+          run.open().context,
         );
         if (report.error !== undefined) failed(span, report.error);
         span.end();
@@ -132,20 +161,21 @@ function runSpans(options: OtelTelemetryOptions, info: { model: string; style: S
         const span = tracer.startSpan(
           `execute_tool ${report.name}`,
           { kind: n.SPAN_KIND_INTERNAL, startTime: report.started, attributes: toolAttributes(report, content) },
-          inRun,
+          run.open().context,
         );
-        if (report.request) pending(report);
+        if (report.request) pending(run.open().span, report, content);
         else if (report.result.isError) span.setStatus({ code: n.STATUS_ERROR, message: "tool_error" });
         span.end();
       }, undefined),
-    context: () => quietly(() => spanRecord(run, Date.now()), {}),
+    context: () => quietly(() => spanRecord(run.open().span, Date.now()), {}),
     end: (result, error) =>
       quietly(() => {
         if (ended) return;
         ended = true;
-        run.setAttributes(runAttributes(result, error));
-        if (error !== undefined) failed(run, error);
-        run.end();
+        const { span } = run.open();
+        span.setAttributes(runAttributes(result, error));
+        if (error !== undefined) failed(span, error);
+        span.end();
       }, undefined),
   };
 }

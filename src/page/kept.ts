@@ -33,25 +33,15 @@ function streamOf(value: unknown): Kept["stream"] {
 
 const MAX_KEPT_MESSAGES = 200;
 
-/** A kept message as the page may show it, or undefined for a value that is not one. */
-function messageOf(m: unknown): RunSessionMessage | undefined {
-  const { role, text, stopped } = (m ?? {}) as Partial<RunSessionMessage>;
-  if ((role !== "user" && role !== "assistant") || typeof text !== "string") return undefined;
-  return stopped === true ? { role, text, stopped } : { role, text };
+function isMessage(m: unknown): m is RunSessionMessage {
+  const { role, text } = (m ?? {}) as Partial<RunSessionMessage>;
+  return (role === "user" || role === "assistant") && typeof text === "string";
 }
 
-/**
- * The storage `option` names: a Web Storage as given, the page's `sessionStorage` (the default) or
- * `localStorage`, or none (`null`, or where the page has no such storage: a Worker, a server).
- */
-export function pageStorage(
-  option: SessionStorageLike | "session" | "local" | null | undefined,
-): SessionStorageLike | undefined {
-  if (option === null) return undefined;
-  if (typeof option === "object") return option;
-  const name = option === "local" ? "localStorage" : "sessionStorage";
+/** The default storage: the tab's sessionStorage where there is one (a page), else none. */
+export function defaultStorage(): SessionStorageLike | undefined {
   try {
-    return (globalThis as unknown as Record<string, SessionStorageLike | undefined>)[name];
+    return (globalThis as { sessionStorage?: SessionStorageLike }).sessionStorage;
   } catch {
     return undefined; // a sandboxed frame throws on access
   }
@@ -69,7 +59,7 @@ export function load(storage: SessionStorageLike | undefined, key: string): Kept
   const stream = streamOf(kept?.stream);
   return {
     conversationId: typeof kept?.conversationId === "string" ? kept.conversationId : `conv-${crypto.randomUUID()}`,
-    messages: Array.isArray(kept?.messages) ? kept.messages.flatMap((m) => messageOf(m) ?? []) : [],
+    messages: Array.isArray(kept?.messages) ? kept.messages.filter(isMessage) : [],
     ...(typeof kept?.runId === "string" && kept.runId ? { runId: kept.runId } : {}),
     ...(tokens ? { tokens: Object.fromEntries(Object.entries(tokens).filter(([, t]) => typeof t === "string")) } : {}),
     ...(stream ? { stream } : {}),

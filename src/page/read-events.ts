@@ -42,22 +42,15 @@ function eventOf(event: string, text: string): StreamEvent {
   } catch (error) {
     throw notEvents(`event "${event}" (not JSON)`, error);
   }
-  if (event === "error") throw errorOfPayload(errorEventPayload(data));
+  if (event === "error") throw errorOfPayload(payloadOfFields(data) ?? SERVER_FAILED);
   if (typeof data !== "object" || data === null || typeof (data as { type?: unknown }).type !== "string") {
     throw notEvents(`event "${event}"`);
   }
   return data as StreamEvent;
 }
 
-/** An `error` event's fields, a code or message that is not a string replaced. */
-function errorEventPayload(data: unknown): ErrorPayload {
-  const { code, reason, message } = (data ?? {}) as Record<string, unknown>;
-  return payloadOfFields({
-    code: typeof code === "string" ? code : "internal",
-    reason,
-    message: typeof message === "string" ? message : "toolnexus: the run failed on the server",
-  }) as ErrorPayload;
-}
+/** An `error` event without a code and a message of its own. */
+const SERVER_FAILED: ErrorPayload = { code: "internal", message: "toolnexus: the run failed on the server" };
 
 const ENDED_EARLY = "toolnexus: the event stream ended before its done event (cut off); run it again";
 

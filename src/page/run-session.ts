@@ -6,7 +6,7 @@ import { answerDeclined } from "../answer";
 import { ConfigError, shown } from "../errors";
 import type { ResumeBody, StartBody } from "../protocol/requests";
 import type { Answer } from "../types";
-import { load, type SessionStorageLike, pageStorage } from "./kept";
+import { defaultStorage, load, type SessionStorageLike } from "./kept";
 import { restore } from "./restore";
 import { appendMessage, type Core, forgetRun, IDLE, persist, type RunSessionState, update } from "./state";
 import { playExchange, requestStop } from "./stream";
@@ -25,11 +25,8 @@ export interface RunSessionOptions {
   endpoint: string | URL;
   /** Default: the global fetch, looked up per call. */
   fetch?: typeof fetch;
-  /**
-   * Where the open run is kept across reloads: a Web Storage, or `"session"` / `"local"` for the page's
-   * `sessionStorage` / `localStorage` (looked up when the session is made). Default `"session"`; `null` for none.
-   */
-  storage?: SessionStorageLike | "session" | "local" | null;
+  /** Where the open run is kept across reloads: a Web Storage. Default `sessionStorage`; `null` for none. */
+  storage?: SessionStorageLike | null;
   /** The storage key. Default `"toolnexus:run-session"`. */
   key?: string;
 }
@@ -128,13 +125,7 @@ export function createRunSession(options: RunSessionOptions): RunSession {
       "endpoint",
       `toolnexus: createRunSession needs { endpoint }: a createRunHandler's URL, got ${shown(options?.endpoint)}`,
     );
-  const option = options.storage;
-  if (typeof option === "string" && option !== "session" && option !== "local")
-    throw new ConfigError(
-      "storage",
-      `toolnexus: createRunSession's storage is a Web Storage, "session", "local" or null, got ${shown(option)}`,
-    );
-  const storage = pageStorage(option);
+  const storage = options.storage === null ? undefined : (options.storage ?? defaultStorage());
   const key = options.key ?? "toolnexus:run-session";
   const kept = load(storage, key);
   const core: Core = {

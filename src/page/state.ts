@@ -1,7 +1,13 @@
 // A run session's state and the small moves every part of it makes: one snapshot (a new object on every
 // change, the same one otherwise — React's useSyncExternalStore contract), what is kept in Web Storage, and
 // the page's own POST to the endpoint.
-import { type ConflictReason, isToolnexusError, NetworkError, RunConflictError } from "../errors";
+import {
+  type ConflictReason,
+  isToolnexusError,
+  NetworkError,
+  type RunConflictError,
+  type ToolnexusError,
+} from "../errors";
 import { JSON_CONTENT_TYPE } from "../protocol/headers";
 import type { RunRequestBody } from "../protocol/requests";
 import type { PendingRequest } from "../types";
@@ -108,9 +114,9 @@ export function settleText(core: Core): void {
 
 /** A failure as the page sees it: a ToolnexusError's code (and a conflict's reason), else a fixed message. */
 export function describeError(error: unknown): RunSessionError {
-  if (error instanceof RunConflictError) return { code: error.code, reason: error.reason, message: error.message };
-  if (isToolnexusError(error)) return { code: error.code, message: error.message };
-  return { code: "internal", message: "toolnexus: the run session failed; try again" };
+  if (!isToolnexusError(error)) return { code: "internal", message: "toolnexus: the run session failed; try again" };
+  const { code, message, reason } = error as ToolnexusError & Partial<RunConflictError>;
+  return { code, reason, message };
 }
 
 export function isAbort(error: unknown, signal: AbortSignal): boolean {

@@ -5,7 +5,7 @@ import { isToolnexusError, NetworkError, type ToolnexusError } from "../errors";
 import { parseEventId } from "../protocol/event-id";
 import { RUN_ID_HEADER } from "../protocol/headers";
 import type { RunRequestBody, StopBody } from "../protocol/requests";
-import type { PendingRequest, PendingResult, RunResult, StreamEvent } from "../types";
+import type { PendingResult, RunResult, StreamEvent } from "../types";
 import { readEvents } from "./read-events";
 import {
   appendMessage,
@@ -37,11 +37,9 @@ function markStopped(core: Core, base: number): void {
 }
 
 function halted(core: Core, result: PendingResult): void {
-  const r = result as PendingResult & { requests?: PendingRequest[]; token?: string };
-  const requests = r.requests ?? (result.pending ? [result.pending] : []);
   const tokens = { ...core.kept.tokens };
-  if (r.token && result.pending) tokens[result.pending.id] ??= r.token; // the token is the first request's
-  update(core, { status: "waiting", requests, runId: result.runId });
+  if (result.token && result.pending) tokens[result.pending.id] ??= result.token; // the token is the first request's
+  update(core, { status: "waiting", requests: result.requests ?? [], runId: result.runId });
   persist(core, { runId: result.runId, tokens });
 }
 
@@ -58,38 +56,21 @@ function finish(core: Core, result: RunResult, streamed: boolean, base: number):
   update(core, { status: "error", error: { code: "incomplete", message }, requests: [], runId: undefined });
 }
 
-/** The call `event` makes of `was` (the call with its id so far), or undefined for an event about no call. */
-function callOf(was: RunSessionCall | undefined, event: StreamEvent): RunSessionCall | undefined {
-  switch (event.type) {
-    case "tool_input":
-      return { id: event.id, name: event.name, input: (was?.input ?? "") + event.delta, status: "preparing" };
-    case "tool_call":
-      return {
-        id: event.id,
-        name: event.name,
-        input: was?.input || JSON.stringify(event.args ?? {}),
-        status: "running",
-      };
-    case "tool_result":
-      return { id: event.id, name: event.name, input: was?.input ?? "", status: "done", isError: event.isError };
-    default:
-      return undefined;
-  }
-}
-
 /**
  * The current exchange's calls after `event`: a call being written, then running, then done. At a `pending`
  * event the calls still running are the ones waiting on the user (the others have their results).
  */
 function callsAfter(calls: readonly RunSessionCall[], event: StreamEvent): readonly RunSessionCall[] {
-  if (event.type === "pending") {
-    if (!calls.some((c) => c.status === "running")) return calls;
-    return calls.map((c) => (c.status === "running" ? { ...c, status: "waiting" } : c));
-  }
-  if (!("id" in event) || typeof event.id !== "string") return calls;
+  if (event.type === "pending") return calls.map((c) => (c.status === "running" ? { ...c, status: "waiting" } : c));
+  if (event.type !== "tool_input" && event.type !== "tool_call" && event.type !== "tool_result") return calls;
   const at = calls.findIndex((c) => c.id === event.id);
-  const next = callOf(calls[at], event);
-  if (!next) return calls;
+  const was = calls[at];
+  let next: RunSessionCall;
+  if (event.type === "tool_input")
+    next = { id: event.id, name: event.name, input: (was?.input ?? "") + event.delta, status: "preparing" };
+  else if (event.type === "tool_call")
+    next = { id: event.id, name: event.name, input: was?.input || JSON.stringify(event.args ?? {}), status: "running" };
+  else next = { id: event.id, name: event.name, input: was?.input ?? "", status: "done", isError: event.isError };
   return at === -1 ? [...calls, next] : calls.map((c, i) => (i === at ? next : c));
 }
 

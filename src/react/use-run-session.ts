@@ -10,9 +10,17 @@ import {
   type RunSession,
   type RunSessionOptions,
   type RunSessionState,
+  type SessionStorageLike,
 } from "../page/index";
 
-export interface UseRunSessionOptions extends Partial<RunSessionOptions> {
+export interface UseRunSessionOptions extends Partial<Omit<RunSessionOptions, "storage">> {
+  /**
+   * Where the open run is kept across reloads: a Web Storage, `"session"` (the default, the page's
+   * `sessionStorage`), `"local"` (its `localStorage`: every tab of the site sees the open run) or `null` for
+   * none. `"session"` and `"local"` are looked up when the session is made, on the client: a server render
+   * reads neither.
+   */
+  storage?: SessionStorageLike | "session" | "local" | null;
   /** A session made elsewhere (shared by several components, or by a store); then the other options are unused. */
   session?: RunSession;
   /** Restore the kept conversation and its open requests when the component mounts. Default `true`. */
@@ -29,10 +37,7 @@ export interface RunSessionHandle {
   restore(): Promise<void>;
 }
 
-/**
- * The state a server render shows (and a hydrating page first draws): idle and empty, one object always.
- * `calls` is there for the sessions whose state lists the tool calls being run.
- */
+/** The state a server render shows (and a hydrating page first draws): idle and empty, one object always. */
 const SERVER_STATE: RunSessionState = Object.freeze({
   status: "idle",
   messages: [],
@@ -46,6 +51,22 @@ const serverState = () => SERVER_STATE;
 
 type Stoppable = { stop?: () => Promise<void> };
 
+/** The browser storage a name stands for, read from the page (never on a server: the session is made on the client). */
+function namedStorage(name: "session" | "local"): SessionStorageLike | undefined {
+  try {
+    return name === "local" ? globalThis.localStorage : globalThis.sessionStorage;
+  } catch {
+    return undefined; // a sandboxed frame throws on access
+  }
+}
+
+/** createRunSession's options from the hook's: a storage named `"session"` or `"local"` looked up now. */
+function sessionOptions({ storage, ...rest }: UseRunSessionOptions): RunSessionOptions {
+  const options = rest as RunSessionOptions;
+  if (typeof storage !== "string") return storage === undefined ? options : { ...options, storage };
+  return { ...options, storage: namedStorage(storage) ?? null };
+}
+
 /**
  * The run session of this component. The options are read once, when the session is made: a later render's
  * endpoint or storage does not make another one (pass `session` to switch sessions). The session is made at
@@ -55,7 +76,10 @@ export function useRunSession(options: UseRunSessionOptions): RunSessionHandle {
   // made at most once, from the first render's options, and only when asked for
   const [own] = useState(() => {
     let made: RunSession | undefined;
-    return () => (made ??= createRunSession(options as RunSessionOptions));
+    return (): RunSession => {
+      if (!made) made = createRunSession(sessionOptions(options));
+      return made;
+    };
   });
   const restored = useRef<RunSession | undefined>(undefined);
   const given = options.session;

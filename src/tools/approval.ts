@@ -4,7 +4,7 @@
 // The approval Request's id carries a prefix, so a re-execution knows — across a durable halt too — that
 // the answer it carries approved the call rather than answered the tool's own suspension.
 import { declineText, pending } from "../answer";
-import type { Answer, NeedsApproval, ToolContext, ToolResult } from "../types";
+import type { Answer, NeedsApproval, Tool, ToolContext, ToolResult } from "../types";
 
 const APPROVAL_ID = "approval-";
 
@@ -19,8 +19,19 @@ export const isApprovalGate = (request: { id: string; kind: string }): boolean =
 export const rememberedBy = (answer: Answer | undefined): Record<string, unknown> | undefined =>
   answer?.ok && answer.id.startsWith(APPROVAL_ID) && answer.data?.remember ? answer.data : undefined;
 
-/** The prompt of the approval Request for the tool `name`. */
+/** The prompt of the approval Request for the tool `name`, unless the tool words its own. */
 export const approvalPrompt = (name: string): string => `Approve running the tool ${name}?`;
+
+/**
+ * The tool's own prompt for a call with `args` (`defineTool({ approvalPrompt })`), else the generic one — also
+ * when a hand-written tool's `approvalPrompt` throws or gives no words.
+ */
+async function promptFor(name: string, args: Record<string, unknown>, own: Tool["approvalPrompt"]): Promise<string> {
+  const words = await Promise.resolve()
+    .then(() => own?.(args))
+    .catch(() => undefined);
+  return typeof words === "string" && words !== "" ? words : approvalPrompt(name);
+}
 
 /**
  * What to do before running the tool: `{ result }` ⇒ return it (the approval Request, or a refusal);
@@ -31,11 +42,13 @@ export async function approvalGate(
   needsApproval: NeedsApproval,
   args: Record<string, unknown>,
   ctx: ToolContext,
+  prompt?: Tool["approvalPrompt"],
 ): Promise<{ result: ToolResult } | { ctx: ToolContext }> {
   const answer = ctx.answer;
   if (answer?.id.startsWith(APPROVAL_ID)) {
     // the loop never re-runs a declined approval (it reports it itself); said the same way if a host does
-    if (!answer.ok) return { result: { output: declineText(approvalPrompt(name), answer), isError: true } };
+    if (!answer.ok)
+      return { result: { output: declineText(await promptFor(name, args, prompt), answer), isError: true } };
     const { answer: _, ...rest } = ctx;
     return { ctx: rest };
   }
@@ -46,7 +59,7 @@ export async function approvalGate(
   const request = {
     kind: "approval",
     id: `${APPROVAL_ID}${crypto.randomUUID()}`,
-    prompt: approvalPrompt(name),
+    prompt: await promptFor(name, args, prompt),
     data: { tool: name, args },
   };
   return { result: pending(request) };

@@ -14,6 +14,12 @@ export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
   inputSchema?: S;
   /** `true` or a predicate of the arguments: the call waits for an approval (`kind: "approval"`) before it runs. */
   needsApproval?: NeedsApproval<InferSchema<S>>;
+  /**
+   * The words the approval asks with: a string, or a function of the checked arguments that returns one
+   * (e.g. "Deploy v42 to production?" from `{ version, env }`). Default: "Approve running the tool <name>?".
+   * An empty string, a throw or arguments that do not check give the default.
+   */
+  approvalPrompt?: string | ((args: InferSchema<S>) => string);
   /** Returns a string, a ToolResult (e.g. `pending(...)`), `undefined`, or any JSON value. May throw. */
   execute: (args: InferSchema<S>, ctx: ToolContext) => unknown;
   /**
@@ -42,8 +48,10 @@ export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
 export function defineTool<S extends ToolInputSchema = JSONSchema>(options: DefineToolOptions<S>): Tool {
   const name = requireToolName("defineTool", options);
   const fn = `defineTool "${name}"`;
-  const { execute, onDecline, recovery } = options;
+  const { execute, onDecline, recovery, approvalPrompt } = options;
   if (typeof execute !== "function") throw badOption(fn, "execute", "a function", execute);
+  if (approvalPrompt !== undefined && typeof approvalPrompt !== "string" && typeof approvalPrompt !== "function")
+    throw badOption(fn, "approvalPrompt", "a string, a function of the arguments, or left out", approvalPrompt);
   if (onDecline !== undefined && typeof onDecline !== "function")
     throw badOption(fn, "onDecline", "a function or left out", onDecline);
   if (recovery !== undefined && recovery !== "rerun") throw badOption(fn, "recovery", '"rerun" or left out', recovery);
@@ -55,6 +63,7 @@ export function defineTool<S extends ToolInputSchema = JSONSchema>(options: Defi
     schema: toolSchema(options.inputSchema, name),
     run: execute as ToolSpec["run"],
     needsApproval: options.needsApproval as NeedsApproval | undefined,
+    approvalPrompt: approvalPrompt as ToolSpec["approvalPrompt"],
     onDecline: onDecline as ToolSpec["onDecline"],
   });
   return { ...tool, ...(recovery ? { recovery } : {}), ...expiry };
@@ -117,6 +126,8 @@ export interface ToolSpec {
   run(args: Record<string, unknown>, ctx: ToolContext): unknown;
   /** Before `run`, the call waits for an approval (see approval.ts). */
   needsApproval?: NeedsApproval | undefined;
+  /** The approval's words (see DefineToolOptions.approvalPrompt). */
+  approvalPrompt?: string | ((args: Record<string, unknown>) => string) | undefined;
   /** The tool's own refusal (see DefineToolOptions.onDecline). */
   onDecline?: ((answer: Answer, args: Record<string, unknown>, ctx: ToolContext) => unknown) | undefined;
   /** Errors meant for the host, not the model (they propagate out of `execute`). */
@@ -135,6 +146,23 @@ function checkedPredicate(schema: ToolSchema, needsApproval: NeedsApproval | und
   };
 }
 
+/**
+ * A tool's `approvalPrompt` as the approval step calls it: given the checked arguments, as its type says; a
+ * throw, arguments that do not check or a return that is not a string give "" (the generic prompt).
+ */
+function wordedBy(schema: ToolSchema, prompt: string | ((args: Record<string, unknown>) => string)) {
+  return async (args: Record<string, unknown>): Promise<string> => {
+    if (typeof prompt === "string") return prompt;
+    try {
+      const checked = await schema.check(args ?? {});
+      const words = checked.ok ? prompt(checked.value as Record<string, unknown>) : "";
+      return typeof words === "string" ? words : "";
+    } catch {
+      return "";
+    }
+  };
+}
+
 /** Builds a Tool from a spec: check the arguments, run, normalise the result, never crash on a tool's throw. */
 export function makeTool(spec: ToolSpec): Tool {
   const { name, schema } = spec;
@@ -145,6 +173,7 @@ export function makeTool(spec: ToolSpec): Tool {
     inputSchema: schema.json,
     source: spec.source,
     ...(needsApproval === undefined ? {} : { needsApproval }),
+    ...(spec.approvalPrompt ? { approvalPrompt: wordedBy(schema, spec.approvalPrompt) } : {}),
     ...(spec.onDecline ? { onDecline: declineWith(spec, spec.onDecline) } : {}),
     async execute(args, given) {
       try {

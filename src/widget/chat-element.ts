@@ -21,10 +21,7 @@ export interface ChatElement extends HTMLElement {
   strings: Partial<ChatStrings>;
   /** The fetch the session uses (default: the global one). Set before the element connects. */
   fetch: typeof fetch | undefined;
-  /**
-   * Where the open run is kept: a Web Storage, `"session"`, `"local"` or `null` for none; overrides the
-   * `storage` attribute ("session", "local", "none").
-   */
+  /** Where the open run is kept: a Web Storage, or `null` for none; overrides the `storage` attribute ("session", "local", "none"). */
   storage: StorageOption | undefined;
   /** Shows "Always allow" on approvals, answering with what it returns (see RenderRequestOptions). */
   alwaysAllow: ((id: string) => Answer) | undefined;
@@ -52,12 +49,10 @@ export function chatElementClass(): CustomElementConstructor {
   return class ToolnexusChat extends HTMLElement implements ChatElement {
     static observedAttributes = ["endpoint", "remember"];
     readonly #view = new ChatView(this);
-
     constructor() {
       super();
       upgradeProperties(this);
     }
-
     get fetch(): typeof fetch | undefined {
       return this.#view.fetch;
     }
@@ -96,7 +91,6 @@ export function chatElementClass(): CustomElementConstructor {
     send(text: string): Promise<void> {
       return this.#view.session?.send(text) ?? Promise.resolve();
     }
-
     connectedCallback(): void {
       this.#view.connect();
     }

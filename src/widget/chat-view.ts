@@ -1,14 +1,20 @@
 // What the chat element does, apart from being an element: it starts the run session once there is an
 // endpoint, draws every state the session reports into the element's shadow root, keeps one card per open
 // Request (what is typed into a card survives a redraw), and gives focus back when a run pauses.
-import { answerApproval, createRunSession, type RunSession, type RunSessionState } from "../page/index";
+import {
+  answerApproval,
+  createRunSession,
+  type RunSession,
+  type RunSessionState,
+  type SessionStorageLike,
+} from "../page/index";
 import type { Answer, PendingRequest } from "../types";
 import { buildUi, callView, messageView, noticeView, type Ui } from "./chat-ui";
 import { renderRequest } from "./render-request";
 import { type ChatStrings, mergeStrings } from "./strings";
 
-/** The page's Web Storage, `null` for none, or one of the `storage` attribute's names. */
-export type StorageOption = NonNullable<Parameters<typeof createRunSession>[0]["storage"]> | null;
+/** Where the element keeps the open run: a Web Storage, `null` for none. */
+export type StorageOption = SessionStorageLike | null;
 
 /** What an element without an endpoint shows: a page's mistake, said plainly. */
 const NO_ENDPOINT: RunSessionState = {
@@ -30,7 +36,7 @@ const firstControl = (box: ParentNode) => box.querySelector<HTMLElement>("button
 /** The storage the `storage` attribute names: "none", "local", or (anything else) the default. */
 function storageOfAttribute(kind: string | null): StorageOption | undefined {
   if (kind === "none") return null;
-  if (kind === "local") return "local";
+  if (kind === "local") return globalThis.localStorage;
   return undefined;
 }
 

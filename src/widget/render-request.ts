@@ -248,6 +248,20 @@ const KINDS: Record<string, { label: keyof ChatStrings; body: (ctx: Ctx) => HTML
 const OTHER = { label: "kindOther", body: KINDS.input!.body } as const;
 
 /**
+ * Names the card for assistive technology by its kind, its prompt and (an approval's) arguments, so two open
+ * cards of one kind are two different landmarks.
+ */
+function nameCard(card: HTMLElement, label: HTMLElement): void {
+  const parts = [label, card.querySelector<HTMLElement>(".prompt"), card.querySelector<HTMLElement>(".args")];
+  const ids = parts.flatMap((part) => {
+    if (!part) return [];
+    if (!part.id) part.id = uid("tnx-name");
+    return [part.id];
+  });
+  card.setAttribute("aria-labelledby", ids.join(" "));
+}
+
+/**
  * The form of one open Request, as an element (`<section class="card" data-kind data-request>`), named for
  * assistive technology by its kind and its prompt (two open approvals are two different landmarks).
  */
@@ -255,7 +269,6 @@ export function renderRequest(request: PendingRequest<string>, options: RenderRe
   const s = mergeStrings(options.strings);
   const kind = String(request.kind);
   const row = Object.hasOwn(KINDS, kind) ? KINDS[kind]! : OTHER;
-  const headingId = uid("tnx-card");
   const card = h("section", {
     className: `card ${kind}`,
     part: `card card-${kind}`,
@@ -265,13 +278,11 @@ export function renderRequest(request: PendingRequest<string>, options: RenderRe
   const ctx: Ctx = { request, s, options, card };
   const schema = formSchema(request.data?.schema);
   const body = schema ? [schemaForm(ctx, schema)] : row.body(ctx);
-  const label = h("div", { className: "kind", part: "kind", id: headingId }, s[row.label]);
+  const label = h("div", { className: "kind", part: "kind", id: uid("tnx-card") }, s[row.label]);
   // a question's prompt is drawn by its groups (the builtin tool's prompt lists the options, the buttons read better)
   const ownPrompt =
     kind === "question" && !schema ? [] : [h("p", { className: "prompt", part: "prompt" }, request.prompt)];
   card.append(label, ...ownPrompt, ...deadlineNote(request, s), ...body);
-  const prompt = card.querySelector<HTMLElement>(".prompt");
-  if (prompt) prompt.id ||= uid("tnx-prompt");
-  card.setAttribute("aria-labelledby", prompt ? `${headingId} ${prompt.id}` : headingId);
+  nameCard(card, label);
   return card;
 }

@@ -19,6 +19,7 @@ import {
 import { finishOf, inputPart, turnOf } from "./openai-responses-items";
 import type { ToolOutcome, Turn, Wire } from "./types";
 import { readStream } from "./openai-responses-stream";
+import { strictable } from "./strictable";
 
 /**
  * Whether `model` reasons (o-series, gpt-5 and codex models; a gateway's `openai/` prefix allowed): only those
@@ -93,7 +94,16 @@ export const openaiResponsesWire: Wire = {
       body.tools = tools;
       body.tool_choice = "auto";
     }
-    if (output) body.text = { format: { type: "json_schema", name: "output", schema: output, strict: true } };
+    // strict only for a schema strict mode accepts: it refuses any other with a 400 before any output
+    if (output)
+      body.text = {
+        format: {
+          type: "json_schema",
+          name: "output",
+          schema: output,
+          ...(strictable(output) ? { strict: true } : {}),
+        },
+      };
     body.store = false;
     if (reasons(model)) body.include = ["reasoning.encrypted_content"];
     if (stream) body.stream = true;

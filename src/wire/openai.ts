@@ -19,6 +19,7 @@ import {
 } from "./common";
 import { historyParts, openaiPart, orNote, promptContent, toolParts } from "./content";
 import { readStream } from "./openai-stream";
+import { strictable } from "./strictable";
 
 /** One entry of `tool_calls` (`{ id, function: { name, arguments } }`) as a ToolCall. */
 export function callOf(value: unknown): ToolCall {
@@ -67,30 +68,6 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
   });
   if (attached.length > 0) messages.push({ role: "user", content: attached });
   return messages;
-}
-
-/**
- * Whether OpenAI's strict mode accepts a schema: every object lists all its properties in `required` and
- * sets `additionalProperties: false`, down through properties, items, unions and definitions. A schema
- * that breaks the rules is sent without `strict` (the API would refuse it with a 400 before any output).
- */
-export function strictable(schema: unknown, depth = 0): boolean {
-  const node = record(schema);
-  if (!node) return !Array.isArray(schema) || schema.every((s) => strictable(s, depth + 1));
-  if (depth > 64) return false;
-  const props = record(node.properties);
-  if (node.type === "object" || props) {
-    const required = listOf(node, "required");
-    if (node.additionalProperties !== false) return false;
-    if (props && !Object.keys(props).every((k) => required.includes(k))) return false;
-  }
-  const children = [
-    props && Object.values(props),
-    node.items,
-    node.anyOf,
-    record(node.$defs) && Object.values(node.$defs as object),
-  ];
-  return children.every((c) => c === undefined || strictable(c, depth + 1));
 }
 
 /** OpenAI chat completions, and every server that speaks it (OpenRouter, vLLM, Ollama, llama.cpp, …). */

@@ -122,6 +122,28 @@ describe("useRunSession in the page", () => {
     expect(w.executions).toEqual(["ask_city:Goa"]);
   });
 
+  it('storage: "local" keeps the open run in localStorage; a call waiting on the user is `waiting`', async () => {
+    localStorage.removeItem("toolnexus:run-session");
+    try {
+      const w = edgeWorld();
+      const { result, act, unmount } = await renderHook(() =>
+        useRunSession({ endpoint: "/api/run", fetch: w.fetch, storage: "local", restoreOnMount: false }),
+      );
+      await act(() => result.current.send("which city?"));
+      await expect.poll(() => result.current.state.status).toBe("waiting");
+      expect(result.current.state.calls.map((c) => [c.name, c.status])).toEqual([["ask_city", "waiting"]]);
+      const kept = JSON.parse(localStorage.getItem("toolnexus:run-session") ?? "null") as { runId?: string } | null;
+      expect(kept?.runId).toBe(result.current.state.runId);
+      await unmount();
+      // a reload (a new component) finds it in localStorage and shows the question again
+      const again = await renderHook(() => useRunSession({ endpoint: "/api/run", fetch: w.fetch, storage: "local" }));
+      await expect.poll(() => again.result.current.state.requests.length).toBe(1);
+      await again.unmount();
+    } finally {
+      localStorage.removeItem("toolnexus:run-session");
+    }
+  });
+
   it("renderHook: one session across re-renders, stable actions, stop ends the stream", async () => {
     let release!: () => void;
     const w = edgeWorld({ answered: new Promise<void>((r) => (release = r)) });

@@ -56,6 +56,31 @@ describe("<toolnexus-chat> for a page", () => {
     expect(result.passes.some((p) => p.nodes.some((n) => Array.isArray(n.target[0])))).toBe(true); // it looked inside
   });
 
+  it("two open approvals are two landmarks, each named by its kind, prompt and arguments (axe landmark-unique)", async () => {
+    const world = widgetWorld();
+    const chat = mount(world);
+    await idle(chat);
+    await chat.send("two approvals");
+    await until(chat, () => chat.session!.state.requests.length === 2 && chat.session!.state.status === "waiting");
+    const cards = [...shadow(chat).querySelectorAll<HTMLElement>('.card[data-kind="approval"]')];
+    const names = cards.map((c) =>
+      c
+        .getAttribute("aria-labelledby")!
+        .split(" ")
+        .map((id) => shadow(chat).getElementById(id)!.textContent)
+        .join(" "),
+    );
+    expect(names).toHaveLength(2);
+    expect(new Set(names).size).toBe(2);
+    for (const [i, name] of names.entries()) {
+      expect(name).toContain("Needs your approval");
+      expect(name).toContain(chat.session!.state.requests[i]!.prompt);
+    }
+    const result = await axe.run(chat, { runOnly: { type: "rule", values: ["landmark-unique"] } });
+    expect(result.violations.map((v) => v.id)).toEqual([]);
+    expect(result.passes.map((p) => p.id)).toContain("landmark-unique"); // it looked at the cards
+  });
+
   it("strings replace every default the page shows", async () => {
     const world = widgetWorld();
     const chat = mount(world, {

@@ -93,7 +93,7 @@ describe("package.json", () => {
     expect(pkg.sideEffects).toBe(false);
     expect(pkg).not.toHaveProperty("main");
     expect(walk(pkg.exports).keys).not.toContain("require");
-    for (const path of [".", "./testing", "./toolnexus.js"]) {
+    for (const path of [".", "./testing", "./toolnexus.js", "./storage"]) {
       expect(Object.keys(pkg.exports[path])[0]).toBe("types");
     }
     expect(pkg.exports["./toolnexus.js"].default).toBe("./dist/toolnexus.js");

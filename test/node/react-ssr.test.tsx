@@ -82,6 +82,15 @@ describe("useRunSession on the server", () => {
     expect(touched).toEqual([]);
   });
 
+  it('storage: "local" renders on the server without reading localStorage (it is looked up on the client)', () => {
+    trap = trapGlobals();
+    const html = renderToString(<Chat endpoint="/api/run" storage="local" />);
+    const touched = [...trap.touched];
+    trap.release();
+    expect(html).toContain("<p>idle</p>");
+    expect(touched).toEqual([]);
+  });
+
   it("a given session with kept messages still renders the server snapshot, the same on every render", async () => {
     const storage: SessionStorageLike & { data: Map<string, string> } = {
       data: new Map(),

@@ -90,6 +90,17 @@ async function typedOutput() {
   const plain = await client.run("x");
   if (plain.status === "done") expectTypeOf(plain.output).toEqualTypeOf<unknown>();
   expectTypeOf<StreamEvent>().toMatchTypeOf<{ type: string }>();
+  // a resume: typed from `output` when given again; else from the type named for the stored schema
+  const answer = answerOutput("q", "Goa");
+  const resumed = await client.resume("run-1", answer, { output: v.object({ city: v.string() }) });
+  if (resumed.status === "done") expectTypeOf(resumed.output).toEqualTypeOf<{ city: string }>();
+  const named = await client.resume<{ city: string }>("run-1", answer);
+  if (named.status === "done") expectTypeOf(named.output).toEqualTypeOf<{ city: string } | undefined>();
+  for await (const e of client.resumeStream<{ city: string }>("run-1", answer))
+    if (e.type === "done" && e.result.status === "done")
+      expectTypeOf(e.result.output).toEqualTypeOf<{ city: string } | undefined>();
+  const untyped = await client.resume("run-1", answer);
+  if (untyped.status === "done") expectTypeOf(untyped.output).toEqualTypeOf<unknown>();
   // @ts-expect-error — an answer output must be a string
   answerOutput("id", 42);
 }

@@ -2,7 +2,7 @@
 // none lost, the final text an uninterrupted run's), stop() from this tab or another ends the exchange with
 // the text kept, and `state.calls` shows each tool call as it is prepared, run and done.
 import { describe, expect, it } from "vitest";
-import { createRunSession, memoryStorage, type RunSessionState } from "toolnexus";
+import { answerOutput, createRunSession, memoryStorage, type RunSessionState } from "toolnexus";
 import { memoryWebStorage } from "../support/edge";
 import { gate, isolate, provider, tools } from "../support/edge-streams";
 
@@ -114,6 +114,19 @@ describe("createRunSession with live exchanges", () => {
         { role: "assistant", text: "one two ", stopped: true },
       ]);
     }
+  });
+
+  it("a call waiting on the user's answer is `waiting` in state.calls, until the answer runs it", async () => {
+    const kit = tools();
+    const turns = [{ tokens: ["Asking."], calls: [{ id: "c1", name: "ask_city" }] }, { tokens: ["Lima it is."] }];
+    const edge = isolate(memoryStorage(), provider(turns), kit.list);
+    const session = createRunSession({ endpoint: "/api/run", fetch: edge.fetch, storage: memoryWebStorage() });
+    await session.send("city?");
+    expect(session.state.status).toBe("waiting");
+    expect(session.state.calls).toEqual([{ id: "c1", name: "ask_city", input: "{}", status: "waiting" }]);
+    await session.answer(answerOutput(session.state.requests[0]!.id, "Lima"));
+    expect(session.state.status).toBe("done");
+    expect(session.state.calls).toEqual([{ id: "c1", name: "ask_city", input: "", status: "done", isError: false }]);
   });
 
   it("state.calls follows tool_input, tool_call and tool_result: preparing, running, done", async () => {

@@ -2,8 +2,38 @@
 // isolate running it or from another one sharing the storage — as `incomplete` with `limit: "aborted"`,
 // the streamed text kept and running tools' signals aborted; a stopped resume of a halted run can be resumed.
 import { describe, expect, it } from "vitest";
-import { answerOutput, memoryStorage } from "toolnexus";
+import { answerOutput, memoryStorage, type StreamEvent } from "toolnexus";
 import { frames, gate, isolate, provider, textOf, tools } from "../support/edge-streams";
+
+const encoder = new TextEncoder();
+const sse = (delta: Record<string, unknown>, finish: string | null = null) =>
+  encoder.encode(`data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+
+/**
+ * A model behind a transport that ignores the abort signal (a proxy, an injected fetch): it streams each
+ * token only when the test releases it, and streams on to its end whatever happens to the request.
+ */
+function deafProvider(tokens: string[]) {
+  const chunks = [...tokens.map((content) => sse({ content })), sse({}, "stop"), encoder.encode("data: [DONE]\n\n")];
+  const released: (() => void)[] = [];
+  const held = chunks.map(() => new Promise<void>((resolve) => released.push(resolve)));
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      await held[at];
+      c.enqueue(chunks[at++]!);
+      if (at === chunks.length) c.close();
+    },
+  });
+  const fetch = (async () =>
+    new Response(body, { headers: { "content-type": "text/event-stream" } })) as typeof globalThis.fetch;
+  return {
+    fetch,
+    calls: () => 1,
+    release: (n: number) => released[n]?.(),
+    releaseAll: () => released.forEach((r) => r()),
+  };
+}
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
 
@@ -40,6 +70,29 @@ describe("stop", () => {
       expect(replay).toEqual(events);
     });
   }
+
+  it("a model whose transport ignores the abort signal: the stop ends the turn at its next chunk, nothing after it is shown", async () => {
+    const model = deafProvider(["Let ", "me ", "look."]);
+    const a = isolate(memoryStorage(), model, tools().list);
+    model.release(0); // the response starts with the first event
+    const res = await a.post({ prompt: "look" });
+    const runId = res.headers.get("toolnexus-run-id")!;
+    const reading = frames(res);
+    const before: { event: StreamEvent }[] = [];
+    for (let f = await reading.next(); f; f = await reading.next()) {
+      before.push(f);
+      if (f.event.type === "text") break;
+    }
+    expect(textOf(before)).toBe("Let ");
+    expect((await a.post({ runId, stop: true })).status).toBe(202);
+    model.releaseAll(); // the transport streams on to its end
+    const after = await reading.rest();
+    expect(textOf(after)).toBe("");
+    expect(after.at(-1)!.event).toMatchObject({
+      type: "done",
+      result: { status: "incomplete", limit: "aborted", text: "Let " },
+    });
+  });
 
   it("an exchange that is not streaming: 409 naming only the run asked about; an unknown run: 404", async () => {
     const a = isolate(memoryStorage(), provider([{ tokens: ["Hi."] }]), tools().list);

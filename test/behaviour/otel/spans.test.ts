@@ -62,7 +62,7 @@ describe("toolnexus/otel spans", () => {
   for (const style of STYLES)
     for (const mode of MODES)
       describe(`${style} ${mode}`, () => {
-        it("a run, its halt and its resume read as two linked invoke_agent trees", async () => {
+        it("a run, its halt and its resume in another client read as one trace: the resume under the halted run, linked to it", async () => {
           const { spans, runs, done } = await haltAndResume(style, mode);
           expect(done.status).toBe("done");
           expect(runs).toHaveLength(2);
@@ -73,12 +73,17 @@ describe("toolnexus/otel spans", () => {
             "execute_tool ask_city",
             "execute_tool clock",
             "execute_tool weather",
+            "invoke_agent", // the resume
           ]);
           expect(childrenOf(spans, resumed)).toEqual(["chat demo-model", "execute_tool ask_city"]);
           expect(halted.parentSpanContext).toBeUndefined();
 
-          // the resume is its own trace, linked to the span of the run that halted
-          expect(resumed.spanContext().traceId).not.toBe(halted.spanContext().traceId);
+          // one trace across the halt: every span carries the halted run's trace id, the resume's parent is
+          // the halted run's span, and the link to it is kept
+          const traceId = halted.spanContext().traceId;
+          expect(spans.every((span) => span.spanContext().traceId === traceId)).toBe(true);
+          expect(resumed.parentSpanContext?.spanId).toBe(halted.spanContext().spanId);
+          expect(resumed.parentSpanContext?.traceId).toBe(traceId);
           expect(resumed.links).toHaveLength(1);
           expect(resumed.links[0]!.context.traceId).toBe(halted.spanContext().traceId);
           expect(resumed.links[0]!.context.spanId).toBe(halted.spanContext().spanId);

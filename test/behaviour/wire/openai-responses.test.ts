@@ -85,7 +85,13 @@ describe("openai-responses: requests", () => {
 
   it("asks for structured output through text.format with strict: true, and checks the answer against it", async () => {
     const r = replay(json(phase.json));
-    const schema = { type: "object" as const, properties: { n: { type: "number" } }, required: ["n"] };
+    // a schema strict mode accepts (strict-output.test.ts has the ones it refuses)
+    const schema = {
+      type: "object" as const,
+      properties: { n: { type: "number" } },
+      required: ["n"],
+      additionalProperties: false,
+    };
     const error = await client(r.fetch)
       .run("hi", { output: jsonSchema(schema) })
       .catch((e: unknown) => e);
