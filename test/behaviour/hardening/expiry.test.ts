@@ -83,6 +83,16 @@ describe("client.expire", () => {
     expect(ask.state.runs).toBe(0);
   });
 
+  it("works through get and set alone on an adapter without compareAndSet (best effort, as Workers KV)", async () => {
+    const clock = fakeClock();
+    const storage = faultyStorage(memoryStorage({ now: clock.now }), { withoutCompareAndSet: true });
+    const { ids, ask } = await haltMany(clock, storage, 3, (i) => (i === 1 ? 3600 : 30));
+    clock.advance(60);
+    const client = clientOn(clock, echoModel({ text: "x" }).fetch, {}, storage);
+    expect((await client.expire({ toolkit: [ask.tool] })).continued.sort()).toEqual([ids[0], ids[2]].sort());
+    expect(storage.log.some((e) => e.op === "compareAndSet")).toBe(false);
+  });
+
   it("limit bounds one sweep; the rest are continued by the next", async () => {
     const clock = fakeClock();
     const storage = memoryStorage({ now: clock.now });
