@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createClient, durableObjectStorage, type RunStoreObject, type RunStorage } from "toolnexus";
+import { createClient, durableObjectStorage, RunStoreObject, type RunStorage } from "toolnexus";
 import { approvalTool, echoModel, fakeClock } from "../behaviour/support/deadlines";
 
 const stubFor = (name: string) => env.RUN_STORE.get(env.RUN_STORE.idFromName(name));
@@ -34,12 +34,18 @@ describe("RunStoreObject and deadlines", () => {
     expect(alarm).toBe(deadline); // the earliest thing the object stores: before the run's TTL
 
     clock.advance(61);
-    // the alarm fires: the base class sweeps, then (as a subclass's alarm does) the due runs are continued
+    // the runtime runs the alarm the object scheduled at the deadline
     expect(await runDurableObjectAlarm(stubFor(name))).toBe(true);
-    const continued = await runInDurableObject(
-      stubFor(name),
-      async (object: RunStoreObject) => (await clientOn(object.runStorage()).expire({ toolkit: [tool] })).continued,
-    );
+    // and a Worker's subclass's alarm, as the guide writes it, over the object's own state: it sweeps, then
+    // continues the due runs
+    let continued: string[] = [];
+    class ExpiringRunStore extends RunStoreObject {
+      override async alarm(): Promise<void> {
+        await super.alarm();
+        continued = (await clientOn(this.runStorage()).expire({ toolkit: [tool] })).continued;
+      }
+    }
+    await runInDurableObject(stubFor(name), async (_object, state) => new ExpiringRunStore(state).alarm());
     expect(continued).toEqual([halted.runId]);
     expect(state.runs).toBe(0);
     expect(JSON.stringify(s.bodies[1])).toContain("declined/expired: Approve running the tool book?");
