@@ -143,7 +143,9 @@ function part({ versions: rows, sections }, level, before) {
     out.push(was ? `| Goal | Measured | | The run before (${before.at ?? "?"}) |` : "| Goal | Measured | |");
     out.push(was ? "| --- | --- | --- | --- |" : "| --- | --- | --- |");
     for (const g of goals) {
-      const row = `| ${g.goal} | ${g.measured} | ${g.met === undefined ? "" : g.met ? "met" : "**missed**"} |`;
+      let met = "";
+      if (g.met !== undefined) met = g.met ? "met" : "**missed**";
+      const row = `| ${g.goal} | ${g.measured} | ${met} |`;
       out.push(was ? `${row} ${was.get(goalKey(g.goal)) ?? "–"} |` : row);
     }
     out.push("");

@@ -68,7 +68,8 @@ export async function measureEntry(entry) {
   const inputs = Object.values(result.metafile.outputs)[0].inputs;
   for (const [file, { bytesInOutput }] of Object.entries(inputs)) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
-    const key = m ? m[1] : file.startsWith("src/") ? "toolnexus src/" : file;
+    let key = file.startsWith("src/") ? "toolnexus src/" : file;
+    if (m) key = m[1];
     byPackage[key] = (byPackage[key] ?? 0) + bytesInOutput;
   }
   const largest = Object.entries(byPackage)

@@ -206,10 +206,14 @@ function fitText({ perJson, fixedMs, breakEvenBytes }) {
     `Fitted over the three sizes, what suspending adds ≈ **${sig(perJson)}× the JSON round trip + ${fmtMs(fixedMs)}**. The first part is the halt's ` +
     "`JSON.stringify` and the resume's `JSON.parse` of the record; the fixed part is the second call itself — loading, checking and claiming the record, " +
     "hashing the answer, re-running the tool with it and keeping the outcome. " +
-    (perJson >= 2
-      ? "The part that grows with the record is already 2× or more, so the goal cannot hold at any size."
-      : fixedMs <= 0
-        ? "So the 2× goal holds at any size."
-        : `So the 2× goal holds for records from about ${fmtBytes(breakEvenBytes)} up (at this run's JSON speed), and cannot hold for a small one, whose whole round trip costs less than that fixed part.`)
+    conclusion(perJson, fixedMs, breakEvenBytes)
   );
+}
+
+/** What the measured split says about the 2× goal. */
+function conclusion(perJson, fixedMs, breakEvenBytes) {
+  if (perJson >= 2)
+    return "The part that grows with the record is already 2× or more, so the goal cannot hold at any size.";
+  if (fixedMs <= 0) return "So the 2× goal holds at any size.";
+  return `So the 2× goal holds for records from about ${fmtBytes(breakEvenBytes)} up (at this run's JSON speed), and cannot hold for a small one, whose whole round trip costs less than that fixed part.`;
 }

@@ -33,7 +33,9 @@ function run(args, { cwd = tmp, denoDir = join(tmp, "deno-dir") } = {}) {
   };
   return new Promise((resolve) => {
     execFile(deno, args, { cwd, env, timeout: 120_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
+      let code = 0;
+      if (error) code = typeof error.code === "number" ? error.code : 1;
+      resolve({ code, stdout, stderr });
     });
   });
 }

@@ -15,27 +15,26 @@ import { translateCall } from "./client/translate-call";
 import { continueDue, expireDue, type ExpireOptions, type ExpireResult } from "./client/expire";
 import { memoryStorage } from "./storage/memory";
 import { RunConflictError } from "./errors";
-import type {
-  Answer,
-  ClientOptions,
-  InferSchema,
-  OutputRunResult,
-  Prompt,
-  ResumeOptions,
-  RunOptions,
-  RunResult,
-  RunStorage,
-  StreamEvent,
-  ToolInputSchema,
-} from "./types";
+import type { Answer, OutputRunResult, RunResult, StreamEvent } from "./types";
+import type { ClientOptions } from "./loop/options";
+import type { InferSchema, ToolInputSchema } from "./tools/types";
+import type { Prompt, ResumeOptions, RunOptions } from "./client/types";
+import type { RunStorage } from "./storage/contract";
 
-export type { ClientOptions, Hooks, ResumeOptions, RunOptions } from "./types";
+export type { ClientOptions, Hooks } from "./loop/options";
+export type { ResumeOptions, RunOptions } from "./client/types";
 export type { RunInspection } from "./loop/inspect";
 export type { ExpireOptions, ExpireResult } from "./client/expire";
 
 export interface AskOptions extends RunOptions {
   /** A conversation id: its transcript is loaded from and saved to the client's storage. */
   id?: string;
+}
+
+/** A conversation's id (default: a fresh one) and the toolkit its exchanges run with. */
+export interface ConversationOptions {
+  id?: string;
+  toolkit?: RunOptions["toolkit"];
 }
 
 export interface Conversation {
@@ -95,7 +94,7 @@ export interface Client {
   expire(opts: ExpireOptions): Promise<ExpireResult>;
   ask(prompt: Prompt, opts?: AskOptions): Promise<RunResult>;
   forget(id: string): Promise<void>;
-  conversation(opts?: { id?: string; toolkit?: RunOptions["toolkit"] }): Conversation;
+  conversation(opts?: ConversationOptions): Conversation;
   translate(req: TranslateRequest): Promise<TranslateResult>;
   metrics(): string;
   /** The storage its runs and conversations live in (an edge handler keeps its event logs there too). */
@@ -138,48 +137,104 @@ export function createClient(options: ClientOptions): Client {
   const resumed = resumePlans(opts);
 
   /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
-  async function* started(prompt: Prompt, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
-    checkRunId(ro.runId);
-    const id = ro.conversationId;
-    if (id === undefined) return yield* session(env, ro, stream, freshPlan(opts, prompt, ro));
+  async function* started(
+    prompt: Prompt,
+    runOptions: RunOptions,
+    stream: boolean,
+  ): AsyncGenerator<StreamEvent, RunResult> {
+    checkRunId(runOptions.runId);
+    const id = runOptions.conversationId;
+    if (id === undefined) return yield* session(env, runOptions, stream, freshPlan(opts, prompt, runOptions));
     return yield* conversations.exchange(id, (history) =>
-      session(env, ro, stream, freshPlan(opts, prompt, { ...ro, history }, id)),
+      session(env, runOptions, stream, freshPlan(opts, prompt, { ...runOptions, history }, id)),
     );
   }
 
+  // One implementation each; the overloads (on Client too) type `output` from the schema.
+  function run<S extends ToolInputSchema>(prompt: Prompt, runOptions: WithOutput<RunOptions, S>): Promise<Typed<S>>;
+  function run(prompt: Prompt, runOptions?: RunOptions): Promise<RunResult>;
+  function run(prompt: Prompt, runOptions: RunOptions = {}): Promise<RunResult> {
+    return collect(started(prompt, runOptions, false));
+  }
+
+  function stream<S extends ToolInputSchema>(
+    prompt: Prompt,
+    runOptions: WithOutput<RunOptions, S>,
+  ): AsyncIterable<StreamEvent<Typed<S>>>;
+  function stream(prompt: Prompt, runOptions?: RunOptions): AsyncIterable<StreamEvent>;
+  function stream(prompt: Prompt, runOptions: RunOptions = {}): AsyncIterable<StreamEvent> {
+    return started(prompt, runOptions, true);
+  }
+
+  function resume<S extends ToolInputSchema>(
+    runId: string,
+    answer: Answer | readonly Answer[],
+    resumeOptions: WithOutput<ResumeOptions, S>,
+  ): Promise<Typed<S>>;
+  function resume(runId: string, answer: Answer | readonly Answer[], resumeOptions?: ResumeOptions): Promise<RunResult>;
+  function resume(
+    runId: string,
+    answer: Answer | readonly Answer[],
+    resumeOptions: ResumeOptions = {},
+  ): Promise<RunResult> {
+    return collect(session(env, resumeOptions, false, resumed(runId, answer, resumeOptions)));
+  }
+
+  function resumeStream<S extends ToolInputSchema>(
+    runId: string,
+    answer: Answer | readonly Answer[],
+    resumeOptions: WithOutput<ResumeOptions, S>,
+  ): AsyncIterable<StreamEvent<Typed<S>>>;
+  function resumeStream(
+    runId: string,
+    answer: Answer | readonly Answer[],
+    resumeOptions?: ResumeOptions,
+  ): AsyncIterable<StreamEvent>;
+  function resumeStream(
+    runId: string,
+    answer: Answer | readonly Answer[],
+    resumeOptions: ResumeOptions = {},
+  ): AsyncIterable<StreamEvent> {
+    return session(env, resumeOptions, true, resumed(runId, answer, resumeOptions));
+  }
+
+  function ask(prompt: Prompt, askOptions: AskOptions = {}): Promise<RunResult> {
+    const { id } = askOptions;
+    return run(prompt, id === undefined ? askOptions : { ...askOptions, conversationId: id });
+  }
+
+  async function forget(id: string): Promise<void> {
+    await conversations.forget(id);
+    await storage.delete(conversationApprovalsKey(id));
+  }
+
+  function conversation(conversationOptions: ConversationOptions = {}): Conversation {
+    const id = conversationOptions.id ?? `conv-${crypto.randomUUID()}`;
+    const { toolkit } = conversationOptions;
+    return {
+      id,
+      send: (prompt, sendOptions = {}) => ask(prompt, { ...sendOptions, id, ...(toolkit ? { toolkit } : {}) }),
+      messages: async () => (await conversations.load(id)).record.messages,
+      reset: () => forget(id),
+    };
+  }
+
+  async function translate(request: TranslateRequest): Promise<TranslateResult> {
+    const ctx = await env.context(request.toolkit, request.signal, false);
+    return translateCall(ctx, request);
+  }
+
   const client: Client = {
-    // one implementation each; the overloads above only type `output` from the schema
-    run: ((prompt: Prompt, ro: RunOptions = {}) => collect(started(prompt, ro, false))) as Client["run"],
-    stream: ((prompt: Prompt, ro: RunOptions = {}) => started(prompt, ro, true)) as Client["stream"],
-    resume: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
-      collect(session(env, ro, false, resumed(runId, answer, ro)))) as Client["resume"],
-    resumeStream: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
-      session(env, ro, true, resumed(runId, answer, ro))) as Client["resumeStream"],
+    run,
+    stream,
+    resume,
+    resumeStream,
     inspect: (runId, io) => inspect(env, runId, io),
     expire: (eo) => expireDue(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, eo),
-
-    ask: (prompt, ao = {}) => client.run(prompt, ao.id === undefined ? ao : { ...ao, conversationId: ao.id }),
-
-    forget: async (id) => {
-      await conversations.forget(id);
-      await storage.delete(conversationApprovalsKey(id));
-    },
-
-    conversation(co = {}) {
-      const id = co.id ?? `conv-${crypto.randomUUID()}`;
-      return {
-        id,
-        send: (prompt, so = {}) => client.ask(prompt, { ...so, id, ...(co.toolkit ? { toolkit: co.toolkit } : {}) }),
-        messages: async () => (await conversations.load(id)).record.messages,
-        reset: () => client.forget(id),
-      };
-    },
-
-    async translate(req) {
-      const ctx = await env.context(req.toolkit, req.signal, false);
-      return translateCall(ctx, req);
-    },
-
+    ask,
+    forget,
+    conversation,
+    translate,
     metrics: () => registry.render(),
     storage,
     pendingTtlSeconds: opts.pendingTtlSeconds,

@@ -1,3 +1,5 @@
+// The catalogue of errors the SDK throws on purpose: ToolnexusError, its subclasses (each with a `code`, and
+// the fields a caller branches on), the cross-realm marker, and the helpers that word their messages.
 import type { Answer, PendingRequest } from "./types";
 
 const BRAND = Symbol.for("toolnexus.error");
@@ -26,16 +28,36 @@ export interface ToolnexusErrorOptions {
   cause?: unknown;
 }
 
-// Fields are `declare`d and assigned in the constructors, so the build emits no class-field definitions for them.
+/** Puts the toolnexus marker on `error`: what {@link isToolnexusError} and `instanceof ToolnexusError` read. */
+function mark(error: Error): void {
+  Object.defineProperty(error, BRAND, { value: true });
+}
 
-/** The base of every error the SDK throws on purpose. Tool failures are data, not errors. */
+/** The `cause` option of Error's constructor, only when there is one. */
+const causeOf = (options?: ToolnexusErrorOptions) =>
+  options?.cause === undefined ? undefined : { cause: options.cause };
+
+/**
+ * The base of every error the SDK throws on purpose. Tool failures are data, not errors.
+ *
+ * `error instanceof ToolnexusError` answers by the marker, not the prototype chain: it holds for an error
+ * from another realm or another copy of the package, and for {@link ConfigError} (a `TypeError`). A
+ * subclass's own `instanceof` is the ordinary prototype check.
+ */
 export class ToolnexusError extends Error {
   declare readonly code: ToolnexusErrorCode;
   constructor(code: ToolnexusErrorCode, message: string, options?: ToolnexusErrorOptions) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(message, causeOf(options));
     this.name = "ToolnexusError";
     this.code = code;
-    Object.defineProperty(this, BRAND, { value: true });
+    mark(this);
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: the class on the right of `instanceof`, a subclass included
+    if (this === ToolnexusError) return isToolnexusError(value);
+    // biome-ignore lint/complexity/noThisInStatic: the ordinary prototype check, for the subclass asked about
+    return Function.prototype[Symbol.hasInstance].call(this, value);
   }
 }
 
@@ -104,7 +126,14 @@ export class RunStateError extends ToolnexusError {
 export type ConflictReason = "busy" | "waiting" | "claimed" | "answered" | "finished" | "changed";
 
 /** The conflict reasons, for checking one that arrived over the network. */
-export const CONFLICT_REASONS: readonly ConflictReason[] = ["busy", "waiting", "claimed", "answered", "finished", "changed"];
+export const CONFLICT_REASONS: readonly ConflictReason[] = [
+  "busy",
+  "waiting",
+  "claimed",
+  "answered",
+  "finished",
+  "changed",
+];
 
 /** Another resume holds (or already consumed) this suspension, or a conversation is taken. No tool ran for this call. */
 export class RunConflictError extends ToolnexusError {
@@ -192,13 +221,19 @@ export class NetworkError extends ToolnexusError {
  * A bad option or argument, named in `option`: thrown where it is passed (`createClient`, an adapter's
  * factory, `defineTool`, the answer helpers), never at a later call. The message shows the value it got
  * (cut short, never a secret) and what would be accepted.
+ *
+ * A bad argument is a `TypeError`, as JavaScript has it: ConfigError extends `TypeError`, carries the
+ * toolnexus marker, and `instanceof ToolnexusError` holds for it.
  */
-export class ConfigError extends ToolnexusError {
+export class ConfigError extends TypeError {
+  declare readonly code: "config";
   declare readonly option: string;
   constructor(option: string, message: string, options?: ToolnexusErrorOptions) {
-    super("config", message, options);
+    super(message, causeOf(options));
     this.name = "ConfigError";
+    this.code = "config";
     this.option = option;
+    mark(this);
   }
 }
 

@@ -1,17 +1,16 @@
+// The public API of `toolnexus`: named re-exports only, grouped like the folders of src/.
 export type * from "./types";
-export {
-  answerOutput,
-  answerDeclined,
-  answerApproval,
-  answerForm,
-  relayAnswer,
-  pending,
-  authRequired,
-  pendingOf,
-} from "./answer";
+export type * from "./tools/types";
+export type * from "./storage/contract";
+export type * from "./loop/options";
+export type * from "./loop/telemetry";
+export type * from "./client/types";
+export type { ErrorInfo } from "./wire/post";
+export { answerOutput, answerDeclined, answerApproval, answerForm, relayAnswer } from "./answer";
+export { pending, authRequired, pendingOf } from "./pending";
 export type { AnswerApprovalOptions } from "./answer";
-export type { PendingInput } from "./answer";
-export { parseAnswer, parseRequest } from "./answer";
+export type { PendingInput } from "./pending";
+export { parseAnswer, parseRequest } from "./answer-parse";
 export {
   ToolnexusError,
   isToolnexusError,
@@ -65,7 +64,8 @@ export { webStorage } from "./storage/web";
 export type { WebStorageOptions, WebStorageLike, LockManagerLike } from "./storage/web";
 export { kvStorage } from "./storage/kv";
 export type { KvStorageOptions, KVNamespaceLike } from "./storage/kv";
-export { durableObjectStorage, RunStoreObject } from "./storage/durable-object";
+export { durableObjectStorage } from "./storage/durable-object";
+export { RunStoreObject } from "./storage/run-store-object";
 export type {
   DurableObjectStorageOptions,
   DurableObjectStorageLike,

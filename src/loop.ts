@@ -3,7 +3,7 @@ import { callModel } from "./loop/call-model";
 import type { LoopState, RunContext } from "./loop/context";
 import { resultOf, toolResult } from "./loop/context";
 import { runTurn, type CallOutcome } from "./loop/execute-tools";
-import { halted, haltRecord, storedCall } from "./loop/halt";
+import { endPending, turnRecord, storedCall } from "./loop/halt";
 import type { RecordOwner } from "./run-state/store";
 import { appendTurn, mergeRelays, resolveInline } from "./loop/suspension";
 import type { StoredCall } from "./run-state/record";
@@ -32,7 +32,7 @@ export async function* drive(
     if (ctx.stream)
       for (const call of turn.calls) yield { type: "tool_call", id: call.id, name: call.name, args: call.args };
     // a resumed run marks the calls as started before any runs: after a crash they are never run twice
-    await owner?.checkpoint(haltRecord(ctx, state, turn.message, turn.calls.map(started)));
+    await owner?.checkpoint(turnRecord(ctx, state, turn.message, turn.calls.map(started)));
     const outcomes = await runTurn(ctx, state, turn.calls);
     ctx.signal?.throwIfAborted();
     mergeRelays(outcomes);
@@ -41,7 +41,7 @@ export async function* drive(
     } else if (outcomes.some((o) => o.request)) {
       return yield* halt(ctx, state, owner, turn.message, outcomes);
     }
-    await owner?.checkpoint(haltRecord(ctx, state, turn.message, outcomes.map(storedCall)));
+    await owner?.checkpoint(turnRecord(ctx, state, turn.message, outcomes.map(storedCall)));
     if (ctx.stream && !ctx.opts.waitFor) for (const o of outcomes) yield toolResult(o);
     appendTurn(ctx, state, turn, outcomes);
   }
@@ -85,7 +85,7 @@ export async function* halt(
   calls: CallOutcome[],
 ): AsyncGenerator<StreamEvent, RunResult> {
   if (ctx.stream) for (const c of calls) if (!c.request) yield toolResult(c);
-  const record = haltRecord(ctx, state, assistant, calls.map(storedCall));
+  const record = turnRecord(ctx, state, assistant, calls.map(storedCall));
   await (owner ? owner.halt(record) : ctx.records.halt(record));
-  return yield* halted(ctx, state, record);
+  return yield* endPending(ctx, state, record);
 }

@@ -10,16 +10,12 @@ import { otelTelemetry } from "toolnexus/otel";
 const endpoint = process.env.OTLP_URL ?? "http://localhost:4318/v1/traces";
 
 // OTLP's JSON encoding of spans, posted as they end (the OpenTelemetry exporter packages do the same)
-const value = (v: unknown): Record<string, unknown> =>
-  typeof v === "number"
-    ? Number.isInteger(v)
-      ? { intValue: v }
-      : { doubleValue: v }
-    : typeof v === "boolean"
-      ? { boolValue: v }
-      : Array.isArray(v)
-        ? { arrayValue: { values: v.map(value) } }
-        : { stringValue: String(v) };
+function value(v: unknown): Record<string, unknown> {
+  if (typeof v === "number") return Number.isInteger(v) ? { intValue: v } : { doubleValue: v };
+  if (typeof v === "boolean") return { boolValue: v };
+  if (Array.isArray(v)) return { arrayValue: { values: v.map(value) } };
+  return { stringValue: String(v) };
+}
 const attributes = (a: Record<string, unknown> = {}) => Object.entries(a).map(([key, v]) => ({ key, value: value(v) }));
 const nanos = ([s, ns]: [number, number]) => (BigInt(s) * 1_000_000_000n + BigInt(ns)).toString();
 const otlpSpan = (s: ReadableSpan) => ({

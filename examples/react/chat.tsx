@@ -3,7 +3,7 @@
 // answer helpers. "Always allow" remembers the approval for the conversation (answerApproval's remember).
 // Several requests may be open at once; they are answered in any order. After a reload, the hook restores
 // the conversation and its open requests on mount.
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { answerApproval, answerDeclined, answerOutput, type PendingRequest } from "toolnexus";
 import { useRunSession, type UseRunSessionOptions } from "toolnexus/react";
 
@@ -22,38 +22,43 @@ function RequestCard({ request, answer }: { request: PendingRequest; answer: Ans
     if (typed.trim()) void reply(typed.trim());
   };
   const choices = options(request);
+  let controls: ReactNode;
+  if (request.kind === "approval")
+    controls = (
+      <>
+        <button type="button" onClick={() => void answer(answerApproval(request.id), { text: "Approved" })}>
+          Approve
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            void answer(answerApproval(request.id, { remember: "conversation" }), { text: "Always allowed" })
+          }
+        >
+          Always allow
+        </button>
+        <button type="button" onClick={() => void answer(answerDeclined(request.id), { text: "Declined" })}>
+          Decline
+        </button>
+      </>
+    );
+  else if (choices.length)
+    controls = choices.map((choice) => (
+      <button key={choice} type="button" onClick={() => void reply(choice)}>
+        {choice}
+      </button>
+    ));
+  else
+    controls = (
+      <form onSubmit={submit}>
+        <input aria-label="Your answer" value={typed} onChange={(e) => setTyped(e.currentTarget.value)} />
+        <button type="submit">Answer</button>
+      </form>
+    );
   return (
     <fieldset aria-label={request.prompt}>
       <legend>{request.prompt}</legend>
-      {request.kind === "approval" ? (
-        <>
-          <button type="button" onClick={() => void answer(answerApproval(request.id), { text: "Approved" })}>
-            Approve
-          </button>
-          <button
-            type="button"
-            onClick={() =>
-              void answer(answerApproval(request.id, { remember: "conversation" }), { text: "Always allowed" })
-            }
-          >
-            Always allow
-          </button>
-          <button type="button" onClick={() => void answer(answerDeclined(request.id), { text: "Declined" })}>
-            Decline
-          </button>
-        </>
-      ) : choices.length ? (
-        choices.map((choice) => (
-          <button key={choice} type="button" onClick={() => void reply(choice)}>
-            {choice}
-          </button>
-        ))
-      ) : (
-        <form onSubmit={submit}>
-          <input aria-label="Your answer" value={typed} onChange={(e) => setTyped(e.currentTarget.value)} />
-          <button type="submit">Answer</button>
-        </form>
-      )}
+      {controls}
     </fieldset>
   );
 }

@@ -30,7 +30,10 @@ function runHandler(env: Env) {
 export default {
   fetch(request: Request, env: Env, ctx: RunHandlerContext) {
     // ctx.waitUntil keeps an exchange running after its page went away (a reload re-attaches to it)
-    if (new URL(request.url).pathname === "/api/run") return (handler ??= runHandler(env))(request, ctx);
+    if (new URL(request.url).pathname === "/api/run") {
+      handler ??= runHandler(env);
+      return handler(request, ctx);
+    }
     return new Response("Not found", { status: 404 });
   },
 };

@@ -48,10 +48,11 @@ export async function demoFetch(
 ): Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname === "/api/run") {
-    const handler = (endpoint ??= buildEndpoint(env, runs, url.origin).catch((error: unknown) => {
+    endpoint ??= buildEndpoint(env, runs, url.origin).catch((error: unknown) => {
       endpoint = undefined;
       throw error;
-    }));
+    });
+    const handler = endpoint;
     return (await handler)(request, ctx); // ctx.waitUntil keeps an exchange running once its page left
   }
   if (request.method === "GET" && url.pathname === "/") return page(env, runs.name);

@@ -152,8 +152,10 @@ export async function startRedis() {
  * strings base64-encoded when the client sends `Upstash-Encoding: base64`. `send(args)` runs one command.
  */
 export async function startUpstashStandIn(send, token) {
-  const encode = (v) =>
-    typeof v === "string" ? Buffer.from(v, "utf8").toString("base64") : Array.isArray(v) ? v.map(encode) : v;
+  const encode = (v) => {
+    if (typeof v === "string") return Buffer.from(v, "utf8").toString("base64");
+    return Array.isArray(v) ? v.map(encode) : v;
+  };
   const one = async (command, base64) => {
     try {
       const result = await send(command.map(String));

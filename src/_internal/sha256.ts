@@ -36,7 +36,8 @@ let bytes: Uint8Array | undefined; // scratch for the UTF-8 bytes, reused: in No
 /** `text` as UTF-8 (as TextEncoder writes it), packed big-endian into 32-bit words and padded to whole 512-bit blocks. */
 function padded(text: string): number[] {
   if (!bytes || bytes.length < text.length * 3) bytes = new Uint8Array(Math.max(256, text.length * 3));
-  const size = (encoder ??= new TextEncoder()).encodeInto(text, bytes).written;
+  encoder ??= new TextEncoder();
+  const size = encoder.encodeInto(text, bytes).written;
   const length = (((size + 8) >> 6) + 1) * 16; // message + 0x80 + 64-bit length
   const words: number[] = new Array(length).fill(0);
   for (let i = 0; i < size; i++) words[i >> 2]! |= bytes[i]! << (24 - (i & 3) * 8);
@@ -52,10 +53,12 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 function digestHex(text: string): string {
-  const k = (K ??= constants());
+  K ??= constants();
+  const k = K;
   const words = padded(text);
   const h = [H0[0]!, H0[1]!, H0[2]!, H0[3]!, H0[4]!, H0[5]!, H0[6]!, H0[7]!];
-  const w = (W ??= new Int32Array(64)); // scratch, reused: digestHex runs to its end without yielding
+  W ??= new Int32Array(64); // scratch, reused: digestHex runs to its end without yielding
+  const w = W;
   for (let block = 0; block < words.length; block += 16) {
     for (let i = 0; i < 16; i++) w[i] = words[block + i]!;
     for (let i = 16; i < 64; i++) {
@@ -94,7 +97,8 @@ function digestHex(text: string): string {
     h[6] = (h[6]! + g) | 0;
     h[7] = (h[7]! + hh) | 0;
   }
-  const hex = (HEX ??= Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0")));
+  HEX ??= Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+  const hex = HEX;
   let out = "";
   for (const x of h) out += hex[x >>> 24]! + hex[(x >> 16) & 255]! + hex[(x >> 8) & 255]! + hex[x & 255]!;
   return out;

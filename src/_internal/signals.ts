@@ -72,3 +72,20 @@ export function untilAborted<T>(body: ReadableStream<T>, signal: AbortSignal): R
     { highWaterMark: 0 },
   );
 }
+
+/**
+ * `work`, or a rejection with the reason of `signal` as soon as it aborts, whether or not `work` honours it
+ * (an injected `fetch` may not); `drop` gets what `work` resolves to after that, to let it go.
+ */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, drop?: (late: T) => void): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      work.then(drop, () => {});
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

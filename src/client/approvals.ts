@@ -11,7 +11,7 @@ import { canonical, isPlainObject } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
 import type { ApprovalMemory, ApprovalPlace } from "../loop/context";
 import { swap } from "../storage/swap";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "../storage/contract";
 
 type Tools = Record<string, true | string[] | undefined>;
 

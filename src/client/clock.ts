@@ -1,7 +1,7 @@
 // Each client's clock (`createClient({ clock })`), for the edge handler it is given: a restore continues a run
 // whose deadline passed by the client's time. Kept beside each client made by createClient, not on it; a
 // client built another way reads the system clock.
-import { isExpired } from "../answer";
+import { isExpired } from "../pending";
 import type { PendingRequest } from "../types";
 
 export const clocks: WeakMap<object, () => number> = /* @__PURE__ */ new WeakMap();

@@ -6,9 +6,9 @@
 // The lease is short and renewed while the exchange runs, so one whose process died (a Worker restarted
 // mid-stream) holds the conversation only until it passes, not for as long as a run may take.
 import { type ConflictReason, RunConflictError, RunStateError, stored } from "../errors";
-import { conversationKey, runKey } from "../run-state/keys";
+import { conversationKey, runKey } from "../run-state/record";
 import { swap } from "../storage/swap";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "../storage/contract";
 
 export interface ConversationRecord {
   v: 1;

@@ -9,7 +9,8 @@ import { leaseHeld, mustRead } from "../loop/inspect";
 import { prepareResume } from "../loop/resume";
 import { dueEntries, unindexDeadline, type IndexOptions } from "../run-state/deadlines";
 import type { Loaded } from "../run-state/store";
-import type { Answer, RunResult, ToolkitLike } from "../types";
+import type { Answer, RunResult } from "../types";
+import type { ToolkitLike } from "../tools/types";
 import { collect, session, type SessionEnv } from "./session";
 
 export interface ExpireOptions {

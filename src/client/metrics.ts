@@ -2,7 +2,7 @@
 // form that scrapers and the tests rely on byte for byte: metrics in a fixed order, each with its HELP and
 // TYPE lines, series sorted by their labels, the buckets below, `_sum` written as JS String(number).
 
-import type { MetricEvent } from "../types";
+import type { MetricEvent } from "../loop/telemetry";
 
 export interface Metrics {
   record(ev: MetricEvent): void;
@@ -34,7 +34,10 @@ function inc(m: Metric, key: string, by = 1): void {
 function observe(m: Metric, key: string, ms: number): void {
   const seconds = (Number.isFinite(ms) && ms > 0 ? ms : 0) / 1000;
   let h = m.series.get(key) as number[] | undefined;
-  if (!h) m.series.set(key, (h = Array<number>(12).fill(0)));
+  if (!h) {
+    h = Array<number>(12).fill(0);
+    m.series.set(key, h);
+  }
   BUCKETS.forEach((le, i) => {
     if (seconds <= le) h[i]! += 1;
   });

@@ -5,7 +5,7 @@ import { typeName } from "../_internal/json";
 import { MAX_TIMER_MS } from "../_internal/signals";
 import { ConfigError, shown } from "../errors";
 import type { ResolvedOptions } from "../loop/context";
-import type { ClientOptions } from "../types";
+import type { ClientOptions } from "../loop/options";
 import { STYLES } from "../run-state/record";
 import { checkSecret } from "./resume-token/secret";
 

@@ -6,7 +6,9 @@ import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunCont
 import { prepareResume } from "../loop/resume";
 import { recordStore } from "../run-state/store";
 import { toToolkit } from "../tools/toolkit";
-import type { Answer, Prompt, ResumeOptions, RunOptions, RunStorage } from "../types";
+import type { Answer } from "../types";
+import type { Prompt, ResumeOptions, RunOptions } from "./types";
+import type { RunStorage } from "../storage/contract";
 import { wireOf } from "../wire/load";
 import { approvalMemory, checkOwner } from "./approvals";
 import type { conversationStore } from "./conversations";
@@ -92,14 +94,19 @@ export function sessionEnv(
 }
 
 /** A new run's plan: its state from the prompt (and history), then the loop. */
-export function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions, conversationId?: string): Plan {
+export function freshPlan(
+  opts: ResolvedOptions,
+  prompt: Prompt,
+  runOptions: RunOptions,
+  conversationId?: string,
+): Plan {
   return async (ctx) => {
     const system = opts.systemPrompt ?? "";
     const state: LoopState = {
-      runId: ro.runId ?? newRunId(),
+      runId: runOptions.runId ?? newRunId(),
       model: opts.model,
       system,
-      messages: ctx.wire.start(system, ro.history ?? [], prompt),
+      messages: ctx.wire.start(system, runOptions.history ?? [], prompt),
       tools: ctx.wire.declare(ctx.toolkit),
       toolCalls: [],
       turns: 0,
@@ -115,9 +122,9 @@ export function freshPlan(opts: ResolvedOptions, prompt: Prompt, ro: RunOptions,
 /** A resume's plan: the answers checked, the resume token checked, then the resume path. */
 export function resumePlans(opts: ResolvedOptions) {
   const tokenGuard = resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
-  return (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions): Plan =>
+  return (runId: string, answer: Answer | readonly Answer[], runOptions: ResumeOptions): Plan =>
     async (ctx) => {
       const answers = answerList(answer);
-      return prepareResume(ctx, runId, answers, await tokenGuard(runId, ro));
+      return prepareResume(ctx, runId, answers, await tokenGuard(runId, runOptions));
     };
 }

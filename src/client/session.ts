@@ -6,7 +6,9 @@ import { resultOf, type LoopState, type ResolvedOptions, type RunContext } from 
 import { toolSchema } from "../tools/schema/input-schema";
 import { withRunParams } from "../loop/call-model";
 import type { Resumption } from "../loop/resume";
-import type { MetricEvent, PendingRequest, RunOptions, RunResult, RunTelemetry, StreamEvent } from "../types";
+import type { PendingRequest, RunResult, StreamEvent } from "../types";
+import type { MetricEvent, RunTelemetry } from "../loop/telemetry";
+import type { RunOptions } from "./types";
 import { errorMessage } from "../errors";
 
 export type Plan = (ctx: RunContext) => Promise<Resumption>;
@@ -27,49 +29,47 @@ export interface SessionEnv {
   finished?(state: LoopState, result: RunResult): Promise<void>;
 }
 
+/** A run that ended, as its `run` metric counts it: what it got to (0 when it failed before), the error it failed with. */
+interface RunOutcome {
+  turns?: number;
+  toolCalls?: number;
+  totalTokens?: number;
+  error?: string;
+}
+
 /** The `run` metric of a run that ended, with the error when it failed. */
-const runMetric = (
-  model: string,
-  started: number,
-  turns = 0,
-  toolCalls = 0,
-  totalTokens = 0,
-  error?: string,
-): MetricEvent => ({
-  event: "run",
-  model,
-  turns,
-  toolCalls,
-  totalTokens,
-  ms: Date.now() - started,
-  ...(error === undefined ? {} : { error }),
-});
+function runMetric(model: string, started: number, outcome: RunOutcome): MetricEvent {
+  const { turns = 0, toolCalls = 0, totalTokens = 0, error } = outcome;
+  const metric: MetricEvent = { event: "run", model, turns, toolCalls, totalTokens, ms: Date.now() - started };
+  if (error !== undefined) metric.error = error;
+  return metric;
+}
 
 export async function* session(
   env: SessionEnv,
-  ro: RunOptions,
+  runOptions: RunOptions,
   stream: boolean,
   plan: Plan,
 ): AsyncGenerator<StreamEvent, RunResult> {
   const { opts } = env;
   const limit =
     opts.timeoutMs === undefined
-      ? { signal: ro.signal, timedOut: () => false, done: () => {} } // no timeout: the caller's signal alone
-      : deadline(opts.timeoutMs, ro.signal);
+      ? { signal: runOptions.signal, timedOut: () => false, done: () => {} } // no timeout: the caller's signal alone
+      : deadline(opts.timeoutMs, runOptions.signal);
   const started = Date.now();
   let trace: RunTelemetry | undefined;
   let state: LoopState | undefined;
   let result: RunResult;
   let resumed = false; // a resumed run that runs again (not a kept outcome returned), whose conversation is settled
   try {
-    const base = await env.context(ro.toolkit, limit.signal, stream, ro.owner);
+    const base = await env.context(runOptions.toolkit, limit.signal, stream, runOptions.owner);
     // the run's telemetry starts first, so a bad `output` or `requestParams` ends it with the error
     trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl });
     const planned = await plan({
       ...base,
       trace,
-      opts: withRunParams(base.opts, ro.requestParams),
-      ...(ro.output === undefined ? {} : { output: toolSchema(ro.output, "output") }),
+      opts: withRunParams(base.opts, runOptions.requestParams),
+      ...(runOptions.output === undefined ? {} : { output: toolSchema(runOptions.output, "output") }),
     });
     state = planned.state;
     resumed = planned.resumed === true;
@@ -77,8 +77,14 @@ export async function* session(
     result = planned.finished ?? (yield* env.token ? signed(env.token, planned.events!) : planned.events!);
   } catch (error) {
     if (!limit.signal?.aborted || !state) {
-      const { turns, toolCalls, usage } = state ?? {};
-      env.record(runMetric(opts.model, started, turns, toolCalls?.length, usage?.totalTokens, errorMessage(error)));
+      env.record(
+        runMetric(opts.model, started, {
+          turns: state?.turns,
+          toolCalls: state?.toolCalls.length,
+          totalTokens: state?.usage.totalTokens,
+          error: errorMessage(error),
+        }),
+      );
       trace?.end(undefined, error);
       throw error;
     }
@@ -89,7 +95,8 @@ export async function* session(
     // the run's telemetry ends once: with the result, the error, or — its reader went away — neither
     trace?.end(result!);
   }
-  env.record(runMetric(opts.model, started, result.turns, result.toolCallCount, result.usage.totalTokens));
+  const { turns, toolCallCount, usage } = result;
+  env.record(runMetric(opts.model, started, { turns, toolCalls: toolCallCount, totalTokens: usage.totalTokens }));
   if (result.status === "pending" && env.token) {
     // a token per open request, in their order: several answered at once take each one's own
     const { runId, requests } = result;

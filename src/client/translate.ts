@@ -4,8 +4,9 @@
 import { isPlainObject } from "../_internal/json";
 import { ConfigError, shown } from "../errors";
 import { toOpenAI } from "../tools/declarations";
-import type { Tool, Toolkit, ToolkitLike, Usage } from "../types";
-import { listOf, record, str, textOf } from "../wire/common";
+import type { Usage } from "../types";
+import type { Tool, Toolkit, ToolkitLike } from "../tools/types";
+import { listOf, record, str, textOf } from "../wire/read";
 import { historyParts, openaiPart, openaiToAnthropicPart } from "../wire/content";
 import { callOf } from "../wire/openai";
 import type { Wire } from "../wire/types";
@@ -62,6 +63,12 @@ function assistantBlocks(m: Msg): unknown[] {
   ];
 }
 
+/** A message as sent: a string is a user turn; anything but an object is an empty one. */
+function messageOf(raw: unknown): Msg {
+  if (typeof raw === "string") return { role: "user", content: raw };
+  return isPlainObject(raw) ? raw : {};
+}
+
 /**
  * OpenAI chat messages in Anthropic terms: system/developer hoisted (joined `\n\n`), tool results as
  * `tool_result` blocks (consecutive ones merged into one user turn), assistant `tool_calls` as
@@ -74,7 +81,7 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
   const out: Msg[] = [];
   let resultTurn: unknown[] | undefined; // the open user turn of tool results
   messages.forEach((raw, at) => {
-    const m: Msg = typeof raw === "string" ? { role: "user", content: raw } : isPlainObject(raw) ? raw : {};
+    const m = messageOf(raw);
     const { role, content } = m;
     const text = textOf(content);
     if (isSystem(m)) {
@@ -85,7 +92,10 @@ export function openAIMessagesToAnthropic(messages: unknown[]): { system: string
       const id = str(m.tool_call_id) || (role === "function" ? `call_${str(m.name)}` : "");
       const block = { type: "tool_result", tool_use_id: id, content: text };
       if (resultTurn) resultTurn.push(block);
-      else out.push({ role: "user", content: (resultTurn = [block]) });
+      else {
+        resultTurn = [block];
+        out.push({ role: "user", content: resultTurn });
+      }
       return;
     }
     resultTurn = undefined;
@@ -120,7 +130,8 @@ function anthropicToolChoice(choice: unknown): unknown {
   const c = record(choice);
   const name = record(c?.function)?.name;
   if (typeof name === "string") return { type: "tool", name };
-  const type = c ? c.type : choice === "required" ? "any" : choice;
+  let type = choice === "required" ? "any" : choice;
+  if (c) type = c.type;
   if (type === "any" || type === "none" || (type === "tool" && typeof c?.name === "string"))
     return c ? { ...c } : { type };
   return undefined;
@@ -188,6 +199,20 @@ export function translateBody(
   return body;
 }
 
+/** A finish reason as the family names it: `length`, `content_filter`, else `stop`. */
+function finishReasonOf(reason: string): string {
+  switch (reason) {
+    case "length":
+    case "max_tokens":
+      return "length";
+    case "content_filter":
+    case "refusal":
+      return "content_filter";
+    default:
+      return "stop";
+  }
+}
+
 /**
  * Reads a provider's JSON reply with the wire that speaks it (the loop's own reading: a reply carrying an
  * `error`, or no message, is a StreamError whose text is redacted). `model` is the configured model; `raw`
@@ -210,13 +235,7 @@ export function translateResponse(wire: Wire, model: string, json: unknown): Tra
   return {
     text: turn.text,
     toolCalls,
-    finishReason: toolCalls.length
-      ? "tool_calls"
-      : reason === "length" || reason === "max_tokens"
-        ? "length"
-        : reason === "content_filter" || reason === "refusal"
-          ? "content_filter"
-          : "stop",
+    finishReason: toolCalls.length ? "tool_calls" : finishReasonOf(reason),
     usage: turn.usage,
     model,
     raw: json,

@@ -15,7 +15,8 @@ import { abortableSleep } from "../_internal/sleep";
 import { StreamError, stored } from "../errors";
 import { formatEventId } from "../protocol/event-id";
 import { swap } from "../storage/swap";
-import type { RunStorage, SetOptions, StreamEvent } from "../types";
+import type { StreamEvent } from "../types";
+import type { RunStorage, SetOptions } from "../storage/contract";
 
 export interface Head {
   v: 1;

@@ -1,6 +1,7 @@
 // What createRunHandler is given, and what each request it serves carries through the edge.
 import type { Client } from "../client";
-import type { RunStorage, SetOptions, ToolkitLike } from "../types";
+import type { RunStorage, SetOptions } from "../storage/contract";
+import type { ToolkitLike } from "../tools/types";
 import { ExchangeLog } from "./exchange-log";
 import type { ExchangePlan } from "./exchange";
 

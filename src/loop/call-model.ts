@@ -1,8 +1,10 @@
+// One model call of a run: the request body shaped (the run's params merged, the body transform applied),
+// posted with retries, read as a Turn (streamed or not), and reported to metrics, hooks and telemetry.
 import { postWithRetry } from "../wire/post";
 import { isPlainObject, typeName } from "../_internal/json";
 import { isToolnexusError, StreamError } from "../errors";
 import { badOption } from "../tools/tool";
-import { providerError } from "../wire/common";
+import { providerError } from "../wire/read";
 import type { StreamEvent, Usage } from "../types";
 import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from "./context";

@@ -1,17 +1,10 @@
-import type {
-  ClientOptions,
-  MetricEvent,
-  RunBase,
-  RunResult,
-  RunStatus,
-  RunStorage,
-  RunTelemetry,
-  StreamEvent,
-  ToolCallRecord,
-  ToolResult,
-  Toolkit,
-  Usage,
-} from "../types";
+// What a run is given and what it accumulates: RunContext (read-only while it runs), LoopState, and the
+// result built from a state.
+import type { RunBase, RunResult, RunStatus, StreamEvent, ToolCallRecord, ToolResult, Usage } from "../types";
+import type { ClientOptions } from "./options";
+import type { MetricEvent, RunTelemetry } from "./telemetry";
+import type { RunStorage } from "../storage/contract";
+import type { Toolkit } from "../tools/types";
 import type { RecordStore } from "../run-state/store";
 import type { Wire } from "../wire/types";
 import type { ToolSchema } from "../tools/schema/input-schema";

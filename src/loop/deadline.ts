@@ -2,10 +2,11 @@
 // approval's `approvalTimeoutSeconds`, the client's `answerTimeoutSeconds`, the earliest winning — and read
 // back when a run is due: which of its open Requests passed their deadline, and the refusal each gets
 // (`answerDeclined(id, "expired")`, or "cancelled" for a tool with `onExpire: "cancel"`).
-import { isExpired } from "../answer";
+import { isExpired } from "../pending";
 import { openGroups, type StoredCall } from "../run-state/record";
 import { isApprovalGate } from "../tools/approval";
-import type { Answer, PendingRequest, Tool } from "../types";
+import type { Answer, PendingRequest } from "../types";
+import type { Tool } from "../tools/types";
 import type { RunContext } from "./context";
 
 /** The latest time a Date can hold; a timeout past it sets no deadline. */

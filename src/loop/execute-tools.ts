@@ -1,7 +1,10 @@
-import { parseRequest } from "../answer";
+// The tools of one turn: each call checked, approved when it must be, run under its deadline through the
+// hooks, and its outcome — a result or an open request — returned for the loop to record.
+import { parseRequest } from "../answer-parse";
 import { errorMessage } from "../errors";
 import { approvalGate, rememberedBy } from "../tools/approval";
-import type { Answer, PendingRequest, ToolContext, ToolResult } from "../types";
+import type { Answer, PendingRequest, ToolResult } from "../types";
+import type { ToolContext } from "../tools/types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
 import type { StoredCall } from "../run-state/record";
@@ -97,7 +100,9 @@ export async function bounded(
   const toolCtx = {
     // a run nothing can abort has no signal; a tool that asks gets one that never aborts, made on first use
     get signal(): AbortSignal {
-      return signal ?? (never ??= new AbortController().signal);
+      if (signal) return signal;
+      never ??= new AbortController().signal;
+      return never;
     },
     runId: state.runId,
     callId: call.id,

@@ -1,5 +1,5 @@
-// A run stopped in the middle of a turn, as the record keeps it (one function builds it from the run's
-// state) and as its caller sees it: the pending result and its events.
+// A run halts: it stops in the middle of a turn, durably. The record of that turn (turnRecord, also what a
+// checkpoint writes), and the run's end as its caller sees it (endPending: the pending result and its events).
 import type { StoredCall, RunRecord } from "../run-state/record";
 import { openGroups } from "../run-state/record";
 import type { PendingRequest, PendingResult, StreamEvent } from "../types";
@@ -18,7 +18,7 @@ export function storedCall(o: CallOutcome): StoredCall {
  * The record of a run stopped in the middle of `assistant`'s turn — halted, or a checkpoint — with a copy
  * of the state's lists as they are now (the run goes on appending to its own).
  */
-export function haltRecord(ctx: RunContext, state: LoopState, assistant: unknown, calls: StoredCall[]): RunRecord {
+export function turnRecord(ctx: RunContext, state: LoopState, assistant: unknown, calls: StoredCall[]): RunRecord {
   return {
     v: 1,
     runId: state.runId,
@@ -64,8 +64,8 @@ export function pendingResult(
   return result;
 }
 
-/** The end of a run whose record was written as halted: a stream first gets a `pending` event per open request. */
-export function* halted(
+/** Ends a run whose record was written halted: a stream first gets a `pending` event per open request. */
+export function* endPending(
   ctx: RunContext,
   state: LoopState,
   record: Pick<RunRecord, "assistant" | "calls">,

@@ -63,10 +63,8 @@ export async function inspectRun(ctx: RunContext, runId: string): Promise<RunIns
   const { record } = found;
   const { status } = record;
   if (status === "suspended") return { status: "pending", requests: openRequests(record.calls) };
-  return {
-    status: status === "done" ? "done" : status === "claimed" && leaseHeld(record, nowOf(ctx)) ? "running" : "ready",
-    requests: [],
-  };
+  if (status === "done") return { status: "done", requests: [] };
+  return { status: status === "claimed" && leaseHeld(record, nowOf(ctx)) ? "running" : "ready", requests: [] };
 }
 
 export const leaseHeld = (record: RunRecord, now = Date.now()): boolean =>

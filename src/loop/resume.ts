@@ -10,7 +10,7 @@ import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from 
 import { toolSchema } from "../tools/schema/input-schema";
 import { toolResult, type LoopState, type RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
-import { halted, pendingResult, storedCall } from "./halt";
+import { endPending, pendingResult, storedCall } from "./halt";
 import { leaseHeld, mustRead } from "./inspect";
 import { dueAnswers, nowOf } from "./deadline";
 import { appendTurn, isRelay, matchAnswer, parsedAnswer, reruns, resolveRequest, settled } from "./suspension";
@@ -221,7 +221,7 @@ async function* resumeRun(
     if (applied.length > 0 || calls.some((c, i) => c !== answered[i]))
       await (open ? owner.halt(record) : owner.checkpoint(record));
     if (ctx.stream) for (const c of finished) if (c.result) yield toolResult({ call: c, result: c.result });
-    if (open) return yield* halted(ctx, state, record);
+    if (open) return yield* endPending(ctx, state, record);
     const outcomes = calls.map((c) => ({ call: c, args: c.args, result: c.result! }));
     appendTurn(ctx, state, { message: record.assistant }, outcomes);
     const result = yield* drive(ctx, state, owner);

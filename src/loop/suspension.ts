@@ -1,4 +1,7 @@
-import { isExpired, parseAnswer, pendingOf } from "../answer";
+// A call that suspends: its request matched with an answer (parsed, its id echoed), re-executed with it, or
+// resolved inline through waitFor; relay calls of one turn merged into one request.
+import { isExpired, pendingOf } from "../pending";
+import { parseAnswer } from "../answer-parse";
 import { AnswerMismatchError } from "../errors";
 import { openGroups } from "../run-state/record";
 import type { Answer, PendingRequest, StreamEvent, ToolResult } from "../types";

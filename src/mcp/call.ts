@@ -223,9 +223,9 @@ function thrown(link: Link, def: McpToolDef, args: Args, error: unknown, withSta
   if (link.closed) return closed(link, def, true);
   const message = reasonOf(error, link.secrets, link.timeoutMs);
   if (code === URL_REQUIRED) {
-    const list = (
-      Array.isArray(e?.elicitations) ? e.elicitations : Array.isArray(e?.data?.elicitations) ? e.data.elicitations : []
-    ) as ElicitParams[];
+    let list: ElicitParams[] = [];
+    if (Array.isArray(e?.data?.elicitations)) list = e.data.elicitations;
+    if (Array.isArray(e?.elicitations)) list = e.elicitations;
     const urls = list
       .filter((u) => typeof u?.url === "string")
       .map((u) => ({

@@ -28,8 +28,10 @@ export interface ConnectMcpOptions {
   needsApproval?: McpApproval;
 }
 
-const shown = (value: unknown): string =>
-  typeof value === "number" ? String(value) : typeof value === "string" ? `the string "${value}"` : typeName(value);
+function shown(value: unknown): string {
+  if (typeof value === "number") return String(value);
+  return typeof value === "string" ? `the string "${value}"` : typeName(value);
+}
 
 function urlProblem(given: unknown): { url: URL } | { problem: string } {
   let url: URL;

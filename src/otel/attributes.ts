@@ -12,11 +12,14 @@ export function errorType(error: unknown): string {
   return typeof e?.name === "string" && e.name ? e.name : "Error";
 }
 
+/** The port a URL without one means, by its protocol. */
+const DEFAULT_PORTS: Partial<Record<string, number>> = { "https:": 443, "http:": 80 };
+
 /** `server.address` and `server.port` of a URL: its host and port alone, never a path or query. */
 export function serverOf(url: string): Attributes {
   try {
     const { hostname, port, protocol } = new URL(url);
-    const number = port ? Number(port) : protocol === "https:" ? 443 : protocol === "http:" ? 80 : undefined;
+    const number = port ? Number(port) : DEFAULT_PORTS[protocol];
     return { [n.SERVER_ADDRESS]: hostname, ...(number ? { [n.SERVER_PORT]: number } : {}) };
   } catch {
     return {};

@@ -5,7 +5,7 @@
 //   resume   { runId, answer | answers, token? | tokens? }   (a token per answer)
 //   stop     { runId, stop: true }
 //   restore  { runId, restore: true, after?, token? }
-import { parseAnswer } from "../answer";
+import { parseAnswer } from "../answer-parse";
 import { isPlainObject } from "../_internal/json";
 import { ToolnexusError } from "../errors";
 import type { Answer } from "../types";

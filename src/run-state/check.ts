@@ -100,7 +100,8 @@ export function loadRecord(runId: string, raw: string): RunRecord {
   }
   if (isPlainObject(value) && value.v !== RUN_STATE_VERSION)
     throw corrupt(runId, `has version ${JSON.stringify(value.v)}; this SDK reads version ${RUN_STATE_VERSION}`);
-  const problem = problemIn((recordCheck ??= recordShape()), value);
+  recordCheck ??= recordShape();
+  const problem = problemIn(recordCheck, value);
   if (problem) throw corrupt(runId, `is corrupt: ${problem.describe()}`);
   const record = value as RunRecord;
   if (record.runId !== runId) throw corrupt(runId, `claims to be run "${record.runId}"`);

@@ -4,7 +4,7 @@
 // contract: compare-and-set loops where the adapter has it, best effort where it has not. The index is a
 // hint: an entry whose run finished, moved on or is gone is dropped by the sweep that reads it.
 import { BUCKET_MS, DIRECTORY_KEY, bucketKey, minuteOf, readBucket, readDirectory } from "../storage/deadline-keys";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "../storage/contract";
 import { openGroups, type RunRecord, type StoredCall } from "./record";
 import type { RecordOwner } from "./owner";
 import { swap } from "../storage/swap";

@@ -3,13 +3,46 @@
 // checkpoint back when its run goes away unsettled. Every write is a whole record, consistent with itself,
 // compare-and-set against what the owner knows is stored. A write that throws may or may not have landed,
 // so the next one compares against either; and either, left behind, is a record that the same answer,
-// retried, finishes.
+// retried, finishes. How long a record lives on adapters with TTLs (pendingTtl) is decided here too.
 import { StorageError } from "../errors";
 import type { RunResult } from "../types";
-import { runKey } from "./keys";
-import { openGroups, restamp, saveRecord, type RunRecord, type RunRecordStatus } from "./record";
+import {
+  openGroups,
+  restamp,
+  runKey,
+  saveRecord,
+  type RunRecord,
+  type RunRecordStatus,
+  type StoredCall,
+} from "./record";
 import { swap } from "../storage/swap";
-import { pendingTtl, type RecordStoreOptions } from "./ttl";
+import type { RunStorage } from "../storage/contract";
+
+export interface RecordStoreOptions {
+  storage: RunStorage;
+  /** How long a claim lasts between its owner's writes, in ms. */
+  claimLeaseMs: number;
+  /** How long a halted record is kept on adapters with TTLs (counted from its requests' deadline); 0: for ever. */
+  pendingTtlSeconds: number;
+  /** How long a finished run's outcome is kept for a replayed answer; 0: it is deleted. */
+  completedTtlSeconds: number;
+  /** The client's clock, in ms since the epoch: leases and TTLs are measured with it. */
+  now: () => number;
+}
+
+/**
+ * How long a record with `calls` is kept on adapters with TTLs: `pendingTtlSeconds`, counted from the last
+ * open request's `expiresAt` when it has one (a run is never deleted before its expiry had its chance).
+ * Undefined: kept until it is resumed.
+ */
+export function pendingTtl(o: RecordStoreOptions, calls: readonly StoredCall[]): { ttlSeconds: number } | undefined {
+  const ttl = o.pendingTtlSeconds;
+  if (ttl <= 0 || !o.storage.capabilities.ttl) return undefined;
+  let until = 0;
+  for (const { request } of openGroups(calls))
+    if (request.expiresAt) until = Math.max(until, Date.parse(request.expiresAt) || 0);
+  return { ttlSeconds: ttl + Math.max(0, Math.ceil((until - o.now()) / 1000)) };
+}
 
 /** A stored record as read: its text (what a claim compares against) and the record checked. */
 export interface Loaded {
@@ -151,7 +184,12 @@ async function write(h: Held, record: RunRecord, value: string, opts = pendingTt
     if (!o.storage.compareAndSet) {
       await o.storage.set(key, value, opts);
       wrote = true;
-    } else for (const { text } of h.stored) if ((wrote = await swap(o.storage, key, text, value, opts))) break;
+    } else {
+      for (const { text } of h.stored) {
+        wrote = await swap(o.storage, key, text, value, opts);
+        if (wrote) break;
+      }
+    }
   } catch (cause) {
     h.stored = [{ text: value, record }, ...h.stored];
     throw new StorageError("compareAndSet", key, cause, value);
@@ -167,6 +205,14 @@ async function write(h: Held, record: RunRecord, value: string, opts = pendingTt
   h.current = record;
 }
 
+/** `record` encoded as it is given back (see giveBackFrom). */
+function givenBack(h: Held, record: RunRecord): string {
+  if (!openGroups(record.calls).length) return encode(h, record, "ready");
+  if (record.calls.some((c) => c.started && !c.result))
+    return encode(h, record, "claimed", { lease: { until: 0, digest: h.digest } });
+  return encode(h, record, "suspended");
+}
+
 /**
  * Puts back unclaimed the newest of `candidates` that is still stored — the record that write encodes, so
  * a checkpoint that landed and then threw is kept. Best effort: the claim otherwise stays until its lease.
@@ -176,11 +222,7 @@ async function write(h: Held, record: RunRecord, value: string, opts = pendingTt
  */
 async function giveBackFrom(h: Held, candidates: Stored[]): Promise<void> {
   for (const { text, record } of candidates) {
-    const value = !openGroups(record.calls).length
-      ? encode(h, record, "ready")
-      : record.calls.some((c) => c.started && !c.result)
-        ? encode(h, record, "claimed", { lease: { until: 0, digest: h.digest } })
-        : encode(h, record, "suspended");
+    const value = givenBack(h, record);
     // unknown: stop here, the lease ends it
     if (await swap(h.o.storage, h.key, text, value, pendingTtl(h.o, record.calls)).catch(() => true)) return;
   }

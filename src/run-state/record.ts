@@ -4,9 +4,12 @@
 import { canonical } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
 import { StorageError } from "../errors";
-import { runKey } from "./keys";
 import type { Answer, JSONSchema, PendingRequest, RunResult, ToolCallRecord, ToolResult, Usage } from "../types";
 import type { Style } from "../wire/types";
+
+// Where a run and a conversation live in a RunStorage: one key each, never shared with anything else.
+export const runKey = (runId: string): string => `run:${runId}`;
+export const conversationKey = (id: string): string => `conversation:${id}`;
 
 export const RUN_STATE_VERSION = 1;
 

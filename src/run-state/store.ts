@@ -2,15 +2,12 @@
 // claimed by a resume — the claim returns its owner (owner.ts), which alone writes the record from then on.
 import { RunConflictError, StorageError, stored, type ConflictReason } from "../errors";
 import { loadRecord } from "./check";
-import { runKey } from "./keys";
-import { saveRecord, type RunRecord } from "./record";
-import { claimRecord, type Loaded, type RecordOwner } from "./owner";
+import { runKey, saveRecord, type RunRecord } from "./record";
+import { claimRecord, pendingTtl, type Loaded, type RecordOwner, type RecordStoreOptions } from "./owner";
 import { swap } from "../storage/swap";
 import { indexedOwner, indexHalt } from "./deadlines";
-import { pendingTtl, type RecordStoreOptions } from "./ttl";
 
-export type { Loaded, RecordOwner } from "./owner";
-export type { RecordStoreOptions } from "./ttl";
+export type { Loaded, RecordOwner, RecordStoreOptions } from "./owner";
 
 export interface RecordStore {
   readonly options: RecordStoreOptions;

@@ -3,8 +3,11 @@
 // written as chunks under fresh keys first; one checked commit then swaps the head to point at them, and
 // the chunks of the value it replaced are deleted after.
 import { ConfigError, shown, ToolnexusError } from "../errors";
-import type { RunStorage } from "../types";
-import { defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
+import type { RunStorage } from "./contract";
+import { defineStorage } from "./define";
+import { fitKey } from "./keys";
+import { headFor, readHead, type Head } from "./chunks";
+import { isExpired } from "./expiry";
 
 export type DenoKvKeyPart = string | number | bigint | boolean | Uint8Array;
 export type DenoKvKey = readonly DenoKvKeyPart[];

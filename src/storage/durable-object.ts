@@ -1,13 +1,16 @@
 // durableObjectStorage(): an atomic RunStorage on Durable Object storage, in two forms —
 //   { storage }          wraps `ctx.storage` inside your own Durable Object;
-//   { namespace, name? } works from ANY Worker: it talks over `stub.fetch` to RunStoreObject (shipped here),
-//                        which runs one operation at a time, so compareAndSet is atomic.
+//   { namespace, name? } works from ANY Worker: it talks over `stub.fetch` to RunStoreObject (shipped in
+//                        run-store-object.ts), which runs one operation at a time, so compareAndSet is atomic.
 // Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
 // 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
 import { ConfigError, shown, ToolnexusError } from "../errors";
-import type { RunStorage } from "../types";
-import { isPlainObject } from "../_internal/json";
-import { RESERVED, createQueue, defineStorage, fitKey, headFor, isExpired, readHead, type Head } from "./shared";
+import type { RunStorage } from "./contract";
+import { RESERVED, fitKey } from "./keys";
+import { createQueue } from "./queue";
+import { defineStorage } from "./define";
+import { headFor, readHead, type Head } from "./chunks";
+import { isExpired } from "./expiry";
 import { earliestIn } from "./deadline-keys";
 
 /** The part of a Durable Object's `ctx.storage` the `{ storage }` form uses. */
@@ -62,7 +65,8 @@ function batches<T>(items: T[]): T[][] {
 const damaged = (key: string, what: string) =>
   new ToolnexusError("storage", `toolnexus: Durable Object key "${key}" ${what} — delete it or use another prefix`);
 
-interface Local {
+/** One Durable Object storage as the adapter uses it (RunStoreObject makes one with alarms). */
+export interface Local {
   storage: DurableObjectStorageLike;
   prefix: string;
   now: () => number;
@@ -133,7 +137,7 @@ async function write(
  * Deletes every record whose expiry has passed (their index entries say which) and the alarm entries of the
  * deadlines that passed (the subclass's `alarm()` continues those runs), then re-arms the alarm.
  */
-async function sweep(l: Local): Promise<void> {
+export async function sweep(l: Local): Promise<void> {
   const { alarms } = l;
   if (!alarms) return;
   const deadlines = deadlinePrefix(l);
@@ -166,13 +170,16 @@ async function sweep(l: Local): Promise<void> {
  */
 const queues = /* @__PURE__ */ new WeakMap<object, ReturnType<typeof createQueue>>();
 
-function queueFor(storage: object): ReturnType<typeof createQueue> {
+export function queueFor(storage: object): ReturnType<typeof createQueue> {
   let queue = queues.get(storage);
-  if (!queue) queues.set(storage, (queue = createQueue()));
+  if (!queue) {
+    queue = createQueue();
+    queues.set(storage, queue);
+  }
   return queue;
 }
 
-function createLocal(l: Local): RunStorage {
+export function createLocal(l: Local): RunStorage {
   const queue = queueFor(l.storage);
   const name = async (key: string) => l.prefix + (await fitKey(key, MAX_KEY_BYTES));
   return defineStorage(
@@ -256,60 +263,4 @@ export function durableObjectStorage(options: DurableObjectStorageOptions): RunS
     "storage",
     `toolnexus: durableObjectStorage needs { storage } or { namespace } (of RunStoreObject), got ${shown(options)}`,
   );
-}
-
-/**
- * The Durable Object behind `durableObjectStorage({ namespace })`. Export it from your Worker's main module
- * and bind it (`[[durable_objects.bindings]] class_name = "RunStoreObject"`, plus a `new_sqlite_classes` migration).
- */
-export class RunStoreObject {
-  /**
-   * The brand the Workers types (`wrangler types`, @cloudflare/workers-types) require of a Durable Object class,
-   * so `DurableObjectNamespace<RunStoreObject>` type-checks; declared only, nothing exists at run time.
-   */
-  declare __DURABLE_OBJECT_BRAND: never;
-  readonly #local: Local;
-  readonly #store: RunStorage;
-
-  constructor(ctx: { storage: RunStoreStorageLike }, _env?: unknown) {
-    this.#local = { storage: ctx.storage, prefix: "", now: () => Date.now(), alarms: ctx.storage };
-    this.#store = createLocal(this.#local);
-  }
-
-  async fetch(request: Request): Promise<Response> {
-    const store = this.#store;
-    try {
-      const body = await request.json().catch(() => undefined);
-      if (!isPlainObject(body))
-        throw new ConfigError(
-          "body",
-          "toolnexus: RunStoreObject takes a JSON object — use durableObjectStorage({ namespace })",
-        );
-      const { op, key, value, expected } = body as { op: unknown; key: string; value: string; expected?: string };
-      const opts = { ttlSeconds: body.ttlSeconds as number | undefined };
-      if (op === "get") return Response.json({ value: (await store.get(key)) ?? null });
-      if (op === "set") await store.set(key, value, opts);
-      else if (op === "delete") await store.delete(key);
-      else if (op === "compareAndSet")
-        return Response.json({ wrote: await store.compareAndSet!(key, expected, value, opts) });
-      else throw new ConfigError("op", `toolnexus: RunStoreObject got an unknown op ${JSON.stringify(op)}`);
-      return Response.json({});
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return new Response(message, { status: error instanceof ConfigError ? 400 : 500 });
-    }
-  }
-
-  /**
-   * The storage this object serves (atomic, its alarm kept at the earliest TTL and deadline): what a subclass's
-   * `alarm()` builds its client on — `await super.alarm(); await client.expire({ toolkit })` (semantics 8).
-   */
-  runStorage(): RunStorage {
-    return this.#store;
-  }
-
-  /** Deletes expired records; a subclass then continues the runs whose deadline passed (`client.expire`). */
-  async alarm(): Promise<void> {
-    await queueFor(this.#local.storage)(() => sweep(this.#local));
-  }
 }

@@ -1,14 +1,15 @@
 // toolnexus/storage: where runs and conversations are kept — the storage contract every adapter meets, and
 // one adapter per store, each taking the runtime's own object (a KV namespace, a database client), never
 // looking a binding up by name. The root re-exports the same names for this release.
-export type { RunStorage, SetOptions, StorageCapabilities } from "../types";
+export type { RunStorage, SetOptions, StorageCapabilities } from "./contract";
 export { memoryStorage } from "./memory";
 export type { MemoryStorageOptions } from "./memory";
 export { webStorage } from "./web";
 export type { WebStorageOptions, WebStorageLike, LockManagerLike } from "./web";
 export { kvStorage } from "./kv";
 export type { KvStorageOptions, KVNamespaceLike } from "./kv";
-export { durableObjectStorage, RunStoreObject } from "./durable-object";
+export { durableObjectStorage } from "./durable-object";
+export { RunStoreObject } from "./run-store-object";
 export type {
   DurableObjectStorageOptions,
   DurableObjectStorageLike,

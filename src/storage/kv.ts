@@ -1,8 +1,9 @@
 // kvStorage(): a RunStorage over a Cloudflare Workers KV namespace binding. KV is eventually consistent and
 // has no conditional write, so compareAndSet is a best-effort read-then-write: NOT atomic.
 import { ConfigError, shown } from "../errors";
-import type { RunStorage } from "../types";
-import { defineStorage, fitKey, utf8Length } from "./shared";
+import type { RunStorage } from "./contract";
+import { defineStorage } from "./define";
+import { fitKey, utf8Length } from "./keys";
 
 /** The part of a Workers `KVNamespace` binding this adapter uses (typed here so the core needs no workers-types). */
 export interface KVNamespaceLike {

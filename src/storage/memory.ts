@@ -1,6 +1,7 @@
 // memoryStorage(): the default RunStorage — a Map in this isolate. Atomic; TTL with lazy expiry on read.
-import type { RunStorage } from "../types";
-import { defineStorage, isExpired } from "./shared";
+import type { RunStorage } from "./contract";
+import { defineStorage } from "./define";
+import { isExpired } from "./expiry";
 
 export interface MemoryStorageOptions {
   /** The clock TTLs are measured with, in ms since the epoch (tests pass a fake one). Default `Date.now`. */

@@ -2,9 +2,9 @@
 // @upstash/redis, or a function that sends one command. Atomic: compareAndSet is one Lua script.
 // TTL: Redis expires the key itself (SET … PX).
 import { ConfigError, shown } from "../errors";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "./contract";
 import { fromStored, toStored } from "./lossless";
-import { defineStorage } from "./shared";
+import { defineStorage } from "./define";
 
 /** node-redis (`createClient()`), through `sendCommand`. */
 export interface NodeRedisLike {

@@ -3,9 +3,10 @@
 // each drives through its own client. Every compareAndSet is one statement, so it is atomic wherever a
 // single statement is: an insert that only replaces an expired row, or an update guarded by the value.
 import { ConfigError, shown } from "../errors";
-import type { RunStorage } from "../types";
+import type { RunStorage } from "./contract";
 import { fromStored, toStored } from "./lossless";
-import { defineStorage, fitKey } from "./shared";
+import { defineStorage } from "./define";
+import { fitKey } from "./keys";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** Keys longer than this (UTF-8 bytes) are kept as their SHA-256, well under a btree entry's limit. */

@@ -79,7 +79,10 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
         return "?";
       });
       let statement = statements.get(sql);
-      if (!statement) statements.set(sql, (statement = database.prepare(sql)));
+      if (!statement) {
+        statement = database.prepare(sql);
+        statements.set(sql, statement);
+      }
       // better-sqlite3 refuses all() on a statement that returns no rows
       if (/^select|returning/i.test(sql)) return statement.all(...order);
       statement.run(...order);

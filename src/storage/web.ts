@@ -1,8 +1,9 @@
 // webStorage(): a RunStorage over localStorage or sessionStorage. A compare-and-set runs without an await
 // between its read and its write, so it is atomic inside one page; across tabs it is wrapped in a Web Lock.
 import { ConfigError } from "../errors";
-import type { RunStorage } from "../types";
-import { defineStorage, isExpired } from "./shared";
+import type { RunStorage } from "./contract";
+import { defineStorage } from "./define";
+import { isExpired } from "./expiry";
 
 /** The part of the Web Storage API this adapter uses (`localStorage`, `sessionStorage`, or your own). */
 export interface WebStorageLike {

@@ -205,8 +205,13 @@ async function crashAt(
   void clientOn(w, storage)
     .resume(runId, cityAnswer(), { toolkit: tools })
     .then(
-      (r) => ((settled = r), (over = true)),
-      () => (over = true),
+      (r) => {
+        settled = r;
+        over = true;
+      },
+      () => {
+        over = true;
+      },
     );
   // until the resume is over or its process died (a crash that hangs never settles: it is left behind)
   while (!over && !(how === "hang" && crashed())) await sleep(1);

@@ -82,7 +82,9 @@ export function storageContract(
     return {
       storage,
       k: (suffix) => `${tag}/${suffix}`,
-      advance: (ms) => void (offset += ms),
+      advance: (ms) => {
+        offset += ms;
+      },
       cas: (key, expected, value, ttlSeconds) => {
         ok(typeof storage.compareAndSet === "function", "the adapter has compareAndSet");
         return storage.compareAndSet!(key, expected, value, ttlSeconds === undefined ? undefined : { ttlSeconds });

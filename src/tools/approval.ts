@@ -3,8 +3,10 @@
 // `declined/expired: <prompt>` there, and the tool never runs), so an approval answer here means "go".
 // The approval Request's id carries a prefix, so a re-execution knows — across a durable halt too — that
 // the answer it carries approved the call rather than answered the tool's own suspension.
-import { declineText, pending } from "../answer";
-import type { Answer, NeedsApproval, Tool, ToolContext, ToolResult } from "../types";
+import { declineText } from "../answer";
+import { pending } from "../pending";
+import type { Answer, ToolResult } from "../types";
+import type { NeedsApproval, Tool, ToolContext } from "./types";
 
 const APPROVAL_ID = "approval-";
 

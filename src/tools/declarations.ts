@@ -1,5 +1,5 @@
 // Tool declarations in each provider's shape: schema only, nothing executable.
-import type { AnthropicToolDeclaration, GeminiToolDeclaration, OpenAIToolDeclaration, Tool } from "../types";
+import type { AnthropicToolDeclaration, GeminiToolDeclaration, OpenAIToolDeclaration, Tool } from "./types";
 
 /** OpenAI chat-completions `tools`: `{ type: "function", function: { name, description, parameters } }`. */
 export function toOpenAI(tools: readonly Tool[]): OpenAIToolDeclaration[] {

@@ -6,7 +6,8 @@ import { maskSecrets } from "../_internal/redact";
 import { isPlainObject, typeName } from "../_internal/json";
 import { deadline, MAX_TIMER_MS } from "../_internal/signals";
 import { badOption, makeTool, requireToolName, thrownMessage } from "./tool";
-import type { JSONSchema, Tool, ToolContext, ToolResult } from "../types";
+import type { JSONSchema, ToolResult } from "../types";
+import type { Tool, ToolContext } from "./types";
 
 /** A `fetch` as the SDK calls it. */
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
@@ -111,13 +112,7 @@ async function callEndpoint(
     const text = await response.text();
     const { ok, status } = response;
     const mode = o.resultMode;
-    const output = !ok
-      ? `HTTP ${status}: ${text}`
-      : mode === "status+text"
-        ? `${status}\n${text}`
-        : mode === "json"
-          ? asJson(text)
-          : text;
+    const output = ok ? outputOf(mode, status, text) : `HTTP ${status}: ${text}`;
     return { output: maskSecrets(output, secrets), isError: !ok, metadata: { status } };
   } catch (error) {
     const message = limit.timedOut() ? `${o.name}: request timed out after ${timeoutMs}ms` : thrownMessage(error);
@@ -125,6 +120,12 @@ async function callEndpoint(
   } finally {
     limit.done();
   }
+}
+
+/** An ok response's body as the tool's output, in the tool's `resultMode`. */
+function outputOf(mode: HttpToolOptions["resultMode"], status: number, text: string): string {
+  if (mode === "status+text") return `${status}\n${text}`;
+  return mode === "json" ? asJson(text) : text;
 }
 
 /** The body re-serialised when it is JSON, else JSON-quoted. */
@@ -173,8 +174,10 @@ function formEncoded(values: Record<string, unknown>): string {
 }
 
 /** Strings as they are; anything else as JSON (never `[object Object]`). */
-const toParam = (value: unknown): string =>
-  typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+function toParam(value: unknown): string {
+  if (typeof value === "string") return value;
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
 
 // Headers that describe the exchange rather than identify the caller; their values are not scrubbed.
 const PLAIN_HEADERS = ["accept", "content-type"];

@@ -1,10 +1,11 @@
 // Relay tools: declared to the model, executed by the host. The tool suspends with
 // kind "tool_call"; the host runs the call and answers with `relayAnswer(id, results)` or `answerOutput(id, output)`.
-import { pending } from "../answer";
+import { pending } from "../pending";
 import { InvalidAnswerError } from "../errors";
 import { toolSchema, type InferSchema, type ToolInputSchema } from "./schema/input-schema";
 import { makeTool, requireToolName } from "./tool";
-import type { JSONSchema, NeedsApproval, Tool } from "../types";
+import type { JSONSchema } from "../types";
+import type { NeedsApproval, Tool } from "./types";
 import { readRelayAnswer } from "./relay-answer";
 
 export interface RelayToolOptions<S extends ToolInputSchema = JSONSchema> {

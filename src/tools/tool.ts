@@ -2,7 +2,8 @@
 // value turned into a ToolResult, and any throw turned into an error result — tool failures are data.
 import { ConfigError, errorMessage, shown } from "../errors";
 import { toolSchema, type InferSchema, type ToolInputSchema, type ToolSchema } from "./schema/input-schema";
-import type { Answer, JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult, ToolSource } from "../types";
+import type { Answer, JSONSchema, ToolResult } from "../types";
+import type { NeedsApproval, Tool, ToolContext, ToolSource } from "./types";
 
 export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
   name: string;

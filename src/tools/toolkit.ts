@@ -6,7 +6,7 @@ import { ConfigError, isToolnexusError } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import type { FetchFn } from "./http-tool";
 import { badOption, thrownMessage, toolContext } from "./tool";
-import type { Tool, Toolkit, ToolkitLike } from "../types";
+import type { Tool, Toolkit, ToolkitLike } from "./types";
 
 export interface ToolkitOptions {
   /** The host's tools. One named like a builtin replaces that builtin. */

@@ -1,17 +1,7 @@
 // The Anthropic wire's streamed replies: SSE events assembled into one Turn.
 import type { ToolCall, Turn, WireDelta } from "./types";
-import {
-  byIndex,
-  callFromRaw,
-  newTurn,
-  callFromValue,
-  count,
-  providerError,
-  readJson,
-  record,
-  usageOf,
-  type Json,
-} from "./common";
+import { byIndex, count, providerError, readJson, record, usageOf, type Json } from "./read";
+import { callFromRaw, newTurn, callFromValue } from "./calls";
 
 /** What a stream has delivered so far: content blocks by index, tool input JSON by index. */
 interface Assembly {
@@ -29,7 +19,9 @@ function addDelta(a: Assembly, event: Json, onDelta: (delta: WireDelta) => void)
   const delta = record(event.delta);
   if (!block || !delta) return;
   // text and thinking are appended to the block's field of that name, and reported as they come
-  const key = delta.type === "text_delta" ? "text" : delta.type === "thinking_delta" ? "thinking" : "";
+  let key: "text" | "thinking" | "" = "";
+  if (delta.type === "text_delta") key = "text";
+  else if (delta.type === "thinking_delta") key = "thinking";
   const piece = delta[key];
   if (key && typeof piece === "string") {
     block[key] = (typeof block[key] === "string" ? block[key] : "") + piece;

@@ -1,21 +1,8 @@
 // The Anthropic Messages wire: requests and JSON replies; SSE replies are assembled in
 // anthropic-stream.ts.
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
-import {
-  entryCalls,
-  callFromValue,
-  headersWith,
-  newTurn,
-  providerError,
-  record,
-  stripSlash,
-  throwIfError,
-  unusable,
-  usageOf,
-  withEntryIds,
-  type CallEntries,
-  type Json,
-} from "./common";
+import { entryCalls, callFromValue, newTurn, withEntryIds, type CallEntries } from "./calls";
+import { headersWith, providerError, record, stripSlash, throwIfError, unusable, usageOf, type Json } from "./read";
 import { anthropicPart, historyParts, promptContent, toolParts } from "./content";
 import { readStream } from "./anthropic-stream";
 
@@ -65,7 +52,7 @@ function results(outcomes: readonly ToolOutcome[]): unknown[] {
   return [{ role: "user", content }];
 }
 
-const TOOL_USES: CallEntries = ["content", "tool_use", "id"];
+const TOOL_USES: CallEntries = { list: "content", type: "tool_use", id: "id" };
 
 /** The Anthropic Messages API (`/v1/messages`, `anthropic-version: 2023-06-01`). */
 export const anthropicWire: Wire = {

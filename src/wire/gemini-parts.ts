@@ -1,7 +1,8 @@
 // Gemini parts read into a Turn, and content parts as Gemini parts: shared by the JSON reply (gemini.ts)
 // and the stream reader (gemini-stream.ts).
 import type { ContentPart } from "../types";
-import { callFromValue, count, newTurn, record, str, usageOf, type Json } from "./common";
+import { callFromValue, newTurn } from "./calls";
+import { count, record, str, usageOf, type Json } from "./read";
 import type { ToolCall, Turn } from "./types";
 
 /** A content part as a Gemini part: `text`, `inlineData` (base64 bytes) or `fileData` (a URI). */
@@ -29,7 +30,8 @@ export function turnOf(parts: unknown[], usage: unknown, finish: string | undefi
     const part = record(value);
     const call = record(part?.functionCall);
     if (call) {
-      const id = (ids[calls.length] ??= callId(call));
+      ids[calls.length] ??= callId(call);
+      const id = ids[calls.length]!;
       if (id !== call.id) given = false;
       calls.push(callFromValue(id, str(call.name), call.args ?? {}));
     } else if (typeof part?.text === "string" && part.thought !== true) text += part.text;

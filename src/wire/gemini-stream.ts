@@ -3,7 +3,7 @@
 // Adjacent text pieces join into one part, as the unstreamed reply has them; a `thoughtSignature` stays
 // on the part it came on (often a last, empty text part, which joins the text before it and signs it),
 // and a signed part is never joined to what follows it. A function call arrives whole.
-import { firstOf, listOf, readJson, record, str, throwIfError, type Json } from "./common";
+import { firstOf, listOf, readJson, record, str, throwIfError, type Json } from "./read";
 import { callId, finishOf, turnOf } from "./gemini-parts";
 import type { Turn, WireDelta } from "./types";
 

@@ -4,7 +4,7 @@
 // The model's content goes back exactly as it came — every part in order, each `thoughtSignature` on the
 // part it came on — because Gemini refuses a function call whose signature is missing. Calls carry no id
 // (the wire gives each one); those ids are kept beside the parts as `callIds` and left out of the request.
-import { firstOf, headersWith, listOf, record, stripSlash, throwIfError, unusable, type Json } from "./common";
+import { firstOf, headersWith, listOf, record, stripSlash, throwIfError, unusable, type Json } from "./read";
 import { finishOf, geminiPart, turnOf } from "./gemini-parts";
 import type { ToolOutcome, Turn, Wire } from "./types";
 import { readStream } from "./gemini-stream";

@@ -1,3 +1,4 @@
+// The wire for a style: the provider format a client speaks, chosen by its `style` option.
 import { anthropicWire } from "./anthropic";
 import { geminiWire } from "./gemini";
 import { openaiWire } from "./openai";

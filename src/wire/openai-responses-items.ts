@@ -1,7 +1,8 @@
 // The Responses API's output items read into a Turn, and content parts as its input parts: shared by the
 // JSON reply (openai-responses.ts) and the stream reader (openai-responses-stream.ts).
 import type { ContentPart } from "../types";
-import { callFromRaw, listOf, newTurn, record, str, usageOf, type Json } from "./common";
+import { callFromRaw, newTurn } from "./calls";
+import { listOf, record, str, usageOf, type Json } from "./read";
 import { dataUrl } from "./content";
 import type { ToolCall, Turn } from "./types";
 
@@ -24,7 +25,8 @@ function messageText(item: Json): string {
   return listOf(item, "content")
     .map((value) => {
       const part = record(value);
-      return part?.type === "output_text" ? str(part.text) : part?.type === "refusal" ? str(part.refusal) : "";
+      if (part?.type === "output_text") return str(part.text);
+      return part?.type === "refusal" ? str(part.refusal) : "";
     })
     .join("");
 }

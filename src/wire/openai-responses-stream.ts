@@ -3,7 +3,7 @@
 // Items are joined by `output_index`, never by item id: some servers (GitHub Copilot) give every event of
 // one item a new id. A finished item (`response.output_item.done`) replaces what its deltas built, so a
 // reasoning item keeps the `encrypted_content` of its final form.
-import { byIndex, count, providerError, readJson, record, str, type Json } from "./common";
+import { byIndex, count, providerError, readJson, record, str, type Json } from "./read";
 import { finishOf, turnOf } from "./openai-responses-items";
 import type { Turn, WireDelta } from "./types";
 

@@ -6,16 +6,8 @@
 // day resumes in another process with the reasoning it had. One assistant turn is several output items
 // (reasoning, message, function_call); the transcript holds it as one `{ role: "assistant", output }`
 // entry, and the request spreads it back into the items it came as.
-import {
-  entryCalls,
-  headersWith,
-  record,
-  stripSlash,
-  throwIfError,
-  unusable,
-  withEntryIds,
-  type CallEntries,
-} from "./common";
+import { entryCalls, withEntryIds, type CallEntries } from "./calls";
+import { headersWith, record, stripSlash, throwIfError, unusable } from "./read";
 import { finishOf, inputPart, turnOf } from "./openai-responses-items";
 import type { ToolOutcome, Turn, Wire } from "./types";
 import { readStream } from "./openai-responses-stream";
@@ -75,7 +67,7 @@ function flat(tools: readonly unknown[]): unknown[] {
   });
 }
 
-const FUNCTION_CALLS: CallEntries = ["output", "function_call", "call_id"];
+const FUNCTION_CALLS: CallEntries = { list: "output", type: "function_call", id: "call_id" };
 
 /** OpenAI's Responses API, and the servers that speak it (Azure OpenAI, LiteLLM, OpenRouter, …). */
 export const openaiResponsesWire: Wire = {

@@ -2,10 +2,8 @@
 import type { Usage } from "../types";
 import {
   byIndex,
-  callFromRaw,
   firstOf,
   listOf,
-  newTurn,
   openaiUsage,
   readJson,
   str,
@@ -15,7 +13,8 @@ import {
   throwIfError,
   usageOf,
   type Json,
-} from "./common";
+} from "./read";
+import { callFromRaw, newTurn } from "./calls";
 import type { Turn, WireDelta } from "./types";
 
 interface Slot {
@@ -50,9 +49,13 @@ function addToolDeltas(a: Assembly, deltas: unknown[], onDelta: (delta: WireDelt
     if (!tc) continue;
     const id = str(tc.id);
     // servers that omit `index` start a new call with each id and continue the last one otherwise
-    const index = typeof tc.index === "number" ? tc.index : id ? a.slots.size : Math.max(a.last, 0);
+    let index = id ? a.slots.size : Math.max(a.last, 0);
+    if (typeof tc.index === "number") index = tc.index;
     let slot = a.slots.get(index);
-    if (!slot) a.slots.set(index, (slot = { id: "", name: "", args: "" }));
+    if (!slot) {
+      slot = { id: "", name: "", args: "" };
+      a.slots.set(index, slot);
+    }
     a.last = index;
     if (id) slot.id = id;
     const fn = record(tc.function);
@@ -89,12 +92,8 @@ function addReasoning(a: Assembly, delta: Json, onDelta: (delta: WireDelta) => v
     if (!detail) continue;
     // a piece without `index` continues the last item of its type, else starts the next one
     const last = a.lastDetail;
-    const index =
-      typeof detail.index === "number"
-        ? detail.index
-        : last !== undefined && a.details.get(last)?.type === detail.type
-          ? last
-          : (last ?? -1) + 1;
+    let index = last !== undefined && a.details.get(last)?.type === detail.type ? last : (last ?? -1) + 1;
+    if (typeof detail.index === "number") index = detail.index;
     a.lastDetail = index;
     const into = a.details.get(index) ?? {};
     for (const [key, v] of Object.entries(detail))

@@ -1,13 +1,11 @@
 // The OpenAI chat-completions wire: requests and JSON replies; SSE replies
 // are assembled in openai-stream.ts.
 import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
+import { callFromRaw, callFromValue, newTurn } from "./calls";
 import {
-  callFromRaw,
-  callFromValue,
   firstOf,
   headersWith,
   listOf,
-  newTurn,
   openaiUsage,
   record,
   str,
@@ -16,7 +14,7 @@ import {
   thinkingOf,
   throwIfError,
   unusable,
-} from "./common";
+} from "./read";
 import { historyParts, openaiPart, orNote, promptContent, toolParts } from "./content";
 import { readStream } from "./openai-stream";
 import { strictable } from "./strictable";
@@ -77,8 +75,8 @@ export const openaiWire: Wire = {
   headers: (apiKey) => headersWith("Authorization", apiKey && `Bearer ${apiKey}`),
   start(system, history, prompt) {
     const content = promptContent(prompt, openaiPart);
-    const messages: unknown[] =
-      history.length > 0 ? historyParts(history, openaiPart) : system ? [{ role: "system", content: system }] : [];
+    let messages: unknown[] = system ? [{ role: "system", content: system }] : [];
+    if (history.length > 0) messages = historyParts(history, openaiPart);
     messages.push({ role: "user", content });
     return messages;
   },

@@ -2,11 +2,20 @@
 // response becomes an LlmHttpError (its body redacted by http-error.ts), a final network failure a
 // NetworkError (the original in `cause`); an abort stays the signal's reason.
 import { NetworkError, type LlmHttpError } from "../errors";
-import type { ErrorInfo } from "../types";
 import { secretsOf } from "../_internal/redact";
 import { llmHttpError } from "./http-error";
 import { abortableSleep } from "../_internal/sleep";
+import { abortable } from "../_internal/signals";
 import { backoffMs, retryAfterMs, retryDelayMs } from "./retry-wait";
+
+/** What `onError` is told of a failed attempt, to choose between a retry and a failure. */
+export interface ErrorInfo {
+  error?: unknown;
+  status?: number;
+  /** 0-based. */
+  attempt: number;
+  retryable: boolean;
+}
 
 /** Checked once, with the client's options. */
 export interface RetryOptions {
@@ -54,8 +63,11 @@ function networkError(url: string, error: unknown): NetworkError {
 function decide(opts: RetryOptions, info: ErrorInfo): "retry" | "fail" {
   const tier = opts.onError?.(info);
   // a logging-only onError that returns nothing keeps the default
-  return tier === "retry" || tier === "fail" ? tier : info.retryable ? "retry" : "fail";
+  if (tier === "retry" || tier === "fail") return tier;
+  return info.retryable ? "retry" : "fail";
 }
+
+const dropBody = (late: Response): void => void late.body?.cancel().catch(() => {});
 
 /**
  * POSTs `init.body` to `url`, retrying retryable statuses and network failures up to `opts.retries`
@@ -74,7 +86,12 @@ export async function postWithRetry(
     const last = attempt >= opts.retries;
     let res: Response;
     try {
-      res = await opts.fetch(url, { method: "POST", headers: init.headers, body: init.body, signal });
+      // an abort ends the wait for the reply also when the fetch ignores the signal; a late reply is let go
+      res = await abortable(
+        opts.fetch(url, { method: "POST", headers: init.headers, body: init.body, signal }),
+        signal,
+        dropBody,
+      );
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (decide(opts, { error, attempt, retryable: true }) === "fail" || last) throw networkError(url, error);

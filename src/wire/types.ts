@@ -1,7 +1,8 @@
 // The seam between the loop (provider-agnostic) and a provider's wire format.
 // Messages stay in the provider's own shape from start to end, so a stored transcript can be
 // sent back as it is; the loop only sees the normalised `Turn` and `ToolCall`s.
-import type { ContentPart, JSONSchema, StreamEvent, Style, ToolResult, Toolkit, Usage } from "../types";
+import type { ContentPart, JSONSchema, StreamEvent, Style, ToolResult, Usage } from "../types";
+import type { Toolkit } from "../tools/types";
 
 export type { Style } from "../types";
 

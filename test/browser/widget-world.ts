@@ -49,7 +49,8 @@ const CALLS: [RegExp, { name: string; arguments: Record<string, unknown> }[]][] 
     /every kind/,
     ["city", "colours", "trip", "note", "book", "calendar", "lookup", "payment"].map((name) => ({
       name,
-      arguments: name === "book" ? { what: "table" } : name === "lookup" ? { q: "x" } : {},
+      arguments:
+        ({ book: { what: "table" }, lookup: { q: "x" } } as Record<string, Record<string, unknown>>)[name] ?? {},
     })),
   ],
   [/city/, [{ name: "city", arguments: {} }]],

@@ -233,17 +233,13 @@ export function expect(actual: unknown) {
   return m as any;
 }
 expect.any = (c: unknown) =>
-  asym(`Any<${(c as { name?: string }).name}>`, (v) =>
-    c === String
-      ? typeof v === "string"
-      : c === Number
-        ? typeof v === "number"
-        : c === Boolean
-          ? typeof v === "boolean"
-          : c === Function
-            ? typeof v === "function"
-            : v instanceof (c as new () => unknown),
-  );
+  asym(`Any<${(c as { name?: string }).name}>`, (v) => {
+    if (c === String) return typeof v === "string";
+    if (c === Number) return typeof v === "number";
+    if (c === Boolean) return typeof v === "boolean";
+    if (c === Function) return typeof v === "function";
+    return v instanceof (c as new () => unknown);
+  });
 expect.anything = () => asym("Anything", (v) => v !== null && v !== undefined);
 expect.objectContaining = (o: Record<string, unknown>) =>
   asym(`ObjectContaining ${show(o)}`, (v) => equals(v, o, true));

@@ -33,7 +33,7 @@ function layerOf(file: string): number {
   if (top === "agents") return 7;
   if (top === "edge") return 8;
   if (file === "index.ts") return 9;
-  if (top === "mcp" || top === "otel" || top === "testing") return 10;
+  if (["mcp", "otel", "testing", "ag-ui", "ai-sdk"].includes(top)) return 10;
   throw new Error(`src/${file} is in no layer: place it in a folder of LAYOUT's picture`);
 }
 
@@ -60,9 +60,10 @@ function violation(from: string, to: string): string | undefined {
 }
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    if (e.isDirectory()) return sources(join(dir, e.name));
+    return e.name.endsWith(".ts") ? [join(dir, e.name)] : [];
+  });
 }
 
 /** Every module specifier a file names: import/export declarations, `import("…")`, `typeof import("…")`. */

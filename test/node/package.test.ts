@@ -24,7 +24,9 @@ function run(cmd: string, args: string[]): Promise<Outcome> {
   const env = { ...process.env, NO_COLOR: "1", npm_config_update_notifier: "false", npm_config_fund: "false" };
   return new Promise((resolve) => {
     execFile(cmd, args, { cwd: root, env, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
+      let code = 0;
+      if (error) code = typeof error.code === "number" ? error.code : 1;
+      resolve({ code, stdout, stderr });
     });
   });
 }

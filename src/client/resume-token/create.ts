@@ -1,3 +1,5 @@
+// createResumeToken: a signed token that lets one answer to one open request of a halted run through a
+// client's resume (checked by verify.ts against the same secret).
 import { ConfigError, shown } from "../../errors";
 import type { PendingRequest } from "../../types";
 import { issueToken } from "./codec";

@@ -3,7 +3,8 @@
 import type { FetchFn } from "../http-tool";
 import { toolSchema, type ToolSchema } from "../schema/input-schema";
 import { makeTool, type ToolSpec } from "../tool";
-import type { JSONSchema, Tool } from "../../types";
+import type { JSONSchema } from "../../types";
+import type { Tool } from "../types";
 import { askQuestions } from "./question";
 import { writeTodos } from "./todowrite";
 import { fetchPage } from "./webfetch";

@@ -1,7 +1,8 @@
 // What the `question` builtin does (declared in builtins/index.ts): suspends with kind
 // "question"; re-executed with the answer, it hands the answer's data back to the model verbatim.
-import { pending } from "../../answer";
-import type { QuestionItem, ToolContext, ToolResult } from "../../types";
+import { pending } from "../../pending";
+import type { QuestionItem, ToolResult } from "../../types";
+import type { ToolContext } from "../types";
 
 /** Each question on its own line, `" (options: a, b)"` appended when it has options; headers are not shown. */
 export function renderQuestions(questions: readonly QuestionItem[]): string {

@@ -3,7 +3,8 @@
 // `html` is the raw body. Loaded when the model first calls webfetch.
 import type { FetchFn } from "../http-tool";
 import { deadline } from "../../_internal/signals";
-import type { ToolContext, ToolResult } from "../../types";
+import type { ToolResult } from "../../types";
+import type { ToolContext } from "../types";
 
 const DEFAULT_TIMEOUT_S = 30;
 

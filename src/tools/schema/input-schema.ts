@@ -4,9 +4,10 @@
 // conversion (valibot: valibot.ts beside this file; others: Standard JSON Schema or a `toJSONSchema()` method).
 import { isPlainObject } from "../../_internal/json";
 import { ConfigError, errorMessage, shown } from "../../errors";
-import type { JSONSchema, StandardSchemaV1, TypedJSONSchema } from "../../types";
+import type { JSONSchema } from "../../types";
+import type { StandardSchemaV1, TypedJSONSchema } from "../types";
 
-export type { InferSchema, StandardSchemaV1, ToolInputSchema, TypedJSONSchema } from "../../types";
+export type { InferSchema, StandardSchemaV1, ToolInputSchema, TypedJSONSchema } from "../types";
 import { formatPath, validateJsonSchema } from "./json-schema";
 import { valibotToJsonSchema } from "./valibot";
 

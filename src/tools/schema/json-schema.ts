@@ -13,14 +13,18 @@ export function validateJsonSchema(schema: unknown, value: unknown): string[] {
 
 const TYPES = ["string", "number", "integer", "boolean", "object", "array", "null"];
 
-const isType = (type: string, value: unknown): boolean =>
-  type === "integer"
-    ? Number.isInteger(value)
-    : type === "number"
-      ? Number.isFinite(value)
-      : type === "object"
-        ? isPlainObject(value)
-        : typeName(value) === type;
+function isType(type: string, value: unknown): boolean {
+  switch (type) {
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return Number.isFinite(value);
+    case "object":
+      return isPlainObject(value);
+    default:
+      return typeName(value) === type;
+  }
+}
 
 /** Checks `value`, found at `path` (`""` at the root), against `schema`. */
 function check(schema: unknown, value: unknown, path: string, out: string[]): void {
@@ -82,8 +86,10 @@ function matches(pattern: string, text: string): boolean {
 }
 
 /** `path` with `key` appended: `a.b[0]`. */
-const join = (path: string, key: PropertyKey): string =>
-  typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${String(key)}` : String(key);
+function join(path: string, key: PropertyKey): string {
+  if (typeof key === "number") return `${path}[${key}]`;
+  return path ? `${path}.${String(key)}` : String(key);
+}
 
 /** A Standard Schema issue's path as this validator writes one. */
 export const formatPath = (path: readonly (PropertyKey | { readonly key: PropertyKey })[]): string =>

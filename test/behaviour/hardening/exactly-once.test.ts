@@ -475,13 +475,10 @@ describe("exactly once: the rest of the cases", () => {
       compareAndSet: (key, e, value, opts) => (ttls.push(opts?.ttlSeconds), inner.compareAndSet!(key, e, value, opts)),
     };
     const k = kit();
-    const s = model("openai", (seen) =>
-      seen.includes("ask_city")
-        ? { text: seen }
-        : seen
-          ? { calls: [{ name: "book" }] }
-          : { calls: [{ name: "ask_city" }, { name: "ask_date" }] },
-    );
+    const s = model("openai", (seen) => {
+      if (seen.includes("ask_city")) return { text: seen };
+      return seen ? { calls: [{ name: "book" }] } : { calls: [{ name: "ask_city" }, { name: "ask_date" }] };
+    });
     const client = createClient({ ...openai, fetch: s.fetch, storage, pendingTtlSeconds: 600 });
     const halted = asPending(await client.run("x", { toolkit: k.tools }));
     await client.resume(halted.runId!, answerOutput("q-date", "Friday"), { toolkit: k.tools }); // still suspended
@@ -554,13 +551,10 @@ describe("conversations never lose an exchange", () => {
   it("a late duplicate resume (a double-submitted form) leaves a conversation that moved on as it is", async () => {
     const storage = memoryStorage();
     const k = kit();
-    const s = model("openai", (seen) =>
-      seen.endsWith("ask_city=Oslo") || seen === ""
-        ? seen
-          ? { text: "Oslo noted" }
-          : { calls: [{ name: "ask_city" }] }
-        : { text: "second answer" },
-    );
+    const s = model("openai", (seen) => {
+      if (seen === "") return { calls: [{ name: "ask_city" }] };
+      return seen.endsWith("ask_city=Oslo") ? { text: "Oslo noted" } : { text: "second answer" };
+    });
     const client = createClient({ ...openai, fetch: s.fetch, storage });
     const conv = client.conversation({ id: "c1", toolkit: k.tools });
     const halted = asPending(await conv.send("plan a trip"));

@@ -320,8 +320,10 @@ const statuses = ["suspended", "claimed", "ready", "done"];
 function tweak(old: Json, m: { seed: string; n: number }): Json {
   if (typeof old === "number") return m.n;
   if (typeof old === "boolean") return !old;
-  if (typeof old === "string")
-    return statuses.includes(old) ? statuses[Math.abs(m.n) % 4]! : m.n % 2 ? m.seed : `${old}${m.seed}`;
+  if (typeof old === "string") {
+    if (statuses.includes(old)) return statuses[Math.abs(m.n) % 4]!;
+    return m.n % 2 ? m.seed : `${old}${m.seed}`;
+  }
   return old;
 }
 

@@ -4,7 +4,7 @@
 // with come from here too.
 export { postWithRetry } from "../../../src/wire/post";
 export type { RetryOptions } from "../../../src/wire/post";
-export type { ErrorInfo } from "../../../src/types";
+export type { ErrorInfo } from "../../../src/wire/post";
 export { llmHttpError } from "../../../src/wire/http-error";
 export { redact, REDACTED_BODY_KEYS, REDACTION_PLACEHOLDER } from "../../../src/_internal/redact";
 export { createMetrics } from "../../../src/client/metrics";

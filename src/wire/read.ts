@@ -1,31 +1,16 @@
-// What both wires (and translate) read out of provider JSON: text, token usage, tool-call arguments, error objects.
+// What the wires (and translate) read out of provider JSON: objects, lists, text, token usage, the provider's
+// error objects, and the event stream of JSON; and the request headers and URL every wire builds.
 import { isPlainObject, typeName } from "../_internal/json";
 import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
 import { readSSE, type SSEEvent } from "../_internal/sse";
-import type { ToolCall, Turn } from "./types";
 
 export type Json = Record<string, unknown>;
 
 /** `value` when it is a JSON object (not an array), else `undefined`. */
 export function record(value: unknown): Json | undefined {
   return isPlainObject(value) ? value : undefined;
-}
-
-/** A Turn; it has the provider's `finish` reason when that is a string, its `reasoning` when there is some. */
-export function newTurn(
-  message: unknown,
-  text: string,
-  calls: ToolCall[],
-  usage: Usage,
-  finish: unknown,
-  reasoning?: unknown,
-): Turn {
-  const turn: Turn = { message, text, calls, usage };
-  if (typeof reasoning === "string" && reasoning !== "") turn.reasoning = reasoning;
-  if (typeof finish === "string") turn.finishReason = finish;
-  return turn;
 }
 
 /** Map entries in the order of their numeric keys (the providers' `index`). */
@@ -42,33 +27,6 @@ export function listOf(value: unknown, key: string): unknown[] {
 
 /** The first entry of `value[key]` when it is an object (a reply's first choice or candidate). */
 export const firstOf = (value: unknown, key: string): Json | undefined => record(listOf(value, key)[0]);
-
-/** Where an assistant message keeps its calls among other entries: in `list`, of type `type`, the id in `id`. */
-export type CallEntries = [list: string, type: string, id: string];
-
-const entriesOf = (message: unknown, [list, type]: CallEntries): { entry: Json; at: number }[] =>
-  listOf(message, list).flatMap((value, at) => {
-    const entry = record(value);
-    return entry?.type === type ? [{ entry, at }] : [];
-  });
-
-/** `Wire.callsOf` for calls kept among other entries. */
-export function entryCalls(message: unknown, where: CallEntries): { id: string; name: string }[] {
-  return entriesOf(message, where).map(({ entry }) => ({
-    id: String(entry[where[2]] ?? ""),
-    name: String(entry.name ?? ""),
-  }));
-}
-
-/** `Wire.withCallIds` for calls kept among other entries. */
-export function withEntryIds(message: unknown, ids: readonly string[], where: CallEntries): unknown {
-  const [list, , id] = where;
-  const entries = listOf(message, list).slice();
-  entriesOf(message, where).forEach(({ entry, at }, i) => {
-    entries[at] = { ...entry, [id]: ids[i] ?? entry[id] };
-  });
-  return { ...record(message), [list]: entries };
-}
 
 /** JSON request headers, with the API key under `name` when there is one. */
 export const headersWith = (
@@ -119,69 +77,18 @@ export function openaiUsage(usage: unknown): Usage {
   return usageOf(u?.prompt_tokens, u?.completion_tokens, u?.total_tokens);
 }
 
-/** A call whose arguments the tool must not see: `args` is `{}` and the model is told why. */
-const refused = (id: string, name: string, raw: string, reason: string): ToolCall => ({
-  id,
-  name,
-  args: {},
-  raw,
-  argsError: `Invalid arguments for ${name}: not a JSON object: ${reason}`,
-});
-
-/**
- * A tool call from the arguments string the model sent: `JSON.parse(raw || "{}")`. Anything but a JSON
- * object leaves `args: {}` and sets `argsError`, so the loop answers the model instead of running the tool.
- */
-export function callFromRaw(id: string, name: string, raw: string): ToolCall {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw || "{}");
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return refused(id, name, raw, reason.length > 120 ? `${reason.slice(0, 120)}…` : reason);
-  }
-  return checked(id, name, value, raw);
-}
-
-const MAX_ARGS_DEPTH = 64;
-
-/** Nesting depth of a JSON value, stopping as soon as it passes `limit` (so it never recurses deeply). */
-function deeperThan(value: unknown, limit: number): boolean {
-  let level: unknown[] = [value];
-  for (let depth = 0; level.length; depth++) {
-    if (depth > limit) return true;
-    level = level.flatMap((v) => (typeof v === "object" && v !== null ? Object.values(v) : []));
-  }
-  return false;
-}
-
-/**
- * Arguments must be a JSON object no deeper than 64 levels; anything else is refused before a tool sees it
- * (and a value too deep is never serialised: its `raw` is `{}`).
- */
-function checked(id: string, name: string, value: unknown, raw?: string): ToolCall {
-  if (deeperThan(value, MAX_ARGS_DEPTH)) return refused(id, name, "{}", `nested deeper than ${MAX_ARGS_DEPTH} levels`);
-  const text = raw ?? JSON.stringify(value);
-  const args = record(value);
-  return args ? { id, name, args, raw: text } : refused(id, name, text, `got ${typeName(value)}`);
-}
-
-/** A tool call from arguments that arrived already parsed (Anthropic `input`, or OpenAI-compatible servers sending an object). */
-export function callFromValue(id: string, name: string, value: unknown): ToolCall {
-  return checked(id, name, value ?? {});
+/** The text of a provider's error: a string as it is, an object's `message`, else the value as JSON. */
+function errorText(error: unknown): string {
+  if (typeof error === "string") return error;
+  const message = record(error)?.message;
+  if (typeof message === "string") return message;
+  return JSON.stringify(error) ?? typeName(error);
 }
 
 /** The provider's error object (`{ message }`, a string, or anything else) as a StreamError, its text redacted and shortened. */
 export function providerError(error: unknown): StreamError {
-  const message = record(error)?.message;
-  const text =
-    typeof error === "string"
-      ? error
-      : typeof message === "string"
-        ? message
-        : (JSON.stringify(error) ?? typeName(error));
   return new StreamError(
-    `toolnexus: the provider reported an error: ${capErrorBody(redact(text))} — retry the run, or check the model name and the request`,
+    `toolnexus: the provider reported an error: ${capErrorBody(redact(errorText(error)))} — retry the run, or check the model name and the request`,
   );
 }
 

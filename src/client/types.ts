@@ -1,0 +1,60 @@
+// What a run or a resume is called with: the prompt and the per-run options.
+import type { ContentPart } from "../types";
+import type { ToolInputSchema, ToolkitLike } from "../tools/types";
+
+/** What a run starts from: text, or content parts (text, images, files) for one user message. */
+export type Prompt = string | readonly ContentPart[];
+
+export interface RunOptions {
+  toolkit?: ToolkitLike;
+  history?: readonly unknown[];
+  signal?: AbortSignal;
+  /**
+   * The final answer's schema (valibot, zod, any Standard Schema, or `jsonSchema<T>()`): asked of the model
+   * in the provider's structured-output mode, validated, and returned typed as `result.output`.
+   */
+  output?: ToolInputSchema;
+  /**
+   * Shallow-merged over the client's `requestParams` for this run's model calls (the run's keys win);
+   * `messages`, `tools` and `stream` are refused as they are there.
+   */
+  requestParams?: Record<string, unknown>;
+  /**
+   * Runs as the next exchange of this conversation (what `ask(prompt, { id })` does): its transcript is the
+   * history, and the outcome — or the run it now waits on — is saved to it with a compare-and-set.
+   */
+  conversationId?: string;
+  /**
+   * The new run's id, chosen by the caller (an edge handler that must key the run's event log before its
+   * first event): 8 to 128 letters, digits, `-`, `_`, `.` or `:`, and fresh — e.g. `run-${crypto.randomUUID()}`.
+   * A guessable or reused id lets others reach the run. Default: a fresh random id.
+   */
+  runId?: string;
+  /**
+   * Who the run is for (a user id; createRunHandler passes its `owner(request)`): approvals remembered with
+   * `remember: "owner"` hold for this owner's runs alone.
+   */
+  owner?: string;
+}
+
+export interface ResumeOptions {
+  toolkit?: ToolkitLike;
+  signal?: AbortSignal;
+  /**
+   * Optional: the halted run keeps its `output` schema (as JSON Schema) and the resume validates the final
+   * answer against it. Passed again, it types `result.output` and validates with the schema itself (its
+   * library's checks and transforms), in place of the stored one.
+   */
+  output?: ToolInputSchema;
+  /** Merged over the client's `requestParams` for the resumed run's model calls; a halt does not keep a run's own. */
+  requestParams?: Record<string, unknown>;
+  /**
+   * A token from `createResumeToken` (or `result.token`) for the one request this resume answers; checked
+   * against the client's `resumeSecret`. It lets no answer to another request through: use `tokens` for several.
+   */
+  token?: string;
+  /** One token per answer, in the order of the answers, each issued for that answer's request. */
+  tokens?: string[];
+  /** Who the run is for, as when it started (see `RunOptions.owner`). */
+  owner?: string;
+}
