@@ -80,8 +80,8 @@ export interface ClientOptions {
    */
   claimLeaseMs?: number;
   /**
-   * Halted runs expire from storage after this many seconds (adapters with TTL), never before a request's
-   * `expiresAt`. Default 604800 (7 days); 0 keeps them until they are resumed or forgotten.
+   * Halted runs expire from storage after this many seconds (adapters with TTL), counted from a request's
+   * `expiresAt` when it has one. Default 604800 (7 days); 0 keeps them until they are resumed or forgotten.
    */
   pendingTtlSeconds?: number;
   /**
