@@ -3,7 +3,8 @@
 // generator (loop.ts); how runs begin is in client/runs.ts. Everything per run lives in a RunContext,
 // nothing in module state.
 import { inspectRun, type RunInspection } from "./loop/inspect";
-import { conversationApprovalsKey } from "./client/approvals";
+import { checkOwner, conversationApprovalsKey } from "./client/approvals";
+import { approvalsAdmin, ownedConversation, type Approvals } from "./client/approvals-admin";
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
@@ -93,7 +94,13 @@ export interface Client {
   /** Continues every run whose deadline passed (at most `limit`), found through the storage's deadline index. */
   expire(opts: ExpireOptions): Promise<ExpireResult>;
   ask(prompt: Prompt, opts?: AskOptions): Promise<RunResult>;
-  forget(id: string): Promise<void>;
+  /**
+   * Discards a conversation: its transcript, the run it waits on, and the approvals remembered for it. With
+   * `owner`, the conversation of that signed-in user at a createRunHandler({ owner }) endpoint.
+   */
+  forget(id: string, opts?: { owner?: string }): Promise<void>;
+  /** Remembered approvals ("always allow"), listed and withdrawn per conversation and per owner. */
+  readonly approvals: Approvals;
   conversation(opts?: ConversationOptions): Conversation;
   translate(req: TranslateRequest): Promise<TranslateResult>;
   metrics(): string;
@@ -203,9 +210,11 @@ export function createClient(options: ClientOptions): Client {
     return run(prompt, id === undefined ? askOptions : { ...askOptions, conversationId: id });
   }
 
-  async function forget(id: string): Promise<void> {
-    await conversations.forget(id);
-    await storage.delete(conversationApprovalsKey(id));
+  async function forget(id: string, forgetOptions: { owner?: string } = {}): Promise<void> {
+    const owner = checkOwner(forgetOptions?.owner);
+    const stored = owner === undefined ? id : await ownedConversation(id, owner);
+    await conversations.forget(stored);
+    await storage.delete(conversationApprovalsKey(stored));
   }
 
   function conversation(conversationOptions: ConversationOptions = {}): Conversation {
@@ -233,6 +242,7 @@ export function createClient(options: ClientOptions): Client {
     expire: (eo) => expireDue(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, eo),
     ask,
     forget,
+    approvals: approvalsAdmin(storage),
     conversation,
     translate,
     metrics: () => registry.render(),

@@ -109,6 +109,7 @@ export type {
   ExpireOptions,
   ExpireResult,
 } from "./client";
+export type { Approvals, ApprovalsWhere, RememberedApproval } from "./client/approvals-admin";
 export { createInProcessClient } from "./client/in-process";
 export type { InProcessClientOptions, GenerateRequest, GenerateResult } from "./client/in-process";
 export { createResumeToken } from "./client/resume-token/create";
