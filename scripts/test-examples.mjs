@@ -1,5 +1,5 @@
 // Runs every example in its runtime and checks what a user would see:
-//   node     examples/node/*.ts, bundled by esbuild with "toolnexus" left as a bare import, run with
+//   node     examples/node/*.ts and examples/agents/*.ts, bundled by esbuild with "toolnexus" left as a bare import, run with
 //            node from a temporary project where node_modules/toolnexus is this package (dist/index.js)
 //   browser  examples/browser/*.html in Chromium (Playwright, Debian's /usr/bin/chromium); the .ts is
 //            compiled on the fly and the CDN URL in the import map is answered with dist/toolnexus.js
@@ -73,10 +73,10 @@ if (!existsSync(join(root, "dist/toolnexus.js")) || !existsSync(join(root, "dist
 // a temporary project with this package installed as node_modules/toolnexus (a symlink), as a user has it
 const nodeOut = join(tmp, "node-project");
 
-async function nodeExample(name) {
+async function nodeExample(name, dir = "node") {
   const outfile = join(nodeOut, `${name}.mjs`);
   await esbuild.build({
-    entryPoints: [join(root, "examples/node", `${name}.ts`)],
+    entryPoints: [join(root, "examples", dir, `${name}.ts`)],
     bundle: true,
     packages: "external",
     external: ["toolnexus"],
@@ -163,6 +163,18 @@ async function nodeExamples() {
       out.stdout,
     );
   });
+  await check(
+    "agents planner-booker.ts: a booker's approval reaches the planner's run; a fresh client answers it, one booking",
+    async () => {
+      const out = await run(process.execPath, [await nodeExample("planner-booker", "agents")]);
+      ok(out);
+      assert.deepEqual(lines(out.stdout), [
+        "asks: root/planner.1/booker.1 Approve running the tool book_table?",
+        "done: planner-model: booker-model: table booked for Friday",
+        "bookings: 1",
+      ]);
+    },
+  );
   await check("node storage-contract.ts: the published storage contract passes under node:test", async () => {
     const out = await run(process.execPath, ["--test", "--test-reporter=tap", await nodeExample("storage-contract")]);
     ok(out);

@@ -115,10 +115,10 @@ export function freshPlan(
   conversationId?: string,
 ): Plan {
   return async (ctx) => {
-    const system = opts.systemPrompt ?? "";
+    const system = runOptions.systemPrompt ?? opts.systemPrompt ?? "";
     const state: LoopState = {
       runId: runOptions.runId ?? newRunId(),
-      model: opts.model,
+      model: runOptions.model ?? opts.model,
       system,
       messages: ctx.wire.start(system, runOptions.history ?? [], prompt),
       tools: ctx.wire.declare(ctx.toolkit),

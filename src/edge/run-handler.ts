@@ -77,6 +77,9 @@ function settle(opts: RunHandlerOptions): Omit<Call, "request" | "owner"> {
   mustBe("maxBodyBytes", Number.isInteger(max) && max > 0, "a whole number > 0", max);
   const ttlSeconds = opts.ttlSeconds ?? Math.ceil(client!.pendingTtlSeconds ?? DEFAULT_TTL_SECONDS);
   mustBe("ttlSeconds", Number.isInteger(ttlSeconds) && ttlSeconds >= 0, "a whole number ≥ 0", ttlSeconds);
+  const agent = opts.agent;
+  mustBe("agent", agent === undefined || typeof agent?.runOptions === "function", "an agent from agent()", agent);
+  mustBe("agent", !(agent && opts.toolkit), "given alone (an agent brings its own tools), not with toolkit", agent);
   const owner = opts.owner;
   mustBe("owner", owner === undefined || typeof owner === "function", "a function (request) => string | null", owner);
   const maxWaits = opts.maxHeldWaits ?? 8;

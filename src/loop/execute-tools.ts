@@ -7,6 +7,7 @@ import type { Answer, PendingRequest, ToolResult } from "../types";
 import type { ToolContext } from "../tools/types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
+import { isRunFailure } from "../_internal/run-failure";
 import type { StoredCall } from "../run-state/record";
 import { withDeadline } from "./deadline";
 import type { LoopState, RunContext } from "./context";
@@ -129,6 +130,7 @@ export async function bounded(
     if (typeof result?.output === "string" && typeof result.isError === "boolean") return storable(result);
     return { output: `tool ${call.name} returned an invalid ${what}`, isError: true };
   } catch (error) {
+    if (isRunFailure(error)) throw error; // e.g. an agent's task call whose child could not be reached
     return { output: errorMessage(error), isError: true };
   } finally {
     if (timer !== undefined) clearTimeout(timer);

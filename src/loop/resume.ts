@@ -241,11 +241,12 @@ function settleUnknown(ctx: RunContext, state: LoopState, calls: StoredCall[]): 
   return Promise.all(
     calls.map(async (c) => {
       if (!c.started || c.result) return c;
-      let result: ToolResult = { output: `interrupted: ${c.name} did not finish`, isError: true };
       if (ctx.toolkit?.get(c.name)?.recovery === "rerun") {
         const again: CallOutcome = await runTool(ctx, state, c, c.args, c.answer, c.state);
-        if (!again.request) result = again.result;
+        // a re-run that asks (an agent's task call whose child asks) leaves its request open: the run halts on it
+        return storedCall(again.request ? again : { call: c, args: c.args, result: again.result });
       }
+      const result: ToolResult = { output: `interrupted: ${c.name} did not finish`, isError: true };
       return storedCall({ call: c, args: c.args, result });
     }),
   );

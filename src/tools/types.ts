@@ -44,7 +44,7 @@ export type InferSchema<S> =
         : T
       : Record<string, unknown>;
 
-export type ToolSource = "native" | "http" | "builtin" | "relay" | "mcp" | "skill" | "a2a" | "custom";
+export type ToolSource = "native" | "http" | "builtin" | "relay" | "mcp" | "skill" | "a2a" | "agent" | "custom";
 
 export interface ToolContext {
   /** Present only when the tool is re-executed after its suspension was answered. */
