@@ -4,7 +4,8 @@
 //   browser  examples/browser/*.html in Chromium (Playwright, Debian's /usr/bin/chromium); the .ts is
 //            compiled on the fly and the CDN URL in the import map is answered with dist/toolnexus.js
 //   worker   examples/worker/resume-from-kv.ts in workerd (Miniflare), halting into persisted KV and
-//            resumed by a second, fresh instance
+//            resumed by a second, fresh instance; examples/worker/cron-expire.ts, whose Cron Trigger
+//            continues a run whose approval expired
 //   otel     examples/otel/otlp-http.ts in the same project, exporting to an OTLP/HTTP collector stand-in
 //   deno     examples/deno/*.ts (from-url.ts has its own test) with the CDN URL mapped to
 //            dist/toolnexus.js, plus a `deno check` of them against the sources
@@ -393,6 +394,43 @@ async function workerExample() {
   });
 }
 
+async function cronExample() {
+  const { Miniflare } = await import("miniflare");
+  const built = await esbuild.build({
+    entryPoints: [join(root, "examples/worker/cron-expire.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    alias: { toolnexus: join(root, "dist/index.js") },
+    write: false,
+    logLevel: "silent",
+  });
+  await check("worker cron-expire.ts: an approval past its deadline is continued by the Cron Trigger", async () => {
+    const mf = new Miniflare({
+      modules: true,
+      script: built.outputFiles[0].text,
+      compatibilityDate: "2026-04-20",
+      kvNamespaces: ["RUNS"],
+      // a deadline that has passed by the time the trigger runs (the example's default is 15 minutes)
+      bindings: { APPROVAL_TIMEOUT_SECONDS: "0.001" },
+      cf: false,
+    });
+    cleanups.push(() => mf.dispose());
+    const started = await mf.dispatchFetch("http://worker/", { method: "POST", body: '{"prompt":"Ship it"}' });
+    const halted = await started.json();
+    assert.equal(halted.status, "pending");
+    assert.equal(halted.requests[0].kind, "approval");
+    assert.ok(halted.requests[0].expiresAt, "the approval carries its deadline");
+    const worker = await mf.getWorker();
+    await worker.scheduled({ cron: "* * * * *" });
+    const after = await (await mf.dispatchFetch(`http://worker/?runId=${halted.runId}`)).json();
+    assert.deepEqual([after.status, after.requests], ["done", []]);
+    await mf.dispose();
+  });
+}
+
 // --- deno --------------------------------------------------------------------------------------------
 
 const deno = join(root, "node_modules/.bin/deno");
@@ -481,6 +519,7 @@ try {
   await otelExample();
   await browserExamples();
   await workerExample();
+  await cronExample();
   await denoExamples();
 } catch (error) {
   fail("setup", error);

@@ -58,7 +58,7 @@ export function sessionEnv(
   const apiKey = (): string | undefined =>
     "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
   const secret = opts.resumeSecret;
-  const records = recordStore({ ...opts, storage });
+  const records = recordStore({ ...opts, storage, now: () => opts.clock?.now() ?? Date.now() });
   const env: SessionEnv = {
     opts,
     context: async (toolkit, signal, stream, owner): Promise<RunContext> => ({

@@ -9,6 +9,7 @@ import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
 import { isRunFailure } from "../_internal/run-failure";
 import type { StoredCall } from "../run-state/record";
+import { withDeadline } from "./deadline";
 import type { LoopState, RunContext } from "./context";
 
 /**
@@ -175,6 +176,11 @@ export async function runTool(
     result = { output: `tool ${call.name} suspended with an unusable request: ${errorMessage(error)}`, isError: true };
   }
   const tool = ctx.toolkit?.get(call.name);
+  if (request) {
+    // the deadline the Request carries from here on: its own, or an earlier one from a timeout option
+    request = withDeadline(ctx, tool, request);
+    result = { ...result, metadata: { ...result.metadata, pending: request } };
+  }
   ctx.trace?.tool({ id: call.id, name: call.name, args, started, tool, result, request });
   ctx.metrics.record({
     event: "tool",

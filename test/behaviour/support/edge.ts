@@ -92,6 +92,8 @@ export function edgeWorld(
     failsAfterTool?: number;
     answered?: Promise<void>;
     model?: EdgeModel;
+    /** More client options (a clock, a timeout on every request). */
+    client?: { clock?: { now(): number }; answerTimeoutSeconds?: number };
   } = {},
 ) {
   let fails = opts.failsAfterTool ?? 0; // the model's turns after a tool result that fail first (a dropped upstream)
@@ -133,6 +135,7 @@ export function edgeWorld(
     systemPrompt: SYSTEM_PROMPT,
     ...(opts.resumeSecret ? { resumeSecret: opts.resumeSecret } : {}),
     ...(opts.requireResumeToken ? { requireResumeToken: true } : {}),
+    ...opts.client,
   };
   const model = opts.model;
   const client = model
