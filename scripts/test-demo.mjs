@@ -3,7 +3,7 @@
 // (scripts/start.mjs on a free loopback port, fresh --persist-to directory) and a Deno.serve server
 // (scripts/lib/demo-deno.mjs, Deno KV), each with the demo's MCP server (examples/mcp/trip-planner.mjs, served
 // on 127.0.0.1 by start.mjs, and here for the Deno one). On each it plays a user — question → "Chennai" →
-// answer, reload mid-question, approve, decline, two approval cards answered in reverse order, sign-in, the MCP
+// answer, reload mid-question, approve, decline, an agent's approval answered after a reload, two approval cards answered in reverse order, sign-in, the MCP
 // tool's form elicitation (its fields, submitted, reloaded while open, declined; nothing private in the page),
 // double submit (one tool execution), prompts and model text as text, a reload while the answer streams (it
 // carries on, no word twice, the text an uninterrupted run gives), Stop mid-answer, the server stopped mid-stream (the error shows, a
@@ -281,6 +281,26 @@ const SCENARIOS = [
       await card(page, "approval").getByRole("button", { name: "Decline" }).click();
       await said(page, "No problem").waitFor();
       assert.equal((await stats(demo.base)).book_table, before.book_table);
+    },
+  ],
+
+  [
+    "an agent: the planner delegates to the booker, whose approval (the card names it) is answered after a reload",
+    async ({ demo, page }) => {
+      const before = await stats(demo.base);
+      await page.goto(`${demo.base}/?agent`);
+      await send(page, "Book dinner for two tonight");
+      const asked = card(page, "approval");
+      await asked.waitFor();
+      assert.equal(await asked.locator('[part~="agent"]').textContent(), "Asked by booker");
+      await page.reload();
+      const again = card(page, "approval");
+      await again.waitFor();
+      assert.equal(await again.locator('[part~="agent"]').textContent(), "Asked by booker");
+      await again.getByRole("button", { name: "Approve" }).click();
+      await said(page, "The booker says: Done! Your table for 2 at Dakshin is booked").waitFor();
+      assert.equal((await stats(demo.base)).book_table, before.book_table + 1, "the booking tool ran once");
+      await page.goto(demo.base); // the other scenarios talk to /api/run
     },
   ],
 
