@@ -1,61 +1,31 @@
-// toolnexus/mcp against real MCP servers, all on 127.0.0.1, all started and stopped here:
-//   1. the test server (server SDK 2.4, test/mcp/servers/) on Node: list and call, schemas, results, inline
-//      elicitation (form, two in one round, URL), decline and cancel, a durable halt → file storage → resume in
-//      a second process, a second resume of the same answer, tampered and expired state, secrets, and
-//      `needsApproval` (inline and durable: the server sees nothing before the approval, nothing after a decline),
-//      and connectMcp's own edges (test/mcp/connection-checks.mjs): a closed port, a silent server, bad options,
-//      calls after and during close(), the injected fetch, timeoutMs, header values kept out of every error
-//   2. @modelcontextprotocol/server-everything (session era, pushed elicitation) over streamable HTTP: list,
-//      call, every request through an injected fetch, inline elicitation, the -32042 URL error, and the durable
-//      path refusing a pushed elicitation
-//   3. the official conformance suite's 2026-07-28 client scenarios (Node 24 from tools/node24) against
-//      test/mcp/conformance-client.mjs, a small client built on toolnexus/mcp
-// Runs against dist/ (built first when missing). Prints `mcp: N passed, N failed`.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+// toolnexus/mcp against the test server (server SDK 2.4, test/mcp/servers/) on Node, started on 127.0.0.1 by the
+// globalSetup: list and call, schemas, results, inline elicitation (form, two in one round, URL), decline and
+// cancel, a durable halt → file storage → resume in a second process, a second resume of the same answer,
+// tampered and expired state, secrets, and `needsApproval` (inline and durable: the server sees nothing before
+// the approval, nothing after a decline), and connectMcp's own edges (../connection-checks.mjs): a closed port,
+// a silent server, bad options, calls after and during close(), the injected fetch, timeoutMs, header values
+// kept out of every error. Runs against dist/.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import assert from "node:assert/strict";
-import { createChecks } from "./lib/checks.mjs";
-import { freePort } from "./lib/databases.mjs";
-import { phase } from "../test/mcp/support/runtimes.mjs";
+import { afterAll, beforeAll } from "vitest";
+import { connectionChecks } from "../connection-checks.mjs";
+import { phase } from "../support/runtimes.mjs";
+import { scriptedClient } from "../support/scripted.mjs";
+import { check, connectMcp, find, form, runCleanups, testServer, toolnexus } from "./support.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "toolnexus-mcp-"));
-const { check, cleanup, finish, cleanups } = createChecks("mcp", { tmp, traceLines: 12 });
+const cleanups = [];
+afterAll(async () => {
+  await runCleanups(cleanups);
+  rmSync(tmp, { recursive: true, force: true });
+});
 const SECRET = "Bearer mcp-test-secret-7f3a";
-const LOOPBACK = join(root, "test/mcp/support/loopback-only.mjs");
-
-// the 2026-07-28 client scenarios that need no OAuth (connectMcp has none yet: docs/guide/mcp.md)
-const CONFORMANCE_SCENARIOS = [
-  "tools_call",
-  "request-metadata",
-  "sep-2322-client-request-state",
-  "http-standard-headers",
-  "http-custom-headers",
-  "http-invalid-tool-headers",
-  "json-schema-ref-no-deref",
-  "json-schema-2020-12-preservation",
-  // again as a page's main thread, where the Mcp-Param-* headers are toolnexus/mcp's own (src/mcp/headers.ts)
-  "http-custom-headers as a page",
-];
-
-if (!existsSync(join(root, "dist/mcp.js")) || !existsSync(join(root, "dist/index.js"))) {
-  const build = spawnSync("npm", ["run", "-s", "build"], { cwd: root, stdio: "inherit" });
-  if (build.status !== 0) throw new Error("npm run build failed");
-}
-const { connectMcp } = await import(join(root, "dist/mcp.js"));
-const toolnexus = await import(join(root, "dist/index.js"));
-const { serveTestServer } = await import(join(root, "test/mcp/servers/serve-node.mjs"));
-const { scriptedClient } = await import(join(root, "test/mcp/support/scripted.mjs"));
-const { connectionChecks, sessionFetchCheck, sessionEndChecks } = await import(
-  join(root, "test/mcp/connection-checks.mjs")
-);
-
-const form = (id, fields) => (toolnexus.answerForm ? toolnexus.answerForm(id, fields) : { id, ok: true, data: fields });
-const find = (conn, name) =>
-  conn.tools.find((t) => t.name === name) ?? assert.fail(`no tool ${name} in ${conn.tools.map((t) => t.name)}`);
+const srv = testServer();
+/** The connection every check below shares, and one whose `deploy` needs an approval (made before the first). */
+let conn;
+let gated;
 
 /** Every string under a key named `key`, anywhere in a JSON value, replaced by `fn(value)`. */
 function rewrite(value, key, fn) {
@@ -70,22 +40,13 @@ const records = (dir) =>
     .filter((f) => f.endsWith(".json"))
     .map((f) => [join(dir, f), readFileSync(join(dir, f), "utf8")]);
 
-try {
-  await testServerChecks();
-  await everythingChecks();
-  await conformanceChecks();
-} finally {
-  await cleanup();
-}
-finish();
-
-// --- 1. the test server --------------------------------------------------------------------------------------
-
 async function testServerChecks() {
-  const srv = await serveTestServer();
-  cleanups.push(() => srv.close());
-  const conn = await connectMcp({ name: "test server", url: srv.url, headers: { authorization: SECRET } });
-  cleanups.push(() => conn.close());
+  beforeAll(async () => {
+    conn = await connectMcp({ name: "test server", url: srv.url, headers: { authorization: SECRET } });
+    cleanups.push(() => conn.close());
+    gated = await connectMcp({ name: "test server", url: srv.url, needsApproval: { deploy: true } });
+    cleanups.push(() => gated.close());
+  });
 
   await check(
     "connectMcp negotiates 2026-07-28 and lists the tools as sanitize(server)_sanitize(tool), source mcp",
@@ -140,13 +101,13 @@ async function testServerChecks() {
     }
   });
 
-  await inlineChecks(srv, conn);
+  await inlineChecks(srv);
   await durableChecks(srv);
   await approvalChecks(srv);
   await connectionChecks({ check, cleanups, connectMcp, url: srv.url, stats: srv.stats });
 }
 
-async function inlineChecks(srv, conn) {
+async function inlineChecks(srv) {
   const run = async (calls, waitFor) => scriptedClient({ calls, waitFor }).run("go", { toolkit: conn.tools });
 
   await check(
@@ -365,8 +326,6 @@ async function durableChecks(srv) {
 }
 
 async function approvalChecks(srv) {
-  const gated = await connectMcp({ name: "test server", url: srv.url, needsApproval: { deploy: true } });
-  cleanups.push(() => gated.close());
   const calls = async () => (await srv.stats()).calls;
 
   await check("needsApproval: a bad option is a ConfigError from connectMcp; the rule shows on the tools", async () => {
@@ -475,177 +434,4 @@ async function approvalChecks(srv) {
   });
 }
 
-// --- 2. server-everything (session era) ----------------------------------------------------------------------
-
-async function startEverything() {
-  const port = await freePort();
-  const bin = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-  const child = spawn(process.execPath, ["--import", LOOPBACK, bin, "streamableHttp"], {
-    cwd: tmp,
-    env: { ...process.env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cleanups.push(() => child.kill("SIGTERM"));
-  let log = "";
-  child.stdout.on("data", (d) => (log += d));
-  child.stderr.on("data", (d) => (log += d));
-  const url = `http://127.0.0.1:${port}/mcp`;
-  for (let i = 0; i < 200; i++) {
-    const up = await fetch(url, { method: "GET" }).then(
-      () => true,
-      () => false,
-    );
-    if (up) return url;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`server-everything did not start:\n${log}`);
-}
-
-async function everythingChecks() {
-  let url;
-  await check("server-everything: starts on 127.0.0.1 and connects in the session era", async () => {
-    url = await startEverything();
-  });
-  if (!url) return;
-  const conn = await connectMcp({ name: "everything", url });
-  cleanups.push(() => conn.close());
-
-  await check("server-everything: list and call", async () => {
-    assert.equal(conn.status, "connected", conn.error?.message);
-    assert.equal(conn.era, "legacy");
-    const echo = find(conn, "everything_echo");
-    assert.deepEqual((await echo.execute({ message: "hello" }, {})).output, "Echo: hello");
-  });
-
-  await sessionFetchCheck({ check, connectMcp, url });
-  await sessionEndChecks({ check, connectMcp, url });
-
-  await check("server-everything: a pushed form elicitation is answered inline through waitFor", async () => {
-    const seen = [];
-    const client = scriptedClient({
-      calls: [{ name: "everything_trigger-elicitation-request" }],
-      waitFor: async (req) => (
-        seen.push(req),
-        form(req.id, {
-          name: "Ada",
-          check: true,
-          firstLine: "x",
-          email: "a@b.co",
-          homepage: "https://example.com",
-          birthdate: "1990-01-01",
-          integer: 7,
-          number: 3.5,
-          untitledSingleSelectEnum: "option1",
-          untitledMultipleSelectEnum: ["option1"],
-          titledSingleSelectEnum: "value1",
-          titledMultipleSelectEnum: ["value1"],
-          legacyTitledEnum: "opt1",
-        })
-      ),
-    });
-    const result = await client.run("go", { toolkit: conn.tools });
-    assert.equal(seen.length, 1);
-    assert.equal(seen[0].kind, "input");
-    assert.ok(seen[0].data.schema.properties, "the requestedSchema is data.schema");
-    assert.equal(result.status, "done");
-    assert.match(result.text, /accept/i);
-  });
-
-  await check(
-    "server-everything: the -32042 URL-required error becomes an authorization Request, then the call goes on",
-    async () => {
-      const seen = [];
-      const client = scriptedClient({
-        calls: [
-          { name: "everything_trigger-url-elicitation", args: { url: "http://127.0.0.1/after", errorPath: true } },
-        ],
-        waitFor: async (req) => (seen.push(req), toolnexus.answerOutput(req.id, "ok")),
-      });
-      const result = await client.run("go", { toolkit: conn.tools });
-      assert.deepEqual(
-        seen.map((r) => [r.kind, r.url]),
-        [
-          ["authorization", "https://modelcontextprotocol.io"],
-          ["authorization", "http://127.0.0.1/after"],
-        ],
-      );
-      assert.equal(result.status, "done");
-      assert.doesNotMatch(result.toolCalls.at(-1).output, /unresolved|failed/);
-    },
-  );
-
-  await check(
-    "server-everything: a pushed elicitation cannot halt durably — the resume elsewhere is refused clearly",
-    async () => {
-      const d = join(tmp, "everything-runs");
-      const h = await phase({
-        phase: "halt",
-        url,
-        dir: d,
-        calls: [{ name: "test_server_trigger-elicitation-request" }],
-      }); // the phase names its connection "test server"
-      assert.equal(h.status, "pending", JSON.stringify(h));
-      const r = await phase({
-        phase: "resume",
-        url,
-        dir: d,
-        runId: h.runId,
-        answer: form(h.pending.id, { name: "x" }),
-      });
-      assert.match(
-        r.toolCalls.at(-1).output,
-        /only the process that made the call can answer it \(inline, with waitFor\)/,
-      );
-    },
-  );
-}
-
-// --- 3. the official conformance suite ------------------------------------------------------------------------
-
-async function conformanceChecks() {
-  // Node 24 as every other part of the project gets it (scripts/tools-install.sh: checked, installed if stale)
-  const node24 = join(root, "tools/node24/node_modules/.bin/node");
-  const install = spawnSync("bash", [join(root, "scripts/tools-install.sh")], { cwd: root, stdio: "inherit" });
-  if (install.status !== 0) throw new Error("scripts/tools-install.sh failed");
-  const cli = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-  // The suite's mock servers listen on every interface. Where we may, run it in a network namespace of its own,
-  // whose only interface is loopback; elsewhere preload the patch that binds every listen to 127.0.0.1.
-  const netns = spawnSync("unshare", ["-n", "ip", "link", "set", "lo", "up"]).status === 0;
-  const command = (scenario) => {
-    const args = [
-      cli,
-      "client",
-      "--command",
-      `${process.execPath} test/mcp/conformance-client.mjs`,
-      "--scenario",
-      scenario,
-    ];
-    args.push("--spec-version", "2026-07-28");
-    if (!netns) return [node24, ["--import", LOOPBACK, ...args]];
-    return ["unshare", ["-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"', node24, ...args]];
-  };
-  for (const name of CONFORMANCE_SCENARIOS) {
-    await check(`conformance 2026-07-28 client: ${name}`, async () => {
-      const [scenario, page] = name.split(" as a ");
-      const [cmd, args] = command(scenario);
-      const out = spawnSync(cmd, args, {
-        env: { ...process.env, NO_COLOR: "1", TOOLNEXUS_AS_PAGE: page ? "1" : "0" },
-        cwd: root,
-        encoding: "utf8",
-        timeout: 120_000,
-      });
-      const text = `${out.stdout}\n${out.stderr}`;
-      const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(text);
-      assert.ok(summary, `no summary:\n${text.slice(-2000)}`);
-      assert.equal(
-        summary[3],
-        "0",
-        text
-          .split("\n")
-          .filter((l) => /FAILURE|WARNING/.test(l))
-          .join("\n"),
-      );
-      console.log(`    ${summary[1]}/${summary[2]} checks`);
-    });
-  }
-}
+await testServerChecks();
