@@ -7,8 +7,16 @@ const builds: Options[] = [
     // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
     // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks. toolnexus/page
     // (and toolnexus/storage) is an entry of the same build: the page session is one copy, in a chunk both import, and dist/page.js
-    // imports only the page's own chunks (a page importing it by URL downloads none of the loop or the wires)
-    entry: { index: "src/index.ts", page: "src/page/index.ts", storage: "src/storage/index.ts" },
+    // imports only the page's own chunks (a page importing it by URL downloads none of the loop or the wires).
+    // toolnexus/ag-ui and toolnexus/ai-sdk too: the endpoints share the run handler's code (the exchange, its
+    // log, the owner) with the core in common chunks, so a Worker serving them carries one copy of it
+    entry: {
+      index: "src/index.ts",
+      page: "src/page/index.ts",
+      "ag-ui": "src/ag-ui/index.ts",
+      "ai-sdk": "src/ai-sdk/index.ts",
+      storage: "src/storage/index.ts",
+    },
     format: ["esm"],
     dts: { entry: { index: "src/index.ts" } },
     sourcemap: true,
@@ -21,6 +29,8 @@ const builds: Options[] = [
   // toolnexus/storage the same way: an entry of the build above (the adapters are one copy, in chunks the root
   // shares), its declarations apart
   { entry: { storage: "src/storage/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
+  { entry: { "ag-ui": "src/ag-ui/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
+  { entry: { "ai-sdk": "src/ai-sdk/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
   // toolnexus/mcp in a build of its own, so dist/index.d.ts stays one self-contained file (a Deno URL import
   // and JSR read it alone); the core's own code is shared through the package's published entry
   overTheCore("mcp", "src/mcp/index.ts"),

@@ -42,6 +42,18 @@ export const CASES = [
     code: `export { createClient, createRunHandler, durableObjectStorage } from "toolnexus";`,
     budget: 38 * KiB,
   },
+  // a Worker that also serves the front ends users already have: at most the Worker case + 8 KiB each
+  ...[
+    ["ag-ui", "AG-UI", "createAgUiHandler"],
+    ["ai-sdk", "`useChat`", "createUiMessageStreamHandler"],
+  ].map(([subpath, who, name]) => ({
+    id: `worker-${subpath}`,
+    what: `a Worker serving ${who}: the Worker case + \`${name}\` (\`toolnexus/${subpath}\`)`,
+    subpath: `./${subpath}`,
+    code: `export { createClient, createRunHandler, durableObjectStorage } from "toolnexus"; export { ${name} } from "toolnexus/${subpath}";`,
+    budget: (26 + 8) * KiB,
+    ceiling: (34.5 + 8) * KiB,
+  })),
   {
     id: "five",
     what: "the five names (`createClient, createToolkit, defineTool, answerOutput, memoryStorage`)",

@@ -7,6 +7,7 @@
 #                 node_modules: the project's own has 19)
 #   bench/next    the benchmark's peers at their newest releases (ai 7 needs Node >= 22), installed by npm
 #                 running on that Node 24, so their engines are checked against the Node that runs them.
+#   test/interop  the real AG-UI and useChat clients (ai 7 needs Node >= 22), installed the same way
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NODE24=tools/node24/node_modules/.bin/node
@@ -21,3 +22,4 @@ if stale test/react18; then npm ci --prefix test/react18 "${quiet[@]}"; fi
 # npm's own CLI script, run by Node 24 (`npm` on PATH is usually a link to it)
 NPM_CLI=${npm_execpath:-$(readlink -f "$(command -v npm)")}
 if stale bench/next; then "$NODE24" "$NPM_CLI" ci --prefix bench/next --engine-strict "${quiet[@]}"; fi
+if stale test/interop; then "$NODE24" "$NPM_CLI" ci --prefix test/interop --engine-strict "${quiet[@]}"; fi

@@ -36,6 +36,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       ...page("Events and content", "guide/events-and-content"),
       ...page("The chat widget", "guide/widget"),
       ...page("React", "guide/react"),
+      ...page("Behind the UI you already have", "guide/interop"),
     ],
   },
   {

@@ -27,21 +27,32 @@ export interface ExchangePlan {
   /** The exchanges running in this isolate, by run id: a stop asked for here aborts one at once. */
   running: Map<string, AbortController>;
   waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+  /** How the page reads the events (another protocol's frames, e.g. AG-UI's); default: StreamEvents as SSE. */
+  speaks?: Speaks;
 }
 
-const sse = (runId: string, body: ReadableStream<Uint8Array>): Response =>
+/** A protocol the events are sent in: one exchange's frames (stateful), its headers, its refusal. */
+export interface Speaks {
+  frames(): (item: Logged) => string;
+  headers?: Record<string, string>;
+  /** What a failure before the first event is answered with (default: the JSON error response). */
+  refused?(payload: ErrorPayload): Response;
+}
+
+const sse = (runId: string, body: ReadableStream<Uint8Array>, speaks?: Speaks): Response =>
   new Response(body, {
     headers: {
       "content-type": EVENT_STREAM_CONTENT_TYPE,
       "cache-control": "no-store",
       [RUN_ID_HEADER]: runId,
+      ...speaks?.headers,
     },
   });
 
 const frameOf = (item: Logged) => encodeEvent(item.event, true, item.id);
 
 /** The live page's events, encoded as they come; a page that goes away only stops listening (the storage keeps them). */
-function liveBody() {
+function liveBody(frame: (item: Logged) => string) {
   const encoder = new TextEncoder();
   let sink!: ReadableStreamDefaultController<Uint8Array>;
   let open = true;
@@ -56,7 +67,7 @@ function liveBody() {
   return {
     body,
     push(item: Logged): void {
-      if (open) sink.enqueue(encoder.encode(frameOf(item)));
+      if (open) sink.enqueue(encoder.encode(frame(item)));
     },
     end(): void {
       if (open) sink.close();
@@ -77,7 +88,7 @@ function drive(
 ): Response {
   const { log, running } = plan;
   const { runId } = log;
-  const live = liveBody();
+  const live = liveBody(plan.speaks?.frames() ?? frameOf);
   running.set(runId, controller);
   // once: the log written to its end, then its head says the exchange is over (unless a newer one began)
   let ended: Promise<void> | undefined;
@@ -110,7 +121,7 @@ function drive(
     }
   })();
   plan.waitUntil?.(done);
-  return sse(runId, live.body);
+  return sse(runId, live.body, plan.speaks);
 }
 
 /** Serves one exchange: the response once its first event came (a failure before it is a plain error response). */
@@ -124,7 +135,8 @@ export async function serveExchange(plan: ExchangePlan): Promise<Response> {
   try {
     first = await iterator.next();
   } catch (error) {
-    return errorResponse(plan.refusal(error));
+    const payload = plan.refusal(error);
+    return plan.speaks?.refused?.(payload) ?? errorResponse(payload);
   } finally {
     request.signal.removeEventListener("abort", goneEarly);
   }
@@ -149,6 +161,7 @@ export async function replayResponse(
   runId: string,
   signal: AbortSignal,
   follow: (signal: AbortSignal) => AsyncGenerator<Logged>,
+  speaks?: Speaks,
 ): Promise<Response> {
   const reading = new AbortController();
   const gone = () => reading.abort();
@@ -161,15 +174,17 @@ export async function replayResponse(
     return errorResponse(errorPayload(error));
   }
   const encoder = new TextEncoder();
+  const frame = speaks?.frames() ?? frameOf;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const now = step ?? (await events.next());
         step = undefined;
         if (now.done) return controller.close();
-        controller.enqueue(encoder.encode(frameOf(now.value)));
+        controller.enqueue(encoder.encode(frame(now.value)));
       } catch (error) {
-        controller.enqueue(encoder.encode(errorFrame(error)));
+        const failed = { event: { type: "error", ...errorPayload(error) } as StreamEvent };
+        controller.enqueue(encoder.encode(speaks ? frame(failed) : errorFrame(error)));
         controller.close();
       }
     },
@@ -178,5 +193,5 @@ export async function replayResponse(
       void events.return(undefined);
     },
   });
-  return sse(runId, body);
+  return sse(runId, body, speaks);
 }

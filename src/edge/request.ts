@@ -30,7 +30,8 @@ async function readBody(request: Request, max: number): Promise<ArrayBuffer> {
   return new Blob(chunks as BufferSource[]).arrayBuffer();
 }
 
-async function readJson(request: Request, max: number): Promise<unknown> {
+/** A POST's body as JSON: of content-type application/json, at most `max` bytes, in UTF-8; else a 4xx. */
+export async function readJson(request: Request, max: number): Promise<unknown> {
   if (!JSON_TYPE.test(request.headers.get("content-type") ?? ""))
     throw new ToolnexusError(
       "unsupported_media_type",

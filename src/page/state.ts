@@ -84,12 +84,9 @@ export function update(core: Core, patch: Partial<RunSessionState>): void {
   for (const listener of [...core.listeners]) listener(core.state);
 }
 
-const REMOVABLE = ["runId", "tokens", "stream"] as const;
-
-/** Saves the visible messages and `patch` (an `undefined` runId, tokens or stream removes them). */
+/** Saves the visible messages and `patch` (an `undefined` runId, tokens or stream is not saved: JSON leaves it out). */
 export function persist(core: Core, patch: Partial<Kept>): void {
   const kept: Kept = { ...core.kept, ...patch, messages: [...core.state.messages] };
-  for (const k of REMOVABLE) if (k in patch && patch[k] === undefined) delete kept[k];
   // while an exchange streams, the messages it added are not kept: a reload replays the exchange whole
   if (kept.stream) kept.messages = kept.messages.slice(0, kept.stream.base);
   core.kept = kept;

@@ -21,19 +21,16 @@ import {
 } from "./state";
 
 /**
- * A stopped exchange ends like any other: what it streamed stays, marked `stopped`, and the session is idle —
- * in the tab that stopped it and in every other tab showing it. `base` is the message count before the
- * exchange: a mark goes on an assistant message of this exchange, or on an empty one when it said nothing.
+ * A stopped exchange ends like any other: what it streamed stays, its last message marked `stopped`, and the
+ * session is idle — in the tab that stopped it and in every other tab showing it. `base` is the message count
+ * before the exchange: an exchange that said nothing has nothing to mark.
  */
 function markStopped(core: Core, base: number): void {
   settleText(core);
-  const messages = core.state.messages;
+  const messages = [...core.state.messages];
   const last = messages.at(-1);
-  const marked =
-    messages.length > base && last?.role === "assistant"
-      ? [...messages.slice(0, -1), { ...last, stopped: true as const }]
-      : [...messages, { role: "assistant" as const, text: "", stopped: true as const }];
-  update(core, { messages: marked, status: "idle", requests: [], runId: undefined });
+  if (messages.length > base && last?.role === "assistant") messages[messages.length - 1] = { ...last, stopped: true };
+  update(core, { messages, status: "idle", requests: [], runId: undefined });
 }
 
 function halted(core: Core, result: PendingResult): void {

@@ -58,7 +58,8 @@ export function strictable(schema: unknown): boolean {
 }
 
 function nodeOk(node: unknown, nesting: number, walk: Walk, root = false): boolean {
-  if (!isPlainObject(node) || ++walk.nodes > MAX_NODES) return false;
+  walk.nodes++;
+  if (!isPlainObject(node) || walk.nodes > MAX_NODES) return false;
   for (const key of Object.keys(node)) if (!KEYWORDS.has(key) && !(root && ROOT_KEYWORDS.has(key))) return false;
   if (typeof node.format === "string" && !FORMATS.has(node.format)) return false;
   if (Array.isArray(node.enum) && node.enum.length > MAX_ENUM) return false;

@@ -33,7 +33,7 @@ function layerOf(file: string): number {
   if (top === "agents") return 7;
   if (top === "edge") return 8;
   if (file === "index.ts") return 9;
-  if (top === "mcp" || top === "otel" || top === "testing") return 10;
+  if (["mcp", "otel", "testing", "ag-ui", "ai-sdk"].includes(top)) return 10;
   throw new Error(`src/${file} is in no layer: place it in a folder of LAYOUT's picture`);
 }
 

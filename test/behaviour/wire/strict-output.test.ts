@@ -9,6 +9,7 @@ import * as z from "zod";
 import { createClient, type JSONSchema, jsonSchema, LlmHttpError } from "toolnexus";
 import * as refusal from "../../fixtures/wire/openai-responses/nested-defs-error";
 import { scripted } from "../support/scripted";
+import { openaiResponsesWire, openaiWire } from "../support/wire-internals";
 
 const nestedDefs: JSONSchema = {
   type: "object",
@@ -153,3 +154,59 @@ for (const style of STYLES) {
     });
   });
 }
+
+/** Each documented rule, one schema breaking it (else strict-compatible), as the wires' bodies ask. */
+const closed = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+  ...extra,
+});
+const RULES: [rule: string, schema: unknown, strict: boolean][] = [
+  ["closed, every property required", closed({ a: { type: "string" } }), true],
+  [
+    "nullable, enum, const, $ref to root $defs",
+    closed(
+      { a: { type: ["string", "null"] }, b: { enum: ["x", "y"] }, c: { const: 1 }, d: { $ref: "#/$defs/D" } },
+      { $defs: { D: closed({ n: { type: "number", minimum: 0, multipleOf: 1 } }) } },
+    ),
+    true,
+  ],
+  ["an open object", { type: "object", properties: { a: { type: "string" } }, required: ["a"] }, false],
+  [
+    "a property left out of required",
+    { ...closed({ a: { type: "string" }, b: { type: "string" } }), required: ["a"] },
+    false,
+  ],
+  ["a nested open object", closed({ a: { type: "object", properties: {} } }), false],
+  [
+    "an open object in an array",
+    closed({ a: { type: "array", items: { type: "object", properties: { b: { type: "string" } }, required: ["b"] } } }),
+    false,
+  ],
+  ["a default", closed({ a: { type: "string", default: "x" } }), false],
+  ["minLength", closed({ a: { type: "string", minLength: 1 } }), false],
+  ["allOf", closed({ a: { allOf: [{ type: "string" }] } }), false],
+  ["oneOf", closed({ a: { oneOf: [{ type: "string" }, { type: "number" }] } }), false],
+  ["a format strict mode lacks", closed({ a: { type: "string", format: "uri" } }), false],
+  ["a format it has", closed({ a: { type: "string", format: "date-time" } }), true],
+  ["objects nested 11 deep", nest(10), false],
+  ["objects nested 10 deep", nest(9), true],
+];
+
+function nest(levels: number): unknown {
+  let schema: unknown = closed({ leaf: { type: "string" } });
+  for (let i = 0; i < levels; i++) schema = closed({ inner: schema });
+  return schema;
+}
+
+describe("the strict-mode rules, one at a time, on both wires", () => {
+  for (const [rule, schema, strict] of RULES)
+    it(`${rule}: ${strict ? "strict" : "not strict"}`, () => {
+      const ask = { model: "m", system: "", messages: [], tools: [], stream: false, output: schema as never };
+      const chat = openaiWire.body(ask).response_format as { json_schema: Record<string, unknown> };
+      const responses = openaiResponsesWire.body(ask).text as { format: Record<string, unknown> };
+      expect([chat.json_schema.strict === true, responses.format.strict === true]).toEqual([strict, strict]);
+    });
+});
