@@ -1,135 +1,16 @@
-// The `npm start` demo, end to end in real Chromium (Debian's /usr/bin/chromium through Playwright), on
-// two servers running the same page and the same createRunHandler endpoint: the Worker in workerd
-// (scripts/start.mjs on a free loopback port, fresh --persist-to directory) and a Deno.serve server
-// (scripts/lib/demo-deno.mjs, Deno KV), each with the demo's MCP server (examples/mcp/trip-planner.mjs, served
-// on 127.0.0.1 by start.mjs, and here for the Deno one). On each it plays a user — question → "Chennai" →
-// answer, reload mid-question, approve, decline, two approval cards answered in reverse order, sign-in, the MCP
-// tool's form elicitation (its fields, submitted, reloaded while open, declined; nothing private in the page),
-// double submit (one tool execution), prompts and model text as text, a reload while the answer streams (it
-// carries on, no word twice, the text an uninterrupted run gives), Stop mid-answer, the server stopped mid-stream (the error shows, a
-// retry works once it is back), errors shown — then the Worker against an OpenAI-style endpoint configured
-// by an env file (a scripted server on 127.0.0.1). Saves docs/demo.png. Prints `N passed, N failed`;
-// always stops what it started.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+// The demo's scenarios, played in real Chromium as a user plays them — question → "Chennai" → answer, reload
+// mid-question, approve, decline, two approval cards answered in reverse order, sign-in, the MCP tool's form
+// elicitation (its fields, submitted, reloaded while open, declined; nothing private in the page), double
+// submit (one tool execution), prompts and model text as text, a reload while the answer streams (it carries
+// on, no word twice, the text an uninterrupted run gives), Stop mid-answer, the server stopped mid-stream (the
+// error shows, a retry works once it is back), errors shown. Each continues the same conversation in one
+// browser context (a user's session): `ctx` is `{ demo, page, pageErrors }`. Saves docs/demo.png.
 import assert from "node:assert/strict";
-import { chromium } from "playwright";
-import { createTripPlanner } from "../examples/mcp/trip-planner.mjs";
-import { serveMcp } from "../examples/mcp/serve-node.mjs";
-import { createChecks } from "./lib/checks.mjs";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { root } from "./launcher.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-mkdirSync(join(fileURLToPath(new URL("..", import.meta.url)), "docs"), { recursive: true });
-const tmp = mkdtempSync(join(tmpdir(), "toolnexus-demo-"));
-const { check, fail, cleanup, finish, cleanups, counts } = createChecks("demo", { tmp, traceLines: 6 });
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-/** `npm start`'s script on `port` (a free one by default); resolves once it printed "ready". */
-async function startDemo(name, extra = [], port) {
-  port ??= await freePort();
-  const args = ["scripts/start.mjs", "--port", String(port), "--persist-to", join(tmp, `state-${name}`), ...extra];
-  if (existsSync(join(root, "dist/toolnexus.js"))) args.push("--skip-build");
-  const child = spawn(process.execPath, args, { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  const log = await ready(child, /demo ready: /, 900);
-  const mcp = /MCP server \(trip planner\): (http:\/\/127\.0\.0\.1:\d+)\/mcp/.exec(log())?.[1];
-  return {
-    name: "workerd",
-    storageName: /Durable Object/,
-    base: `http://127.0.0.1:${port}`,
-    mcp,
-    log,
-    stop: () => stopProcess(child),
-    restart: () => startDemo(name, extra, port),
-  };
-}
-
-/**
- * The same demo under Deno.serve (scripts/lib/demo-deno.mjs), Deno KV in a file that survives a restart, and the
- * demo's MCP server served here as start.mjs serves it (kept across a restart of the demo, stopped at cleanup).
- */
-async function startDeno(port, mcp) {
-  port ??= await freePort();
-  if (!mcp) {
-    mcp = await serveMcp(createTripPlanner());
-    cleanups.push(() => mcp.close());
-  }
-  const deno = join(root, "node_modules/.bin/deno");
-  const map = join(tmp, "deno-import-map.json");
-  const dist = (file) => pathToFileURL(join(root, "dist", file)).href;
-  writeFileSync(map, JSON.stringify({ imports: { toolnexus: dist("index.js"), "toolnexus/mcp": dist("mcp.js") } }));
-  const flags = ["--no-remote", "--cached-only", "--no-lock", "--node-modules-dir=manual", "--no-check"];
-  const perms = ["--unstable-kv", "--unstable-sloppy-imports", "--allow-net=127.0.0.1", `--allow-read=${root},${tmp}`];
-  perms.push(`--allow-write=${tmp}`, `--import-map=${map}`);
-  const args = [
-    "run",
-    ...flags,
-    ...perms,
-    "scripts/lib/demo-deno.mjs",
-    String(port),
-    join(tmp, "deno.kv"),
-    join(root, "dist"),
-    mcp.url,
-  ];
-  const env = {
-    ...process.env,
-    DENO_NO_UPDATE_CHECK: "1",
-    DENO_NO_PROMPT: "1",
-    DENO_DIR: join(root, "node_modules/.cache/deno"),
-  };
-  const child = spawn(deno, args, { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  const log = await ready(child, /listening on /, 300);
-  return {
-    name: "Deno.serve",
-    storageName: /Deno KV/,
-    base: `http://127.0.0.1:${port}`,
-    mcp: mcp.base,
-    log,
-    stop: () => stopProcess(child, true),
-    restart: () => startDeno(port, mcp),
-  };
-}
-
-/** Waits for `pattern` in the child's output; the child is stopped at cleanup whatever happens. */
-async function ready(child, pattern, tenths) {
-  let log = "";
-  child.stdout.on("data", (d) => (log += d));
-  child.stderr.on("data", (d) => (log += d));
-  cleanups.push(() => stopProcess(child));
-  for (let i = 0; i < tenths && !pattern.test(log); i++) {
-    if (child.exitCode !== null) throw new Error(`the server exited early (${child.exitCode}):\n${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!pattern.test(log)) throw new Error(`the server did not become ready:\n${log}`);
-  return () => log;
-}
-
-async function stopProcess(child, group = false) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  try {
-    process.kill(group ? -child.pid : child.pid, "SIGTERM"); // start.mjs stops wrangler's process group, then exits
-  } catch {}
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {}
-  }, 8000);
-  await exited;
-  clearTimeout(timer);
-}
-
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => cleanup().finally(() => process.exit(130)));
+mkdirSync(join(root, "docs"), { recursive: true });
 
 const stats = async (base) => (await fetch(`${base}/api/stats`)).json();
 /** What the demo's MCP server saw: `{ plans, declined, cancelled }`. */
@@ -141,10 +22,10 @@ const mcpStats = async (demo) => {
 // --- the user's steps -----------------------------------------------------------------------------------
 
 /** Resolves once the page is not streaming a run (its composer is enabled again). */
-const idle = (page) =>
+export const idle = (page) =>
   page.waitForFunction(() => !document.querySelector("toolnexus-chat").shadowRoot.querySelector("#send").disabled);
 
-async function send(page, text) {
+export async function send(page, text) {
   await idle(page);
   await page.locator("#message").fill(text);
   await page.locator("#send").click();
@@ -152,7 +33,7 @@ async function send(page, text) {
 const card = (page, kind) => page.locator(`.card[data-kind="${kind}"]`);
 const lastAssistant = (page) => page.locator(".messages .msg.assistant").last();
 // A reply once it is kept in the conversation — not the live bubble that shows text while it streams.
-const said = (page, text) => page.locator(".messages .msg.assistant", { hasText: text });
+export const said = (page, text) => page.locator(".messages .msg.assistant", { hasText: text });
 const postJson = (base, body, type = "application/json") =>
   fetch(`${base}/api/run`, { method: "POST", headers: { "content-type": type }, body: JSON.stringify(body) });
 
@@ -210,7 +91,7 @@ async function fillTrip(form, { travellers, nights, pace, hotel = false, notes }
 }
 
 // Each scenario continues the same conversation in one browser context (a user's session).
-const SCENARIOS = [
+export const SCENARIOS = [
   [
     "the page loads, imports the chat element from /toolnexus-widget.js and offers suggestions",
     async ({ demo, page, pageErrors }) => {
@@ -650,94 +531,3 @@ const SCENARIOS = [
     },
   ],
 ];
-
-async function scenarios(start, browser) {
-  const ctx = { demo: await start(), pageErrors: [] };
-  console.log(`${ctx.demo.name}: demo started on ${ctx.demo.base}`);
-  ctx.context = await browser.newContext({ viewport: { width: 980, height: 760 } });
-  ctx.page = await ctx.context.newPage();
-  ctx.page.on("pageerror", (e) => ctx.pageErrors.push(e.message));
-  ctx.page.setDefaultTimeout(15_000);
-  for (const [name, fn] of SCENARIOS) await check(`${ctx.demo.name}: ${name}`, () => fn(ctx));
-  if (counts.failed) console.log(ctx.demo.log());
-  await ctx.context.close();
-  await ctx.demo.stop();
-}
-
-/** A scripted OpenAI-style endpoint: streams one fixed reply and records what it was sent. */
-async function fakeEndpoint() {
-  const seen = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => (body += d));
-    req.on("end", () => {
-      const json = JSON.parse(body || "{}");
-      seen.push({ url: req.url, auth: req.headers.authorization, body: json });
-      if (json.messages?.at(-1)?.content === "fail") {
-        // a provider that rejects the key, and echoes it back as some do
-        return res
-          .writeHead(401, { "content-type": "application/json" })
-          .end(JSON.stringify({ error: { message: `bad key ${req.headers.authorization}` } }));
-      }
-      const chunk = (delta, extra = {}) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, ...extra }] })}\n\n`;
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(
-        `${chunk({ content: "Hello from " }) + chunk({ content: "the endpoint." }) + chunk({}, { finish_reason: "stop" })}data: [DONE]\n\n`,
-      );
-    });
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  cleanups.push(() => new Promise((r) => server.close(r)));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, seen };
-}
-
-async function realEndpoint(browser) {
-  const endpoint = await fakeEndpoint();
-  const envFile = join(tmp, "dev.vars");
-  writeFileSync(envFile, `BASE_URL=${endpoint.url}\nSTYLE=openai\nMODEL=fake-model-1\nAPI_KEY=sk-test-not-a-secret\n`);
-  const demo = await startDemo("endpoint", ["--env-file", envFile]);
-  const page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
-  await check("with BASE_URL/MODEL/API_KEY set, the same demo talks to an OpenAI-style endpoint", async () => {
-    await page.goto(demo.base);
-    assert.match(await page.locator("#model").textContent(), /fake-model-1/);
-    await send(page, "hi");
-    await said(page, "Hello from the endpoint.").waitFor();
-    const call = endpoint.seen.at(-1);
-    assert.equal(call.url, "/v1/chat/completions");
-    assert.equal(call.auth, "Bearer sk-test-not-a-secret");
-    assert.equal(call.body.model, "fake-model-1");
-    assert.ok(call.body.tools.some((t) => t.function.name === "book_table"));
-    assert.ok(
-      call.body.tools.some((t) => t.function.name === "trips_plan_trip"),
-      "the MCP server's tool is offered to the model too",
-    );
-  });
-  await check("a provider error is shown on the page, without the key", async () => {
-    await send(page, "fail");
-    const error = page.locator(".msg.error", { hasText: "401" });
-    await error.waitFor();
-    assert.doesNotMatch(await page.locator("#log").textContent(), /sk-test-not-a-secret/);
-  });
-  await page.close();
-  await demo.stop();
-}
-
-let browser;
-try {
-  // an empty env file: a developer's .dev.vars (a real endpoint and key) must not leak into the test
-  writeFileSync(join(tmp, "empty.env"), "");
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"],
-  });
-  await scenarios(() => startDemo("scripted", ["--env-file", join(tmp, "empty.env")]), browser);
-  await scenarios(() => startDeno(), browser);
-  await realEndpoint(browser);
-} catch (error) {
-  fail("setup", error);
-} finally {
-  await browser?.close();
-  await cleanup();
-}
-finish();
