@@ -1,5 +1,5 @@
 // Starts what the MCP checks talk to, on 127.0.0.1, and stops it after the run: the test server (server SDK,
-// test/mcp/servers/) on Node, and @modelcontextprotocol/server-everything over streamable HTTP in a child
+// test/mcp/servers/) on Node — twice: as is, and answering other origins (CORS on) for the runtimes' pages — and @modelcontextprotocol/server-everything over streamable HTTP in a child
 // process whose every listen is bound to loopback. Builds dist/ first when it is missing (the checks run
 // against the package as published). The checks read the servers' URLs with inject("mcp").
 import { spawn, spawnSync } from "node:child_process";
@@ -49,17 +49,23 @@ export default async function setup(project) {
   const tmp = mkdtempSync(join(tmpdir(), "toolnexus-mcp-servers-"));
   const { serveTestServer } = await import("./servers/serve-node.mjs");
   const testServer = await serveTestServer();
+  const corsServer = await serveTestServer({ cors: true });
   let everything;
   try {
     everything = await startEverything(tmp);
   } catch (error) {
-    await testServer.close();
+    await Promise.all([testServer.close(), corsServer.close()]);
     throw error;
   }
-  project.provide("mcp", { testServer: { url: testServer.url, base: testServer.base }, everything: everything.url });
+  const served = ({ url, base }) => ({ url, base });
+  project.provide("mcp", {
+    testServer: served(testServer),
+    corsServer: served(corsServer),
+    everything: everything.url,
+  });
   return async () => {
     everything.stop();
-    await testServer.close();
+    await Promise.all([testServer.close(), corsServer.close()]);
     rmSync(tmp, { recursive: true, force: true });
   };
 }

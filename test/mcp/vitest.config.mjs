@@ -2,7 +2,6 @@
 // they talk to — the test server and @modelcontextprotocol/server-everything — are started on 127.0.0.1 in the
 // globalSetup and stopped after. `npm test` runs it (scripts/test-all.sh); by hand:
 //   npx vitest run --config test/mcp/vitest.config.mjs
-// The checks of toolnexus/mcp in workerd, Chromium and Deno stay in scripts/test-mcp-runtimes.mjs.
 import { defineConfig } from "vitest/config";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";

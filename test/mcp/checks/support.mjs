@@ -15,9 +15,12 @@ export function check(name, fn) {
   it(name, fn);
 }
 
-/** The test server the globalSetup serves: its MCP `url`, and its `stats` and `expire` control routes. */
-export function testServer() {
-  const { url, base } = inject("mcp").testServer;
+/**
+ * The test server the globalSetup serves — `"cors"`: the one that answers other origins (a page's fetch), for
+ * the runtimes' checks — its MCP `url`, and its `stats` and `expire` control routes.
+ */
+export function testServer(which = "plain") {
+  const { url, base } = inject("mcp")[which === "cors" ? "corsServer" : "testServer"];
   return {
     url,
     base,
