@@ -6,16 +6,16 @@ const builds: Options[] = [
   {
     // npm consumers: dependencies stay external so bundlers and runtimes dedupe them; code splitting keeps
     // the lazily loaded parts (provider wires, resume, translate, builtins) in their own chunks. toolnexus/page
-    // (and toolnexus/storage) is an entry of the same build: the page session is one copy, in a chunk both import, and dist/page.js
+    // is an entry of the same build: the page session is one copy, in a chunk both import, and dist/page.js
     // imports only the page's own chunks (a page importing it by URL downloads none of the loop or the wires).
-    // toolnexus/ag-ui and toolnexus/ai-sdk too: the endpoints share the run handler's code (the exchange, its
-    // log, the owner) with the core in common chunks, so a Worker serving them carries one copy of it
+    // toolnexus/storage, toolnexus/ag-ui and toolnexus/ai-sdk too: one copy of the adapters, and the endpoints
+    // share the run handler's code (the exchange, its log, the owner) with the core in common chunks
     entry: {
       index: "src/index.ts",
       page: "src/page/index.ts",
+      storage: "src/storage/index.ts",
       "ag-ui": "src/ag-ui/index.ts",
       "ai-sdk": "src/ai-sdk/index.ts",
-      storage: "src/storage/index.ts",
     },
     format: ["esm"],
     dts: { entry: { index: "src/index.ts" } },
@@ -26,8 +26,8 @@ const builds: Options[] = [
   },
   // dist/page.d.ts on its own, so dist/index.d.ts stays one self-contained file
   { entry: { page: "src/page/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
-  // toolnexus/storage the same way: an entry of the build above (the adapters are one copy, in chunks the root
-  // shares), its declarations apart
+  // toolnexus/storage, toolnexus/ag-ui and toolnexus/ai-sdk the same way: entries of the build above (one copy
+  // of the adapters and of the run handler's code, in chunks the root shares), their declarations apart
   { entry: { storage: "src/storage/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
   { entry: { "ag-ui": "src/ag-ui/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },
   { entry: { "ai-sdk": "src/ai-sdk/index.ts" }, format: ["esm"], dts: { only: true }, target: "es2022" },

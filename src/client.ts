@@ -3,7 +3,8 @@
 // generator (loop.ts); how runs begin is in client/runs.ts. Everything per run lives in a RunContext,
 // nothing in module state.
 import { inspectRun, type RunInspection } from "./loop/inspect";
-import { conversationApprovalsKey } from "./client/approvals";
+import { checkOwner, conversationApprovalsKey } from "./client/approvals";
+import { approvalsAdmin, ownedConversation, type Approvals } from "./client/approvals-admin";
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
@@ -84,7 +85,13 @@ export interface Client {
   /** Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined: unknown run. */
   inspect(runId: string): Promise<Inspection | undefined>;
   ask(prompt: Prompt, opts?: AskOptions): Promise<RunResult>;
-  forget(id: string): Promise<void>;
+  /**
+   * Discards a conversation: its transcript, the run it waits on, and the approvals remembered for it. With
+   * `owner`, the conversation of that signed-in user at a createRunHandler({ owner }) endpoint.
+   */
+  forget(id: string, opts?: { owner?: string }): Promise<void>;
+  /** Remembered approvals ("always allow"), listed and withdrawn per conversation and per owner. */
+  readonly approvals: Approvals;
   conversation(opts?: ConversationOptions): Conversation;
   translate(req: TranslateRequest): Promise<TranslateResult>;
   metrics(): string;
@@ -183,9 +190,11 @@ export function createClient(options: ClientOptions): Client {
     return run(prompt, id === undefined ? askOptions : { ...askOptions, conversationId: id });
   }
 
-  async function forget(id: string): Promise<void> {
-    await conversations.forget(id);
-    await storage.delete(conversationApprovalsKey(id));
+  async function forget(id: string, forgetOptions: { owner?: string } = {}): Promise<void> {
+    const owner = checkOwner(forgetOptions?.owner);
+    const stored = owner === undefined ? id : await ownedConversation(id, owner);
+    await conversations.forget(stored);
+    await storage.delete(conversationApprovalsKey(stored));
   }
 
   function conversation(conversationOptions: ConversationOptions = {}): Conversation {
@@ -212,6 +221,7 @@ export function createClient(options: ClientOptions): Client {
     inspect: (runId) => inspect(env, runId),
     ask,
     forget,
+    approvals: approvalsAdmin(storage),
     conversation,
     translate,
     metrics: () => registry.render(),

@@ -106,6 +106,7 @@ export type {
   Inspection,
   RunInspection,
 } from "./client";
+export type { Approvals, ApprovalsWhere, RememberedApproval } from "./client/approvals-admin";
 export { createInProcessClient } from "./client/in-process";
 export type { InProcessClientOptions, GenerateRequest, GenerateResult } from "./client/in-process";
 export { createResumeToken } from "./client/resume-token/create";

@@ -29,8 +29,7 @@ function member(check: Check, value: unknown, key: string | number): void {
   }
 }
 
-// Every combinator only builds a check and touches nothing else (the annotations say so), so a table of
-// checks that nothing reads costs nothing where it is not used.
+// Every combinator only builds a check and touches nothing else.
 
 /* @__NO_SIDE_EFFECTS__ */
 export function is(test: (value: unknown) => boolean, message: string): Check {

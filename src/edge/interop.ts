@@ -6,13 +6,13 @@ import { ConfigError, shown, stored, ToolnexusError } from "../errors";
 import type { Client } from "../client";
 import { conversationStore } from "../client/conversations";
 import { loadRecord } from "../run-state/check";
-import { runKey } from "../run-state/record";
-import type { StoredCall } from "../run-state/record";
+import { runKey, type StoredCall } from "../run-state/record";
 import type { SuspendedCall } from "../protocol/ag-ui";
 import type { RunStorage, SetOptions } from "../storage/contract";
 import type { ToolkitLike } from "../tools/types";
 import type { StreamEvent } from "../types";
 import { pageSafeEvent } from "./event-stream";
+import { heldWaits } from "./held-waits";
 import { ownerOf } from "./run-owner";
 import type { Call, RunHandlerContext } from "./options";
 import { readJson } from "./request";
@@ -75,6 +75,7 @@ export function interopShared(name: string, opts: InteropHandlerOptions): Omit<I
     storage: client!.storage!,
     ttl: ttlSeconds ? { ttlSeconds } : {},
     running: new Map(),
+    waits: heldWaits(8),
     visible: (event) => (event.type === "reasoning" && opts.reasoning !== true ? undefined : pageSafeEvent(event)),
   };
 }

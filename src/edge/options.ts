@@ -4,6 +4,7 @@ import type { RunStorage, SetOptions } from "../storage/contract";
 import type { ToolkitLike } from "../tools/types";
 import { ExchangeLog } from "./exchange-log";
 import type { ExchangePlan } from "./exchange";
+import type { HeldWaits } from "./held-waits";
 
 export interface RunHandlerOptions {
   /** A client made by createClient or createInProcessClient (its `resumeSecret` checks and issues tokens). */
@@ -26,6 +27,12 @@ export interface RunHandlerOptions {
   ttlSeconds?: number;
   /** Forward `reasoning` events to the page (and keep them in the log). Default false. */
   reasoning?: boolean;
+  /**
+   * How many waits one caller may keep open at once in this isolate — a prompt sent with `stopped` waiting
+   * for the exchange it stopped, a restore of a run another resume holds — per owner (an anonymous caller: per
+   * conversation or run). Past it, 429 `too_many_requests`. Default 8.
+   */
+  maxHeldWaits?: number;
 }
 
 /** What a Worker's fetch handler gets as its third argument: `waitUntil` keeps an exchange going after its page left. */
@@ -39,6 +46,8 @@ export interface Call extends Pick<ExchangePlan, "visible" | "running" | "reques
   max: number;
   storage: RunStorage;
   ttl: SetOptions;
+  /** The waits callers hold open in this isolate (held-waits.ts). */
+  waits: HeldWaits;
 }
 
 /** The exchange log of run `runId`, in the handler's storage and with its TTL. */

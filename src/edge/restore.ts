@@ -10,14 +10,18 @@ import type { ExchangeLog, Logged } from "./exchange-log";
 import { type Call, logOf } from "./options";
 import { resume } from "./runs";
 import { checkOwner, notFound } from "./run-owner";
+import { waiter } from "./held-waits";
+import { withFreshTokens } from "./tokens-at-rest";
 
 /** How often, and how many times, a restore looks again at a run another resume is running. */
 const RUNNING_POLL_MS = 1_000;
 const RUNNING_POLLS = 60;
 
-/** Exchange `exchange`'s events after the `after`-th, followed to its end. */
+/** Exchange `exchange`'s events after the `after`-th, followed to its end, with fresh tokens (none is logged). */
 export function replay(call: Call, log: ExchangeLog, exchange: number, after: number): Promise<Response> {
-  return replayResponse(log.runId, call.request.signal, (signal) => log.follow(exchange, after, signal));
+  return replayResponse(log.runId, call.request.signal, (signal) =>
+    withFreshTokens(call.opts.client, log.runId, log.follow(exchange, after, signal)),
+  );
 }
 
 /**
@@ -42,17 +46,23 @@ export async function restore(call: Call, request: Extract<RunRequest, { kind: "
   const log = logOf(call, runId);
   let found = await checkOwner(call, log);
   if (after && found && after.exchange <= found.head.exchange) return replay(call, log, after.exchange, after.n);
-  for (let polls = 0; ; polls++) {
-    if (found?.head.running) return replay(call, log, found.head.exchange, 0);
-    const inspection = await call.opts.client.inspect(runId);
-    if (!inspection) throw notFound(runId);
-    const { status, requests, tokens } = inspection;
-    if (status === "ready") return resume(call, runId, found, [], token === undefined ? undefined : [token]);
-    if (status !== "running")
-      return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
-    if (polls === RUNNING_POLLS)
-      throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
-    await abortableSleep(RUNNING_POLL_MS, call.request.signal);
-    found = await log.head();
+  let release: (() => void) | undefined;
+  try {
+    for (let polls = 0; ; polls++) {
+      if (found?.head.running) return replay(call, log, found.head.exchange, 0);
+      const inspection = await call.opts.client.inspect(runId);
+      if (!inspection) throw notFound(runId);
+      const { status, requests, tokens } = inspection;
+      if (status === "ready") return resume(call, runId, found, [], token === undefined ? undefined : [token]);
+      if (status !== "running")
+        return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
+      if (polls === RUNNING_POLLS)
+        throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
+      release ??= call.waits.take(waiter(call.owner, `run:${runId}`));
+      await abortableSleep(RUNNING_POLL_MS, call.request.signal);
+      found = await log.head();
+    }
+  } finally {
+    release?.();
   }
 }

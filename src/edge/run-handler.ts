@@ -20,6 +20,7 @@ import { readQuery, readRunRequest } from "./request";
 import { replay, restore } from "./restore";
 import { json, resume, start, stop } from "./runs";
 import { checkOwner, notFound, ownerOf } from "./run-owner";
+import { heldWaits } from "./held-waits";
 
 export type { RunHandlerContext, RunHandlerOptions } from "./options";
 
@@ -77,9 +78,12 @@ function settle(opts: RunHandlerOptions): Omit<Call, "request" | "owner"> {
   mustBe("ttlSeconds", Number.isInteger(ttlSeconds) && ttlSeconds >= 0, "a whole number ≥ 0", ttlSeconds);
   const owner = opts.owner;
   mustBe("owner", owner === undefined || typeof owner === "function", "a function (request) => string | null", owner);
+  const maxWaits = opts.maxHeldWaits ?? 8;
+  mustBe("maxHeldWaits", Number.isInteger(maxWaits) && maxWaits >= 0, "a whole number ≥ 0", maxWaits);
   return {
     opts,
     max,
+    waits: heldWaits(maxWaits),
     storage: client!.storage!,
     ttl: ttlSeconds ? { ttlSeconds } : {},
     running: new Map(),

@@ -4,6 +4,7 @@ import { abortableSleep } from "../_internal/sleep";
 import { RunConflictError } from "../errors";
 import type { RunRequest } from "../protocol/requests";
 import type { Answer } from "../types";
+import { waiter } from "./held-waits";
 import { serveExchange } from "./exchange";
 import type { StoredHead } from "./exchange-log";
 import { type Call, logOf } from "./options";
@@ -27,22 +28,28 @@ export async function start(call: Call, request: Extract<RunRequest, { kind: "st
   const { prompt } = request;
   const conversationId = await scopedConversation(request.conversationId, call.owner);
   const until = request.stopped ? Date.now() + STOPPING_WAIT_MS : 0;
-  for (;;) {
-    const runId = `run-${crypto.randomUUID()}`;
-    let busy = false;
-    const res = await serveExchange({
-      ...call,
-      log: logOf(call, runId),
-      before: undefined,
-      events: (signal) => client.stream(prompt, { signal, runId, toolkit, conversationId, owner }),
-      refusal: (error) => {
-        const payload = aboutConversation(error);
-        busy = payload.reason === "busy";
-        return payload;
-      },
-    });
-    if (!busy || Date.now() >= until) return res;
-    await abortableSleep(STOPPING_POLL_MS, call.request.signal);
+  let release: (() => void) | undefined;
+  try {
+    for (;;) {
+      const runId = `run-${crypto.randomUUID()}`;
+      let busy = false;
+      const res = await serveExchange({
+        ...call,
+        log: logOf(call, runId),
+        before: undefined,
+        events: (signal) => client.stream(prompt, { signal, runId, toolkit, conversationId, owner }),
+        refusal: (error) => {
+          const payload = aboutConversation(error);
+          busy = payload.reason === "busy";
+          return payload;
+        },
+      });
+      if (!busy || Date.now() >= until) return res;
+      release ??= call.waits.take(waiter(call.owner, `conversation:${conversationId}`));
+      await abortableSleep(STOPPING_POLL_MS, call.request.signal);
+    }
+  } finally {
+    release?.();
   }
 }
 

@@ -54,6 +54,10 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** A per-tool-call deadline: the call becomes an error result `tool <name> timed out after <n>ms`. */
   toolTimeoutMs?: number;
+  /** A provider stream that sends nothing this long (ms) ends with a StreamError. Default 300000 (5 min); 0: never. */
+  streamIdleTimeoutMs?: number;
+  /** A line of a provider stream longer than this (bytes) ends it with a StreamError. Default 67108864 (64 MiB). */
+  maxStreamLineBytes?: number;
   onError?: (info: ErrorInfo) => "retry" | "fail";
   hooks?: Hooks;
   onMetric?: (event: MetricEvent) => void;

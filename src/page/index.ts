@@ -17,4 +17,5 @@ export type {
   RunSessionStatus,
   SessionStorageLike,
 } from "./run-session";
+export type { ConflictReason } from "../errors";
 export type { Answer, ApprovalRequest, PendingRequest, RunResult, StreamEvent } from "../types";

@@ -4,11 +4,11 @@
 //                        run-store-object.ts), which runs one operation at a time, so compareAndSet is atomic.
 // Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
 // 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
-import { ConfigError, shown, ToolnexusError } from "../errors";
+import { ConfigError, ToolnexusError } from "../errors";
 import type { RunStorage } from "./contract";
 import { RESERVED, fitKey } from "./keys";
 import { createQueue } from "./queue";
-import { defineStorage } from "./define";
+import { defineStorage, kindOf } from "./define";
 import { headFor, readHead, type Head } from "./chunks";
 import { isExpired } from "./expiry";
 
@@ -241,6 +241,6 @@ export function durableObjectStorage(options: DurableObjectStorageOptions): RunS
   if (namespace) return createRemote(namespace, options.name ?? "toolnexus");
   throw new ConfigError(
     "storage",
-    `toolnexus: durableObjectStorage needs { storage } or { namespace } (of RunStoreObject), got ${shown(options)}`,
+    `toolnexus: durableObjectStorage needs { storage } or { namespace } (of RunStoreObject), got ${kindOf(options)}`,
   );
 }

@@ -15,8 +15,9 @@ export interface RenderRequestOptions {
   /** Strings merged over the English defaults. */
   strings?: Partial<ChatStrings>;
   /**
-   * Shows "Always allow" on approvals: returns the Answer that approves and remembers, e.g.
-   * `(id) => answerApproval(id, { remember: "conversation" })`. Without it the button is not shown.
+   * Shows "Always allow" on approvals that are remembered (`data.rememberable`, set by `needsApproval`): returns
+   * the Answer that approves and remembers, e.g. `(id) => answerApproval(id, { remember: "conversation" })`.
+   * Without it the button is not shown.
    */
   alwaysAllow?: (id: string) => Answer;
 }
@@ -122,7 +123,7 @@ function question(ctx: Ctx): HTMLElement[] {
 
 function approval(ctx: Ctx): HTMLElement[] {
   const { request, s, options } = ctx;
-  const data = (request.data ?? {}) as { args?: unknown };
+  const data = (request.data ?? {}) as { args?: unknown; rememberable?: unknown };
   const out: HTMLElement[] = [];
   if (data.args && typeof data.args === "object" && Object.keys(data.args).length)
     out.push(h("pre", { className: "args", part: "args" }, JSON.stringify(data.args, null, 2)));
@@ -138,7 +139,8 @@ function approval(ctx: Ctx): HTMLElement[] {
   });
   const approve = () => options.onAnswer(answerOutput(request.id, "approved"), s.approved);
   const row = h("div", { className: "row" }, button(s.approve, "primary approve", approve));
-  const always = options.alwaysAllow;
+  // "Always allow" only where the answer is remembered: needsApproval's gate, not a tool's own approval request
+  const always = data.rememberable === true && options.alwaysAllow;
   if (always) row.append(button(s.alwaysAllow, "always", () => options.onAnswer(always(request.id), s.alwaysAllowed)));
   // the reason comes before its Decline, so Tab reaches it first and Enter in it declines
   const declining = button(s.decline, "decline", undefined, "submit");

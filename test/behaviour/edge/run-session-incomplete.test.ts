@@ -250,3 +250,104 @@ describe("createRunHandler: the stream of an incomplete run, read as a page read
     expect(resultOf(events)).toMatchObject({ status: "incomplete", limit: "aborted", text: "" });
   });
 });
+<<<<<<< HEAD
+=======
+
+/** Sends `prompt` and stops its exchange (the page's abort()) once its first text has streamed. */
+async function stopOnceStreaming(p: ReturnType<typeof page>, prompt: string): Promise<void> {
+  const sent = p.session.send(prompt);
+  while (!p.session.state.text) await tick();
+  p.session.abort();
+  await sent;
+}
+
+describe("createRunSession: a prompt sent right after the page stopped an exchange", () => {
+  it("waits until the server has stopped that exchange too, instead of failing as busy", async () => {
+    const model = provider([{ hang: true, text: "Thinking", lingerMs: 300 }, { text: "Here you go." }]);
+    const w = edgeWorld({ model: model.model });
+    const p = page(w);
+    await stopOnceStreaming(p, "slow one");
+    expect(p.session.state.status).toBe("idle");
+    const from = p.seen.length;
+    await p.session.send("next one"); // at once: the server's run still holds the conversation for 300 ms
+    expect(p.session.state).toMatchObject({ status: "done", error: undefined });
+    expect(p.seen.slice(from).some((s) => s.error !== undefined)).toBe(false); // no busy error, not even briefly
+    expect(texts(p.session.state).slice(-2)).toEqual(["user: next one", "assistant: Here you go."]);
+    // the stopped run lets go of the conversation at the stop, not when the slow upstream notices it; that
+    // upstream call is still cut off, in its own time
+    while (model.stopped() === 0) await tick();
+    expect(model.stopped()).toBe(1);
+    expect(model.bodies).toHaveLength(2);
+    expectNoSecrets(p, model);
+  });
+
+  it("a second abort() while the prompt waits for the server stops the wait: idle, no error, nothing posted after", async () => {
+    const model = provider([{ hang: true, text: "Thinking", lingerMs: 600 }, { text: "Later." }]);
+    const w = edgeWorld({ model: model.model });
+    const p = page(w);
+    await stopOnceStreaming(p, "slow one");
+    const from = p.seen.length;
+    const waiting = p.session.send("next one"); // refused as busy: the session waits and posts again
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(p.session.state.status).toBe("streaming");
+    p.session.abort();
+    await waiting;
+    expect(p.session.state).toMatchObject({ status: "idle", error: undefined });
+    expect(p.seen.slice(from).some((s) => s.error !== undefined)).toBe(false);
+    await letGo(w, p); // the stopped exchange ends on the server
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past the session's next poll, had it kept polling
+    expect(model.bodies).toHaveLength(1); // the waiting prompt never reached the model
+    await p.session.send("now");
+    expect(p.session.state).toMatchObject({ status: "done", error: undefined });
+    expect(texts(p.session.state).at(-1)).toBe("assistant: Later.");
+  });
+
+  it("after the page's abort, only a busy refusal is waited out: a conversation waiting on a run is an error at once", async () => {
+    let posts = 0;
+    const fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      posts++;
+      if (posts === 1) {
+        // a stream the page walks away from
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(
+              new TextEncoder().encode(`event: text\ndata: ${JSON.stringify({ type: "text", delta: "Hi" })}\n\n`),
+            );
+            init?.signal?.addEventListener("abort", () => c.error(init.signal!.reason), { once: true });
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      }
+      const message =
+        'toolnexus: conversation "c1" waits on run "run-1" — resume it with client.resume(runId, answer), or discard it with client.forget(id)';
+      return new Response(JSON.stringify({ error: { code: "run_conflict", message } }), {
+        status: 409,
+        headers: { "content-type": "application/json" },
+      });
+    }) as typeof globalThis.fetch;
+    const session = createRunSession({ endpoint: "/api/run", fetch, storage: null });
+    const first = session.send("hello");
+    while (!session.state.text) await tick();
+    session.abort();
+    await first;
+    await session.send("again");
+    expect(session.state).toMatchObject({ status: "error", error: { code: "run_conflict" } });
+    expect(session.state.error!.message).toContain("waits on run");
+    expect(posts).toBe(2); // not posted again: waiting cannot end that refusal
+  });
+
+  it("a conversation busy with another tab's exchange is still refused at once", async () => {
+    const model = provider([{ hang: true, text: "Thinking", lingerMs: 50 }]);
+    const w = edgeWorld({ model: model.model });
+    const a = page(w);
+    const sending = a.session.send("slow one");
+    while (!a.session.state.text) await tick();
+    const b = page(w, a.storage); // a second tab: the same kept conversation, no stop of its own
+    await b.session.send("me too");
+    expect(b.session.state).toMatchObject({ status: "error", error: { code: "run_conflict" } });
+    expect(model.bodies).toHaveLength(1);
+    a.session.abort();
+    await sending;
+  });
+});
+>>>>>>> main

@@ -35,15 +35,21 @@ export function memoryWebStorage(): SessionStorageLike & { data: Map<string, str
   };
 }
 
-export function countingStorage(inner: RunStorage = memoryStorage()): RunStorage & { writes: () => number } {
+export function countingStorage(
+  inner: RunStorage = memoryStorage(),
+): RunStorage & { writes: () => number; written: string[] } {
   let writes = 0;
+  const written: string[] = []; // every value ever written, so a test can say what was kept at rest
   return {
     get: (key) => inner.get(key),
-    set: (key, value, opts) => (writes++, inner.set(key, value, opts)),
+    set: (key, value, opts) => (writes++, written.push(value), inner.set(key, value, opts)),
     delete: (key) => (writes++, inner.delete(key)),
-    compareAndSet: (key, expected, value, opts) => (writes++, inner.compareAndSet!(key, expected, value, opts)),
+    compareAndSet: (key, expected, value, opts) => (
+      writes++, written.push(value), inner.compareAndSet!(key, expected, value, opts)
+    ),
     capabilities: inner.capabilities,
     writes: () => writes,
+    written,
   };
 }
 
