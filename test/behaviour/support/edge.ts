@@ -98,6 +98,8 @@ export function edgeWorld(
     tools?: Tool[];
     /** The storage under the counting one (a test may watch what the handler reads). */
     storage?: RunStorage;
+    /** More client options (a clock, a timeout on every request). */
+    client?: { clock?: { now(): number }; answerTimeoutSeconds?: number };
   } = {},
 ) {
   let fails = opts.failsAfterTool ?? 0; // the model's turns after a tool result that fail first (a dropped upstream)
@@ -140,6 +142,7 @@ export function edgeWorld(
     systemPrompt: SYSTEM_PROMPT,
     ...(opts.resumeSecret ? { resumeSecret: opts.resumeSecret } : {}),
     ...(opts.requireResumeToken ? { requireResumeToken: true } : {}),
+    ...opts.client,
   };
   const model = opts.model;
   const client = model
