@@ -22,7 +22,8 @@ export interface SessionEnv {
     stream: boolean,
     owner?: string,
   ): Promise<RunContext>;
-  record(event: MetricEvent): void;
+  /** Counts `event` in the client's registry and hands it to `onMetric` (a run's own, else the client's). */
+  record(event: MetricEvent, onMetric?: (event: MetricEvent) => void): void;
   /** A signed resume token for a request of a run, when the client has a resumeSecret. */
   token?(runId: string, request: PendingRequest): Promise<string>;
   /** Called once a resumed run finished (not for a returned kept outcome). */
@@ -65,6 +66,9 @@ export async function* session(
       ? { signal: runOptions.signal, timedOut: () => false, done: () => {} } // no timeout: the caller's signal alone
       : deadline(opts.timeoutMs, runOptions.signal);
   const started = Date.now();
+  // a run's own onMetric (an agent's) in place of the client's; the client's registry counts every run
+  const own = runOptions.onMetric;
+  const metrics = own ? { record: (event: MetricEvent) => env.record(event, own) } : env;
   let trace: RunTelemetry | undefined;
   let state: LoopState | undefined;
   let result: RunResult;
@@ -76,6 +80,7 @@ export async function* session(
     trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl, ...agent });
     const planned = await plan({
       ...base,
+      metrics,
       trace,
       opts: withWaitFor(withRunParams(base.opts, runOptions.requestParams), runOptions),
       ...("maxTurns" in runOptions && typeof runOptions.maxTurns === "number" ? { maxTurns: runOptions.maxTurns } : {}),
@@ -87,7 +92,7 @@ export async function* session(
     result = planned.finished ?? (yield* env.token ? signed(env.token, planned.events!) : planned.events!);
   } catch (error) {
     if (!limit.signal?.aborted || !state) {
-      env.record(
+      metrics.record(
         runMetric(opts.model, started, {
           turns: state?.turns,
           toolCalls: state?.toolCalls.length,
@@ -106,7 +111,7 @@ export async function* session(
     trace?.end(result!);
   }
   const { turns, toolCallCount, usage } = result;
-  env.record(runMetric(opts.model, started, { turns, toolCalls: toolCallCount, totalTokens: usage.totalTokens }));
+  metrics.record(runMetric(opts.model, started, { turns, toolCalls: toolCallCount, totalTokens: usage.totalTokens }));
   if (result.status === "pending" && env.token) {
     // a token per open request, in their order: several answered at once take each one's own
     const { runId, requests } = result;
