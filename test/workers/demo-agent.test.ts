@@ -1,6 +1,6 @@
 // workerd: the demo Worker's agent (`/?agent`, endpoint /api/agent) on its scripted model. The planner
 // delegates to the booker, whose approval reaches the page with data.path; the page's restore (a reload)
-// finds it open, and the approval books the table once. The same flow in Chromium is in scripts/test-demo.mjs.
+// finds it open, and the approval books the table once. The same flow in Chromium is in test/demo/scenarios-asking.mjs.
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 
