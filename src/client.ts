@@ -12,9 +12,11 @@ import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
 import { collect, session, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
 import { translateCall } from "./client/translate-call";
+import { continueDue, expireDue, type ExpireOptions, type ExpireResult } from "./client/expire";
 import { memoryStorage } from "./storage/memory";
+import { RunConflictError } from "./errors";
 import type { Answer, OutputRunResult, RunResult, StreamEvent } from "./types";
-import type { ClientOptions } from "./loop/options";
+import type { ClientOptions, Clock } from "./loop/options";
 import type { InferSchema, ToolInputSchema } from "./tools/types";
 import type { Prompt, ResumeOptions, RunOptions } from "./client/types";
 import type { RunStorage } from "./storage/contract";
@@ -22,6 +24,7 @@ import type { RunStorage } from "./storage/contract";
 export type { ClientOptions, Hooks } from "./loop/options";
 export type { ResumeOptions, RunOptions } from "./client/types";
 export type { RunInspection } from "./loop/inspect";
+export type { ExpireOptions, ExpireResult } from "./client/expire";
 
 export interface AskOptions extends RunOptions {
   /** A conversation id: its transcript is loaded from and saved to the client's storage. */
@@ -82,8 +85,13 @@ export interface Client {
     answer: Answer | readonly Answer[],
     opts?: ResumeOptions,
   ): AsyncIterable<StreamEvent<RunResult<O>>>;
-  /** Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined: unknown run. */
-  inspect(runId: string): Promise<Inspection | undefined>;
+  /**
+   * Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined:
+   * unknown run. With `toolkit`, a run whose deadline passed is continued first (semantics 8).
+   */
+  inspect(runId: string, opts?: InspectOptions): Promise<Inspection | undefined>;
+  /** Continues every run whose deadline passed (at most `limit`), found through the storage's deadline index. */
+  expire(opts: ExpireOptions): Promise<ExpireResult>;
   ask(prompt: Prompt, opts?: AskOptions): Promise<RunResult>;
   /**
    * Discards a conversation: its transcript, the run it waits on, and the approvals remembered for it. With
@@ -102,10 +110,22 @@ export interface Client {
    * edge handler keeps its event logs and owner stamps as long by default.
    */
   readonly pendingTtlSeconds: number;
+  /** The client's time source (the `clock` option, else the system clock): deadlines, TTLs and leases read it. */
+  readonly clock: Clock;
+}
+
+export interface InspectOptions {
+  /** The run's tools: a run whose deadline passed is continued before it is reported. */
+  toolkit?: RunOptions["toolkit"];
 }
 
 /** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
-async function inspect(env: SessionEnv, runId: string): Promise<Inspection | undefined> {
+async function inspect(env: SessionEnv, runId: string, io: InspectOptions = {}): Promise<Inspection | undefined> {
+  // another caller continuing it first is fine: it is reported as that left it
+  if (io.toolkit)
+    await continueDue(env, io.toolkit, runId).catch((error: unknown) => {
+      if (!(error instanceof RunConflictError)) throw error;
+    });
   const ctx = await env.context(undefined, undefined, false);
   const found = await inspectRun(ctx, runId);
   if (!found || !env.token || found.requests.length === 0) return found;
@@ -119,7 +139,8 @@ export function createClient(options: ClientOptions): Client {
   const opts = resolveOptions(options);
   const storage = opts.storage ?? memoryStorage();
   const registry = createMetrics();
-  const conversations = conversationStore(storage, opts.claimLeaseMs);
+  const clock = () => opts.clock?.now() ?? Date.now();
+  const conversations = conversationStore(storage, opts.claimLeaseMs, clock);
   const env = sessionEnv(opts, storage, registry, conversations);
   const resumed = resumePlans(opts);
 
@@ -218,7 +239,8 @@ export function createClient(options: ClientOptions): Client {
     stream,
     resume,
     resumeStream,
-    inspect: (runId) => inspect(env, runId),
+    inspect: (runId, io) => inspect(env, runId, io),
+    expire: (eo) => expireDue(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, eo),
     ask,
     forget,
     approvals: approvalsAdmin(storage),
@@ -227,6 +249,7 @@ export function createClient(options: ClientOptions): Client {
     metrics: () => registry.render(),
     storage,
     pendingTtlSeconds: opts.pendingTtlSeconds,
+    clock: { now: clock },
   };
   return client;
 }

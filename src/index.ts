@@ -104,7 +104,10 @@ export type {
   Conversation,
   Hooks,
   Inspection,
+  InspectOptions,
   RunInspection,
+  ExpireOptions,
+  ExpireResult,
 } from "./client";
 export type { Approvals, ApprovalsWhere, RememberedApproval } from "./client/approvals-admin";
 export { createInProcessClient } from "./client/in-process";

@@ -35,7 +35,8 @@ const rules = (): [Test, string, (keyof ClientOptions)[]][] => [
     `a number > 0 and ≤ ${MAX_TIMER_MS}`,
     ["timeoutMs", "toolTimeoutMs"],
   ],
-  [isPositive, "a number > 0", ["claimLeaseMs"]],
+  [isPositive, "a number > 0", ["claimLeaseMs", "answerTimeoutSeconds"]],
+  [(v) => isObject(v) && isFunction((v as { now?: unknown }).now), "a clock ({ now(): number })", ["clock"]],
   [
     (v) => isCount(0)(v) && (v as number) <= MAX_TIMER_MS,
     `a whole number ≥ 0 and ≤ ${MAX_TIMER_MS}`,

@@ -58,7 +58,7 @@ export function sessionEnv(
   const apiKey = (): string | undefined =>
     "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
   const secret = opts.resumeSecret;
-  const records = recordStore({ ...opts, storage });
+  const records = recordStore({ ...opts, storage, now: () => opts.clock?.now() ?? Date.now() });
   const env: SessionEnv = {
     opts,
     context: async (toolkit, signal, stream, owner): Promise<RunContext> => ({
@@ -75,9 +75,9 @@ export function sessionEnv(
       warn: (m) => console.warn(m),
       approvals: approvalMemory(storage, checkOwner(owner), opts.pendingTtlSeconds),
     }),
-    record(event) {
+    record(event, onMetric = opts.onMetric) {
       registry.record(event);
-      opts.onMetric?.(event);
+      onMetric?.(event);
     },
     // the secret was checked with the other options
     ...(secret === undefined
@@ -118,10 +118,10 @@ export function freshPlan(
   conversationId?: string,
 ): Plan {
   return async (ctx) => {
-    const system = opts.systemPrompt ?? "";
+    const system = runOptions.systemPrompt ?? opts.systemPrompt ?? "";
     const state: LoopState = {
       runId: runOptions.runId ?? newRunId(),
-      model: opts.model,
+      model: runOptions.model ?? opts.model,
       system,
       messages: ctx.wire.start(system, runOptions.history ?? [], prompt),
       tools: ctx.wire.declare(ctx.toolkit),

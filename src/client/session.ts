@@ -8,7 +8,7 @@ import { withRunParams } from "../loop/call-model";
 import type { Resumption } from "../loop/resume";
 import type { PendingRequest, RunResult, StreamEvent } from "../types";
 import type { MetricEvent, RunTelemetry } from "../loop/telemetry";
-import type { RunOptions } from "./types";
+import type { ResumeOptions, RunOptions } from "./types";
 import { errorMessage } from "../errors";
 
 export type Plan = (ctx: RunContext) => Promise<Resumption>;
@@ -22,7 +22,8 @@ export interface SessionEnv {
     stream: boolean,
     owner?: string,
   ): Promise<RunContext>;
-  record(event: MetricEvent): void;
+  /** Counts `event` in the client's registry and hands it to `onMetric` (a run's own, else the client's). */
+  record(event: MetricEvent, onMetric?: (event: MetricEvent) => void): void;
   /** A signed resume token for a request of a run, when the client has a resumeSecret. */
   token?(runId: string, request: PendingRequest): Promise<string>;
   /** Called once a resumed run finished (not for a returned kept outcome). */
@@ -45,6 +46,14 @@ function runMetric(model: string, started: number, outcome: RunOutcome): MetricE
   return metric;
 }
 
+/** A run's own interpreter (`waitFor`, or `null` for none) and hooks in place of the client's. */
+function withWaitFor(opts: ResolvedOptions, ro: RunOptions | ResumeOptions): ResolvedOptions {
+  const hooks = "hooks" in ro && ro.hooks ? { ...opts, hooks: { ...opts.hooks, ...ro.hooks } } : opts;
+  if (!("waitFor" in ro) || ro.waitFor === undefined) return hooks;
+  const { waitFor: _, ...rest } = hooks;
+  return ro.waitFor === null ? rest : { ...rest, waitFor: ro.waitFor };
+}
+
 export async function* session(
   env: SessionEnv,
   runOptions: RunOptions,
@@ -57,6 +66,9 @@ export async function* session(
       ? { signal: runOptions.signal, timedOut: () => false, done: () => {} } // no timeout: the caller's signal alone
       : deadline(opts.timeoutMs, runOptions.signal);
   const started = Date.now();
+  // a run's own onMetric (an agent's) in place of the client's; the client's registry counts every run
+  const own = runOptions.onMetric;
+  const metrics = own ? { record: (event: MetricEvent) => env.record(event, own) } : env;
   let trace: RunTelemetry | undefined;
   let state: LoopState | undefined;
   let result: RunResult;
@@ -64,11 +76,14 @@ export async function* session(
   try {
     const base = await env.context(runOptions.toolkit, limit.signal, stream, runOptions.owner);
     // the run's telemetry starts first, so a bad `output` or `requestParams` ends it with the error
-    trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl });
+    const agent = typeof runOptions.agent === "string" ? { agent: runOptions.agent } : {};
+    trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl, ...agent });
     const planned = await plan({
       ...base,
+      metrics,
       trace,
-      opts: withRunParams(base.opts, runOptions.requestParams),
+      opts: withWaitFor(withRunParams(base.opts, runOptions.requestParams), runOptions),
+      ...("maxTurns" in runOptions && typeof runOptions.maxTurns === "number" ? { maxTurns: runOptions.maxTurns } : {}),
       ...(runOptions.output === undefined ? {} : { output: toolSchema(runOptions.output, "output") }),
     });
     state = planned.state;
@@ -77,7 +92,7 @@ export async function* session(
     result = planned.finished ?? (yield* env.token ? signed(env.token, planned.events!) : planned.events!);
   } catch (error) {
     if (!limit.signal?.aborted || !state) {
-      env.record(
+      metrics.record(
         runMetric(opts.model, started, {
           turns: state?.turns,
           toolCalls: state?.toolCalls.length,
@@ -96,7 +111,7 @@ export async function* session(
     trace?.end(result!);
   }
   const { turns, toolCallCount, usage } = result;
-  env.record(runMetric(opts.model, started, { turns, toolCalls: toolCallCount, totalTokens: usage.totalTokens }));
+  metrics.record(runMetric(opts.model, started, { turns, toolCalls: toolCallCount, totalTokens: usage.totalTokens }));
   if (result.status === "pending" && env.token) {
     // a token per open request, in their order: several answered at once take each one's own
     const { runId, requests } = result;

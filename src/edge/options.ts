@@ -2,15 +2,25 @@
 import type { Client } from "../client";
 import type { RunStorage, SetOptions } from "../storage/contract";
 import type { ToolkitLike } from "../tools/types";
+import type { RunOptions } from "../client/types";
 import { ExchangeLog } from "./exchange-log";
 import type { ExchangePlan } from "./exchange";
 import type { HeldWaits } from "./held-waits";
+
+/** What a run of the handler gets: its agent's options, else its toolkit. */
+export const runOptionsOf = (opts: RunHandlerOptions): RunOptions =>
+  opts.agent ? opts.agent.runOptions(opts.client) : { toolkit: opts.toolkit };
 
 export interface RunHandlerOptions {
   /** A client made by createClient or createInProcessClient (its `resumeSecret` checks and issues tokens). */
   client: Client;
   /** The tools every run and resume gets. */
   toolkit?: ToolkitLike;
+  /**
+   * An agent from `toolnexus/agents` in place of `toolkit`: the page talks to it as to a run (its soul, model,
+   * tools and team; a question from below arrives as a `pending` event with the leaf's request and `data.path`).
+   */
+  agent?: { readonly name: string; runOptions(client: Client): RunOptions };
   /** The largest request body read, in bytes, counted while reading. Default 65536 (64 KiB). */
   maxBodyBytes?: number;
   /**

@@ -1,6 +1,7 @@
 // What a reloaded page is shown again, and a replay of an exchange the log kept. A run that is not running is
 // shown as the client's result of it (client/inspection-result.ts), not one made up here.
 import { abortableSleep } from "../_internal/sleep";
+import { isDue } from "../client/clock";
 import { type InspectedRun, inspectionResult } from "../client/inspection-result";
 import { RunConflictError } from "../errors";
 import type { RunRequest } from "../protocol/requests";
@@ -34,6 +35,16 @@ async function* standing(runId: string, inspected: InspectedRun): AsyncGenerator
   yield { event: pageSafeEvent({ type: "done", result: inspectionResult(runId, inspected) }) };
 }
 
+/** A run whose deadline passed, continued by the client itself (no token to resume with), as it then stands. */
+async function continuedHere(call: Call, runId: string): Promise<Response> {
+  const moved = await call.opts.client.inspect(runId, { toolkit: call.opts.toolkit });
+  if (!moved) throw notFound(runId);
+  const { status, requests, tokens } = moved;
+  if (status !== "done" && status !== "pending")
+    throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
+  return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
+}
+
 /**
  * What a reloaded page shows again, as events: the exchange it was showing (`after`, the first event id it
  * wants), replayed and followed to its end; else the run as it stands — its exchange streaming now, from its
@@ -53,7 +64,12 @@ export async function restore(call: Call, request: Extract<RunRequest, { kind: "
       const inspection = await call.opts.client.inspect(runId);
       if (!inspection) throw notFound(runId);
       const { status, requests, tokens } = inspection;
-      if (status === "ready") return resume(call, runId, found, [], token === undefined ? undefined : [token]);
+      const due = status === "pending" && requests.some((r) => isDue(call.opts.client, r));
+      // answers applied, or a deadline passed (semantics 8): the run goes on, into its event log — a page
+      // that holds no token of a client that signs them sees it continued all the same, then as it stands
+      if (status === "ready" || (due && (token !== undefined || tokens === undefined)))
+        return resume(call, runId, found, [], token === undefined ? undefined : [token]);
+      if (due) return continuedHere(call, runId);
       if (status !== "running")
         return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
       if (polls === RUNNING_POLLS)

@@ -56,7 +56,8 @@ async function get(call: Call): Promise<Response> {
     if (!found || exchange > found.head.exchange) throw notFound(runId);
     return replay(call, log, exchange, n);
   }
-  const inspection = await call.opts.client.inspect(runId);
+  // a run whose deadline passed is continued first, so a reloaded page finds it moved on
+  const inspection = await call.opts.client.inspect(runId, { toolkit: call.opts.toolkit });
   if (!inspection) throw notFound(runId);
   const { status, requests, token, tokens } = inspection;
   const streaming = found?.head.running ? formatEventId(found.head.exchange, 0) : undefined;
@@ -76,6 +77,9 @@ function settle(opts: RunHandlerOptions): Omit<Call, "request" | "owner"> {
   mustBe("maxBodyBytes", Number.isInteger(max) && max > 0, "a whole number > 0", max);
   const ttlSeconds = opts.ttlSeconds ?? Math.ceil(client!.pendingTtlSeconds ?? DEFAULT_TTL_SECONDS);
   mustBe("ttlSeconds", Number.isInteger(ttlSeconds) && ttlSeconds >= 0, "a whole number ≥ 0", ttlSeconds);
+  const agent = opts.agent;
+  mustBe("agent", agent === undefined || typeof agent?.runOptions === "function", "an agent from agent()", agent);
+  mustBe("agent", !(agent && opts.toolkit), "given alone (an agent brings its own tools), not with toolkit", agent);
   const owner = opts.owner;
   mustBe("owner", owner === undefined || typeof owner === "function", "a function (request) => string | null", owner);
   const maxWaits = opts.maxHeldWaits ?? 8;

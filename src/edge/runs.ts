@@ -7,7 +7,7 @@ import type { Answer } from "../types";
 import { waiter } from "./held-waits";
 import { serveExchange } from "./exchange";
 import type { StoredHead } from "./exchange-log";
-import { type Call, logOf } from "./options";
+import { type Call, logOf, runOptionsOf } from "./options";
 import { aboutConversation, aboutRun, checkOwner, notFound, scopedConversation } from "./run-owner";
 
 /** How long a prompt sent right after its page stopped the conversation's exchange waits for it to let go. */
@@ -23,7 +23,8 @@ export const json = (body: unknown, status?: number): Response =>
  * or a model call slow to notice): a busy refusal is waited out for a while, not answered at once.
  */
 export async function start(call: Call, request: Extract<RunRequest, { kind: "start" }>): Promise<Response> {
-  const { client, toolkit } = call.opts;
+  const { client } = call.opts;
+  const base = runOptionsOf(call.opts);
   const owner = call.owner ?? undefined; // remembered approvals are the owner's
   const { prompt } = request;
   const conversationId = await scopedConversation(request.conversationId, call.owner);
@@ -37,7 +38,7 @@ export async function start(call: Call, request: Extract<RunRequest, { kind: "st
         ...call,
         log: logOf(call, runId),
         before: undefined,
-        events: (signal) => client.stream(prompt, { signal, runId, toolkit, conversationId, owner }),
+        events: (signal) => client.stream(prompt, { ...base, signal, runId, conversationId, owner }),
         refusal: (error) => {
           const payload = aboutConversation(error);
           busy = payload.reason === "busy";
@@ -61,14 +62,15 @@ export function resume(
   answers: Answer[],
   tokens: string[] | undefined,
 ): Promise<Response> {
-  const { client, toolkit } = call.opts;
+  const { client } = call.opts;
+  const { toolkit, waitFor, agent } = runOptionsOf(call.opts);
   const owner = call.owner ?? undefined;
   const answer = answers.length === 1 ? answers[0]! : answers;
   return serveExchange({
     ...call,
     log: logOf(call, runId),
     before,
-    events: (signal) => client.resumeStream(runId, answer, { signal, toolkit, tokens, owner }),
+    events: (signal) => client.resumeStream(runId, answer, { signal, toolkit, tokens, owner, waitFor, agent }),
     refusal: (error) => aboutRun(runId, error),
   });
 }
