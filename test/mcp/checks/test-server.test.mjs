@@ -189,7 +189,8 @@ async function approvalChecks(srv) {
       assert.deepEqual(seen[0], {
         kind: "approval",
         prompt: "Approve running the tool test_server_deploy?",
-        data: { tool: "test_server_deploy", args: { env: "approved" } },
+        // the needsApproval gate's own request: an "always allow" of it is remembered (rememberable)
+        data: { tool: "test_server_deploy", args: { env: "approved" }, rememberable: true },
         calls: before + 1, // the echo call only: it needs no approval
       });
       assert.deepEqual([seen[1].kind, seen[1].calls, seen.length], ["input", before + 2, 2]);
