@@ -73,7 +73,7 @@ export interface Tool {
   recovery?: "rerun";
   /** Set ⇒ before `execute`, the call suspends with `kind: "approval"` until an ok answer approves it. */
   needsApproval?: NeedsApproval;
-  /** The prompt of the approval Request for a call with `args` (default: "Approve running the tool <name>?"). */
+  /** The prompt of the approval Request for a call with `args` (default: `"Approve running the tool <name>?"`). */
   approvalPrompt?(args: Record<string, unknown>): Promise<string>;
   /** Where a remote tool runs (an MCP server): its name, host and port, as telemetry reports them. */
   server?: { name: string; address: string; port?: number };
