@@ -13,6 +13,8 @@ import {
   answerOfEntry,
   PayloadError,
   type AgUiEvent,
+  type AgUiMessage,
+  type AgUiToolCall,
   type ResumeEntry,
 } from "../protocol/ag-ui";
 import type { Answer, PendingRequest } from "../types";
@@ -46,6 +48,8 @@ interface Input {
   state: unknown;
   prompt: string | undefined;
   resume: ResumeEntry[] | undefined;
+  /** The page's own messages, as a halt's MESSAGES_SNAPSHOT gives them back: user and assistant text, calls. */
+  history: AgUiMessage[];
 }
 
 const bad = (message: string): never => {
@@ -63,6 +67,35 @@ function textOf(content: unknown): string | undefined {
   if (!Array.isArray(content)) return undefined;
   const parts = content.filter((p) => isPlainObject(p) && p.type === "text" && typeof p.text === "string");
   return parts.map((p) => (p as { text: string }).text).join("\n") || undefined;
+}
+
+/** An assistant's tool calls as the page sent them: id, name and arguments text only. */
+function callsOf(value: unknown): AgUiToolCall[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((c) => {
+    const fn = isPlainObject(c) && isPlainObject(c.function) ? c.function : undefined;
+    if (!fn || typeof c.id !== "string" || typeof fn.name !== "string") return [];
+    const args = typeof fn.arguments === "string" ? fn.arguments : "{}";
+    return [{ id: c.id, type: "function" as const, function: { name: fn.name, arguments: args } }];
+  });
+}
+
+/**
+ * The page's user and assistant messages, for the snapshot a halt sends back: never a system, developer or
+ * tool message. Only shown to the page that sent them: the model sees the stored transcript.
+ */
+function historyOf(messages: unknown[]): AgUiMessage[] {
+  return messages.flatMap((m): AgUiMessage[] => {
+    if (!isPlainObject(m) || typeof m.id !== "string" || m.id.length > MAX_ID) return [];
+    const content = textOf(m.content);
+    if (m.role === "user") return content === undefined ? [] : [{ id: m.id, role: "user", content }];
+    if (m.role !== "assistant") return [];
+    const toolCalls = callsOf(m.toolCalls);
+    const message: AgUiMessage = { id: m.id, role: "assistant" };
+    if (content !== undefined) message.content = content;
+    if (toolCalls.length > 0) message.toolCalls = toolCalls;
+    return [message];
+  });
 }
 
 function entryOf(value: unknown): ResumeEntry {
@@ -92,6 +125,7 @@ function inputOf(body: Body): Input {
     state: body.state,
     prompt: user?.trim() ? user : undefined,
     resume: (resume as unknown[] | undefined)?.map(entryOf),
+    history: historyOf(messages as unknown[]),
   };
 }
 
@@ -101,7 +135,7 @@ function agUiSpeaks(input: Input): Speaks {
   return {
     headers: {},
     frames() {
-      const encoder = new AgUiEncoder(input.threadId, input.runId, input.state);
+      const encoder = new AgUiEncoder(input.threadId, input.runId, input.state, input.history);
       let started = false;
       return ({ event }) => {
         const head = started ? [] : encoder.start();

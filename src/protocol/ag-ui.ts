@@ -20,6 +20,21 @@ export interface Interrupt {
   metadata?: Record<string, unknown>;
 }
 
+/** An assistant's tool call in a MESSAGES_SNAPSHOT: its name and arguments (JSON text), never its result. */
+export interface AgUiToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** One message of a MESSAGES_SNAPSHOT: what the page shows — user and assistant text, the assistant's tool calls. */
+export interface AgUiMessage {
+  id: string;
+  role: "user" | "assistant";
+  content?: string;
+  toolCalls?: AgUiToolCall[];
+}
+
 /** One entry of `RunAgentInput.resume`. */
 export interface ResumeEntry {
   interruptId: string;
@@ -122,7 +137,9 @@ export { PayloadError };
 /**
  * A stateful encoder of one run's StreamEvents as AG-UI events: `start()` first, then `encode(event)` for
  * each; a `done` or `error` ends the run (exactly one RUN_FINISHED or RUN_ERROR, and nothing after it).
- * `state` is what a halt's STATE_SNAPSHOT carries (the state the client sent: the server keeps the rest).
+ * `state` is what a halt's STATE_SNAPSHOT carries (the state the client sent: the server keeps the rest);
+ * `history` the page-safe messages before this run, which a halt's MESSAGES_SNAPSHOT holds with the run's own
+ * text and tool calls (never a system prompt, a tool's result or what a tool keeps).
  */
 export class AgUiEncoder {
   /** The text and reasoning messages open now, the calls started and not ended, the interrupts seen. */
@@ -130,13 +147,19 @@ export class AgUiEncoder {
   private reasoning: string | undefined;
   private readonly calls = new Set<string>();
   private readonly interrupts: Interrupt[] = [];
+  private readonly messages: AgUiMessage[];
+  /** The assistant message of this run the next tool call joins (undefined: a new one). */
+  private turn: AgUiMessage | undefined;
   private n = 0;
 
   constructor(
     private readonly threadId: string,
     private readonly runId: string,
     private readonly state: unknown = {},
-  ) {}
+    history: readonly AgUiMessage[] = [],
+  ) {
+    this.messages = [...history];
+  }
 
   start(): AgUiEvent[] {
     return [{ type: "RUN_STARTED", threadId: this.threadId, runId: this.runId }];
@@ -159,6 +182,7 @@ export class AgUiEncoder {
         this.toolCall(out, event.id, event.name, event.args);
         break;
       case "tool_result": {
+        this.turn = undefined;
         const messageId = `${this.runId}-result-${event.id}`;
         out.push({ type: "TOOL_CALL_RESULT", messageId, toolCallId: event.id, content: event.output, role: "tool" });
         break;
@@ -188,8 +212,11 @@ export class AgUiEncoder {
     this.closeReasoning(out);
     if (!this.text) {
       this.text = this.id("m");
+      this.turn = { id: this.text, role: "assistant", content: "" };
+      this.messages.push(this.turn);
       out.push({ type: "TEXT_MESSAGE_START", messageId: this.text, role: "assistant" });
     }
+    this.turn!.content += delta;
     out.push({ type: "TEXT_MESSAGE_CONTENT", messageId: this.text, delta });
   }
 
@@ -213,6 +240,17 @@ export class AgUiEncoder {
     }
     this.calls.delete(toolCallId);
     out.push({ type: "TOOL_CALL_END", toolCallId });
+    this.snapshotCall(toolCallId, name, args);
+  }
+
+  /** A call the model made, on this run's assistant message (a new one when none is open). */
+  private snapshotCall(id: string, name: string, args: unknown): void {
+    if (!this.turn) {
+      this.turn = { id: this.id("a"), role: "assistant" };
+      this.messages.push(this.turn);
+    }
+    this.turn.toolCalls ??= [];
+    this.turn.toolCalls.push({ id, type: "function", function: { name, arguments: JSON.stringify(args ?? {}) } });
   }
 
   private startCall(out: AgUiEvent[], toolCallId: string, name: string): void {
@@ -246,6 +284,7 @@ export class AgUiEncoder {
     const { threadId, runId } = this;
     this.closeAll(out);
     if (result.status === "pending" && this.interrupts.length > 0) {
+      out.push({ type: "MESSAGES_SNAPSHOT", messages: this.messages });
       out.push({ type: "STATE_SNAPSHOT", snapshot: this.state ?? {} });
       out.push({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: this.interrupts } });
       return;

@@ -64,6 +64,31 @@ describe("createAgUiHandler", () => {
     expect(w.ran).toEqual([]);
   });
 
+  it("a halt sends MESSAGES_SNAPSHOT before RUN_FINISHED: the page's messages and the run's calls, nothing secret", async () => {
+    const w = interopWorld({ systemPrompt: "SYSTEM-SECRET-42" });
+    const messages = [
+      { id: "s0", role: "system", content: "PAGE-SYSTEM" },
+      { id: "u0", role: "user", content: "earlier" },
+      { id: "t0", role: "tool", toolCallId: "x", content: "TOOL-INTERNAL" },
+      { id: "u1", role: "user", content: "deploy twice" },
+    ];
+    const events = await dataFrames(await w.postAgUi(input("t-snap", { messages })));
+    expect(types(events).slice(-3)).toEqual(["MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"]);
+    const snapshot = events.find((e) => e.type === "MESSAGES_SNAPSHOT");
+    const call = (id: string, env: string) => ({
+      id,
+      type: "function",
+      function: { name: "deploy", arguments: JSON.stringify({ env }) },
+    });
+    expect(snapshot.messages).toEqual([
+      { id: "u0", role: "user", content: "earlier" },
+      { id: "u1", role: "user", content: "deploy twice" },
+      { id: expect.any(String), role: "assistant", toolCalls: [call("call_a", "a"), call("call_b", "b")] },
+    ]);
+    const text = JSON.stringify(snapshot);
+    for (const secret of ["SYSTEM-SECRET-42", "PAGE-SYSTEM", "TOOL-INTERNAL"]) expect(text).not.toContain(secret);
+  });
+
   it("approve and decline in one resume: the approved call runs once, the declined never; TOOL_CALL_RESULT per call", async () => {
     const w = interopWorld();
     const [a, b] = interruptsOf(await dataFrames(await w.postAgUi(ask("t-ok", "deploy twice"))));

@@ -41,7 +41,9 @@ function generate({ messages }: GenerateRequest) {
   return { content: `You said: ${prompt}` };
 }
 
-export function interopWorld(opts: { resumeSecret?: string; storage?: RunStorage; maxBodyBytes?: number } = {}) {
+export function interopWorld(
+  opts: { resumeSecret?: string; storage?: RunStorage; maxBodyBytes?: number; systemPrompt?: string } = {},
+) {
   const ran: string[] = [];
   const tools = [
     defineTool({
@@ -79,6 +81,7 @@ export function interopWorld(opts: { resumeSecret?: string; storage?: RunStorage
     generate,
     storage: opts.storage ?? memoryStorage(),
     ...(opts.resumeSecret ? { resumeSecret: opts.resumeSecret } : {}),
+    ...(opts.systemPrompt ? { systemPrompt: opts.systemPrompt } : {}),
   });
   const owner = (request: Request) => request.headers.get("x-user");
   const settings = { client, toolkit: tools, owner, ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}) };
