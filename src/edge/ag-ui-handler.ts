@@ -18,28 +18,30 @@ import {
   type ResumeEntry,
 } from "../protocol/ag-ui";
 import type { Answer, PendingRequest } from "../types";
-import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
-import { serveExchange, type Speaks } from "./exchange";
+import { errorPayload, type ErrorPayload } from "./error-body";
+import type { Speaks } from "./exchange";
 import {
-  interopCall,
   interopShared,
   latestRun,
+  openCalls,
   readInteropBody,
-  storedCalls,
+  resumeInterop,
+  startInterop,
+  runCalls,
   waitingRun,
-  withCalls,
   type InteropCall,
   type InteropHandlerOptions,
 } from "./interop";
-import { logOf, type RunHandlerContext } from "./options";
-
-type Body = Record<string, unknown>;
-import { aboutConversation, aboutRun, checkOwner, scopedConversation } from "./run-owner";
+import type { RunHandlerContext } from "./options";
+import { aboutConversation, scopedConversation } from "./run-owner";
+import { serve } from "./serve";
 
 export type AgUiHandlerOptions = InteropHandlerOptions;
 
 const MAX_ID = 256;
 const MAX_RESUME = 64;
+
+type Body = Record<string, unknown>;
 
 /** What a RunAgentInput must hold, read without trusting it. */
 interface Input {
@@ -196,63 +198,31 @@ function answersOf(runId: string, requests: PendingRequest[], open: boolean, res
 }
 
 async function resumeThread(call: InteropCall, input: Input, conversationId: string): Promise<Response> {
-  const { storage, opts } = call;
+  const { storage } = call;
   const resume = input.resume!;
   const waiting = await waitingRun(storage, conversationId);
   const runId = waiting ?? (await latestRun(storage, conversationId));
   if (runId === undefined) throw conflict(input.threadId, "finished", "this thread has no open interrupts");
-  const before = await checkOwner(call, logOf(call, runId));
-  const calls = (await storedCalls(storage, runId)) ?? [];
+  const { before, calls } = await runCalls(call, runId);
   const requests = [...new Map(calls.flatMap((c) => (c.request ? [[c.request.id, c.request]] : []))).values()];
   const open = waiting !== undefined;
-  const openIds = new Set(calls.filter((c) => c.request && !c.result && !c.started).map((c) => c.request!.id));
+  const openIds = new Set(openCalls(calls).map((c) => c.request!.id));
   const asked = open ? requests.filter((r) => openIds.has(r.id)) : requests;
   const answers = answersOf(runId, asked, open, resume);
   const tokens = resume.map((e) => e.metadata?.token);
   const signed = tokens.every((t) => typeof t === "string") ? (tokens as string[]) : undefined;
-  const owner = call.owner ?? undefined;
-  return serveExchange({
-    ...call,
-    log: logOf(call, runId),
-    before,
-    events: (signal) =>
-      withCalls(
-        opts.client.resumeStream(runId, answers, { signal, toolkit: opts.toolkit, tokens: signed, owner }),
-        storage,
-        conversationId,
-        runId,
-        call.ttl,
-      ),
-    refusal: (error) => aboutRun(runId, error),
-    speaks: agUiSpeaks(input),
-  });
+  return resumeInterop(call, conversationId, { runId, before, answers, tokens: signed }, agUiSpeaks(input));
 }
 
 function startThread(call: InteropCall, input: Input, conversationId: string): Promise<Response> {
-  const { opts, storage } = call;
   const prompt = input.prompt ?? bad("send a user message last in RunAgentInput.messages (or a resume)");
-  const runId = `run-${crypto.randomUUID()}`;
-  const owner = call.owner ?? undefined;
-  return serveExchange({
-    ...call,
-    log: logOf(call, runId),
-    before: undefined,
-    events: (signal) =>
-      withCalls(
-        opts.client.stream(prompt, { signal, runId, toolkit: opts.toolkit, conversationId, owner }),
-        storage,
-        conversationId,
-        runId,
-        call.ttl,
-      ),
-    refusal: (error) => {
-      const payload = aboutConversation(error);
-      return payload.reason === "waiting"
-        ? { ...payload, message: "toolnexus: the thread has open interrupts — resume them first" }
-        : payload;
-    },
-    speaks: agUiSpeaks(input),
-  });
+  const refusal = (error: unknown) => {
+    const payload = aboutConversation(error);
+    return payload.reason === "waiting"
+      ? { ...payload, message: "toolnexus: the thread has open interrupts — resume them first" }
+      : payload;
+  };
+  return startInterop(call, conversationId, prompt, () => agUiSpeaks(input), refusal);
 }
 
 async function post(call: InteropCall): Promise<Response> {
@@ -279,16 +249,5 @@ export function createAgUiHandler(
   opts: AgUiHandlerOptions,
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
   const shared = interopShared("createAgUiHandler", opts);
-  return async (request, context) => {
-    try {
-      if (request.method !== "POST")
-        return errorResponse(
-          { code: "method_not_allowed", message: "toolnexus: the AG-UI endpoint takes POST RunAgentInput" },
-          { allow: "POST" },
-        );
-      return await post(await interopCall(shared, request, context));
-    } catch (error) {
-      return errorResponse(errorPayload(error));
-    }
-  };
+  return serve(shared, { POST: post }, "toolnexus: the AG-UI endpoint takes POST RunAgentInput");
 }
