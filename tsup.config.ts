@@ -36,6 +36,9 @@ const builds: Options[] = [
   overTheCore("mcp", "src/mcp/index.ts"),
   // toolnexus/otel the same way: the core knows only the telemetry seam, and @opentelemetry/api stays the host's
   overTheCore("otel", "src/otel/index.ts"),
+  // toolnexus/agents: sub-agents over the published core; the answers and the errors come from ./index.js, so
+  // an agent's errors are the core's classes
+  overTheCore("agents", "src/agents/index.ts", /^\.\.\/(index|answer|pending|errors)$/),
   // toolnexus/testing: its own file over the published core, so the core bundle holds no testing code and
   // the testing code shares the user's copy of the core
   overTheCore("testing", "src/testing/index.ts"),

@@ -28,6 +28,7 @@ const alias = {
   "toolnexus/testing": fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
   "toolnexus/mcp": fileURLToPath(new URL("./src/mcp/index.ts", import.meta.url)),
   "toolnexus/otel": fileURLToPath(new URL("./src/otel/index.ts", import.meta.url)),
+  "toolnexus/agents": fileURLToPath(new URL("./src/agents/index.ts", import.meta.url)),
   "toolnexus/ag-ui": fileURLToPath(new URL("./src/ag-ui/index.ts", import.meta.url)),
   "toolnexus/ai-sdk": fileURLToPath(new URL("./src/ai-sdk/index.ts", import.meta.url)),
   "toolnexus/widget": fileURLToPath(new URL("./src/widget/index.ts", import.meta.url)),

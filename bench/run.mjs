@@ -22,6 +22,7 @@ import * as pack from "./pack.mjs";
 import * as mcp from "./mcp.mjs";
 import * as otel from "./otel.mjs";
 import * as wires from "./wires.mjs";
+import * as expire from "./expire.mjs";
 
 export const BENCHMARKS = {
   size,
@@ -35,6 +36,7 @@ export const BENCHMARKS = {
   mcp,
   otel,
   wires,
+  expire,
 };
 /** The benchmarks with peers in them: the ones run again on Node 24 with the newest peers. */
 export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse", "mcp", "otel", "wires"];

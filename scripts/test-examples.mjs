@@ -1,10 +1,11 @@
 // Runs every example in its runtime and checks what a user would see:
-//   node     examples/node/*.ts, bundled by esbuild with "toolnexus" left as a bare import, run with
+//   node     examples/node/*.ts and examples/agents/*.ts, bundled by esbuild with "toolnexus" left as a bare import, run with
 //            node from a temporary project where node_modules/toolnexus is this package (dist/index.js)
 //   browser  examples/browser/*.html in Chromium (Playwright, Debian's /usr/bin/chromium); the .ts is
 //            compiled on the fly and the CDN URL in the import map is answered with dist/toolnexus.js
 //   worker   examples/worker/resume-from-kv.ts in workerd (Miniflare), halting into persisted KV and
-//            resumed by a second, fresh instance
+//            resumed by a second, fresh instance; examples/worker/cron-expire.ts, whose Cron Trigger
+//            continues a run whose approval expired
 //   otel     examples/otel/otlp-http.ts in the same project, exporting to an OTLP/HTTP collector stand-in
 //   deno     examples/deno/*.ts (from-url.ts has its own test) with the CDN URL mapped to
 //            dist/toolnexus.js, plus a `deno check` of them against the sources
@@ -72,10 +73,10 @@ if (!existsSync(join(root, "dist/toolnexus.js")) || !existsSync(join(root, "dist
 // a temporary project with this package installed as node_modules/toolnexus (a symlink), as a user has it
 const nodeOut = join(tmp, "node-project");
 
-async function nodeExample(name) {
+async function nodeExample(name, dir = "node") {
   const outfile = join(nodeOut, `${name}.mjs`);
   await esbuild.build({
-    entryPoints: [join(root, "examples/node", `${name}.ts`)],
+    entryPoints: [join(root, "examples", dir, `${name}.ts`)],
     bundle: true,
     packages: "external",
     external: ["toolnexus"],
@@ -162,6 +163,18 @@ async function nodeExamples() {
       out.stdout,
     );
   });
+  await check(
+    "agents planner-booker.ts: a booker's approval reaches the planner's run; a fresh client answers it, one booking",
+    async () => {
+      const out = await run(process.execPath, [await nodeExample("planner-booker", "agents")]);
+      ok(out);
+      assert.deepEqual(lines(out.stdout), [
+        "asks: root/planner.1/booker.1 Approve running the tool book_table?",
+        "done: planner-model: booker-model: table booked for Friday",
+        "bookings: 1",
+      ]);
+    },
+  );
   await check("node storage-contract.ts: the published storage contract passes under node:test", async () => {
     const out = await run(process.execPath, ["--test", "--test-reporter=tap", await nodeExample("storage-contract")]);
     ok(out);
@@ -381,6 +394,43 @@ async function workerExample() {
   });
 }
 
+async function cronExample() {
+  const { Miniflare } = await import("miniflare");
+  const built = await esbuild.build({
+    entryPoints: [join(root, "examples/worker/cron-expire.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    alias: { toolnexus: join(root, "dist/index.js") },
+    write: false,
+    logLevel: "silent",
+  });
+  await check("worker cron-expire.ts: an approval past its deadline is continued by the Cron Trigger", async () => {
+    const mf = new Miniflare({
+      modules: true,
+      script: built.outputFiles[0].text,
+      compatibilityDate: "2026-04-20",
+      kvNamespaces: ["RUNS"],
+      // a deadline that has passed by the time the trigger runs (the example's default is 15 minutes)
+      bindings: { APPROVAL_TIMEOUT_SECONDS: "0.001" },
+      cf: false,
+    });
+    cleanups.push(() => mf.dispose());
+    const started = await mf.dispatchFetch("http://worker/", { method: "POST", body: '{"prompt":"Ship it"}' });
+    const halted = await started.json();
+    assert.equal(halted.status, "pending");
+    assert.equal(halted.requests[0].kind, "approval");
+    assert.ok(halted.requests[0].expiresAt, "the approval carries its deadline");
+    const worker = await mf.getWorker();
+    await worker.scheduled({ cron: "* * * * *" });
+    const after = await (await mf.dispatchFetch(`http://worker/?runId=${halted.runId}`)).json();
+    assert.deepEqual([after.status, after.requests], ["done", []]);
+    await mf.dispose();
+  });
+}
+
 // --- deno --------------------------------------------------------------------------------------------
 
 const deno = join(root, "node_modules/.bin/deno");
@@ -469,6 +519,7 @@ try {
   await otelExample();
   await browserExamples();
   await workerExample();
+  await cronExample();
   await denoExamples();
 } catch (error) {
   fail("setup", error);

@@ -3,15 +3,19 @@
 // generator (loop.ts); how runs begin is in client/runs.ts. Everything per run lives in a RunContext,
 // nothing in module state.
 import { inspectRun, type RunInspection } from "./loop/inspect";
-import { conversationApprovalsKey } from "./client/approvals";
+import { checkOwner, conversationApprovalsKey } from "./client/approvals";
+import { approvalsAdmin, ownedConversation, type Approvals } from "./client/approvals-admin";
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
+import { clocks } from "./client/clock";
 import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
 import { collect, session, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
 import { translateCall } from "./client/translate-call";
+import { continueDue, expireDue, type ExpireOptions, type ExpireResult } from "./client/expire";
 import { memoryStorage } from "./storage/memory";
+import { RunConflictError } from "./errors";
 import type { Answer, OutputRunResult, RunResult, StreamEvent } from "./types";
 import type { ClientOptions } from "./loop/options";
 import type { InferSchema, ToolInputSchema } from "./tools/types";
@@ -21,6 +25,7 @@ import type { RunStorage } from "./storage/contract";
 export type { ClientOptions, Hooks } from "./loop/options";
 export type { ResumeOptions, RunOptions } from "./client/types";
 export type { RunInspection } from "./loop/inspect";
+export type { ExpireOptions, ExpireResult } from "./client/expire";
 
 export interface AskOptions extends RunOptions {
   /** A conversation id: its transcript is loaded from and saved to the client's storage. */
@@ -81,10 +86,21 @@ export interface Client {
     answer: Answer | readonly Answer[],
     opts?: ResumeOptions,
   ): AsyncIterable<StreamEvent<RunResult<O>>>;
-  /** Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined: unknown run. */
-  inspect(runId: string): Promise<Inspection | undefined>;
+  /**
+   * Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined:
+   * unknown run. With `toolkit`, a run whose deadline passed is continued first (semantics 8).
+   */
+  inspect(runId: string, opts?: InspectOptions): Promise<Inspection | undefined>;
+  /** Continues every run whose deadline passed (at most `limit`), found through the storage's deadline index. */
+  expire(opts: ExpireOptions): Promise<ExpireResult>;
   ask(prompt: Prompt, opts?: AskOptions): Promise<RunResult>;
-  forget(id: string): Promise<void>;
+  /**
+   * Discards a conversation: its transcript, the run it waits on, and the approvals remembered for it. With
+   * `owner`, the conversation of that signed-in user at a createRunHandler({ owner }) endpoint.
+   */
+  forget(id: string, opts?: { owner?: string }): Promise<void>;
+  /** Remembered approvals ("always allow"), listed and withdrawn per conversation and per owner. */
+  readonly approvals: Approvals;
   conversation(opts?: ConversationOptions): Conversation;
   translate(req: TranslateRequest): Promise<TranslateResult>;
   metrics(): string;
@@ -97,8 +113,18 @@ export interface Client {
   readonly pendingTtlSeconds: number;
 }
 
+export interface InspectOptions {
+  /** The run's tools: a run whose deadline passed is continued before it is reported. */
+  toolkit?: RunOptions["toolkit"];
+}
+
 /** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
-async function inspect(env: SessionEnv, runId: string): Promise<Inspection | undefined> {
+async function inspect(env: SessionEnv, runId: string, io: InspectOptions = {}): Promise<Inspection | undefined> {
+  // another caller continuing it first is fine: it is reported as that left it
+  if (io.toolkit)
+    await continueDue(env, io.toolkit, runId).catch((error: unknown) => {
+      if (!(error instanceof RunConflictError)) throw error;
+    });
   const ctx = await env.context(undefined, undefined, false);
   const found = await inspectRun(ctx, runId);
   if (!found || !env.token || found.requests.length === 0) return found;
@@ -112,7 +138,8 @@ export function createClient(options: ClientOptions): Client {
   const opts = resolveOptions(options);
   const storage = opts.storage ?? memoryStorage();
   const registry = createMetrics();
-  const conversations = conversationStore(storage, opts.claimLeaseMs);
+  const clock = () => opts.clock?.now() ?? Date.now();
+  const conversations = conversationStore(storage, opts.claimLeaseMs, clock);
   const env = sessionEnv(opts, storage, registry, conversations);
   const resumed = resumePlans(opts);
 
@@ -183,9 +210,11 @@ export function createClient(options: ClientOptions): Client {
     return run(prompt, id === undefined ? askOptions : { ...askOptions, conversationId: id });
   }
 
-  async function forget(id: string): Promise<void> {
-    await conversations.forget(id);
-    await storage.delete(conversationApprovalsKey(id));
+  async function forget(id: string, forgetOptions: { owner?: string } = {}): Promise<void> {
+    const owner = checkOwner(forgetOptions?.owner);
+    const stored = owner === undefined ? id : await ownedConversation(id, owner);
+    await conversations.forget(stored);
+    await storage.delete(conversationApprovalsKey(stored));
   }
 
   function conversation(conversationOptions: ConversationOptions = {}): Conversation {
@@ -209,14 +238,17 @@ export function createClient(options: ClientOptions): Client {
     stream,
     resume,
     resumeStream,
-    inspect: (runId) => inspect(env, runId),
+    inspect: (runId, io) => inspect(env, runId, io),
+    expire: (eo) => expireDue(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, eo),
     ask,
     forget,
+    approvals: approvalsAdmin(storage),
     conversation,
     translate,
     metrics: () => registry.render(),
     storage,
     pendingTtlSeconds: opts.pendingTtlSeconds,
   };
+  clocks.set(client, clock); // an edge handler continues a due run by the client's time
   return client;
 }

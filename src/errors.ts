@@ -21,6 +21,7 @@ export type ToolnexusErrorCode =
   | "method_not_allowed"
   | "payload_too_large"
   | "unsupported_media_type"
+  | "too_many_requests"
   | "internal"
   | "output";
 

@@ -104,8 +104,12 @@ export type {
   Conversation,
   Hooks,
   Inspection,
+  InspectOptions,
   RunInspection,
+  ExpireOptions,
+  ExpireResult,
 } from "./client";
+export type { Approvals, ApprovalsWhere, RememberedApproval } from "./client/approvals-admin";
 export { createInProcessClient } from "./client/in-process";
 export type { InProcessClientOptions, GenerateRequest, GenerateResult } from "./client/in-process";
 export { createResumeToken } from "./client/resume-token/create";

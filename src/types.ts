@@ -45,10 +45,13 @@ export interface QuestionRequest extends RequestBase {
   data?: { questions?: QuestionItem[]; options?: string[]; multiple?: boolean; [key: string]: unknown };
 }
 
-/** Permission to run a call: `needsApproval` sends the tool's name and arguments (a tool's own may send other data). */
+/**
+ * Permission to run a call: `needsApproval` sends the tool's name and arguments, and `rememberable: true` (an
+ * `answerApproval(id, { remember })` to it is remembered); a tool's own may send other data.
+ */
 export interface ApprovalRequest extends RequestBase {
   kind: "approval";
-  data?: { tool?: string; args?: Record<string, unknown>; [key: string]: unknown };
+  data?: { tool?: string; args?: Record<string, unknown>; rememberable?: boolean; [key: string]: unknown };
 }
 
 /** A sign-in (an OAuth consent, an MCP URL elicitation) at `url`. */

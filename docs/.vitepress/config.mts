@@ -25,6 +25,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       ...page("Tools", "guide/tools"),
       ...page("Suspensions", "guide/suspensions"),
       ...page("Approvals", "guide/approvals"),
+      ...page("Agents", "guide/agents"),
       ...page("Storage", "guide/storage"),
     ],
   },

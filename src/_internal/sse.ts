@@ -20,12 +20,19 @@ export interface SSEParser {
 
 const LINE_END = /\r\n?|\n/;
 
+/** The longest line, and the longest data of one event, a parser takes by default: 64 Mi characters. */
+export const MAX_SSE_LINE = 64 * 1024 * 1024;
+
 /**
  * A push-style parser: `feed` decoded text, get `onEvent` for every dispatched event. `feed` expects
  * text whose byte-order mark is already gone (`TextDecoder` removes it). `retry:` values reach `onRetry`.
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function createSSEParser(onEvent: (event: SSEEvent) => void, onRetry?: (ms: number) => void): SSEParser {
+export function createSSEParser(
+  onEvent: (event: SSEEvent) => void,
+  onRetry?: (ms: number) => void,
+  maxLine = MAX_SSE_LINE,
+): SSEParser {
   let carry = ""; // the start of a line that has not ended yet (never holds a CR or LF)
   let skipLF = false; // the last piece ended with CR: a leading LF completes that CRLF
   let data: string | undefined; // undefined until the event has a data field
@@ -39,8 +46,15 @@ export function createSSEParser(onEvent: (event: SSEEvent) => void, onRetry?: (m
     return event;
   };
 
+  // past `maxLine` characters in one line (or one event's data) the stream is refused: a RangeError, which
+  // readers turn into their own error
+  const bounded = (length: number): void => {
+    if (length > maxLine) throw new RangeError(`toolnexus: an event-stream line is over ${maxLine} characters`);
+  };
+
   // one line, text[start, end): the common `data: …` line costs one slice
   const line = (text: string, start = 0, end = text.length): void => {
+    bounded(end - start + (data?.length ?? 0));
     if (start === end) {
       const event = take();
       if (event) onEvent(event);
@@ -72,6 +86,7 @@ export function createSSEParser(onEvent: (event: SSEEvent) => void, onRetry?: (m
         // CR or CRLF line ends: rare, split with the regular expression
         const lines = (carry + chunk).split(LINE_END);
         carry = lines.pop() as string;
+        bounded(carry.length);
         skipLF = chunk.endsWith("\r");
         for (const text of lines) line(text);
         return;
@@ -79,6 +94,7 @@ export function createSSEParser(onEvent: (event: SSEEvent) => void, onRetry?: (m
       let nl = chunk.indexOf("\n");
       if (nl === -1) {
         carry += chunk;
+        bounded(carry.length);
         return;
       }
       let pos = 0;
@@ -90,6 +106,7 @@ export function createSSEParser(onEvent: (event: SSEEvent) => void, onRetry?: (m
       }
       for (; nl !== -1; pos = nl + 1, nl = chunk.indexOf("\n", pos)) line(chunk, pos, nl);
       carry = chunk.slice(pos);
+      bounded(carry.length);
     },
     end() {
       if (carry !== "") line(carry);

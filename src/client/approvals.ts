@@ -18,6 +18,10 @@ type Tools = Record<string, true | string[] | undefined>;
 /** The key of the approvals remembered for a conversation (cleared by `client.forget(id)`). */
 export const conversationApprovalsKey = (id: string): string => `approvals:conversation:${id}`;
 
+/** The key of the approvals remembered for all of an owner's runs. */
+export const ownerApprovalsKey = async (owner: string): Promise<string> =>
+  `approvals:owner:${(await sha256Hex(owner)).slice(0, 40)}`;
+
 const digest = async (args: Record<string, unknown>) => (await sha256Hex(canonical(args))).slice(0, 32);
 
 /** The run's owner as given in its options: a non-empty string (at most 1024 characters), or none. */
@@ -42,7 +46,7 @@ export function approvalMemory(
   runTtlSeconds: number | undefined,
 ): ApprovalMemory {
   // the owner's key is hashed once, when a run first needs it
-  const ownerKey = owner === undefined ? undefined : sha256Hex(owner).then((h) => `approvals:owner:${h.slice(0, 40)}`);
+  const ownerKey = owner === undefined ? undefined : ownerApprovalsKey(owner);
   const placeKey = (place: ApprovalPlace) =>
     place.conversationId === undefined
       ? `approvals:run:${place.runId}`

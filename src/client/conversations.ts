@@ -30,6 +30,8 @@ const BUSY_MS = 10_000;
 interface Store {
   storage: RunStorage;
   busyMs: number;
+  /** The client's clock: the busy lease is measured with it. */
+  now: () => number;
 }
 
 async function load({ storage }: Store, id: string): Promise<Loaded> {
@@ -80,10 +82,10 @@ async function* exchange<E, R extends { status: string; messages: unknown[]; run
       record.pendingRunId,
     );
   }
-  if (record.busy !== undefined && record.busy > Date.now())
+  if (record.busy !== undefined && record.busy > store.now())
     throw conflict(id, "is busy with another ask; try again later", "busy");
   const { busy: _, ...idle } = record;
-  const claimed = await write(store, id, raw, { ...idle, busy: Date.now() + store.busyMs });
+  const claimed = await write(store, id, raw, { ...idle, busy: store.now() + store.busyMs });
   if (claimed === undefined) throw conflict(id, "was taken by another ask first; nothing ran", "busy");
   const end = lease(store, id, claimed, idle);
   /** Saves the outcome: the run it waits on, or its transcript. */
@@ -131,7 +133,7 @@ function lease(store: Store, id: string, claimed: string, idle: ConversationReco
   let ended = false;
   const timer = setInterval(() => {
     inFlight = inFlight.then(async () => {
-      const wrote = await write(store, id, last, { ...idle, busy: Date.now() + store.busyMs }).catch(() => undefined);
+      const wrote = await write(store, id, last, { ...idle, busy: store.now() + store.busyMs }).catch(() => undefined);
       if (wrote === undefined) clearInterval(timer);
       else last = wrote;
     });
@@ -158,8 +160,8 @@ async function forget(store: Store, id: string): Promise<void> {
   await store.storage.delete(conversationKey(id));
 }
 
-export function conversationStore(storage: RunStorage, leaseMs: number) {
-  const store: Store = { storage, busyMs: Math.min(leaseMs, BUSY_MS) };
+export function conversationStore(storage: RunStorage, leaseMs: number, now: () => number = Date.now) {
+  const store: Store = { storage, busyMs: Math.min(leaseMs, BUSY_MS), now };
   return {
     load: (id: string) => load(store, id),
     exchange: <E, R extends { status: string; messages: unknown[]; runId?: string }>(

@@ -35,7 +35,14 @@ const rules = (): [Test, string, (keyof ClientOptions)[]][] => [
     `a number > 0 and ≤ ${MAX_TIMER_MS}`,
     ["timeoutMs", "toolTimeoutMs"],
   ],
-  [isPositive, "a number > 0", ["claimLeaseMs"]],
+  [isPositive, "a number > 0", ["claimLeaseMs", "answerTimeoutSeconds"]],
+  [(v) => isObject(v) && isFunction((v as { now?: unknown }).now), "a clock ({ now(): number })", ["clock"]],
+  [
+    (v) => isCount(0)(v) && (v as number) <= MAX_TIMER_MS,
+    `a whole number ≥ 0 and ≤ ${MAX_TIMER_MS}`,
+    ["streamIdleTimeoutMs"],
+  ],
+  [isCount(1), "a whole number ≥ 1", ["maxStreamLineBytes"]],
   [(v) => Array.isArray(v) && v.every(isCount(100)), "an array of HTTP statuses", ["retryableStatuses"]],
   [isString, "a string", ["apiKey", "systemPrompt"]],
   [(v) => isObject(v) && Object.values(v as object).every(isString), "an object of strings", ["headers"]],
@@ -52,6 +59,8 @@ const DEFAULTS = {
   completedTtlSeconds: 86_400,
   pendingTtlSeconds: 604_800,
   claimLeaseMs: 60_000,
+  streamIdleTimeoutMs: 300_000,
+  maxStreamLineBytes: 64 * 1024 * 1024,
 };
 
 /** Options whose value may be a secret: a message shows only its kind. */

@@ -6,7 +6,7 @@ import { newRunId, zeroUsage, type LoopState, type ResolvedOptions, type RunCont
 import { prepareResume } from "../loop/resume";
 import { recordStore } from "../run-state/store";
 import { toToolkit } from "../tools/toolkit";
-import type { Answer } from "../types";
+import type { Answer, PendingRequest } from "../types";
 import type { Prompt, ResumeOptions, RunOptions } from "./types";
 import type { RunStorage } from "../storage/contract";
 import { wireOf } from "../wire/load";
@@ -58,7 +58,7 @@ export function sessionEnv(
   const apiKey = (): string | undefined =>
     "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
   const secret = opts.resumeSecret;
-  const records = recordStore({ ...opts, storage });
+  const records = recordStore({ ...opts, storage, now: () => opts.clock?.now() ?? Date.now() });
   const env: SessionEnv = {
     opts,
     context: async (toolkit, signal, stream, owner): Promise<RunContext> => ({
@@ -83,7 +83,7 @@ export function sessionEnv(
     ...(secret === undefined
       ? {}
       : {
-          token: (runId, pending) => issueToken(runId, pending.id, secret),
+          token: (runId, pending) => issueToken(runId, pending.id, secret, tokenTtl(opts.pendingTtlSeconds, pending)),
         }),
     async finished(state, result) {
       if (state.conversationId !== undefined)
@@ -91,6 +91,20 @@ export function sessionEnv(
     },
   };
   return env;
+}
+
+/** How long a token for a run kept "for ever" (pendingTtlSeconds 0) is good for: a year. */
+const FOREVER_TOKEN_SECONDS = 365 * 86_400;
+
+/**
+ * How long an issued token is good for: as long as its run stays resumable — `pendingTtlSeconds`, or until the
+ * request's `expiresAt` when that is later (the halted run is kept as long, run-state/ttl.ts) — so a page can always
+ * send its answer, or its decline, to a question still open; past `expiresAt` an ok answer counts as expired.
+ */
+export function tokenTtl(pendingTtlSeconds: number, request: PendingRequest, now = Date.now()): number {
+  const ttl = pendingTtlSeconds > 0 ? pendingTtlSeconds : FOREVER_TOKEN_SECONDS;
+  const expires = request.expiresAt === undefined ? Number.NaN : Date.parse(request.expiresAt);
+  return Number.isFinite(expires) ? Math.max(ttl, (expires - now) / 1000) : ttl;
 }
 
 /** A new run's plan: its state from the prompt (and history), then the loop. */
@@ -101,10 +115,10 @@ export function freshPlan(
   conversationId?: string,
 ): Plan {
   return async (ctx) => {
-    const system = opts.systemPrompt ?? "";
+    const system = runOptions.systemPrompt ?? opts.systemPrompt ?? "";
     const state: LoopState = {
       runId: runOptions.runId ?? newRunId(),
-      model: opts.model,
+      model: runOptions.model ?? opts.model,
       system,
       messages: ctx.wire.start(system, runOptions.history ?? [], prompt),
       tools: ctx.wire.declare(ctx.toolkit),

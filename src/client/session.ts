@@ -8,7 +8,7 @@ import { withRunParams } from "../loop/call-model";
 import type { Resumption } from "../loop/resume";
 import type { PendingRequest, RunResult, StreamEvent } from "../types";
 import type { MetricEvent, RunTelemetry } from "../loop/telemetry";
-import type { RunOptions } from "./types";
+import type { ResumeOptions, RunOptions } from "./types";
 import { errorMessage } from "../errors";
 
 export type Plan = (ctx: RunContext) => Promise<Resumption>;
@@ -45,6 +45,14 @@ function runMetric(model: string, started: number, outcome: RunOutcome): MetricE
   return metric;
 }
 
+/** A run's own interpreter (`waitFor`, or `null` for none) and hooks in place of the client's. */
+function withWaitFor(opts: ResolvedOptions, ro: RunOptions | ResumeOptions): ResolvedOptions {
+  const hooks = "hooks" in ro && ro.hooks ? { ...opts, hooks: { ...opts.hooks, ...ro.hooks } } : opts;
+  if (!("waitFor" in ro) || ro.waitFor === undefined) return hooks;
+  const { waitFor: _, ...rest } = hooks;
+  return ro.waitFor === null ? rest : { ...rest, waitFor: ro.waitFor };
+}
+
 export async function* session(
   env: SessionEnv,
   runOptions: RunOptions,
@@ -64,11 +72,13 @@ export async function* session(
   try {
     const base = await env.context(runOptions.toolkit, limit.signal, stream, runOptions.owner);
     // the run's telemetry starts first, so a bad `output` or `requestParams` ends it with the error
-    trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl });
+    const agent = typeof runOptions.agent === "string" ? { agent: runOptions.agent } : {};
+    trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl, ...agent });
     const planned = await plan({
       ...base,
       trace,
-      opts: withRunParams(base.opts, runOptions.requestParams),
+      opts: withWaitFor(withRunParams(base.opts, runOptions.requestParams), runOptions),
+      ...("maxTurns" in runOptions && typeof runOptions.maxTurns === "number" ? { maxTurns: runOptions.maxTurns } : {}),
       ...(runOptions.output === undefined ? {} : { output: toolSchema(runOptions.output, "output") }),
     });
     state = planned.state;

@@ -1,7 +1,7 @@
 // client.translate: one provider call through the client's hooks, shaping, retries and metrics; nothing
 // is executed.
 import { translateBody, translateResponse, type TranslateRequest, type TranslateResult } from "./translate";
-import { recordLlm, scrub, send, shapeBody } from "../loop/call-model";
+import { recordLlm, replyJson, scrub, send, shapeBody } from "../loop/call-model";
 import type { RunContext } from "../loop/context";
 
 export async function translateCall(ctx: RunContext, req: TranslateRequest): Promise<TranslateResult> {
@@ -17,7 +17,7 @@ export async function translateCall(ctx: RunContext, req: TranslateRequest): Pro
   const started = Date.now();
   let out: TranslateResult;
   try {
-    const json = await (await send(ctx, ctx.wire.url(opts.baseUrl, opts.model, false), body)).json();
+    const json = await replyJson(await send(ctx, ctx.wire.url(opts.baseUrl, opts.model, false), body));
     out = translateResponse(ctx.wire, opts.model, json);
   } catch (error) {
     recordLlm(ctx, opts.model, started);

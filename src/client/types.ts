@@ -1,5 +1,6 @@
 // What a run or a resume is called with: the prompt and the per-run options.
-import type { ContentPart } from "../types";
+import type { Answer, ContentPart, PendingRequest } from "../types";
+import type { Hooks } from "../loop/options";
 import type { ToolInputSchema, ToolkitLike } from "../tools/types";
 
 /** What a run starts from: text, or content parts (text, images, files) for one user message. */
@@ -35,6 +36,18 @@ export interface RunOptions {
    * `remember: "owner"` hold for this owner's runs alone.
    */
   owner?: string;
+  /** This run's system prompt in place of the client's (an agent's soul); kept with a halted run. */
+  systemPrompt?: string;
+  /** This run's model in place of the client's, through the same wire and key (an agent's `model`). */
+  model?: string;
+  /** This run's interpreter in place of the client's `waitFor`; `null`: none, every request halts durably. */
+  waitFor?: ((request: PendingRequest) => Promise<Answer>) | null;
+  /** This run's turn limit in place of the client's `maxTurns` (an agent's budget). */
+  maxTurns?: number;
+  /** This run's hooks, field by field in place of the client's (an agent's `hooks`). */
+  hooks?: Hooks;
+  /** The agent this run is (set by toolnexus/agents): its telemetry span is `invoke_agent <agent>`. */
+  agent?: string;
 }
 
 export interface ResumeOptions {
@@ -57,4 +70,8 @@ export interface ResumeOptions {
   tokens?: string[];
   /** Who the run is for, as when it started (see `RunOptions.owner`). */
   owner?: string;
+  /** The resumed run's interpreter in place of the client's `waitFor` (see `RunOptions.waitFor`). */
+  waitFor?: ((request: PendingRequest) => Promise<Answer>) | null;
+  /** The agent this run is (see `RunOptions.agent`). */
+  agent?: string;
 }

@@ -10,6 +10,7 @@ import type { StreamEvent } from "../types";
 import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 import { encodeEvent, errorFrame } from "./event-stream";
 import type { ExchangeLog, Logged, StoredHead } from "./exchange-log";
+import { withoutTokens } from "./tokens-at-rest";
 
 export interface ExchangePlan {
   /** The run's exchange log (its runId is the run's). */
@@ -105,9 +106,9 @@ function drive(
     // the end is in the storage before the page sees it: a page that re-attaches, stops or answers at once
     // finds the exchange over
     if (shown.type === "done" || shown.type === "error") {
-      await log.append(shown);
+      await log.append(withoutTokens(shown));
       await ending();
-    } else void log.append(shown);
+    } else void log.append(withoutTokens(shown));
     live.push({ id, event: shown });
   };
   const done = (async () => {

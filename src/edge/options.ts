@@ -2,14 +2,25 @@
 import type { Client } from "../client";
 import type { RunStorage, SetOptions } from "../storage/contract";
 import type { ToolkitLike } from "../tools/types";
+import type { RunOptions } from "../client/types";
 import { ExchangeLog } from "./exchange-log";
 import type { ExchangePlan } from "./exchange";
+import type { HeldWaits } from "./held-waits";
+
+/** What a run of the handler gets: its agent's options, else its toolkit. */
+export const runOptionsOf = (opts: RunHandlerOptions): RunOptions =>
+  opts.agent ? opts.agent.runOptions(opts.client) : { toolkit: opts.toolkit };
 
 export interface RunHandlerOptions {
   /** A client made by createClient or createInProcessClient (its `resumeSecret` checks and issues tokens). */
   client: Client;
   /** The tools every run and resume gets. */
   toolkit?: ToolkitLike;
+  /**
+   * An agent from `toolnexus/agents` in place of `toolkit`: the page talks to it as to a run (its soul, model,
+   * tools and team; a question from below arrives as a `pending` event with the leaf's request and `data.path`).
+   */
+  agent?: { readonly name: string; runOptions(client: Client): RunOptions };
   /** The largest request body read, in bytes, counted while reading. Default 65536 (64 KiB). */
   maxBodyBytes?: number;
   /**
@@ -26,6 +37,12 @@ export interface RunHandlerOptions {
   ttlSeconds?: number;
   /** Forward `reasoning` events to the page (and keep them in the log). Default false. */
   reasoning?: boolean;
+  /**
+   * How many waits one caller may keep open at once in this isolate — a prompt sent with `stopped` waiting
+   * for the exchange it stopped, a restore of a run another resume holds — per owner (an anonymous caller: per
+   * conversation or run). Past it, 429 `too_many_requests`. Default 8.
+   */
+  maxHeldWaits?: number;
 }
 
 /** What a Worker's fetch handler gets as its third argument: `waitUntil` keeps an exchange going after its page left. */
@@ -39,6 +56,8 @@ export interface Call extends Pick<ExchangePlan, "visible" | "running" | "reques
   max: number;
   storage: RunStorage;
   ttl: SetOptions;
+  /** The waits callers hold open in this isolate (held-waits.ts). */
+  waits: HeldWaits;
 }
 
 /** The exchange log of run `runId`, in the handler's storage and with its TTL. */

@@ -1,6 +1,7 @@
 // What a reloaded page is shown again, and a replay of an exchange the log kept. A run that is not running is
 // shown as the client's result of it (client/inspection-result.ts), not one made up here.
 import { abortableSleep } from "../_internal/sleep";
+import { isDue } from "../client/clock";
 import { type InspectedRun, inspectionResult } from "../client/inspection-result";
 import { RunConflictError } from "../errors";
 import type { RunRequest } from "../protocol/requests";
@@ -10,14 +11,18 @@ import type { ExchangeLog, Logged } from "./exchange-log";
 import { type Call, logOf } from "./options";
 import { resume } from "./runs";
 import { checkOwner, notFound } from "./run-owner";
+import { waiter } from "./held-waits";
+import { withFreshTokens } from "./tokens-at-rest";
 
 /** How often, and how many times, a restore looks again at a run another resume is running. */
 const RUNNING_POLL_MS = 1_000;
 const RUNNING_POLLS = 60;
 
-/** Exchange `exchange`'s events after the `after`-th, followed to its end. */
+/** Exchange `exchange`'s events after the `after`-th, followed to its end, with fresh tokens (none is logged). */
 export function replay(call: Call, log: ExchangeLog, exchange: number, after: number): Promise<Response> {
-  return replayResponse(log.runId, call.request.signal, (signal) => log.follow(exchange, after, signal));
+  return replayResponse(log.runId, call.request.signal, (signal) =>
+    withFreshTokens(call.opts.client, log.runId, log.follow(exchange, after, signal)),
+  );
 }
 
 /**
@@ -28,6 +33,16 @@ async function* standing(runId: string, inspected: InspectedRun): AsyncGenerator
   const { requests, tokens } = inspected;
   for (const request of requests) yield { event: { type: "pending", request, runId, token: tokens?.[request.id] } };
   yield { event: pageSafeEvent({ type: "done", result: inspectionResult(runId, inspected) }) };
+}
+
+/** A run whose deadline passed, continued by the client itself (no token to resume with), as it then stands. */
+async function continuedHere(call: Call, runId: string): Promise<Response> {
+  const moved = await call.opts.client.inspect(runId, { toolkit: call.opts.toolkit });
+  if (!moved) throw notFound(runId);
+  const { status, requests, tokens } = moved;
+  if (status !== "done" && status !== "pending")
+    throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
+  return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
 }
 
 /**
@@ -42,17 +57,28 @@ export async function restore(call: Call, request: Extract<RunRequest, { kind: "
   const log = logOf(call, runId);
   let found = await checkOwner(call, log);
   if (after && found && after.exchange <= found.head.exchange) return replay(call, log, after.exchange, after.n);
-  for (let polls = 0; ; polls++) {
-    if (found?.head.running) return replay(call, log, found.head.exchange, 0);
-    const inspection = await call.opts.client.inspect(runId);
-    if (!inspection) throw notFound(runId);
-    const { status, requests, tokens } = inspection;
-    if (status === "ready") return resume(call, runId, found, [], token === undefined ? undefined : [token]);
-    if (status !== "running")
-      return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
-    if (polls === RUNNING_POLLS)
-      throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
-    await abortableSleep(RUNNING_POLL_MS, call.request.signal);
-    found = await log.head();
+  let release: (() => void) | undefined;
+  try {
+    for (let polls = 0; ; polls++) {
+      if (found?.head.running) return replay(call, log, found.head.exchange, 0);
+      const inspection = await call.opts.client.inspect(runId);
+      if (!inspection) throw notFound(runId);
+      const { status, requests, tokens } = inspection;
+      const due = status === "pending" && requests.some((r) => isDue(call.opts.client, r));
+      // answers applied, or a deadline passed (semantics 8): the run goes on, into its event log — a page
+      // that holds no token of a client that signs them sees it continued all the same, then as it stands
+      if (status === "ready" || (due && (token !== undefined || tokens === undefined)))
+        return resume(call, runId, found, [], token === undefined ? undefined : [token]);
+      if (due) return continuedHere(call, runId);
+      if (status !== "running")
+        return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
+      if (polls === RUNNING_POLLS)
+        throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
+      release ??= call.waits.take(waiter(call.owner, `run:${runId}`));
+      await abortableSleep(RUNNING_POLL_MS, call.request.signal);
+      found = await log.head();
+    }
+  } finally {
+    release?.();
   }
 }

@@ -49,7 +49,8 @@ async function get(call: Call): Promise<Response> {
     if (!found || exchange > found.head.exchange) throw notFound(runId);
     return replay(call, log, exchange, n);
   }
-  const inspection = await call.opts.client.inspect(runId);
+  // a run whose deadline passed is continued first, so a reloaded page finds it moved on
+  const inspection = await call.opts.client.inspect(runId, { toolkit: call.opts.toolkit });
   if (!inspection) throw notFound(runId);
   const { status, requests, token, tokens } = inspection;
   const streaming = found?.head.running ? formatEventId(found.head.exchange, 0) : undefined;

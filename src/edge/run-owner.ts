@@ -4,7 +4,7 @@
 // learn that it exists. No answer names a run the caller did not send: a busy conversation is "busy", not "busy
 // with run …". Conversations are kept per owner: one owner's conversation id never reaches another's.
 import { type ConflictReason, ConfigError, RunNotFoundError, type ToolnexusError } from "../errors";
-import { sha256Hex } from "../_internal/sha256";
+import { ownedConversation } from "../client/approvals-admin";
 import { errorPayload, type ErrorPayload } from "./error-body";
 import type { ExchangeLog, StoredHead } from "./exchange-log";
 
@@ -44,10 +44,19 @@ export async function checkOwner({ opts, owner }: Asking, log: ExchangeLog): Pro
   return found;
 }
 
-/** The conversation id as stored: scoped to the caller's owner, so owners never share one. */
+const OWNED = "owner-";
+const ESCAPED = "anon:";
+
+/**
+ * The conversation id as stored: scoped to the caller's owner, so owners never share one. An anonymous
+ * caller's id is kept as sent, unless it is spelled like a stored id of another namespace (`owner-…`, or
+ * `anon:…`), which is escaped under `anon:`: the two namespaces are disjoint, and no spelling an anonymous
+ * caller sends reaches an owner's conversation.
+ */
 export async function scopedConversation(id: string | undefined, caller: string | null): Promise<string | undefined> {
-  if (id === undefined || caller === null) return id;
-  return `owner-${(await sha256Hex(caller)).slice(0, 32)}:${id}`;
+  if (id === undefined) return id;
+  if (caller !== null) return ownedConversation(id, caller);
+  return id.startsWith(OWNED) || id.startsWith(ESCAPED) ? `${ESCAPED}${id}` : id;
 }
 
 /** A failure about run `runId` as the caller is told it: an unknown run always in the same words. */

@@ -4,9 +4,10 @@ import { abortableSleep } from "../_internal/sleep";
 import { RunConflictError } from "../errors";
 import type { RunRequest } from "../protocol/requests";
 import type { Answer } from "../types";
+import { waiter } from "./held-waits";
 import { serveExchange } from "./exchange";
 import type { StoredHead } from "./exchange-log";
-import { type Call, logOf } from "./options";
+import { type Call, logOf, runOptionsOf } from "./options";
 import { aboutConversation, aboutRun, checkOwner, notFound, scopedConversation } from "./run-owner";
 
 /** How long a prompt sent right after its page stopped the conversation's exchange waits for it to let go. */
@@ -22,27 +23,34 @@ export const json = (body: unknown, status?: number): Response =>
  * or a model call slow to notice): a busy refusal is waited out for a while, not answered at once.
  */
 export async function start(call: Call, request: Extract<RunRequest, { kind: "start" }>): Promise<Response> {
-  const { client, toolkit } = call.opts;
+  const { client } = call.opts;
+  const base = runOptionsOf(call.opts);
   const owner = call.owner ?? undefined; // remembered approvals are the owner's
   const { prompt } = request;
   const conversationId = await scopedConversation(request.conversationId, call.owner);
   const until = request.stopped ? Date.now() + STOPPING_WAIT_MS : 0;
-  for (;;) {
-    const runId = `run-${crypto.randomUUID()}`;
-    let busy = false;
-    const res = await serveExchange({
-      ...call,
-      log: logOf(call, runId),
-      before: undefined,
-      events: (signal) => client.stream(prompt, { signal, runId, toolkit, conversationId, owner }),
-      refusal: (error) => {
-        const payload = aboutConversation(error);
-        busy = payload.reason === "busy";
-        return payload;
-      },
-    });
-    if (!busy || Date.now() >= until) return res;
-    await abortableSleep(STOPPING_POLL_MS, call.request.signal);
+  let release: (() => void) | undefined;
+  try {
+    for (;;) {
+      const runId = `run-${crypto.randomUUID()}`;
+      let busy = false;
+      const res = await serveExchange({
+        ...call,
+        log: logOf(call, runId),
+        before: undefined,
+        events: (signal) => client.stream(prompt, { ...base, signal, runId, conversationId, owner }),
+        refusal: (error) => {
+          const payload = aboutConversation(error);
+          busy = payload.reason === "busy";
+          return payload;
+        },
+      });
+      if (!busy || Date.now() >= until) return res;
+      release ??= call.waits.take(waiter(call.owner, `conversation:${conversationId}`));
+      await abortableSleep(STOPPING_POLL_MS, call.request.signal);
+    }
+  } finally {
+    release?.();
   }
 }
 
@@ -54,14 +62,15 @@ export function resume(
   answers: Answer[],
   tokens: string[] | undefined,
 ): Promise<Response> {
-  const { client, toolkit } = call.opts;
+  const { client } = call.opts;
+  const { toolkit, waitFor, agent } = runOptionsOf(call.opts);
   const owner = call.owner ?? undefined;
   const answer = answers.length === 1 ? answers[0]! : answers;
   return serveExchange({
     ...call,
     log: logOf(call, runId),
     before,
-    events: (signal) => client.resumeStream(runId, answer, { signal, toolkit, tokens, owner }),
+    events: (signal) => client.resumeStream(runId, answer, { signal, toolkit, tokens, owner, waitFor, agent }),
     refusal: (error) => aboutRun(runId, error),
   });
 }

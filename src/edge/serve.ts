@@ -5,6 +5,7 @@ import type { Client } from "../client";
 import { ConfigError, shown } from "../errors";
 import { errorPayload, errorResponse } from "./error-body";
 import { pageSafeEvent } from "./event-stream";
+import { heldWaits } from "./held-waits";
 import type { Call, RunHandlerContext, RunHandlerOptions } from "./options";
 import { ownerOf } from "./run-owner";
 
@@ -12,7 +13,10 @@ import { ownerOf } from "./run-owner";
 export type Shared<O> = Omit<Call, "opts" | "request" | "owner"> & { opts: O };
 
 /** The options every edge handler takes. */
-type HandlerOptions = Pick<RunHandlerOptions, "client" | "owner" | "maxBodyBytes" | "reasoning" | "ttlSeconds">;
+type HandlerOptions = Pick<
+  RunHandlerOptions,
+  "client" | "toolkit" | "agent" | "owner" | "maxBodyBytes" | "reasoning" | "ttlSeconds" | "maxHeldWaits"
+>;
 
 /** What a client keeps a halted run for, when it says nothing: 7 days. */
 const DEFAULT_TTL_SECONDS = 604_800;
@@ -29,11 +33,17 @@ export function settle<O extends HandlerOptions>(name: string, opts: O, maxBodyB
   mustBe("maxBodyBytes", Number.isInteger(max) && max > 0, "a whole number > 0", max);
   const ttlSeconds = opts.ttlSeconds ?? Math.ceil(client!.pendingTtlSeconds ?? DEFAULT_TTL_SECONDS);
   mustBe("ttlSeconds", Number.isInteger(ttlSeconds) && ttlSeconds >= 0, "a whole number ≥ 0", ttlSeconds);
+  const agent = opts.agent;
+  mustBe("agent", agent === undefined || typeof agent?.runOptions === "function", "an agent from agent()", agent);
+  mustBe("agent", !(agent && opts.toolkit), "given alone (an agent brings its own tools), not with toolkit", agent);
   const owner = opts.owner;
   mustBe("owner", owner === undefined || typeof owner === "function", "a function (request) => string | null", owner);
+  const maxWaits = opts.maxHeldWaits ?? 8;
+  mustBe("maxHeldWaits", Number.isInteger(maxWaits) && maxWaits >= 0, "a whole number ≥ 0", maxWaits);
   return {
     opts,
     max,
+    waits: heldWaits(maxWaits),
     storage: client!.storage!,
     ttl: ttlSeconds ? { ttlSeconds } : {},
     running: new Map(),

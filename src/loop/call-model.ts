@@ -5,6 +5,7 @@ import { isPlainObject, typeName } from "../_internal/json";
 import { isToolnexusError, StreamError } from "../errors";
 import { badOption } from "../tools/tool";
 import { providerError } from "../wire/read";
+import { boundedStream } from "../wire/stream-guard";
 import type { StreamEvent, Usage } from "../types";
 import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from "./context";
@@ -111,6 +112,24 @@ async function refuseNonStream(res: Response): Promise<void> {
 }
 
 /**
+ * A non-streamed reply's JSON. Anything else — a proxy's HTML sign-in page, an empty or cut-off body — is a
+ * StreamError saying what came instead: its content type and the redacted start of its body.
+ */
+export async function replyJson(res: Response): Promise<unknown> {
+  if (typeof res.text !== "function") return res.json(); // a reply made in process, already an object
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {}
+  const type = (res.headers.get("content-type") ?? "none").slice(0, 80);
+  const start = redact(text.slice(0, 60)).replace(/\s+/g, " ").trim();
+  const body = start ? `starts ${JSON.stringify(start)}${text.length > 60 ? "…" : ""}` : "is empty";
+  throw new StreamError(
+    `toolnexus: the provider's reply is not JSON (content-type: ${type}; the body ${body}) — check baseUrl and style, and any proxy or sign-in page in front of the provider`,
+  );
+}
+
+/**
  * One model call for turn `state.turns`: hooks, body shaping, retries, stream or JSON reading, usage and
  * the `llm` metric. Yields text, reasoning and tool-input deltas as they arrive; returns the assembled turn.
  */
@@ -150,15 +169,19 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
       let streamed = "";
       // a stop or a deadline ends the read at the next chunk, also when the transport ignores the signal
       const chunks = ctx.signal ? untilAborted(res.body, ctx.signal) : res.body;
+      const bounded = boundedStream(chunks, {
+        maxLineBytes: opts.maxStreamLineBytes,
+        idleMs: opts.streamIdleTimeoutMs,
+      });
       turn = yield* pump<StreamEvent, Turn>((emit) =>
-        wire.readStream(chunks, (delta) => {
+        wire.readStream(bounded, (delta) => {
           if (delta.type === "text") state.text = streamed += delta.delta;
           emit(delta);
         }),
       );
       response = { streamed: true, usage: turn.usage };
     } else {
-      response = await res.json();
+      response = await replyJson(res);
       turn = wire.parse(response);
       // a stream answered with one JSON reply: its reasoning and text each arrive as one event
       if (ctx.stream && turn.reasoning) yield { type: "reasoning", delta: turn.reasoning };

@@ -17,6 +17,8 @@ export interface ResolvedOptions extends ClientOptions {
   completedTtlSeconds: number;
   pendingTtlSeconds: number;
   claimLeaseMs: number;
+  streamIdleTimeoutMs: number;
+  maxStreamLineBytes: number;
 }
 
 /** Where a run is, for the approvals it remembers: the run, and the conversation it is an exchange of. */

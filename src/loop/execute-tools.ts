@@ -7,7 +7,9 @@ import type { Answer, PendingRequest, ToolResult } from "../types";
 import type { ToolContext } from "../tools/types";
 import type { ToolCall } from "../wire/types";
 import { anySignal } from "../_internal/signals";
+import { isRunFailure } from "../_internal/run-failure";
 import type { StoredCall } from "../run-state/record";
+import { withDeadline } from "./deadline";
 import type { LoopState, RunContext } from "./context";
 
 /**
@@ -128,6 +130,7 @@ export async function bounded(
     if (typeof result?.output === "string" && typeof result.isError === "boolean") return storable(result);
     return { output: `tool ${call.name} returned an invalid ${what}`, isError: true };
   } catch (error) {
+    if (isRunFailure(error)) throw error; // e.g. an agent's task call whose child could not be reached
     return { output: errorMessage(error), isError: true };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
@@ -173,6 +176,11 @@ export async function runTool(
     result = { output: `tool ${call.name} suspended with an unusable request: ${errorMessage(error)}`, isError: true };
   }
   const tool = ctx.toolkit?.get(call.name);
+  if (request) {
+    // the deadline the Request carries from here on: its own, or an earlier one from a timeout option
+    request = withDeadline(ctx, tool, request);
+    result = { ...result, metadata: { ...result.metadata, pending: request } };
+  }
   ctx.trace?.tool({ id: call.id, name: call.name, args, started, tool, result, request });
   ctx.metrics.record({
     event: "tool",

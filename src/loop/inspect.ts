@@ -7,6 +7,7 @@ import type { Loaded } from "../run-state/store";
 import type { PendingRequest } from "../types";
 import type { RunContext } from "./context";
 import { openRequests } from "./halt";
+import { nowOf } from "./deadline";
 
 /** What `client.inspect(runId)` tells a page that reloaded: where the run stands and what it waits for. */
 export interface RunInspection {
@@ -63,7 +64,8 @@ export async function inspectRun(ctx: RunContext, runId: string): Promise<RunIns
   const { status } = record;
   if (status === "suspended") return { status: "pending", requests: openRequests(record.calls) };
   if (status === "done") return { status: "done", requests: [] };
-  return { status: status === "claimed" && leaseHeld(record) ? "running" : "ready", requests: [] };
+  return { status: status === "claimed" && leaseHeld(record, nowOf(ctx)) ? "running" : "ready", requests: [] };
 }
 
-export const leaseHeld = (record: RunRecord): boolean => record.lease !== undefined && record.lease.until > Date.now();
+export const leaseHeld = (record: RunRecord, now = Date.now()): boolean =>
+  record.lease !== undefined && record.lease.until > now;

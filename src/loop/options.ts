@@ -34,6 +34,11 @@ export interface Hooks {
   }): Awaitable<void | { result?: ToolResult }>;
 }
 
+/** A time source: `now()` in ms since the epoch, like `Date.now()`. */
+export interface Clock {
+  now(): number;
+}
+
 export interface ClientOptions {
   baseUrl: string;
   style: Style;
@@ -54,6 +59,10 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** A per-tool-call deadline: the call becomes an error result `tool <name> timed out after <n>ms`. */
   toolTimeoutMs?: number;
+  /** A provider stream that sends nothing this long (ms) ends with a StreamError. Default 300000 (5 min); 0: never. */
+  streamIdleTimeoutMs?: number;
+  /** A line of a provider stream longer than this (bytes) ends it with a StreamError. Default 67108864 (64 MiB). */
+  maxStreamLineBytes?: number;
   onError?: (info: ErrorInfo) => "retry" | "fail";
   hooks?: Hooks;
   onMetric?: (event: MetricEvent) => void;
@@ -75,10 +84,17 @@ export interface ClientOptions {
    */
   claimLeaseMs?: number;
   /**
-   * Halted runs expire from storage after this many seconds (adapters with TTL), never before a request's
-   * `expiresAt`. Default 604800 (7 days); 0 keeps them until they are resumed or forgotten.
+   * Halted runs expire from storage after this many seconds (adapters with TTL), counted from a request's
+   * `expiresAt` when it has one. Default 604800 (7 days); 0 keeps them until they are resumed or forgotten.
    */
   pendingTtlSeconds?: number;
+  /**
+   * A deadline on every Request a run halts on, in seconds (a positive number): past it the run continues by
+   * itself as if answered `answerDeclined(id, "expired")`. A tool's own earlier `expiresAt` wins. Default: none.
+   */
+  answerTimeoutSeconds?: number;
+  /** The one time source for deadlines, TTLs and leases (tests pass a fake one). Default the system clock. */
+  clock?: Clock;
   /** Verifies `resume(…, { token })` tokens made by `createResumeToken(run, secret)`. Never stored, logged or put in an error. */
   resumeSecret?: string;
   /** With `resumeSecret`: a resume without a token is refused with ResumeTokenError. Default false. */

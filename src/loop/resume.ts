@@ -5,13 +5,14 @@
 import { type ConflictReason, ConfigError, InvalidAnswerError, RunConflictError } from "../errors";
 import { drive } from "../loop";
 import { answerDigest, keptOutcome, openGroups, type StoredCall, type RunRecord } from "../run-state/record";
-import type { RecordOwner } from "../run-state/store";
+import type { Loaded, RecordOwner } from "../run-state/store";
 import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
 import { toolSchema } from "../tools/schema/input-schema";
 import { toolResult, type LoopState, type RunContext } from "./context";
 import { runTool, type CallOutcome } from "./execute-tools";
 import { endPending, pendingResult, storedCall } from "./halt";
 import { leaseHeld, mustRead } from "./inspect";
+import { dueAnswers, nowOf } from "./deadline";
 import { appendTurn, isRelay, matchAnswer, parsedAnswer, reruns, resolveRequest, settled } from "./suspension";
 import { readRelayAnswer } from "../tools/relay-answer";
 
@@ -59,7 +60,7 @@ interface Applied {
 function matchAll(ctx: RunContext, record: RunRecord, answers: readonly (Answer | undefined)[]): Applied[] {
   const groups = openGroups(record.calls);
   const seen = new Set<string>();
-  return answers.map((given, i) => {
+  const applied = answers.map((given, i): Applied => {
     if (!given)
       throw new InvalidAnswerError(
         `answers[${i}]`,
@@ -72,7 +73,7 @@ function matchAll(ctx: RunContext, record: RunRecord, answers: readonly (Answer 
       );
     seen.add(given.id);
     const { request, calls } = groups.find((g) => g.request.id === given.id) ?? groups[0]!;
-    const answer = matchAnswer(request, given); // another request's id: AnswerMismatchError
+    const answer = matchAnswer(request, given, nowOf(ctx)); // another request's id: AnswerMismatchError
     if (isRelay(request)) readRelayAnswer(answer, calls);
     const missing = calls.find((c) => reruns(request, answer, c.state) && !ctx.toolkit?.get(c.name));
     if (missing)
@@ -82,6 +83,13 @@ function matchAll(ctx: RunContext, record: RunRecord, answers: readonly (Answer 
       );
     return { request, calls, answer };
   });
+  // the open requests these answers leave whose deadline passed are answered by it, in the same claim
+  for (const answer of dueAnswers(ctx, record.calls)) {
+    if (seen.has(answer.id)) continue;
+    const { request, calls } = groups.find((g) => g.request.id === answer.id)!;
+    applied.push({ request, calls, answer });
+  }
+  return applied;
 }
 
 /**
@@ -94,8 +102,9 @@ export async function prepareResume(
   runId: string,
   answers: readonly unknown[],
   guard?: ResumeGuard,
+  loaded?: Loaded,
 ): Promise<Resumption> {
-  const reading = mustRead(ctx, runId);
+  const reading = loaded ? Promise.resolve(loaded) : mustRead(ctx, runId);
   // validated first: a hostile answer (nested 10k deep, NaN, a class instance) is an InvalidAnswerError, thrown
   // after the record's own errors; the answers' digest is computed while the record is read
   let parsed: (Answer | undefined)[] | undefined;
@@ -128,7 +137,9 @@ export async function prepareResume(
   );
   if (replay)
     return { state, finished: record.status === "done" ? keptOutcome(record) : pendingResult(state, record, run) };
-  refuseTaken(record, digest, answers.length);
+  // a run whose deadline passed needs no answer: the claim declines its due requests (semantics 8)
+  const count = answers.length || (record.status === "suspended" ? dueAnswers(run, record.calls).length : 0);
+  refuseTaken(record, digest, count, nowOf(run));
   const applied = record.status === "suspended" ? matchAll(run, record, parsed) : [];
   run.signal?.throwIfAborted();
   const claimed = {
@@ -136,15 +147,16 @@ export async function prepareResume(
     calls: record.calls.map((c) => startedFor(c, applied)),
     answered: applied[0] ? { requestId: applied[0].answer.id, digest } : record.answered,
   };
-  const owner = await run.records.claim(found, claimed, digest);
+  const owner = await run.records.claim(found, claimed, digest, answers.length > 0 ? "answered" : "claimed");
   return { state, resumed: true, events: resumeRun(run, state, owner, applied) };
 }
 
 /** A run finished, owned by another resume, or answered with other answers than these is refused here. */
-function refuseTaken(record: RunRecord, digest: string, count: number): void {
+function refuseTaken(record: RunRecord, digest: string, count: number, now: number): void {
   const { runId, status } = record;
   if (status === "done") throw conflict(runId, "has already finished", "finished");
-  if (status === "claimed" && leaseHeld(record)) throw conflict(runId, "is being resumed by another caller", "claimed");
+  if (status === "claimed" && leaseHeld(record, now))
+    throw conflict(runId, "is being resumed by another caller", "claimed");
   const same = record.answered?.digest === digest || record.lease?.digest === digest || count === 0;
   if (status !== "suspended" && !same)
     throw conflict(runId, "was already answered; only the same answer can retry it", "answered");
@@ -229,11 +241,12 @@ function settleUnknown(ctx: RunContext, state: LoopState, calls: StoredCall[]): 
   return Promise.all(
     calls.map(async (c) => {
       if (!c.started || c.result) return c;
-      let result: ToolResult = { output: `interrupted: ${c.name} did not finish`, isError: true };
       if (ctx.toolkit?.get(c.name)?.recovery === "rerun") {
         const again: CallOutcome = await runTool(ctx, state, c, c.args, c.answer, c.state);
-        if (!again.request) result = again.result;
+        // a re-run that asks (an agent's task call whose child asks) leaves its request open: the run halts on it
+        return storedCall(again.request ? again : { call: c, args: c.args, result: again.result });
       }
+      const result: ToolResult = { output: `interrupted: ${c.name} did not finish`, isError: true };
       return storedCall({ call: c, args: c.args, result });
     }),
   );

@@ -11,6 +11,7 @@ import { runTool, type CallOutcome } from "./execute-tools";
 import { readRelayAnswer } from "../tools/relay-answer";
 import { isApprovalGate } from "../tools/approval";
 import { declined } from "./decline";
+import { nowOf } from "./deadline";
 
 export const isRelay = (request: PendingRequest): boolean => request.kind === "tool_call";
 
@@ -42,12 +43,12 @@ export const parsedAnswer = (answer: unknown): Answer | undefined =>
   answer === undefined || answer === null ? undefined : parseAnswer(answer);
 
 /** An already parsed answer must echo the Request's id; no answer counts as cancelled. */
-export function matchAnswer(request: PendingRequest, answer: Answer | undefined): Answer {
+export function matchAnswer(request: PendingRequest, answer: Answer | undefined, now = Date.now()): Answer {
   if (!answer) return { id: request.id, ok: false, reason: "cancelled" };
   if (answer.id !== request.id) throw new AnswerMismatchError(request, answer);
   // past the Request's expiresAt an ok answer counts as expired — decided here, before anything (the claim's
   // started marks, the toolkit check, a re-run after a takeover) looks at it
-  if (answer.ok && isExpired(request)) return { id: answer.id, ok: false, reason: "expired" };
+  if (answer.ok && isExpired(request, now)) return { id: answer.id, ok: false, reason: "expired" };
   return answer;
 }
 
@@ -104,7 +105,7 @@ export async function* resolveInline(
     while (outcome.request) {
       const group = openGroups(outcomes, (o) => o.request !== undefined).find((g) => g.calls.includes(outcome))!;
       if (ctx.stream) yield { type: "pending", request: group.request };
-      const answer = matchAnswer(group.request, parsedAnswer(await waitFor(group.request)));
+      const answer = matchAnswer(group.request, parsedAnswer(await waitFor(group.request)), nowOf(ctx));
       const results = await resolveRequest(ctx, state, group.request, group.calls, answer);
       // a call that suspends again waits once more, with its new state
       group.calls.forEach((m, i) => Object.assign(m, settled(results[i]!)));

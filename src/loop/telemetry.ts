@@ -14,7 +14,8 @@ export type MetricEvent =
  */
 export interface Telemetry {
   /** A run, or a resume of a halted one, begins. */
-  run(info: { model: string; style: Style; baseUrl: string }): RunTelemetry;
+  /** `agent`: the run is that agent's (toolnexus/agents), named so in its span. */
+  run(info: { model: string; style: Style; baseUrl: string; agent?: string }): RunTelemetry;
 }
 
 /** One run as a telemetry sees it. No method may throw: the run does not catch what it throws. */

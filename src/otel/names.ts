@@ -6,6 +6,7 @@
 export const OPERATION = "gen_ai.operation.name";
 export const PROVIDER = "gen_ai.provider.name";
 export const REQUEST_MODEL = "gen_ai.request.model";
+export const AGENT_NAME = "gen_ai.agent.name";
 export const RESPONSE_MODEL = "gen_ai.response.model";
 export const RESPONSE_ID = "gen_ai.response.id";
 export const FINISH_REASONS = "gen_ai.response.finish_reasons";

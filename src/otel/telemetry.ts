@@ -75,7 +75,12 @@ interface RunSpan {
   resumedFrom(stored: unknown): void;
 }
 
-function runSpan(options: OtelTelemetryOptions, provider: Record<string, string>, model: string): RunSpan {
+function runSpan(
+  options: OtelTelemetryOptions,
+  provider: Record<string, string>,
+  model: string,
+  agent?: string,
+): RunSpan {
   const started = Date.now();
   let parent = quietly(() => options.context?.(), undefined);
   let from: ReturnType<typeof resumeLink>;
@@ -83,11 +88,16 @@ function runSpan(options: OtelTelemetryOptions, provider: Record<string, string>
   return {
     open() {
       if (opened) return opened;
-      const attributes = { [n.OPERATION]: "invoke_agent", ...provider, [n.REQUEST_MODEL]: model };
+      const attributes = {
+        [n.OPERATION]: "invoke_agent",
+        ...provider,
+        [n.REQUEST_MODEL]: model,
+        ...(agent === undefined ? {} : { [n.AGENT_NAME]: agent }),
+      };
       if (from?.waitMs !== undefined) Object.assign(attributes, { [n.WAIT_MS]: from.waitMs });
       const links = from ? [from.link] : [];
       const span = options.tracer.startSpan(
-        "invoke_agent",
+        agent === undefined ? "invoke_agent" : `invoke_agent ${agent}`,
         { kind: n.SPAN_KIND_INTERNAL, startTime: started, attributes, links },
         parent,
       );
@@ -127,11 +137,14 @@ function pending(span: Span, report: ToolCallReport, content: boolean): void {
  * The spans of one run: its `invoke_agent` span — a resume's under the span of the run that halted, so that
  * a suspension and its answer read as one trace — and its children, each made once it ended.
  */
-function runSpans(options: OtelTelemetryOptions, info: { model: string; style: Style; baseUrl: string }): RunTelemetry {
+function runSpans(
+  options: OtelTelemetryOptions,
+  info: { model: string; style: Style; baseUrl: string; agent?: string },
+): RunTelemetry {
   const { tracer } = options;
   const content = options.recordContent === true;
   const provider = { [n.PROVIDER]: n.PROVIDERS[info.style] ?? info.style };
-  const run = runSpan(options, provider, info.model);
+  const run = runSpan(options, provider, info.model, info.agent);
   let ended = false;
 
   return {

@@ -31,6 +31,8 @@ const notEvents = (got: string, cause?: unknown): StreamError =>
 
 /** fetch reports a lost connection as a TypeError in every runtime; anything else (an abort) stays as it is. */
 function readFailure(error: unknown): unknown {
+  // the parser refuses a line over its bound (64 Mi characters)
+  if (error instanceof RangeError) return new StreamError(error.message, { cause: error });
   if (!(error instanceof TypeError)) return error;
   return new NetworkError("toolnexus: the event stream's connection was lost; try again", { cause: error });
 }

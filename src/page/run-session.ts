@@ -95,8 +95,8 @@ function resumeBody(runId: string, answers: Answer[], tokens: string[] | undefin
   return { runId, answers, ...(tokens ? { tokens } : {}) };
 }
 
-async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions): Promise<void> {
-  const answers = Array.isArray(answer) ? answer : [answer];
+async function answer(core: Core, given: Answer | Answer[], opts: AnswerOptions, retried?: true): Promise<void> {
+  const answers = Array.isArray(given) ? given : [given];
   const { runId, requests: open } = core.state;
   if (core.state.status === "streaming" || !runId || answers.length === 0) return;
   const answered = new Set(answers.map((a) => a.id));
@@ -106,7 +106,13 @@ async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions
   update(core, { status: "streaming", error: undefined, requests: open.filter((q) => !answered.has(q.id)), calls: [] });
   if (opts.text) appendMessage(core, { role: "user", text: opts.text });
   persist(core, { stream: undefined }); // an exchange cut off earlier is not the one to replay any more
+  let stale = false;
   await playExchange(core, resumeBody(runId, answers, tokens), (error) => {
+    // a token kept past its life (a page left open): fresh ones are fetched below, and the answer sent once more
+    if (error?.code === "resume_token" && !retried) {
+      stale = true;
+      return true;
+    }
     if (error && GONE.has(error.code)) {
       // answered elsewhere, expired, or not a question of this run: it is not coming back
       update(core, { requests: [], runId: undefined });
@@ -116,6 +122,10 @@ async function answer(core: Core, answer: Answer | Answer[], opts: AnswerOptions
     }
     return undefined;
   });
+  if (!stale) return;
+  update(core, { requests: open });
+  await playExchange(core, { runId, restore: true }); // the run as it stands: its open requests, each with a fresh token
+  if (core.state.status === "waiting" && core.state.runId === runId) await answer(core, answers, {}, true);
 }
 
 /* @__NO_SIDE_EFFECTS__ */

@@ -34,6 +34,7 @@ const STATUS: Readonly<Record<string, number>> = {
   run_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  too_many_requests: 429,
   llm_http: 502,
   stream: 502,
   network: 502,

@@ -22,15 +22,18 @@ export interface RecordStoreOptions {
   storage: RunStorage;
   /** How long a claim lasts between its owner's writes, in ms. */
   claimLeaseMs: number;
-  /** How long a halted record is kept on adapters with TTLs (at least until its requests expire); 0: for ever. */
+  /** How long a halted record is kept on adapters with TTLs (counted from its requests' deadline); 0: for ever. */
   pendingTtlSeconds: number;
   /** How long a finished run's outcome is kept for a replayed answer; 0: it is deleted. */
   completedTtlSeconds: number;
+  /** The client's clock, in ms since the epoch: leases and TTLs are measured with it. */
+  now: () => number;
 }
 
 /**
- * How long a record with `calls` is kept on adapters with TTLs: `pendingTtlSeconds`, but never less than
- * until the last open request's `expiresAt`. Undefined: kept until it is resumed.
+ * How long a record with `calls` is kept on adapters with TTLs: `pendingTtlSeconds`, counted from the last
+ * open request's `expiresAt` when it has one (a run is never deleted before its expiry had its chance).
+ * Undefined: kept until it is resumed.
  */
 export function pendingTtl(o: RecordStoreOptions, calls: readonly StoredCall[]): { ttlSeconds: number } | undefined {
   const ttl = o.pendingTtlSeconds;
@@ -38,7 +41,7 @@ export function pendingTtl(o: RecordStoreOptions, calls: readonly StoredCall[]):
   let until = 0;
   for (const { request } of openGroups(calls))
     if (request.expiresAt) until = Math.max(until, Date.parse(request.expiresAt) || 0);
-  return { ttlSeconds: Math.max(ttl, Math.ceil((until - Date.now()) / 1000)) };
+  return { ttlSeconds: ttl + Math.max(0, Math.ceil((until - o.now()) / 1000)) };
 }
 
 /** A stored record as read: its text (what a claim compares against) and the record checked. */
@@ -158,7 +161,7 @@ export function claimRecord(
 
 /** `record` with `status` as text: an edit of the base when the transcript is the base's, else serialized whole. */
 function encode(h: Held, record: RunRecord, status: RunRecordStatus, more: Partial<RunRecord> = {}): string {
-  const lease = { until: Date.now() + h.o.claimLeaseMs, digest: h.digest };
+  const lease = { until: h.o.now() + h.o.claimLeaseMs, digest: h.digest };
   const extra = { calls: record.calls, answered: h.answered, applied: h.applied, lease, ...more };
   if (record.assistant === h.base.assistant && record.messages.length === h.base.length) {
     const edited = restamp(h.base.text, record.runId, status, extra);

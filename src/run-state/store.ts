@@ -1,10 +1,11 @@
 // The durable record's whole life, in one place: a record is loaded, written when a fresh run halts, and
 // claimed by a resume — the claim returns its owner (owner.ts), which alone writes the record from then on.
-import { RunConflictError, StorageError, stored } from "../errors";
+import { RunConflictError, StorageError, stored, type ConflictReason } from "../errors";
 import { loadRecord } from "./check";
 import { runKey, saveRecord, type RunRecord } from "./record";
 import { claimRecord, pendingTtl, type Loaded, type RecordOwner, type RecordStoreOptions } from "./owner";
 import { swap } from "../storage/swap";
+import { indexedOwner, indexHalt } from "./deadlines";
 
 export type { Loaded, RecordOwner, RecordStoreOptions } from "./owner";
 
@@ -18,7 +19,7 @@ export interface RecordStore {
    * Takes the loaded record for one resume with a compare-and-set (exactly once on an atomic adapter),
    * writing `claimed` — the record with its answered calls marked as started — under a lease.
    */
-  claim(found: Loaded, claimed: RunRecord, digest: string): Promise<RecordOwner>;
+  claim(found: Loaded, claimed: RunRecord, digest: string, lost?: ConflictReason): Promise<RecordOwner>;
 }
 
 export function recordStore(options: RecordStoreOptions): RecordStore {
@@ -33,9 +34,10 @@ export function recordStore(options: RecordStoreOptions): RecordStore {
     async halt(record) {
       const value = saveRecord(record);
       const key = runKey(record.runId);
+      await indexHalt(options, record);
       await stored("set", key, () => storage.set(key, value, pendingTtl(options, record.calls)), value);
     },
-    async claim(found, claimed, digest) {
+    async claim(found, claimed, digest, lost = "claimed") {
       const key = runKey(claimed.runId);
       const owner = claimRecord(options, found, claimed, digest);
       let won: boolean;
@@ -51,9 +53,9 @@ export function recordStore(options: RecordStoreOptions): RecordStore {
         throw new RunConflictError(
           claimed.runId,
           `toolnexus: run "${claimed.runId}" was claimed by another resume first — nothing ran for this call`,
-          "claimed",
+          lost,
         );
-      return owner.owner;
+      return indexedOwner(options, found.record, owner.owner);
     },
   };
 }

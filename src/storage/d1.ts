@@ -4,7 +4,8 @@
 // The table is created on first use:
 //   create table if not exists "toolnexus_runs" (key text primary key, value text not null, expires_at integer);
 //   create index if not exists "toolnexus_runs_expires_at" on "toolnexus_runs" (expires_at);
-import { ConfigError, shown } from "../errors";
+import { ConfigError } from "../errors";
+import { kindOf } from "./define";
 import { quoteTable, sqlStorage, type SweepingStorage } from "./sql";
 
 /** The part of a D1 prepared statement this adapter uses (typed here so the core needs no workers-types). */
@@ -36,7 +37,7 @@ export function d1Storage(options: D1StorageOptions): D1Storage {
   if (typeof database?.prepare !== "function")
     throw new ConfigError(
       "database",
-      `toolnexus: d1Storage needs { database } — a D1 binding such as env.DB, got ${shown(database)}`,
+      `toolnexus: d1Storage needs { database } — a D1 binding such as env.DB, got ${kindOf(database)}`,
     );
   const name = options.table ?? "toolnexus_runs";
   const table = quoteTable("d1Storage", name, false);

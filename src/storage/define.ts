@@ -59,3 +59,14 @@ export function defineStorage(driver: StorageDriver, now: () => number = () => 0
     },
   };
 }
+
+/**
+ * What a binding option (a client, a database, a namespace) got instead, by its kind — never its value: a
+ * connection string passed by mistake holds a password. An object is named by its first keys.
+ */
+export function kindOf(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === "object") return shown(value);
+  const kind = `a ${typeName(value)}`;
+  return typeof value === "string" ? `${kind} (pass the client made from a connection string, not the string)` : kind;
+}

@@ -2,9 +2,9 @@
 // key's head entry. Deno KV holds at most 64 KiB per value and ~800 KB per commit, so a longer value is
 // written as chunks under fresh keys first; one checked commit then swaps the head to point at them, and
 // the chunks of the value it replaced are deleted after.
-import { ConfigError, shown, ToolnexusError } from "../errors";
+import { ConfigError, ToolnexusError } from "../errors";
 import type { RunStorage } from "./contract";
-import { defineStorage } from "./define";
+import { defineStorage, kindOf } from "./define";
 import { fitKey } from "./keys";
 import { headFor, readHead, type Head } from "./chunks";
 import { isExpired } from "./expiry";
@@ -169,7 +169,7 @@ export function denoKvStorage(options: DenoKvStorageOptions): RunStorage {
   if (typeof kv?.atomic !== "function")
     throw new ConfigError(
       "kv",
-      `toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv(), got ${shown(kv)}`,
+      `toolnexus: denoKvStorage needs { kv } — an open Deno.Kv from Deno.openKv(), got ${kindOf(kv)}`,
     );
   const db: Db = { kv, prefix: options.prefix ?? ["toolnexus"], now: options.now ?? (() => Date.now()) };
   return defineStorage(

@@ -4,13 +4,14 @@
 //                        run-store-object.ts), which runs one operation at a time, so compareAndSet is atomic.
 // Records over 32 Ki UTF-16 units are split into chunks under fresh keys (a KV-backed object holds at most
 // 128 KiB per value); the head entry that points at them is written last, in the same coalesced write.
-import { ConfigError, shown, ToolnexusError } from "../errors";
+import { ConfigError, ToolnexusError } from "../errors";
 import type { RunStorage } from "./contract";
 import { RESERVED, fitKey } from "./keys";
 import { createQueue } from "./queue";
-import { defineStorage } from "./define";
+import { defineStorage, kindOf } from "./define";
 import { headFor, readHead, type Head } from "./chunks";
 import { isExpired } from "./expiry";
+import { earliestIn } from "./deadline-keys";
 
 /** The part of a Durable Object's `ctx.storage` the `{ storage }` form uses. */
 export interface DurableObjectStorageLike {
@@ -75,6 +76,9 @@ export interface Local {
 
 const chunkKey = (l: Local, g: string, i: number) => `${l.prefix}${RESERVED}c:${g}:${i}`;
 const indexPrefix = (l: Local) => `${l.prefix}${RESERVED}e:`;
+/** Alarm entries at the deadlines the record store's index holds (semantics 8): the alarm fires at the earliest. */
+const deadlinePrefix = (l: Local) => `${l.prefix}${RESERVED}d:`;
+const timed = (prefix: string, at: number, key: string) => `${prefix}${String(at).padStart(15, "0")}:${key}`;
 const chunksOf = (l: Local, h: Head | undefined) =>
   h?.g === undefined ? [] : Array.from({ length: h.n ?? 0 }, (_, i) => chunkKey(l, h.g!, i));
 const remove = async (l: Local, keys: string[]) =>
@@ -116,20 +120,33 @@ async function write(
   const { head, parts } = headFor(value, CHUNK, e);
   const entries: [string, unknown][] = parts.map((part, i) => [chunkKey(l, head.g!, i), part]);
   entries.push([key, head]); // last: readers only ever follow a head whose chunks exist
-  if (l.alarms && e !== undefined) entries.push([`${indexPrefix(l)}${String(e).padStart(15, "0")}:${key}`, key]);
+  if (l.alarms && e !== undefined) entries.push([timed(indexPrefix(l), e, key), key]);
+  const due = l.alarms ? earliestIn(key.slice(l.prefix.length), value) : undefined;
+  if (due !== undefined) entries.push([timed(deadlinePrefix(l), due, key), key]);
   // issued without an await in between, so the runtime coalesces them into one atomic write
   await Promise.all(batches(entries).map((b) => l.storage.put(Object.fromEntries(b))));
   await remove(l, chunksOf(l, old));
-  if (l.alarms && e !== undefined) {
+  const wake = Math.min(e ?? Number.POSITIVE_INFINITY, due ?? Number.POSITIVE_INFINITY);
+  if (l.alarms && wake !== Number.POSITIVE_INFINITY) {
     const at = await l.alarms.getAlarm();
-    if (at === null || at > e) await l.alarms.setAlarm(e);
+    if (at === null || at > wake) await l.alarms.setAlarm(wake);
   }
 }
 
-/** Deletes every record whose expiry has passed (their index entries say which), then re-arms the alarm. */
+/**
+ * Deletes every record whose expiry has passed (their index entries say which) and the alarm entries of the
+ * deadlines that passed (the subclass's `alarm()` continues those runs), then re-arms the alarm.
+ */
 export async function sweep(l: Local): Promise<void> {
   const { alarms } = l;
   if (!alarms) return;
+  const deadlines = deadlinePrefix(l);
+  for (;;) {
+    const end = `${deadlines}${String(l.now() + 1).padStart(15, "0")}`;
+    const due = await alarms.list({ prefix: deadlines, end, limit: BATCH });
+    if (due.size === 0) break;
+    await alarms.delete([...due.keys()]);
+  }
   const prefix = indexPrefix(l);
   const end = `${prefix}${String(l.now() + 1).padStart(15, "0")}`;
   for (;;) {
@@ -141,7 +158,10 @@ export async function sweep(l: Local): Promise<void> {
     }
   }
   const [next] = (await alarms.list({ prefix, limit: 1 })).keys();
-  if (next !== undefined) await alarms.setAlarm(Number(next.slice(prefix.length, prefix.length + 15)));
+  const [deadline] = (await alarms.list({ prefix: deadlines, limit: 1 })).keys();
+  const times = [next?.slice(prefix.length), deadline?.slice(deadlines.length)];
+  const wake = Math.min(...times.map((t) => (t ? Number(t.slice(0, 15)) : Number.POSITIVE_INFINITY)));
+  if (wake !== Number.POSITIVE_INFINITY) await alarms.setAlarm(wake);
 }
 
 /**
@@ -241,6 +261,6 @@ export function durableObjectStorage(options: DurableObjectStorageOptions): RunS
   if (namespace) return createRemote(namespace, options.name ?? "toolnexus");
   throw new ConfigError(
     "storage",
-    `toolnexus: durableObjectStorage needs { storage } or { namespace } (of RunStoreObject), got ${shown(options)}`,
+    `toolnexus: durableObjectStorage needs { storage } or { namespace } (of RunStoreObject), got ${kindOf(options)}`,
   );
 }

@@ -2,7 +2,7 @@
 // has no conditional write, so compareAndSet is a best-effort read-then-write: NOT atomic.
 import { ConfigError, shown } from "../errors";
 import type { RunStorage } from "./contract";
-import { defineStorage } from "./define";
+import { defineStorage, kindOf } from "./define";
 import { fitKey, utf8Length } from "./keys";
 
 /** The part of a Workers `KVNamespace` binding this adapter uses (typed here so the core needs no workers-types). */
@@ -35,7 +35,7 @@ export function kvStorage(options: KvStorageOptions): RunStorage {
   if (typeof binding?.get !== "function" || typeof binding.put !== "function") {
     throw new ConfigError(
       "binding",
-      `toolnexus: kvStorage needs { binding } — a KV namespace binding such as env.RUNS, got ${shown(binding)}`,
+      `toolnexus: kvStorage needs { binding } — a KV namespace binding such as env.RUNS, got ${kindOf(binding)}`,
     );
   }
   const room = KV_MAX_KEY_BYTES - utf8Length(prefix);

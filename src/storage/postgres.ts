@@ -4,7 +4,8 @@
 // since the epoch) that reads honour and a sweep deletes. The table is created on first use:
 //   create table if not exists "toolnexus_runs" (key text primary key, value text not null, expires_at bigint);
 //   create index if not exists "toolnexus_runs_expires_at" on "toolnexus_runs" (expires_at);
-import { ConfigError, shown } from "../errors";
+import { ConfigError } from "../errors";
+import { kindOf } from "./define";
 import { quoteTable, sqlStorage, type SweepingStorage } from "./sql";
 
 /** `pg` (Pool or Client), Neon serverless, PGlite: anything with `query(text, params)`. */
@@ -47,7 +48,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   } else {
     throw new ConfigError(
       "client",
-      `toolnexus: postgresStorage needs { client } — a pg Pool or Client, Neon, PGlite, or a postgres.js sql, got ${shown(client)}`,
+      `toolnexus: postgresStorage needs { client } — a pg Pool or Client, Neon, PGlite, or a postgres.js sql, got ${kindOf(client)}`,
     );
   }
   return sqlStorage({

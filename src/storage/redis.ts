@@ -1,10 +1,10 @@
 // redisStorage(): a RunStorage in Redis, over the client you already have — node-redis, ioredis,
 // @upstash/redis, or a function that sends one command. Atomic: compareAndSet is one Lua script.
 // TTL: Redis expires the key itself (SET … PX).
-import { ConfigError, shown } from "../errors";
+import { ConfigError } from "../errors";
 import type { RunStorage } from "./contract";
 import { fromStored, toStored } from "./lossless";
-import { defineStorage } from "./define";
+import { defineStorage, kindOf } from "./define";
 
 /** node-redis (`createClient()`), through `sendCommand`. */
 export interface NodeRedisLike {
@@ -62,7 +62,7 @@ export function redisStorage(options: RedisStorageOptions): RunStorage {
   if (!run)
     throw new ConfigError(
       "client",
-      `toolnexus: redisStorage needs { client } (node-redis, ioredis or @upstash/redis) or { command: (args) => … }, got ${shown(options?.client)}`,
+      `toolnexus: redisStorage needs { client } (node-redis, ioredis or @upstash/redis) or { command: (args) => … }, got ${kindOf(options?.client)}`,
     );
   const prefix = options.prefix ?? "";
   const name = (key: string) => prefix + toStored(key);

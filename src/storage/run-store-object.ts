@@ -47,7 +47,15 @@ export class RunStoreObject {
     }
   }
 
-  /** Deletes expired records. */
+  /**
+   * The storage this object serves (atomic, its alarm kept at the earliest TTL and deadline): what a subclass's
+   * `alarm()` builds its client on — `await super.alarm(); await client.expire({ toolkit })` (semantics 8).
+   */
+  runStorage(): RunStorage {
+    return this.#store;
+  }
+
+  /** Deletes expired records; a subclass then continues the runs whose deadline passed (`client.expire`). */
   async alarm(): Promise<void> {
     await queueFor(this.#local.storage)(() => sweep(this.#local));
   }

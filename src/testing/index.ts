@@ -3,10 +3,10 @@
 // every atomic adapter keeps exactly-once under.
 export { storageContract } from "./storage-contract";
 export type { ContractEnv, ContractOptions, ContractTestFunctions } from "./storage-contract";
-export { raceResumes, countingTool } from "./race";
+export { raceResumes, raceSweepers, countingTool } from "./race";
 export { crashMatrix, crashingStorage } from "./crash-matrix";
 export type { Crash, CrashMatrixOptions, Fault } from "./crash-matrix";
-export type { RaceOutcome } from "./race";
+export type { RaceOutcome, SweepOutcome } from "./race";
 export { bigValue, ODD_KEYS, ODD_VALUES } from "./values";
 export { ContractAssertionError } from "./assert";
 export { scripted, toolResultsIn, userTurnsIn } from "./scripted";

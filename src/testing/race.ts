@@ -69,3 +69,54 @@ export async function raceResumes(
     stored: await storage.get(`run:${halted.runId}`),
   };
 }
+
+export interface SweepOutcome {
+  /** How many halted runs were due. */
+  due: number;
+  /** Every run id the sweepers reported as continued (each once is the promise). */
+  continued: string[];
+  /** How many model calls continued a run (one per due run is the promise). */
+  continuations: number;
+  /** How many times an expired approval's tool ran anyway (0 is the promise). */
+  executions: number;
+}
+
+/**
+ * Halts `runs` runs into `storage`, each waiting on an approval with a 60 s deadline, moves the clock past it,
+ * then lets `sweepers` clients (each over its own `make()`, as separate processes would) call
+ * `client.expire()` at once, and reports what they did: every run continued once, by one sweeper.
+ */
+export async function raceSweepers(
+  storage: RunStorage,
+  options: { runs?: number; sweepers?: number; make?: () => RunStorage } = {},
+): Promise<SweepOutcome> {
+  const { runs = 10, sweepers = 2, make = () => storage } = options;
+  let executions = 0;
+  const tool = defineTool({
+    name: "book",
+    description: "books once approved",
+    needsApproval: true,
+    approvalTimeoutSeconds: 60,
+    execute: () => `booked ${++executions}`,
+  });
+  let continuations = 0;
+  const reply = scripted(
+    "openai",
+    Array.from({ length: runs * (2 + sweepers) }, () => (body: Record<string, any>) => {
+      if (body.messages?.at(-1)?.role === "user") return { calls: [{ name: "book" }] };
+      continuations++;
+      return { text: "done" };
+    }),
+  );
+  let now = Date.now();
+  const clock = { now: () => now };
+  const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-race" } as const;
+  const client = (s: RunStorage) => createClient({ ...base, fetch: reply.fetch, storage: s, clock });
+  for (let i = 0; i < runs; i++) {
+    const halted = await client(storage).run("book a table", { toolkit: [tool] });
+    if (halted.status !== "pending") throw new Error(`the race needs halted runs, got ${halted.status}`);
+  }
+  now += 61_000;
+  const swept = await Promise.all(Array.from({ length: sweepers }, () => client(make()).expire({ toolkit: [tool] })));
+  return { due: runs, continued: swept.flatMap((s) => s.continued), continuations, executions };
+}

@@ -1,4 +1,5 @@
-// `needsApproval`: before a tool runs, its call suspends with `kind: "approval"` (`data: { tool, args }`).
+// `needsApproval`: before a tool runs, its call suspends with `kind: "approval"`
+// (`data: { tool, args, rememberable: true }`).
 // The loop re-executes the tool only after an ok answer (a declined or expired one becomes
 // `declined/expired: <prompt>` there, and the tool never runs), so an approval answer here means "go".
 // The approval Request's id carries a prefix, so a re-execution knows — across a durable halt too — that
@@ -62,7 +63,8 @@ export async function approvalGate(
     kind: "approval",
     id: `${APPROVAL_ID}${crypto.randomUUID()}`,
     prompt: await promptFor(name, args, prompt),
-    data: { tool: name, args },
+    // `rememberable`: an answerApproval(id, { remember }) to this request is remembered (a page offers "Always allow")
+    data: { tool: name, args, rememberable: true },
   };
   return { result: pending(request) };
 }

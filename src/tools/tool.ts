@@ -29,6 +29,13 @@ export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
    * tools that are safe to run twice, or that deduplicate on the idempotency key.
    */
   recovery?: "rerun";
+  /** With `needsApproval`: the approval Request expires after this many seconds (a positive number). */
+  approvalTimeoutSeconds?: number;
+  /**
+   * What a passed deadline answers for this tool's Requests: `"decline"` (reason `expired`, the default) or
+   * `"cancel"` (reason `cancelled`). Either way the tool does not run; `onDecline` may word it.
+   */
+  onExpire?: "decline" | "cancel";
   /**
    * The tool's own words when its Request (or its approval) is declined, cancelled or expired: what it returns
    * is the tool result the model sees instead of `declined/expired: <prompt>` — a string or JSON value as an
@@ -49,6 +56,7 @@ export function defineTool<S extends ToolInputSchema = JSONSchema>(options: Defi
   if (onDecline !== undefined && typeof onDecline !== "function")
     throw badOption(fn, "onDecline", "a function or left out", onDecline);
   if (recovery !== undefined && recovery !== "rerun") throw badOption(fn, "recovery", '"rerun" or left out', recovery);
+  const expiry = expiryOptions(fn, options);
   const tool = makeTool({
     name,
     description: options.description,
@@ -59,7 +67,23 @@ export function defineTool<S extends ToolInputSchema = JSONSchema>(options: Defi
     approvalPrompt: approvalPrompt as ToolSpec["approvalPrompt"],
     onDecline: onDecline as ToolSpec["onDecline"],
   });
-  return recovery ? { ...tool, recovery } : tool;
+  return { ...tool, ...(recovery ? { recovery } : {}), ...expiry };
+}
+
+/** `approvalTimeoutSeconds` and `onExpire`, checked (semantics 8): only those given. */
+function expiryOptions(
+  fn: string,
+  options: { approvalTimeoutSeconds?: unknown; onExpire?: unknown },
+): Pick<Tool, "approvalTimeoutSeconds" | "onExpire"> {
+  const { approvalTimeoutSeconds: seconds, onExpire } = options;
+  if (seconds !== undefined && !(typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0))
+    throw badOption(fn, "approvalTimeoutSeconds", "a number > 0 or left out", seconds);
+  if (onExpire !== undefined && onExpire !== "decline" && onExpire !== "cancel")
+    throw badOption(fn, "onExpire", '"decline", "cancel" or left out', onExpire);
+  return {
+    ...(seconds === undefined ? {} : { approvalTimeoutSeconds: seconds as number }),
+    ...(onExpire ? { onExpire } : {}),
+  };
 }
 
 /**

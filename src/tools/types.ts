@@ -44,7 +44,7 @@ export type InferSchema<S> =
         : T
       : Record<string, unknown>;
 
-export type ToolSource = "native" | "http" | "builtin" | "relay" | "mcp" | "skill" | "a2a" | "custom";
+export type ToolSource = "native" | "http" | "builtin" | "relay" | "mcp" | "skill" | "a2a" | "agent" | "custom";
 
 export interface ToolContext {
   /** Present only when the tool is re-executed after its suspension was answered. */
@@ -73,6 +73,10 @@ export interface Tool {
   recovery?: "rerun";
   /** Set ⇒ before `execute`, the call suspends with `kind: "approval"` until an ok answer approves it. */
   needsApproval?: NeedsApproval;
+  /** With `needsApproval`: the approval Request expires after this many seconds. */
+  approvalTimeoutSeconds?: number;
+  /** What a passed deadline answers for this tool's Requests: `"decline"` (reason `expired`, the default) or `"cancel"`. */
+  onExpire?: "decline" | "cancel";
   /** The prompt of the approval Request for a call with `args` (default: `"Approve running the tool <name>?"`). */
   approvalPrompt?(args: Record<string, unknown>): Promise<string>;
   /** Where a remote tool runs (an MCP server): its name, host and port, as telemetry reports them. */

@@ -15,8 +15,9 @@ export interface RenderRequestOptions {
   /** Strings merged over the English defaults. */
   strings?: Partial<ChatStrings>;
   /**
-   * Shows "Always allow" on approvals: returns the Answer that approves and remembers, e.g.
-   * `(id) => answerApproval(id, { remember: "conversation" })`. Without it the button is not shown.
+   * Shows "Always allow" on approvals that are remembered (`data.rememberable`, set by `needsApproval`): returns
+   * the Answer that approves and remembers, e.g. `(id) => answerApproval(id, { remember: "conversation" })`.
+   * Without it the button is not shown.
    */
   alwaysAllow?: (id: string) => Answer;
 }
@@ -122,7 +123,7 @@ function question(ctx: Ctx): HTMLElement[] {
 
 function approval(ctx: Ctx): HTMLElement[] {
   const { request, s, options } = ctx;
-  const data = (request.data ?? {}) as { args?: unknown };
+  const data = (request.data ?? {}) as { args?: unknown; rememberable?: unknown };
   const out: HTMLElement[] = [];
   if (data.args && typeof data.args === "object" && Object.keys(data.args).length)
     out.push(h("pre", { className: "args", part: "args" }, JSON.stringify(data.args, null, 2)));
@@ -138,7 +139,8 @@ function approval(ctx: Ctx): HTMLElement[] {
   });
   const approve = () => options.onAnswer(answerOutput(request.id, "approved"), s.approved);
   const row = h("div", { className: "row" }, button(s.approve, "primary approve", approve));
-  const always = options.alwaysAllow;
+  // "Always allow" only where the answer is remembered: needsApproval's gate, not a tool's own approval request
+  const always = data.rememberable === true && options.alwaysAllow;
   if (always) row.append(button(s.alwaysAllow, "always", () => options.onAnswer(always(request.id), s.alwaysAllowed)));
   // the reason comes before its Decline, so Tab reaches it first and Enter in it declines
   const declining = button(s.decline, "decline", undefined, "submit");
@@ -211,6 +213,32 @@ function toolCalls(ctx: Ctx): HTMLElement[] {
   return [form];
 }
 
+/** The largest unit a time left is said in, with its length in seconds. */
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["day", 86_400],
+  ["hour", 3_600],
+  ["minute", 60],
+  ["second", 1],
+];
+
+/**
+ * How long a Request with `expiresAt` has left ("Expires in 5 minutes."), or that it expired, as of `now`;
+ * nothing for a Request without a deadline (semantics 8: past it, the run goes on by itself).
+ */
+export function deadlineNote(request: PendingRequest<string>, s: ChatStrings, now = Date.now()): HTMLElement[] {
+  const at = request.expiresAt === undefined ? Number.NaN : Date.parse(request.expiresAt);
+  if (Number.isNaN(at)) return [];
+  const left = Math.round((at - now) / 1000);
+  const part = left > 0 ? "deadline" : "deadline expired";
+  let text = s.expired;
+  if (left > 0) {
+    const [unit, size] = UNITS.find(([, seconds]) => left >= seconds) ?? UNITS[3]!;
+    const when = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" }).format(Math.round(left / size), unit);
+    text = s.expiresIn.replace("{time}", when);
+  }
+  return [h("p", { className: part, part }, h("time", { dateTime: request.expiresAt }, text))];
+}
+
 /** Each kind's label and body; a kind not here gets the `other` row: a text field and Skip. */
 const KINDS: Record<string, { label: keyof ChatStrings; body: (ctx: Ctx) => HTMLElement[] }> = {
   input: { label: "kindInput", body: (ctx) => [textReply(ctx, [decline(ctx, ctx.s.skip, ctx.s.skipped)])] },
@@ -256,7 +284,7 @@ export function renderRequest(request: PendingRequest<string>, options: RenderRe
   // a question's prompt is drawn by its groups (the builtin tool's prompt lists the options, the buttons read better)
   const ownPrompt =
     kind === "question" && !schema ? [] : [h("p", { className: "prompt", part: "prompt" }, request.prompt)];
-  card.append(label, ...ownPrompt, ...body);
+  card.append(label, ...ownPrompt, ...deadlineNote(request, s), ...body);
   nameCard(card, label);
   return card;
 }

@@ -46,6 +46,10 @@ export interface ChatStrings {
   error: string;
   conflict: string;
   gone: string;
+  /** A question's deadline: `{time}` is when, relative to now ("in 5 minutes"). */
+  expiresIn: string;
+  /** A question whose deadline passed: the run goes on without the answer. */
+  expired: string;
   busy: string;
   /** The muted mark after the text of an exchange that was stopped (here or in another tab). */
   stopped: string;
@@ -96,6 +100,8 @@ export const DEFAULT_STRINGS: ChatStrings = {
   error: "Something went wrong:",
   conflict: "That question was already answered (perhaps in another tab) — nothing ran twice.",
   gone: "That question is no longer open — it was answered or it expired.",
+  expiresIn: "Expires {time}.",
+  expired: "This question expired; the conversation goes on without an answer.",
   busy: "Your previous message is still being answered, or was cut off — try again in a few seconds.",
   stopped: "Stopped",
 };

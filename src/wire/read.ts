@@ -1,6 +1,6 @@
 // What the wires (and translate) read out of provider JSON: objects, lists, text, token usage, the provider's
 // error objects, and the event stream of JSON; and the request headers and URL every wire builds.
-import { isPlainObject, typeName } from "../_internal/json";
+import { isPlainObject } from "../_internal/json";
 import { redact } from "../_internal/redact";
 import { capErrorBody, StreamError } from "../errors";
 import type { Usage } from "../types";
@@ -82,7 +82,28 @@ function errorText(error: unknown): string {
   if (typeof error === "string") return error;
   const message = record(error)?.message;
   if (typeof message === "string") return message;
-  return JSON.stringify(error) ?? typeName(error);
+  return brief(error);
+}
+
+/**
+ * Some JSON of `value` for an error's text, in bounded work whatever its shape: at most `left.nodes` values
+ * visited (`…` past them), strings cut short, a getter that throws shown as `?`. JSON.stringify would recurse
+ * through an error object nested 10,000 deep and throw a bare RangeError.
+ */
+function brief(value: unknown, left = { nodes: 40 }): string {
+  if (typeof value === "string") return JSON.stringify(value.slice(0, 100));
+  if (value === null || typeof value !== "object") return String(value);
+  if (--left.nodes < 0) return "…";
+  try {
+    const list = Array.isArray(value);
+    const keys = list ? [] : Object.keys(value).slice(0, 8);
+    const parts = list
+      ? value.slice(0, 8).map((item) => brief(item, left))
+      : keys.map((k) => `${JSON.stringify(k.slice(0, 40))}:${brief((value as Record<string, unknown>)[k], left)}`);
+    return list ? `[${parts}]` : `{${parts}}`;
+  } catch {
+    return "?";
+  }
 }
 
 /** The provider's error object (`{ message }`, a string, or anything else) as a StreamError, its text redacted and shortened. */

@@ -119,7 +119,7 @@ describe("renderRequest", () => {
       id: "q-1",
       kind: "approval",
       prompt: "Run book?",
-      data: { tool: "book", args: {} },
+      data: { tool: "book", args: {}, rememberable: true },
     };
     const element = renderRequest(request, {
       onAnswer: (answer, text) => seen.push([answer, text]),

@@ -61,6 +61,7 @@ const CALLS: [RegExp, { name: string; arguments: Record<string, unknown> }[]][] 
   [/calendar/, [{ name: "calendar", arguments: {} }]],
   [/lookup/, [{ name: "lookup", arguments: { q: "x" } }]],
   [/pay/, [{ name: "payment", arguments: {} }]],
+  [/transfer/, [{ name: "transfer", arguments: {} }]],
 ];
 
 function generate({ messages }: GenerateRequest, held: Promise<void>) {
@@ -120,6 +121,8 @@ export function widgetWorld() {
     asking("note", () => pending({ kind: "input", prompt: "Anything to add?" })),
     asking("calendar", () => authRequired("https://auth.example/consent?x=1", "Sign in to read your calendar")),
     asking("payment", () => pending({ kind: "payment", prompt: "Pay 5 EUR?" })),
+    // a tool's own approval request (not needsApproval's): it decides what an answer means, nothing is remembered
+    asking("transfer", () => pending({ kind: "approval", prompt: "Transfer 5 EUR?", data: { amount: 5 } })),
     defineTool({
       name: "book",
       description: "books something",

@@ -129,6 +129,21 @@ describe("<toolnexus-chat>: each kind answered by mouse", () => {
     expect(world.executions).toHaveLength(2);
   });
 
+  it("Always allow is offered only where it is remembered: not on a tool's own approval request", async () => {
+    const world = widgetWorld();
+    const chat = mount(world);
+    chat.setAttribute("remember", "conversation");
+    await say(chat, "transfer money");
+    const own = card(chat, "approval")!;
+    expect(buttonIn(own, "Approve")).toBeDefined();
+    expect(buttonIn(own, "Always allow")).toBeUndefined();
+    await userEvent.click(buttonIn(own, "Approve"));
+    await until(chat, () => chat.session!.state.status === "done");
+    expect(world.executions).toEqual(['transfer:{"output":"approved"}']);
+    await say(chat, "book a table"); // needsApproval's gate: remembered, so offered
+    expect(buttonIn(card(chat, "approval")!, "Always allow")).toBeDefined();
+  });
+
   it("without remember or alwaysAllow, an approval has no Always allow", async () => {
     const chat = mount(widgetWorld());
     await say(chat, "book a table");

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import postgres from "postgres";
 import { isToolnexusError, postgresStorage } from "toolnexus";
-import { crashMatrix, raceResumes, storageContract } from "toolnexus/testing";
+import { crashMatrix, raceResumes, raceSweepers, storageContract } from "toolnexus/testing";
 
 const url = process.env.DATABASE_URL;
 assert.ok(url, "DATABASE_URL is set (run scripts/test-databases.mjs)");
@@ -107,6 +107,15 @@ describe("postgresStorage", () => {
   it("with createTable: false, leaves the schema to you and reports the missing table", async () => {
     const storage = postgresStorage({ client: pool, table: fresh(), createTable: false });
     await assert.rejects(storage.get("k"), /does not exist/);
+  });
+
+  it("two sweepers over pg and postgres clients at once: every due run continued once, by one of them", async () => {
+    const table = fresh();
+    let i = 0;
+    const make = () => postgresStorage({ client: i++ % 2 ? pool : sql, table });
+    const outcome = await raceSweepers(make(), { runs: 10, sweepers: 2, make });
+    assert.equal(new Set(outcome.continued).size, 10);
+    assert.deepEqual([outcome.continued.length, outcome.continuations, outcome.executions], [10, 10, 0]);
   });
 
   it("100 resumes from 100 adapters over pg and postgres clients: the tool runs once", async () => {

@@ -7,7 +7,7 @@ import { createClient } from "redis";
 import IORedis from "ioredis";
 import { Redis as Upstash } from "@upstash/redis";
 import { redisStorage } from "toolnexus";
-import { crashMatrix, raceResumes, storageContract } from "toolnexus/testing";
+import { crashMatrix, raceResumes, raceSweepers, storageContract } from "toolnexus/testing";
 
 const { REDIS_URL: url, UPSTASH_URL, UPSTASH_TOKEN } = process.env;
 assert.ok(
@@ -88,6 +88,16 @@ describe("redisStorage", () => {
   it("needs a client it knows or a command function", () => {
     assert.throws(() => redisStorage({}), /node-redis, ioredis or @upstash\/redis/);
     assert.throws(() => redisStorage({ client: { get() {} } }), /command/);
+  });
+
+  it("two sweepers over node-redis, ioredis and Upstash at once: every due run continued once, by one of them", async () => {
+    const prefix = tag();
+    const clients = [nodeRedis, ioredis, upstash];
+    let i = 0;
+    const make = () => redisStorage({ client: clients[i++ % 3], prefix });
+    const outcome = await raceSweepers(make(), { runs: 10, sweepers: 2, make });
+    assert.equal(new Set(outcome.continued).size, 10);
+    assert.deepEqual([outcome.continued.length, outcome.continuations, outcome.executions], [10, 10, 0]);
   });
 
   it("100 resumes from node-redis, ioredis and Upstash clients at once: the tool runs once", async () => {

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { isToolnexusError, sqliteStorage } from "toolnexus";
-import { crashMatrix, storageContract } from "toolnexus/testing";
+import { crashMatrix, raceSweepers, storageContract } from "toolnexus/testing";
 import { binding } from "./support/sqlite-binding";
 
 const dir = mkdtempSync(join(tmpdir(), "toolnexus-sqlite-"));
@@ -33,6 +33,19 @@ const pragma = (database: typeof db, name: string) =>
   Object.values(database.prepare(`pragma ${name}`).all()[0] as Record<string, unknown>)[0];
 
 describe(`sqliteStorage over ${binding.name}`, () => {
+  it("two sweepers over two connections to one file at once: every due run continued once, by one of them", async () => {
+    const other = binding.open(join(dir, "runs.db"));
+    try {
+      let i = 0;
+      const make = () => sqliteStorage({ database: i++ % 2 ? other : db, table: "runs_sweep" });
+      const outcome = await raceSweepers(make(), { runs: 10, sweepers: 2, make });
+      expect(new Set(outcome.continued).size).toBe(10);
+      expect([outcome.continued.length, outcome.continuations, outcome.executions]).toEqual([10, 10, 0]);
+    } finally {
+      other.close();
+    }
+  });
+
   it("waits 5 s for another process's write by default (busy_timeout), or as long as asked", () => {
     const other = binding.open(join(dir, "busy.db"));
     other.exec("pragma busy_timeout = 0");

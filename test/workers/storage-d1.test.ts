@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { d1Storage, isToolnexusError } from "toolnexus";
-import { crashMatrix, raceResumes } from "toolnexus/testing";
+import { crashMatrix, raceResumes, raceSweepers } from "toolnexus/testing";
 import { storageContract } from "../behaviour/support/storage-contract";
 
 storageContract("d1Storage (Cloudflare D1)", ({ now }) => d1Storage({ database: env.DB, now }), {
@@ -70,6 +70,13 @@ describe("d1Storage", () => {
       createTable: false,
     });
     await expect(storage.get("k")).rejects.toThrow("no such table");
+  });
+
+  it("two sweepers at once: every due run continued once, by one of them", async () => {
+    const make = () => d1Storage({ database: env.DB, table: "runs_sweep" });
+    const outcome = await raceSweepers(make(), { runs: 10, sweepers: 2, make });
+    expect(new Set(outcome.continued).size).toBe(10);
+    expect([outcome.continued.length, outcome.continuations, outcome.executions]).toEqual([10, 10, 0]);
   });
 
   it("100 resumes from 100 adapters over one database: the tool runs once", async () => {

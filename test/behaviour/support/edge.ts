@@ -34,16 +34,20 @@ export function memoryWebStorage(): SessionStorageLike & { data: Map<string, str
   };
 }
 
-export function countingStorage(): RunStorage & { writes: () => number } {
+export function countingStorage(): RunStorage & { writes: () => number; written: string[] } {
   const inner = memoryStorage();
   let writes = 0;
+  const written: string[] = []; // every value ever written, so a test can say what was kept at rest
   return {
     get: (key) => inner.get(key),
-    set: (key, value, opts) => (writes++, inner.set(key, value, opts)),
+    set: (key, value, opts) => (writes++, written.push(value), inner.set(key, value, opts)),
     delete: (key) => (writes++, inner.delete(key)),
-    compareAndSet: (key, expected, value, opts) => (writes++, inner.compareAndSet!(key, expected, value, opts)),
+    compareAndSet: (key, expected, value, opts) => (
+      writes++, written.push(value), inner.compareAndSet!(key, expected, value, opts)
+    ),
     capabilities: inner.capabilities,
     writes: () => writes,
+    written,
   };
 }
 
@@ -88,6 +92,8 @@ export function edgeWorld(
     failsAfterTool?: number;
     answered?: Promise<void>;
     model?: EdgeModel;
+    /** More client options (a clock, a timeout on every request). */
+    client?: { clock?: { now(): number }; answerTimeoutSeconds?: number };
   } = {},
 ) {
   let fails = opts.failsAfterTool ?? 0; // the model's turns after a tool result that fail first (a dropped upstream)
@@ -129,6 +135,7 @@ export function edgeWorld(
     systemPrompt: SYSTEM_PROMPT,
     ...(opts.resumeSecret ? { resumeSecret: opts.resumeSecret } : {}),
     ...(opts.requireResumeToken ? { requireResumeToken: true } : {}),
+    ...opts.client,
   };
   const model = opts.model;
   const client = model

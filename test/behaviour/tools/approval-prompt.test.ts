@@ -55,7 +55,7 @@ describe("approvalPrompt", () => {
       (args: { version: string; env: string }) => `Deploy ${args.version} to ${args.env}?`,
     );
     expect(result.pending.prompt).toBe("Deploy v42 to production?");
-    expect(result.pending.data).toEqual({ tool: "deploy", args: ARGS });
+    expect(result.pending.data).toEqual({ tool: "deploy", args: ARGS, rememberable: true });
     const done = await client.resume(result.runId, answerDeclined(result.pending.id, "declined", "not today"), {
       toolkit: [tool],
     });

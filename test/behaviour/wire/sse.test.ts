@@ -208,3 +208,20 @@ describe("createSSEParser (internal push parser)", () => {
     expect(got).toEqual([{ event: "message", data: "a\nb" }]);
   });
 });
+
+describe("a line without end", () => {
+  it("a line, or one event's data, past the parser's bound is refused, however it is cut", () => {
+    const seen: SSEEvent[] = [];
+    const parser = createSSEParser((e) => void seen.push(e), undefined, 100);
+    parser.feed(`data: ${"a".repeat(90)}\n\n`);
+    expect(seen).toHaveLength(1);
+    expect(() => {
+      for (let i = 0; i < 20; i++) parser.feed("b".repeat(10)); // a line that never ends
+    }).toThrow(RangeError);
+    const lines = createSSEParser(() => {}, undefined, 100);
+    // each line short, the event's data (joined by newlines) past the bound
+    expect(() => lines.feed(`${"data: xxxxxxxxx\n".repeat(30)}\n`)).toThrow(/over 100 characters/);
+    const crlf = createSSEParser(() => {}, undefined, 100);
+    expect(() => crlf.feed(`data: ok\r\n${"c".repeat(200)}`)).toThrow(RangeError);
+  });
+});

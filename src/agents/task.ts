@@ -1,0 +1,238 @@
+// An agent level's runs — an agent run IS a client run: its tools and its `task` tool as the toolkit, its soul
+// as the system prompt, its model, its interpreter (the nearest `waitFor`: its own, else none below the root
+// so the request escalates, the client's at the root) — and the `task` tool of an agent with a team: spawn → run → settle, each child a client run of its own whose
+// handle id, run id and outcome are stored by value (tree.ts). A child that asks makes the call suspend with
+// the child's Request (`data.path` stamped by the level above the leaf, its id made unique by that path) and,
+// as the call's state, what reattaches it; the answer re-runs only this call, which resumes the child.
+import { pending } from "../pending";
+import { errorText } from "./_text";
+import { runFailure } from "../_internal/run-failure";
+import { runKey } from "../run-state/record";
+import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
+import type { ResumeOptions, RunOptions } from "../client/types";
+import type { Tool, ToolContext } from "../tools/types";
+import { ownTools, rolledUp, type Level } from "./level";
+import { childFor, settleChild, type ChildEntry } from "./tree";
+import type { Agent, AgentOptions, TaskResult } from "./types";
+
+/** What a suspended `task` call keeps (its tool state): the child's run, handle path and the id it asked with. */
+interface TaskState {
+  run: string;
+  path: string[];
+  ask: string;
+}
+
+const isTaskState = (s: unknown): s is TaskState =>
+  typeof s === "object" &&
+  s !== null &&
+  typeof (s as TaskState).run === "string" &&
+  typeof (s as TaskState).ask === "string" &&
+  Array.isArray((s as TaskState).path);
+
+/** The team, resolved to agents and sorted by name. */
+export function teamOf(agent: Agent): Agent[] {
+  const team = agent.options.team ?? [];
+  const found = team.filter((m): m is Agent => typeof m === "object" && m !== null);
+  return found.sort((a, b) => (a.name < b.name ? -1 : Number(a.name > b.name)));
+}
+
+/** The leaf's Request as its parent level escalates it: `data.path` to the leaf, an id unique by that path. */
+function stamped(request: PendingRequest, path: string[]): PendingRequest {
+  if (Array.isArray(request.data?.path)) return request; // stamped below: the deepest path names the leaf
+  return { ...request, id: `${path.join("/")}:${request.id}`, data: { ...request.data, path } } as PendingRequest;
+}
+
+/** A child's outcome as its task result. */
+export function taskResultOf(result: RunResult): TaskResult {
+  const base = { turns: result.turns, totalTokens: result.usage.totalTokens };
+  if (result.status === "done") return { status: "done", text: result.text, isError: false, ...base };
+  if (result.status === "pending")
+    return { status: "pending", text: result.pending.prompt, isError: false, pending: result.pending, ...base };
+  return { status: "incomplete", text: result.text, isError: true, ...base };
+}
+
+/** A settled child's outcome as the parent's model sees it: its text, or `[<status>] <text>` as an error. */
+function presented(agent: string, r: TaskResult, usage?: RunResult["usage"]): ToolResult {
+  const metadata = { agent, turns: r.turns, totalTokens: r.totalTokens, ...(usage ? { usage } : {}) };
+  if (r.status === "done") return { output: r.text, isError: false, metadata };
+  return { output: `[${r.status}] ${r.text}`, isError: true, metadata };
+}
+
+/** An error's `code` (read, not `instanceof`: this module may be bundled apart from the core's classes). */
+const codeOf = (e: unknown): unknown => (e as { code?: unknown } | null)?.code;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** When a child's run is claimed by a resume that may have died: the end of its lease (ms since the epoch). */
+async function leaseEnd(level: Level, run: string): Promise<number | undefined> {
+  try {
+    const raw = await level.client.storage.get(runKey(run));
+    const record = JSON.parse(raw ?? "null") as { status?: string; lease?: { until?: number } } | null;
+    return record?.status === "claimed" ? record.lease?.until : undefined;
+  } catch {
+    return undefined; // unreadable: the resume's own error is the one to report
+  }
+}
+
+/**
+ * Resumes the child with the answer (its own request id back): a claim another resume holds is waited out (its
+ * lease), a token the client requires is the child's own, and any other failure ends the parent's run too —
+ * never a made-up result — so the same answer, retried, finishes every level.
+ */
+async function resumeChild(child: Level, st: TaskState, answer: Answer): Promise<RunResult> {
+  const mine: Answer = { ...answer, id: st.ask };
+  let token: string | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await resumeLevel(child, st.run, mine, token === undefined ? {} : { token });
+    } catch (error) {
+      if (codeOf(error) === "resume_token" && token === undefined && attempt === 0) {
+        token = (await child.client.inspect(st.run))?.tokens?.[st.ask];
+        if (token !== undefined) continue;
+      }
+      const until = codeOf(error) === "run_conflict" && attempt < 8 ? await leaseEnd(child, st.run) : undefined;
+      if (until === undefined) throw runFailure(error);
+      await sleep(Math.max(1, until - Date.now() + 1));
+    }
+  }
+}
+
+/** A fresh child, or the one this call already has (settled: its recorded result; asked: its open request). */
+async function spawned(
+  child: Level,
+  entry: ChildEntry,
+  prompt: string,
+  signal: AbortSignal,
+): Promise<RunResult | TaskResult> {
+  if (entry.result) return entry.result;
+  const seen = await child.client.inspect(entry.run);
+  if (seen?.status === "pending" && seen.requests.length > 0) {
+    const request = seen.requests[0]!;
+    return { status: "pending", text: request.prompt, isError: false, pending: request, turns: 0, totalTokens: 0 };
+  }
+  return runLevel(child, prompt, { runId: entry.run, signal });
+}
+
+async function delegate(
+  level: Level,
+  team: Agent[],
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  const name = String(args.agent ?? "");
+  const prompt = String(args.prompt ?? "");
+  const member = team.find((a) => a.name === name);
+  if (!member) {
+    const names = team.map((a) => a.name);
+    return {
+      output: `agent "${name}" not in this agent's team (${names.length ? names.join(", ") : "none"})`,
+      isError: true,
+    };
+  }
+  let outcome: RunResult | TaskResult;
+  let st: TaskState;
+  const state = ctx.state;
+  if (isTaskState(state) && ctx.answer) {
+    st = state;
+    outcome = await resumeChild({ agent: member, client: level.client, path: st.path }, st, ctx.answer);
+  } else {
+    const budget = level.agent.options.budget ?? {};
+    const maxDepth = budget.maxDepth ?? 3;
+    if (level.path.length > maxDepth) return { output: `maxDepth ${maxDepth} exceeded`, isError: true };
+    const limits = { agent: name, prompt, maxChildren: budget.maxChildren ?? Number.POSITIVE_INFINITY };
+    const entry = await childFor(level.client, ctx.runId, ctx.idempotencyKey, limits).catch((e) => {
+      throw runFailure(e);
+    });
+    if (entry.run === "") return { output: entry.key, isError: true };
+    const path = [...level.path, entry.id];
+    const child: Level = { agent: member, client: level.client, path };
+    if (!entry.result) member.options.onSpawn?.(path.join("/"));
+    try {
+      outcome = await spawned(child, entry, prompt, ctx.signal);
+    } catch (error) {
+      return {
+        output: `[error] ${errorText(error)}`,
+        isError: true,
+        metadata: { agent: name, turns: 0, totalTokens: 0 },
+      };
+    }
+    st = { run: entry.run, path, ask: "" };
+  }
+  const result = "messages" in outcome ? taskResultOf(outcome) : outcome;
+  if (result.status === "pending") {
+    const request = result.pending!;
+    return pending(stamped(request, st.path), { state: { run: st.run, path: st.path, ask: request.id } });
+  }
+  const usage = "messages" in outcome ? outcome.usage : undefined;
+  await settleChild(level.client, ctx.runId, ctx.idempotencyKey, result).catch(() => undefined);
+  member.options.onClose?.(st.path.join("/"), result.status);
+  return presented(name, result, usage);
+}
+
+/** The `task` tool of a level whose agent has a team. */
+export function taskTool(level: Level): Tool {
+  const team = teamOf(level.agent);
+  const entries = team.map((a) => `${a.name}: ${a.does}`);
+  return {
+    name: "task",
+    description: `Delegate a subtask to an isolated subagent. Available agents — ${entries.join("; ")}`,
+    inputSchema: {
+      type: "object",
+      properties: { agent: { type: "string" }, prompt: { type: "string" } },
+      required: ["agent", "prompt"],
+    },
+    source: "agent",
+    recovery: "rerun",
+    execute: (args, ctx) => delegate(level, team, args, ctx),
+  };
+}
+
+/** The toolkit of a level: the agent's tools, then `task` when it has a team. */
+export function toolsOf(level: Level): Tool[] {
+  const { team } = level.agent.options;
+  const own = ownTools(level.agent);
+  return team && team.length > 0 ? [...own, taskTool(level)] : own;
+}
+
+/** What a run of this level passes the client (the same for a resume, less what the record keeps). */
+export function levelOptions(level: Level): RunOptions {
+  const o: AgentOptions = level.agent.options;
+  const root = level.path.length <= 2;
+  const waitFor = o.waitFor ?? (root ? undefined : null);
+  return {
+    toolkit: toolsOf(level),
+    ...(o.soul === undefined ? {} : { systemPrompt: o.soul }),
+    ...(o.model === undefined || o.model === "inherit" ? {} : { model: o.model }),
+    ...(waitFor === undefined ? {} : { waitFor }),
+    ...(o.budget?.maxTurns === undefined ? {} : { maxTurns: o.budget.maxTurns }),
+    ...(o.hooks === undefined ? {} : { hooks: o.hooks }),
+    agent: level.agent.name,
+  };
+}
+
+export async function runLevel(level: Level, prompt: string, extra: RunOptions = {}): Promise<RunResult> {
+  return rolledUp(await level.client.run(prompt, { ...levelOptions(level), ...extra }));
+}
+
+export async function* streamLevel(level: Level, prompt: string, extra: RunOptions = {}): AsyncGenerator<StreamEvent> {
+  for await (const event of level.client.stream(prompt, { ...levelOptions(level), ...extra }))
+    yield event.type === "done" ? { ...event, result: rolledUp(event.result) } : event;
+}
+
+export async function resumeLevel(
+  level: Level,
+  runId: string,
+  answer: Answer | readonly Answer[],
+  extra: ResumeOptions = {},
+): Promise<RunResult> {
+  const { toolkit, waitFor, maxTurns, hooks, agent } = levelOptions(level);
+  const opts: ResumeOptions & Pick<RunOptions, "maxTurns" | "hooks"> = {
+    toolkit,
+    ...(waitFor === undefined ? {} : { waitFor }),
+    ...(maxTurns === undefined ? {} : { maxTurns }),
+    ...(hooks === undefined ? {} : { hooks }),
+    agent,
+    ...extra,
+  };
+  return rolledUp(await level.client.resume(runId, answer, opts));
+}

@@ -1,0 +1,82 @@
+// The crash matrix over a nested resume: the answer to a three-level tree's question is resumed by a process
+// that dies at its k-th storage operation (throws, hangs, lands and loses the reply) or whose k-th operation
+// fails once, for every k; then fresh clients on the same storage retry the same answer. Whatever k was, the
+// tree finishes, the leaf's booking ran at most once (a booking whose outcome was lost is reported to the
+// model as interrupted, never run again) and nothing is left claimed.
+import { answerOutput, memoryStorage, type PendingResult, type RunResult, type RunStorage } from "toolnexus";
+import { crashingStorage, type Crash, type Fault } from "toolnexus/testing";
+import { describe, expect, it } from "vitest";
+import { clientOn, world } from "./support";
+
+const LEASE = 25;
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The same answer from a fresh client until the tree finishes (a failed try waits out the lease it may have left). */
+async function finish(w: ReturnType<typeof world>, storage: RunStorage, runId: string, id: string): Promise<RunResult> {
+  let failure: unknown;
+  for (let tries = 0; tries < 8; tries++) {
+    try {
+      return await w.coordinator.resume(runId, answerOutput(id, "yes"), { client: clientOn(storage, w.counts) });
+    } catch (error) {
+      failure = error;
+      await wait(LEASE * 2);
+    }
+  }
+  throw failure;
+}
+
+/** Every run of the tree, from the root down through the stored trees. */
+async function runsOf(storage: RunStorage, root: string): Promise<string[]> {
+  const out = [root];
+  for (let i = 0; i < out.length; i++) {
+    const raw = await storage.get(`agents:${out[i]}`);
+    if (raw) for (const c of Object.values(JSON.parse(raw).calls) as { run: string }[]) out.push(c.run);
+  }
+  return out;
+}
+
+/** One crash or fault at the k-th operation; false once k is past the resume's last operation. */
+async function at(k: number, how: Crash | Fault): Promise<boolean> {
+  const w = world();
+  const inner = memoryStorage();
+  const p = (await w.coordinator.run("dinner", { client: clientOn(inner, w.counts) })) as PendingResult;
+  const { storage, crashed } = crashingStorage(inner, k, how);
+  let over = false;
+  let settled: RunResult | undefined;
+  void w.coordinator.resume(p.runId, answerOutput(p.pending.id, "yes"), { client: clientOn(storage, w.counts) }).then(
+    (r) => ((settled = r), (over = true)),
+    () => (over = true),
+  );
+  while (!over && !(how === "hang" && crashed())) await wait(1);
+  if (!crashed()) {
+    expect(settled?.status).toBe("done");
+    return false;
+  }
+  await wait(LEASE * 2);
+  const result = settled?.status === "done" && how !== "throws" && how !== "lands-then-throws" ? settled : undefined;
+  const done = result ?? (await finish(w, inner, p.runId, p.pending.id));
+  expect(done.status, `k=${k} ${how}`).toBe("done");
+  expect(w.counts.booked.length, `k=${k} ${how}: bookings`).toBeLessThanOrEqual(1);
+  // a booking that ran but whose outcome the crash lost is reported as interrupted too — never run again
+  if (w.counts.booked.length === 0)
+    expect(done.text, `k=${k} ${how}`).toContain("interrupted: book_table did not finish");
+  else
+    expect(done.text, `k=${k} ${how}`).toMatch(
+      /^coord: planned: booker: (table booked for friday|interrupted: book_table did not finish)$/,
+    );
+  for (const run of await runsOf(inner, p.runId)) {
+    const raw = await inner.get(`run:${run}`);
+    if (raw) expect(JSON.parse(raw).status, `k=${k} ${how}: run ${run}`).toBe("done");
+  }
+  return true;
+}
+
+describe("the crash matrix over a nested resume (three levels)", () => {
+  for (const how of ["throw", "hang", "lost", "throws", "lands-then-throws"] as const) {
+    it(`the k-th storage operation ${how}, for every k: fresh clients finish the tree, the booking at most once`, async () => {
+      let points = 0;
+      while (await at(points + 1, how)) points++;
+      expect(points).toBeGreaterThan(6);
+    }, 120_000);
+  }
+});
