@@ -6,6 +6,8 @@
 // `resume[]` answers them under AG-UI's rules — every open interrupt addressed, none expired, each checked
 // against the STORED suspension — else RUN_ERROR, and nothing is consumed.
 import { isPlainObject } from "../_internal/json";
+import type { Client } from "../client";
+import { isDue } from "../client/clock";
 import { type ConflictReason, RunConflictError, ToolnexusError } from "../errors";
 import {
   AgUiEncoder,
@@ -168,21 +170,25 @@ const conflict = (runId: string, reason: ConflictReason, message: string) =>
 
 /**
  * The answers a resume gives, checked against the stored suspension: every open request addressed, each
- * entry naming one, none expired. On a run no longer waiting, the requests it had (an identical replay
- * gets the kept outcome). Throws what the run is refused with.
+ * entry naming one, none expired by `client`'s clock. On a run no longer waiting, the requests it had (an
+ * identical replay gets the kept outcome). Throws what the run is refused with.
  */
-function answersOf(runId: string, requests: PendingRequest[], open: boolean, resume: ResumeEntry[]): Answer[] {
+function answersOf(
+  client: Client,
+  runId: string,
+  requests: PendingRequest[],
+  open: boolean,
+  resume: ResumeEntry[],
+): Answer[] {
   const byId = new Map(requests.map((r) => [r.id, r]));
   const named = new Set(resume.map((e) => e.interruptId));
   if (named.size !== resume.length) throw conflict(runId, "waiting", "a resume names an interrupt twice");
   if (open && requests.some((r) => !named.has(r.id)))
     throw conflict(runId, "waiting", "a resume must address every open interrupt (partial resumes are not supported)");
-  const now = Date.now();
   return resume.map((entry) => {
     const request = byId.get(entry.interruptId);
     if (!request) throw conflict(runId, "answered", `interrupt "${entry.interruptId}" is not open on this thread`);
-    const expired = request.expiresAt !== undefined && Date.parse(request.expiresAt) <= now;
-    if (open && expired && entry.status === "resolved")
+    if (open && isDue(client, request) && entry.status === "resolved")
       throw conflict(
         runId,
         "waiting",
@@ -208,7 +214,7 @@ async function resumeThread(call: InteropCall, input: Input, conversationId: str
   const open = waiting !== undefined;
   const openIds = new Set(openCalls(calls).map((c) => c.request!.id));
   const asked = open ? requests.filter((r) => openIds.has(r.id)) : requests;
-  const answers = answersOf(runId, asked, open, resume);
+  const answers = answersOf(call.opts.client, runId, asked, open, resume);
   const tokens = resume.map((e) => e.metadata?.token);
   const signed = tokens.every((t) => typeof t === "string") ? (tokens as string[]) : undefined;
   return resumeInterop(call, conversationId, { runId, before, answers, tokens: signed }, agUiSpeaks(input));

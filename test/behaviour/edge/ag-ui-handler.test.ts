@@ -155,6 +155,17 @@ describe("createAgUiHandler", () => {
     expect(last(cancelled)).toMatchObject({ type: "RUN_FINISHED" });
   });
 
+  it("expiry is read on the client's clock: an interrupt not yet expired by it is resolved and runs", async () => {
+    // the client's time stands a day before the request's expiresAt (2001-01-01), long past by the system clock
+    const w = interopWorld({ clock: { now: () => Date.parse("2000-12-31T00:00:00.000Z") } });
+    const [late] = interruptsOf(await dataFrames(await w.postAgUi(ask("t-clock", "late"))));
+    const events = await dataFrames(
+      await w.postAgUi(input("t-clock", { resume: [{ interruptId: late.id, status: "resolved", payload: "now" }] })),
+    );
+    expect(last(events)).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+    expect(w.ran).toEqual(["late:ok"]);
+  });
+
   it("another owner's thread is not theirs: the same threadId is a thread of their own", async () => {
     const w = interopWorld();
     const [a, b] = interruptsOf(await dataFrames(await w.postAgUi(ask("t-own", "deploy twice"))));

@@ -42,7 +42,13 @@ function generate({ messages }: GenerateRequest) {
 }
 
 export function interopWorld(
-  opts: { resumeSecret?: string; storage?: RunStorage; maxBodyBytes?: number; systemPrompt?: string } = {},
+  opts: {
+    resumeSecret?: string;
+    storage?: RunStorage;
+    maxBodyBytes?: number;
+    systemPrompt?: string;
+    clock?: { now(): number };
+  } = {},
 ) {
   const ran: string[] = [];
   const tools = [
@@ -82,6 +88,7 @@ export function interopWorld(
     storage: opts.storage ?? memoryStorage(),
     ...(opts.resumeSecret ? { resumeSecret: opts.resumeSecret } : {}),
     ...(opts.systemPrompt ? { systemPrompt: opts.systemPrompt } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
   });
   const owner = (request: Request) => request.headers.get("x-user");
   const settings = { client, toolkit: tools, owner, ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}) };
