@@ -54,7 +54,8 @@ type Stoppable = { stop?: () => Promise<void> };
 /** The browser storage a name stands for, read from the page (never on a server: the session is made on the client). */
 function namedStorage(name: "session" | "local"): SessionStorageLike | undefined {
   try {
-    return name === "local" ? globalThis.localStorage : globalThis.sessionStorage;
+    const page = globalThis as { localStorage?: SessionStorageLike; sessionStorage?: SessionStorageLike };
+    return name === "local" ? page.localStorage : page.sessionStorage;
   } catch {
     return undefined; // a sandboxed frame throws on access
   }

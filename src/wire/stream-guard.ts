@@ -33,7 +33,9 @@ function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number)
       ms,
     );
   });
-  return Promise.race([reader.read(), silent]).finally(() => clearTimeout(timer));
+  return Promise.race([reader.read(), silent]).finally(() => {
+    if (timer !== undefined) clearTimeout(timer);
+  });
 }
 
 /** `body`, ended with a StreamError past a line of `maxLineBytes` or a silence of `idleMs`. */
