@@ -8,6 +8,7 @@ import { approvalsAdmin, ownedConversation, type Approvals } from "./client/appr
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
+import type { ResolvedOptions } from "./loop/context";
 import { clocks } from "./client/clock";
 import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
 import { collect, session, type SessionEnv } from "./client/session";
@@ -133,90 +134,66 @@ async function inspect(env: SessionEnv, runId: string, io: InspectOptions = {}):
   return { ...found, token: signed[0]!, tokens };
 }
 
-/* @__NO_SIDE_EFFECTS__ */
-export function createClient(options: ClientOptions): Client {
-  const opts = resolveOptions(options);
-  const storage = opts.storage ?? memoryStorage();
-  const registry = createMetrics();
-  const clock = () => opts.clock?.now() ?? Date.now();
-  const conversations = conversationStore(storage, opts.claimLeaseMs, clock);
-  const env = sessionEnv(opts, storage, registry, conversations);
-  const resumed = resumePlans(opts);
+/** What a client's verbs share: its options resolved once, its storage, session environment and conversations. */
+interface Parts {
+  opts: ResolvedOptions;
+  storage: RunStorage;
+  env: SessionEnv;
+  conversations: ReturnType<typeof conversationStore>;
+  resumed: ReturnType<typeof resumePlans>;
+}
 
-  /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
-  async function* started(
-    prompt: Prompt,
-    runOptions: RunOptions,
-    stream: boolean,
-  ): AsyncGenerator<StreamEvent, RunResult> {
-    checkRunId(runOptions.runId);
-    const id = runOptions.conversationId;
-    if (id === undefined) return yield* session(env, runOptions, stream, freshPlan(opts, prompt, runOptions));
-    return yield* conversations.exchange(id, (history) =>
-      session(env, runOptions, stream, freshPlan(opts, prompt, { ...runOptions, history }, id)),
-    );
-  }
+/** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
+async function* started(
+  { opts, env, conversations }: Parts,
+  prompt: Prompt,
+  runOptions: RunOptions,
+  stream: boolean,
+): AsyncGenerator<StreamEvent, RunResult> {
+  checkRunId(runOptions.runId);
+  const id = runOptions.conversationId;
+  if (id === undefined) return yield* session(env, runOptions, stream, freshPlan(opts, prompt, runOptions));
+  return yield* conversations.exchange(id, (history) =>
+    session(env, runOptions, stream, freshPlan(opts, prompt, { ...runOptions, history }, id)),
+  );
+}
 
-  // One implementation each; the overloads (on Client too) type `output` from the schema.
-  function run<S extends ToolInputSchema>(prompt: Prompt, runOptions: WithOutput<RunOptions, S>): Promise<Typed<S>>;
-  function run(prompt: Prompt, runOptions?: RunOptions): Promise<RunResult>;
-  function run(prompt: Prompt, runOptions: RunOptions = {}): Promise<RunResult> {
-    return collect(started(prompt, runOptions, false));
-  }
+/**
+ * The verbs of runs: `run`/`stream` a prompt, `resume`/`resumeStream` a halted run, `ask` in a conversation.
+ * One implementation each; the overloads on Client type `output` from the schema.
+ */
+function runVerbs(parts: Parts): Pick<Client, "run" | "stream" | "resume" | "resumeStream" | "ask"> {
+  const { env, resumed } = parts;
+  const run = (prompt: Prompt, runOptions: RunOptions = {}): Promise<RunResult> =>
+    collect(started(parts, prompt, runOptions, false));
+  const resumedRun = (runId: string, answer: Answer | readonly Answer[], options: ResumeOptions, stream: boolean) =>
+    session(env, options, stream, resumed(runId, answer, options));
+  return {
+    run: run as Client["run"],
+    stream: ((prompt: Prompt, runOptions: RunOptions = {}) =>
+      started(parts, prompt, runOptions, true)) as Client["stream"],
+    resume: ((runId: string, answer: Answer | readonly Answer[], options: ResumeOptions = {}) =>
+      collect(resumedRun(runId, answer, options, false))) as Client["resume"],
+    resumeStream: ((runId: string, answer: Answer | readonly Answer[], options: ResumeOptions = {}) =>
+      resumedRun(runId, answer, options, true)) as Client["resumeStream"],
+    ask: (prompt, askOptions = {}) => {
+      const { id } = askOptions;
+      return run(prompt, id === undefined ? askOptions : { ...askOptions, conversationId: id });
+    },
+  };
+}
 
-  function stream<S extends ToolInputSchema>(
-    prompt: Prompt,
-    runOptions: WithOutput<RunOptions, S>,
-  ): AsyncIterable<StreamEvent<Typed<S>>>;
-  function stream(prompt: Prompt, runOptions?: RunOptions): AsyncIterable<StreamEvent>;
-  function stream(prompt: Prompt, runOptions: RunOptions = {}): AsyncIterable<StreamEvent> {
-    return started(prompt, runOptions, true);
-  }
-
-  function resume<S extends ToolInputSchema>(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    resumeOptions: WithOutput<ResumeOptions, S>,
-  ): Promise<Typed<S>>;
-  function resume(runId: string, answer: Answer | readonly Answer[], resumeOptions?: ResumeOptions): Promise<RunResult>;
-  function resume(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    resumeOptions: ResumeOptions = {},
-  ): Promise<RunResult> {
-    return collect(session(env, resumeOptions, false, resumed(runId, answer, resumeOptions)));
-  }
-
-  function resumeStream<S extends ToolInputSchema>(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    resumeOptions: WithOutput<ResumeOptions, S>,
-  ): AsyncIterable<StreamEvent<Typed<S>>>;
-  function resumeStream(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    resumeOptions?: ResumeOptions,
-  ): AsyncIterable<StreamEvent>;
-  function resumeStream(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    resumeOptions: ResumeOptions = {},
-  ): AsyncIterable<StreamEvent> {
-    return session(env, resumeOptions, true, resumed(runId, answer, resumeOptions));
-  }
-
-  function ask(prompt: Prompt, askOptions: AskOptions = {}): Promise<RunResult> {
-    const { id } = askOptions;
-    return run(prompt, id === undefined ? askOptions : { ...askOptions, conversationId: id });
-  }
-
+/** The verbs of conversations: `forget` one (its transcript and remembered approvals), hold one by its id. */
+function conversationVerbs(
+  { storage, conversations }: Parts,
+  ask: Client["ask"],
+): Pick<Client, "forget" | "conversation"> {
   async function forget(id: string, forgetOptions: { owner?: string } = {}): Promise<void> {
     const owner = checkOwner(forgetOptions?.owner);
     const stored = owner === undefined ? id : await ownedConversation(id, owner);
     await conversations.forget(stored);
     await storage.delete(conversationApprovalsKey(stored));
   }
-
   function conversation(conversationOptions: ConversationOptions = {}): Conversation {
     const id = conversationOptions.id ?? `conv-${crypto.randomUUID()}`;
     const { toolkit } = conversationOptions;
@@ -227,6 +204,19 @@ export function createClient(options: ClientOptions): Client {
       reset: () => forget(id),
     };
   }
+  return { forget, conversation };
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+export function createClient(options: ClientOptions): Client {
+  const opts = resolveOptions(options);
+  const storage = opts.storage ?? memoryStorage();
+  const registry = createMetrics();
+  const clock = () => opts.clock?.now() ?? Date.now();
+  const conversations = conversationStore(storage, opts.claimLeaseMs, clock);
+  const env = sessionEnv(opts, storage, registry, conversations);
+  const parts: Parts = { opts, storage, env, conversations, resumed: resumePlans(opts) };
+  const verbs = runVerbs(parts);
 
   async function translate(request: TranslateRequest): Promise<TranslateResult> {
     const ctx = await env.context(request.toolkit, request.signal, false);
@@ -234,16 +224,11 @@ export function createClient(options: ClientOptions): Client {
   }
 
   const client: Client = {
-    run,
-    stream,
-    resume,
-    resumeStream,
+    ...verbs,
+    ...conversationVerbs(parts, verbs.ask),
     inspect: (runId, io) => inspect(env, runId, io),
     expire: (eo) => expireDue(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, eo),
-    ask,
-    forget,
     approvals: approvalsAdmin(storage),
-    conversation,
     translate,
     metrics: () => registry.render(),
     storage,
