@@ -9,7 +9,6 @@ import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
 import type { ResolvedOptions } from "./loop/context";
-import { clocks } from "./client/clock";
 import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
 import { collect, session, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
@@ -18,7 +17,7 @@ import { continueDue, expireDue, type ExpireOptions, type ExpireResult } from ".
 import { memoryStorage } from "./storage/memory";
 import { RunConflictError } from "./errors";
 import type { Answer, OutputRunResult, RunResult, StreamEvent } from "./types";
-import type { ClientOptions } from "./loop/options";
+import type { ClientOptions, Clock } from "./loop/options";
 import type { InferSchema, ToolInputSchema } from "./tools/types";
 import type { Prompt, ResumeOptions, RunOptions } from "./client/types";
 import type { RunStorage } from "./storage/contract";
@@ -112,6 +111,8 @@ export interface Client {
    * edge handler keeps its event logs and owner stamps as long by default.
    */
   readonly pendingTtlSeconds: number;
+  /** The client's time source (the `clock` option, else the system clock): deadlines, TTLs and leases read it. */
+  readonly clock: Clock;
 }
 
 export interface InspectOptions {
@@ -233,7 +234,7 @@ export function createClient(options: ClientOptions): Client {
     metrics: () => registry.render(),
     storage,
     pendingTtlSeconds: opts.pendingTtlSeconds,
+    clock: { now: clock },
   };
-  clocks.set(client, clock); // an edge handler continues a due run by the client's time
   return client;
 }
