@@ -14,7 +14,7 @@ import type { Answer, StreamEvent } from "../types";
 import type { ErrorPayload } from "./error-body";
 import { serveExchange, type Speaks } from "./exchange";
 import type { StoredHead } from "./exchange-log";
-import { type Call, logOf } from "./options";
+import { type Call, logOf, runOptionsOf, type RunHandlerOptions } from "./options";
 import { readJson } from "./request";
 import { aboutRun, checkOwner } from "./run-owner";
 import { settle, type Shared } from "./serve";
@@ -25,6 +25,11 @@ export interface InteropHandlerOptions {
   client: Client;
   /** The tools every run and resume gets. */
   toolkit?: ToolkitLike;
+  /**
+   * An agent from `toolnexus/agents` in place of `toolkit` (as createRunHandler's `agent`): its delegations
+   * show as the protocol has them, a question from below as the leaf's request with `data.path`.
+   */
+  agent?: RunHandlerOptions["agent"];
   /** Who is asking (see createRunHandler's `owner`): threads and chats are kept per owner. */
   owner?: (request: Request) => string | null | Promise<string | null>;
   /** Send the model's reasoning to the page. Default false. */
@@ -55,8 +60,8 @@ export function startInterop(
   const { opts, storage } = call;
   const runId = `run-${crypto.randomUUID()}`;
   const owner = call.owner ?? undefined;
-  const run = (signal: AbortSignal) =>
-    opts.client.stream(prompt, { signal, runId, toolkit: opts.toolkit, conversationId, owner });
+  const base = runOptionsOf(opts);
+  const run = (signal: AbortSignal) => opts.client.stream(prompt, { ...base, signal, runId, conversationId, owner });
   return serveExchange({
     ...call,
     log: logOf(call, runId),
@@ -84,8 +89,9 @@ export function resumeInterop(
 ): Promise<Response> {
   const { opts, storage } = call;
   const owner = call.owner ?? undefined;
+  const { toolkit, waitFor, agent } = runOptionsOf(opts);
   const run = (signal: AbortSignal) =>
-    opts.client.resumeStream(runId, answers, { signal, toolkit: opts.toolkit, tokens, owner });
+    opts.client.resumeStream(runId, answers, { signal, toolkit, tokens, owner, waitFor, agent });
   return serveExchange({
     ...call,
     log: logOf(call, runId),

@@ -18,6 +18,8 @@ export interface Interrupt {
   responseSchema?: Record<string, unknown>;
   expiresAt?: string;
   metadata?: Record<string, unknown>;
+  /** The sub-agent whose request this is (a delegated agent's question): its handle path, `root/a.1/b.1`. */
+  subagentRunId?: string;
 }
 
 /** An assistant's tool call in a MESSAGES_SNAPSHOT: its name and arguments (JSON text), never its result. */
@@ -147,6 +149,8 @@ export class AgUiEncoder {
   private reasoning: string | undefined;
   private readonly calls = new Set<string>();
   private readonly interrupts: Interrupt[] = [];
+  /** The sub-agents started in this run, each with the interrupts waiting below it. */
+  private readonly subagents = new Map<string, string[]>();
   private readonly messages: AgUiMessage[];
   /** The assistant message of this run the next tool call joins (undefined: a new one). */
   private turn: AgUiMessage | undefined;
@@ -189,7 +193,9 @@ export class AgUiEncoder {
       }
       case "pending": {
         const { request, token, call } = event as PendingWithCall;
-        this.interrupts.push(interruptOf(request, call, token));
+        const interrupt = interruptOf(request, call, token);
+        this.delegated(out, interrupt, request, call);
+        this.interrupts.push(interrupt);
         break;
       }
       case "done":
@@ -201,6 +207,30 @@ export class AgUiEncoder {
         break;
     }
     return out;
+  }
+
+  /**
+   * A request from a delegated agent (`data.path`: the run's own handle, then each sub-agent down to the one
+   * that asks): SUBAGENT_STARTED for each sub-agent not seen yet — the first under the call that delegated
+   * to it — and the interrupt named for the one that asks.
+   */
+  private delegated(out: AgUiEvent[], interrupt: Interrupt, request: PendingRequest, call?: SuspendedCall): void {
+    const path = request.data?.path;
+    if (!Array.isArray(path) || path.length < 3 || !path.every((p) => typeof p === "string")) return;
+    let parent: string | undefined;
+    for (let depth = 3; depth <= path.length; depth++) {
+      const subagentRunId = path.slice(0, depth).join("/");
+      if (!this.subagents.has(subagentRunId)) {
+        const started: AgUiEvent = { type: "SUBAGENT_STARTED", subagentRunId };
+        if (parent !== undefined) started.parentSubagentRunId = parent;
+        else if (call) started.parentToolCallId = call.id;
+        out.push(started);
+        this.subagents.set(subagentRunId, []);
+      }
+      this.subagents.get(subagentRunId)!.push(interrupt.id);
+      parent = subagentRunId;
+    }
+    interrupt.subagentRunId = parent;
   }
 
   private id(what: string): string {
@@ -284,6 +314,9 @@ export class AgUiEncoder {
     const { threadId, runId } = this;
     this.closeAll(out);
     if (result.status === "pending" && this.interrupts.length > 0) {
+      // "terminal for this stream, not for the subagent": the deepest first
+      for (const [subagentRunId, interruptIds] of [...this.subagents].reverse())
+        out.push({ type: "SUBAGENT_FINISHED", subagentRunId, outcome: "suspended", interruptIds });
       out.push({ type: "MESSAGES_SNAPSHOT", messages: this.messages });
       out.push({ type: "STATE_SNAPSHOT", snapshot: this.state ?? {} });
       out.push({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: this.interrupts } });
