@@ -4,6 +4,7 @@
 // packages (zod, rxjs) would be most of a Worker's bytes. Fields without a value are left out, never null.
 import { answerApproval, answerDeclined, answerForm, answerOutput, relayAnswer } from "../answer";
 import { isPlainObject } from "../_internal/json";
+import { EventEncoder } from "./event-encoder";
 import type { Answer, JSONSchema, PendingRequest, RelayResult, RunResult, StreamEvent } from "../types";
 
 /** One AG-UI event: its `type` (an `EventType` name) and its fields. */
@@ -143,7 +144,7 @@ export { PayloadError };
  * `history` the page-safe messages before this run, which a halt's MESSAGES_SNAPSHOT holds with the run's own
  * text and tool calls (never a system prompt, a tool's result or what a tool keeps).
  */
-export class AgUiEncoder {
+export class AgUiEncoder extends EventEncoder<AgUiEvent> {
   /** The text and reasoning messages open now, the calls started and not ended, the interrupts seen. */
   private text: string | undefined;
   private reasoning: string | undefined;
@@ -154,14 +155,13 @@ export class AgUiEncoder {
   private readonly messages: AgUiMessage[];
   /** The assistant message of this run the next tool call joins (undefined: a new one). */
   private turn: AgUiMessage | undefined;
-  private n = 0;
-
   constructor(
     private readonly threadId: string,
     private readonly runId: string,
     private readonly state: unknown = {},
     history: readonly AgUiMessage[] = [],
   ) {
+    super(runId);
     this.messages = [...history];
   }
 
@@ -169,15 +169,8 @@ export class AgUiEncoder {
     return [{ type: "RUN_STARTED", threadId: this.threadId, runId: this.runId }];
   }
 
-  encode(event: StreamEvent): AgUiEvent[] {
-    const out: AgUiEvent[] = [];
+  protected other(out: AgUiEvent[], event: StreamEvent): void {
     switch (event.type) {
-      case "text":
-        if (event.delta) this.textDelta(out, event.delta);
-        break;
-      case "reasoning":
-        if (event.delta) this.reasoningDelta(out, event.delta);
-        break;
       case "tool_input":
         if (!this.calls.has(event.id)) this.startCall(out, event.id, event.name);
         if (event.delta) out.push({ type: "TOOL_CALL_ARGS", toolCallId: event.id, delta: event.delta });
@@ -206,7 +199,6 @@ export class AgUiEncoder {
         out.push({ type: "RUN_ERROR", message: event.message, code: event.code });
         break;
     }
-    return out;
   }
 
   /**
@@ -233,12 +225,7 @@ export class AgUiEncoder {
     interrupt.subagentRunId = parent;
   }
 
-  private id(what: string): string {
-    this.n++;
-    return `${this.runId}-${what}${this.n}`;
-  }
-
-  private textDelta(out: AgUiEvent[], delta: string): void {
+  protected textDelta(out: AgUiEvent[], delta: string): void {
     this.closeReasoning(out);
     if (!this.text) {
       this.text = this.id("m");
@@ -250,7 +237,7 @@ export class AgUiEncoder {
     out.push({ type: "TEXT_MESSAGE_CONTENT", messageId: this.text, delta });
   }
 
-  private reasoningDelta(out: AgUiEvent[], delta: string): void {
+  protected reasoningDelta(out: AgUiEvent[], delta: string): void {
     this.closeText(out);
     if (!this.reasoning) {
       const messageId = this.id("r");
