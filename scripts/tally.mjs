@@ -1,7 +1,7 @@
 // Adds up the counts of every test runner `npm test` ran: one line per runtime, then one per other test
 // script, then the closing `total: N passed, N failed` — always the last line.
 //   vitest        vitest*.json, written by scripts/lib/vitest-counts.mjs: one line per project (Node,
-//                 Chromium, workerd, React 18), labelled with the Node that ran it (20 by default, 24 from tools/node24)
+//                 Chromium, workerd, React 18, the MCP checks, the demo), labelled with the Node that ran it (20 by default, 24 from tools/node24)
 //   Deno          deno.txt: its "ok | N passed | N failed" line
 //   test-*.txt    the output of each scripts/test-*.mjs: its closing "<label>: N passed, N failed"
 // A runtime whose report is missing counts as a failure, so a runner that silently stopped running is seen.
@@ -12,14 +12,23 @@ const dir = process.argv[2] ?? ".ci-out";
 const read = (f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), "utf8") : "");
 const rows = []; // [label, passed, failed, note?]
 
-const PROJECTS = { node: "Node", browser: "Chromium", workers: "workerd", react18: "React 18 server render" };
-// [report, project] in the order the lines print: Node 20, Node 24, Chromium, workerd, React 18
+const PROJECTS = {
+  node: "Node",
+  browser: "Chromium",
+  workers: "workerd",
+  react18: "React 18 server render",
+  mcp: "MCP servers",
+  demo: "the demo in Chromium",
+};
+// [report, project] in the order the lines print: Node 20, Node 24, Chromium, workerd, React 18, MCP, demo
 const expected = [
   ["vitest.json", "node"],
   ["vitest-node24.json", "node"],
   ["vitest.json", "browser"],
   ["vitest.json", "workers"],
   ["vitest-react18.json", "react18"],
+  ["vitest-mcp.json", "mcp"],
+  ["vitest-demo.json", "demo"],
 ];
 const reports = {};
 for (const file of new Set(expected.map(([f]) => f))) {

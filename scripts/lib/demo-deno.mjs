@@ -1,8 +1,8 @@
 // The demo of `npm start` under Deno.serve instead of workerd: the same page, the same createRunHandler
 // endpoint (examples/worker/demo.ts's demoFetch), runs halting into Deno KV, the tools' own records in Deno
 // KV too (behind the few KV-namespace methods they use), and the tools of the MCP server at <mcp url> (the
-// demo's trip planner, which scripts/test-demo.mjs serves on 127.0.0.1 as `npm start` does). Run by
-// scripts/test-demo.mjs:
+// demo's trip planner, which test/demo/launcher.mjs serves on 127.0.0.1 as `npm start` does). Run by
+// test/demo/launcher.mjs (startDeno):
 //   deno run --unstable-kv --unstable-sloppy-imports … scripts/lib/demo-deno.mjs <port> <kv path> <dist dir> [mcp url]
 import { denoKvStorage } from "toolnexus";
 import { demoFetch } from "../../examples/worker/demo.ts";

@@ -36,44 +36,6 @@ export function deadline(ms: number, outer: AbortSignal | undefined): Deadline {
 }
 
 /**
- * `body`, read until `signal` aborts: then the read in flight ends with the signal's reason and `body` is
- * cancelled. A transport that ignores the signal (an injected `fetch`, a proxy) cannot stream on past an
- * abort: the reader sees no chunk that arrived after it.
- */
-export function untilAborted<T>(body: ReadableStream<T>, signal: AbortSignal): ReadableStream<T> {
-  const reader = body.getReader();
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-  });
-  aborted.catch(() => {}); // raced on each read; an abort between reads is not an unhandled rejection
-  if (signal.aborted) onAbort();
-  else signal.addEventListener("abort", onAbort, { once: true });
-  const release = () => signal.removeEventListener("abort", onAbort);
-  return new ReadableStream<T>(
-    {
-      async pull(controller) {
-        try {
-          const { done, value } = await Promise.race([reader.read(), aborted]);
-          if (!done) return controller.enqueue(value);
-          release();
-          controller.close();
-        } catch (error) {
-          release();
-          reader.cancel(error).catch(() => {});
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        release();
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
-
-/**
  * `work`, or a rejection with the reason of `signal` as soon as it aborts, whether or not `work` honours it
  * (an injected `fetch` may not); `drop` gets what `work` resolves to after that, to let it go.
  */

@@ -21,7 +21,7 @@ function checkOptions(name: unknown, options: AgentOptions): void {
       "does",
       `toolnexus: agent "${name}" needs does — one line saying what it does, got ${preview(options?.does)}`,
     );
-  const { team, waitFor, soul, model } = options;
+  const { team, waitFor, soul, model, onMetric } = options;
   if (team !== undefined && !Array.isArray(team))
     throw new ConfigError("team", `toolnexus: agent "${name}": team must be an array of agents, got ${preview(team)}`);
   team?.forEach((m, i) => {
@@ -33,6 +33,11 @@ function checkOptions(name: unknown, options: AgentOptions): void {
   });
   if (waitFor !== undefined && typeof waitFor !== "function")
     throw new ConfigError("waitFor", `toolnexus: agent "${name}": waitFor must be a function, got ${preview(waitFor)}`);
+  if (onMetric !== undefined && typeof onMetric !== "function")
+    throw new ConfigError(
+      "onMetric",
+      `toolnexus: agent "${name}": onMetric must be a function, got ${preview(onMetric)}`,
+    );
   if (soul !== undefined && typeof soul !== "string")
     throw new ConfigError("soul", `toolnexus: agent "${name}": soul must be a string, got ${preview(soul)}`);
   if (model !== undefined && (typeof model !== "string" || model === ""))

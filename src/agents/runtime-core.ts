@@ -5,6 +5,7 @@ import { ConfigError, RunConflictError } from "../errors";
 import type { Client } from "../client";
 import type { Answer } from "../types";
 import type { Hooks } from "../loop/options";
+import type { MetricEvent } from "../loop/telemetry";
 import { preview } from "./_text";
 import {
   DEFAULT_BUDGET,
@@ -52,6 +53,7 @@ export interface RuntimeSettings {
   maxConcurrentTurns?: number;
   shutdownMs?: number;
   hooks?: Hooks;
+  onMetric?: (event: MetricEvent) => void;
 }
 
 export class Runtime implements RuntimeVerbs {
@@ -71,6 +73,7 @@ export class Runtime implements RuntimeVerbs {
       client: o.client,
       turnGate: gate(o.maxConcurrentTurns ?? 8),
       hooks: o.hooks,
+      onMetric: o.onMetric,
       toolsOf: (h) => {
         const own = ownTools(h.agent);
         return h.agent.options.team?.length ? [...own, runtimeTask(h, this)] : own;

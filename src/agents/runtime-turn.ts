@@ -5,6 +5,7 @@ import { errorText } from "./_text";
 import type { Client } from "../client";
 import type { Answer, PendingRequest, RunResult } from "../types";
 import type { Hooks } from "../loop/options";
+import type { MetricEvent } from "../loop/telemetry";
 import type { RunOptions } from "../client/types";
 import type { Tool } from "../tools/types";
 import { resultOf, type Handle } from "./handle";
@@ -34,6 +35,7 @@ export interface TurnEnv {
   client: Client;
   turnGate: ReturnType<typeof gate>;
   hooks: Hooks | undefined;
+  onMetric: ((event: MetricEvent) => void) | undefined;
   toolsOf(h: Handle): Tool[];
 }
 
@@ -103,6 +105,8 @@ export async function runTurn(
 ): Promise<TaskResult> {
   const held = { n: 0 };
   const o = h.agent.options;
+  // the agent's onMetric in place of the runtime's (resolved per field, never merged)
+  const onMetric = o.onMetric ?? env.onMetric;
   const counted = "answer" in go ? { tokens: h.runTokens ?? 0, turns: h.runTurns ?? 0 } : { tokens: 0, turns: 0 };
   const opts: RunOptions = {
     toolkit: env.toolsOf(h),
@@ -111,6 +115,7 @@ export async function runTurn(
     maxTurns: Math.max(1, h.budget.maxTurns - h.spent.turns + counted.turns),
     hooks: gatedHooks(env, h, held),
     agent: h.agent.name,
+    ...(onMetric ? { onMetric } : {}),
     ...(o.soul === undefined ? {} : { systemPrompt: o.soul }),
     ...(o.model === undefined || o.model === "inherit" ? {} : { model: o.model }),
   };

@@ -26,6 +26,7 @@ export interface AgentRuntimeOptions {
   /** How long a running turn may finish when its handle is closed (default 1000 ms). */
   shutdownMs?: number;
   hooks?: Hooks;
+  /** Every agent's metric events, unless the agent has an `onMetric` of its own (which replaces this one). */
   onMetric?: (event: MetricEvent) => void;
 }
 
@@ -77,6 +78,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     throw new ConfigError(
       "agents",
       `toolnexus: createAgentRuntime needs { agents: [...] }, got ${preview(options.agents)}`,
+    );
+  if (options.onMetric !== undefined && typeof options.onMetric !== "function")
+    throw new ConfigError(
+      "onMetric",
+      `toolnexus: createAgentRuntime: onMetric must be a function, got ${preview(options.onMetric)}`,
     );
   const rt = new Runtime({ ...options, client });
   return {

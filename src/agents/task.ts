@@ -206,6 +206,7 @@ export function levelOptions(level: Level): RunOptions {
     ...(waitFor === undefined ? {} : { waitFor }),
     ...(o.budget?.maxTurns === undefined ? {} : { maxTurns: o.budget.maxTurns }),
     ...(o.hooks === undefined ? {} : { hooks: o.hooks }),
+    ...(o.onMetric === undefined ? {} : { onMetric: o.onMetric }),
     agent: level.agent.name,
   };
 }
@@ -225,12 +226,13 @@ export async function resumeLevel(
   answer: Answer | readonly Answer[],
   extra: ResumeOptions = {},
 ): Promise<RunResult> {
-  const { toolkit, waitFor, maxTurns, hooks, agent } = levelOptions(level);
+  const { toolkit, waitFor, maxTurns, hooks, onMetric, agent } = levelOptions(level);
   const opts: ResumeOptions & Pick<RunOptions, "maxTurns" | "hooks"> = {
     toolkit,
     ...(waitFor === undefined ? {} : { waitFor }),
     ...(maxTurns === undefined ? {} : { maxTurns }),
     ...(hooks === undefined ? {} : { hooks }),
+    ...(onMetric === undefined ? {} : { onMetric }),
     agent,
     ...extra,
   };

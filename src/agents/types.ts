@@ -47,6 +47,7 @@ export interface AgentOptions {
   onSpawn?: (id: string) => void;
   onClose?: (id: string, reason: string) => void;
   hooks?: Hooks;
+  /** Where its runs' metric events go, in place of the client's (or the runtime's) `onMetric`. */
   onMetric?: (event: MetricEvent) => void;
 }
 

@@ -6,7 +6,7 @@ import { isPlainObject } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
 import { swap } from "../storage/swap";
 import type { RunStorage } from "../storage/contract";
-import { checkOwner, conversationApprovalsKey, ownerApprovalsKey } from "./approvals";
+import { checkOwner, conversationApprovalsKey, ownerApprovalsKey, readApprovals } from "./approvals";
 
 /** Where remembered approvals are looked up: a conversation (as `owner`'s, at a run handler), an owner, or both. */
 export interface ApprovalsWhere {
@@ -71,15 +71,6 @@ async function places(where: ApprovalsWhere): Promise<[RememberedApproval["scope
 
 type Tools = Record<string, unknown>;
 
-async function read(storage: RunStorage, key: string): Promise<[Tools, string | undefined]> {
-  const raw = await stored("get", key, () => storage.get(key));
-  try {
-    const tools = JSON.parse(raw ?? "").tools;
-    if (isPlainObject(tools)) return [tools as Tools, raw];
-  } catch {}
-  return [{}, raw];
-}
-
 const listed = (scope: RememberedApproval["scope"], tools: Tools, only?: string): RememberedApproval[] =>
   Object.entries(tools)
     .filter(([tool, kept]) => (only === undefined || tool === only) && (kept === true || Array.isArray(kept)))
@@ -88,7 +79,7 @@ const listed = (scope: RememberedApproval["scope"], tools: Tools, only?: string)
 /** Withdraws `only` (or every tool) at `key`; resolves how many were withdrawn. */
 async function withdraw(storage: RunStorage, key: string, only: string | undefined): Promise<number> {
   for (let tries = 0; tries < 5; tries++) {
-    const [tools, raw] = await read(storage, key);
+    const [tools, raw] = await readApprovals(storage, key);
     const gone = listed("owner", tools, only).length;
     if (raw === undefined || gone === 0) return 0;
     const left = Object.fromEntries(Object.entries(tools).filter(([tool]) => only !== undefined && tool !== only));
@@ -108,7 +99,7 @@ export function approvalsAdmin(storage: RunStorage): Approvals {
     async list(where) {
       const all: RememberedApproval[] = [];
       for (const [scope, key] of await places(checked(where, "list")))
-        all.push(...listed(scope, (await read(storage, key))[0], where.tool));
+        all.push(...listed(scope, (await readApprovals(storage, key))[0], where.tool));
       return all;
     },
     async revoke(where) {

@@ -6,7 +6,7 @@
 // crosses conversations or owners; without an owner, "owner" is remembered for the conversation instead.
 // What cannot be read is nothing remembered (the user is asked again), never an approval; an approval that
 // cannot be written is not remembered, and the call it approved runs all the same.
-import { ConfigError } from "../errors";
+import { ConfigError, stored } from "../errors";
 import { canonical, isPlainObject } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
 import type { ApprovalMemory, ApprovalPlace } from "../loop/context";
@@ -30,13 +30,17 @@ export function checkOwner(owner: unknown): string | undefined {
   throw new ConfigError("owner", `toolnexus: owner must be a non-empty string, got ${typeof owner}`);
 }
 
-async function read(storage: RunStorage, key: string): Promise<[Tools, string | undefined]> {
-  const raw = await storage.get(key);
+/**
+ * The tools remembered at `key`, and the stored text (what a compare-and-set over it expects). None, or not
+ * ours: nothing is remembered, and a new approval replaces it. A storage that fails is a StorageError.
+ */
+export async function readApprovals(storage: RunStorage, key: string): Promise<[Tools, string | undefined]> {
+  const raw = await stored("get", key, () => storage.get(key));
   try {
     const tools = JSON.parse(raw ?? "").tools;
     if (isPlainObject(tools)) return [tools as Tools, raw];
   } catch {}
-  return [{}, raw]; // none, or not ours: nothing is remembered, and a new approval replaces it
+  return [{}, raw];
 }
 
 /** The approvals a run of `owner` remembers; a run without a conversation keeps its own for `runTtlSeconds`. */
@@ -55,7 +59,7 @@ export function approvalMemory(
     async allowed(place, tool, args) {
       try {
         for (const key of [placeKey(place), await ownerKey]) {
-          const kept = key && (await read(storage, key))[0][tool];
+          const kept = key && (await readApprovals(storage, key))[0][tool];
           if (kept === true || (Array.isArray(kept) && kept.includes(await digest(args)))) return true;
         }
       } catch {}
@@ -67,7 +71,7 @@ export function approvalMemory(
       try {
         const mine = await digest(args);
         for (let tries = 0; tries < 5; tries++) {
-          const [tools, raw] = await read(storage, key);
+          const [tools, raw] = await readApprovals(storage, key);
           const kept = tools[tool];
           // a tool allowed for any arguments stays so; at most 100 argument digests, the oldest go first
           const list = Array.isArray(kept) ? kept.filter((d) => d !== mine) : [];

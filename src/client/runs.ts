@@ -75,9 +75,9 @@ export function sessionEnv(
       warn: (m) => console.warn(m),
       approvals: approvalMemory(storage, checkOwner(owner), opts.pendingTtlSeconds),
     }),
-    record(event) {
+    record(event, onMetric = opts.onMetric) {
       registry.record(event);
-      opts.onMetric?.(event);
+      onMetric?.(event);
     },
     // the secret was checked with the other options
     ...(secret === undefined

@@ -22,7 +22,8 @@ export interface SessionEnv {
     stream: boolean,
     owner?: string,
   ): Promise<RunContext>;
-  record(event: MetricEvent): void;
+  /** Counts `event` in the client's registry and hands it to `onMetric` (a run's own, else the client's). */
+  record(event: MetricEvent, onMetric?: (event: MetricEvent) => void): void;
   /** A signed resume token for a request of a run, when the client has a resumeSecret. */
   token?(runId: string, request: PendingRequest): Promise<string>;
   /** Called once a resumed run finished (not for a returned kept outcome). */
@@ -59,6 +60,11 @@ function limitOf(opts: ResolvedOptions, signal: AbortSignal | undefined) {
   return deadline(opts.timeoutMs, signal);
 }
 
+/** Where a run's metrics go: a run's own onMetric (an agent's) in place of the client's; the client's registry counts every run. */
+function metricsOf(env: SessionEnv, own: RunOptions["onMetric"]): Pick<SessionEnv, "record"> {
+  return own ? { record: (event: MetricEvent) => env.record(event, own) } : env;
+}
+
 /** The `run` metric of a run that failed, with what it got to before. */
 const failedMetric = (model: string, started: number, state: LoopState | undefined, error: unknown) =>
   runMetric(model, started, {
@@ -86,6 +92,7 @@ export async function* session(
   const { opts } = env;
   const limit = limitOf(opts, runOptions.signal);
   const started = Date.now();
+  const metrics = metricsOf(env, runOptions.onMetric);
   let trace: RunTelemetry | undefined;
   let state: LoopState | undefined;
   let result: RunResult;
@@ -97,6 +104,7 @@ export async function* session(
     trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl, ...agent });
     const planned = await plan({
       ...base,
+      metrics,
       trace,
       opts: withWaitFor(withRunParams(base.opts, runOptions.requestParams), runOptions),
       ...("maxTurns" in runOptions && typeof runOptions.maxTurns === "number" ? { maxTurns: runOptions.maxTurns } : {}),
@@ -108,7 +116,7 @@ export async function* session(
     result = planned.finished ?? (yield* env.token ? signed(env.token, planned.events!) : planned.events!);
   } catch (error) {
     if (!limit.signal?.aborted || !state) {
-      env.record(failedMetric(opts.model, started, state, error));
+      metrics.record(failedMetric(opts.model, started, state, error));
       trace?.end(undefined, error);
       throw error;
     }
@@ -120,7 +128,7 @@ export async function* session(
     trace?.end(result!);
   }
   const { turns, toolCallCount, usage } = result;
-  env.record(runMetric(opts.model, started, { turns, toolCalls: toolCallCount, totalTokens: usage.totalTokens }));
+  metrics.record(runMetric(opts.model, started, { turns, toolCalls: toolCallCount, totalTokens: usage.totalTokens }));
   if (env.token) await signResult(env.token, result);
   if (resumed && state && result.status !== "pending") await env.finished?.(state, result);
   if (stream) {

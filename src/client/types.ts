@@ -1,6 +1,7 @@
 // What a run or a resume is called with: the prompt and the per-run options.
 import type { Answer, ContentPart, PendingRequest } from "../types";
 import type { Hooks } from "../loop/options";
+import type { MetricEvent } from "../loop/telemetry";
 import type { ToolInputSchema, ToolkitLike } from "../tools/types";
 
 /** What a run starts from: text, or content parts (text, images, files) for one user message. */
@@ -46,6 +47,8 @@ export interface RunOptions {
   maxTurns?: number;
   /** This run's hooks, field by field in place of the client's (an agent's `hooks`). */
   hooks?: Hooks;
+  /** Where this run's metric events go, in place of the client's `onMetric` (an agent's); `client.metrics()` counts them all the same. */
+  onMetric?: (event: MetricEvent) => void;
   /** The agent this run is (set by toolnexus/agents): its telemetry span is `invoke_agent <agent>`. */
   agent?: string;
 }
@@ -72,6 +75,8 @@ export interface ResumeOptions {
   owner?: string;
   /** The resumed run's interpreter in place of the client's `waitFor` (see `RunOptions.waitFor`). */
   waitFor?: ((request: PendingRequest) => Promise<Answer>) | null;
+  /** Where the resumed run's metric events go, in place of the client's `onMetric` (see `RunOptions.onMetric`). */
+  onMetric?: (event: MetricEvent) => void;
   /** The agent this run is (see `RunOptions.agent`). */
   agent?: string;
 }

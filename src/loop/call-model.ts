@@ -11,7 +11,6 @@ import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from "./context";
 import { pump } from "./pump";
 import { redact, secretsOf } from "../_internal/redact";
-import { untilAborted } from "../_internal/signals";
 
 const RESERVED = ["messages", "tools", "stream"];
 
@@ -160,10 +159,10 @@ export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenera
       // what has streamed so far is the run's text, so an aborted or timed-out run keeps it
       let streamed = "";
       // a stop or a deadline ends the read at the next chunk, also when the transport ignores the signal
-      const chunks = ctx.signal ? untilAborted(res.body, ctx.signal) : res.body;
-      const bounded = boundedStream(chunks, {
+      const bounded = boundedStream(res.body, {
         maxLineBytes: opts.maxStreamLineBytes,
         idleMs: opts.streamIdleTimeoutMs,
+        signal: ctx.signal,
       });
       turn = yield* pump<StreamEvent, Turn>((emit) =>
         wire.readStream(bounded, (delta) => {

@@ -250,11 +250,28 @@ const KINDS: Record<string, { label: keyof ChatStrings; body: (ctx: Ctx) => HTML
 const OTHER = { label: "kindOther", body: KINDS.input!.body } as const;
 
 /**
- * Names the card for assistive technology by its kind, its prompt and (an approval's) arguments, so two open
- * cards of one kind are two different landmarks.
+ * The agent that asks, on a sub-agent's Request: the last segment of `data.path` (`["root", "planner.1",
+ * "booker.1"]` → "booker"), without its instance number; nothing for a Request without a path.
+ */
+function askingAgent(request: PendingRequest<string>): string | undefined {
+  const path = (request.data as { path?: unknown } | undefined)?.path;
+  const segments = typeof path === "string" ? path.split("/") : path;
+  const leaf = Array.isArray(segments) ? segments.at(-1) : undefined;
+  if (typeof leaf !== "string" || !leaf || leaf === "root") return undefined;
+  return leaf.replace(/\.\d+$/, "");
+}
+
+/**
+ * Names the card for assistive technology by its kind, the agent that asks, its prompt and (an approval's)
+ * arguments, so two open cards of one kind are two different landmarks.
  */
 function nameCard(card: HTMLElement, label: HTMLElement): void {
-  const parts = [label, card.querySelector<HTMLElement>(".prompt"), card.querySelector<HTMLElement>(".args")];
+  const parts = [
+    label,
+    card.querySelector<HTMLElement>(".agent"),
+    card.querySelector<HTMLElement>(".prompt"),
+    card.querySelector<HTMLElement>(".args"),
+  ];
   const ids = parts.flatMap((part) => {
     if (!part) return [];
     if (!part.id) part.id = uid("tnx-name");
@@ -265,7 +282,8 @@ function nameCard(card: HTMLElement, label: HTMLElement): void {
 
 /**
  * The form of one open Request, as an element (`<section class="card" data-kind data-request>`), named for
- * assistive technology by its kind and its prompt (two open approvals are two different landmarks).
+ * assistive technology by its kind, the agent that asks (a sub-agent's Request, `data.path`) and its prompt
+ * (two open approvals are two different landmarks).
  */
 export function renderRequest(request: PendingRequest<string>, options: RenderRequestOptions): HTMLElement {
   const s = mergeStrings(options.strings);
@@ -284,7 +302,9 @@ export function renderRequest(request: PendingRequest<string>, options: RenderRe
   // a question's prompt is drawn by its groups (the builtin tool's prompt lists the options, the buttons read better)
   const ownPrompt =
     kind === "question" && !schema ? [] : [h("p", { className: "prompt", part: "prompt" }, request.prompt)];
-  card.append(label, ...ownPrompt, ...deadlineNote(request, s), ...body);
+  const agent = askingAgent(request);
+  const asker = agent ? [h("p", { className: "agent", part: "agent" }, s.askedBy.replace("{agent}", agent))] : [];
+  card.append(label, ...asker, ...ownPrompt, ...deadlineNote(request, s), ...body);
   nameCard(card, label);
   return card;
 }

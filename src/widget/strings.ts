@@ -53,6 +53,8 @@ export interface ChatStrings {
   busy: string;
   /** The muted mark after the text of an exchange that was stopped (here or in another tab). */
   stopped: string;
+  /** Which agent asks, on a sub-agent's Request (`data.path`): `{agent}` is its name ("booker"). */
+  askedBy: string;
 }
 
 export const DEFAULT_STRINGS: ChatStrings = {
@@ -104,6 +106,7 @@ export const DEFAULT_STRINGS: ChatStrings = {
   expired: "This question expired; the conversation goes on without an answer.",
   busy: "Your previous message is still being answered, or was cut off — try again in a few seconds.",
   stopped: "Stopped",
+  askedBy: "Asked by {agent}",
 };
 
 /** The defaults with a page's own strings over them; anything that is not a string is ignored. */

@@ -33,6 +33,7 @@ input, select { font: inherit; color: var(--tnx-ink); background: var(--tnx-bg);
 .card.authorization { border-left-color: var(--tnx-ok); }
 .card[inert] { opacity: .6; }
 .card .kind { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--tnx-muted); margin-bottom: 4px; }
+.card .agent { font-size: 13px; color: var(--tnx-muted); margin: 0 0 4px; }
 .card .prompt { font-weight: 600; margin: 0 0 10px; white-space: pre-wrap; }
 .card .row { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
 .card .row + .row, .card .question + .row, .card .question + form { margin-top: 8px; }

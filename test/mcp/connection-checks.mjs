@@ -2,7 +2,7 @@
 // connection and never answers; bad options (timeoutMs, headers, a URL with credentials, fetch); a call made
 // after close() and one that close() cuts off; an injected fetch, through which every request must go; a
 // tools/call nobody answers within timeoutMs; and header values, which no error may carry — not even a server
-// that echoes them back. Run by scripts/test-mcp.mjs with its `check` (the test server's URL and stats).
+// that echoes them back. Registered by test/mcp/checks/ with their `check` (the test server's URL and stats).
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { inspect } from "node:util";

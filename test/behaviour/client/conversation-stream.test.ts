@@ -1,15 +1,8 @@
 // A streamed run (what the edge run handler starts for `POST { prompt, conversationId }`) as a conversation's
 // next exchange: the earlier turns are its history, and its outcome is saved — the same as ask(prompt, { id }).
-import {
-  answerOutput,
-  createClient,
-  defineTool,
-  memoryStorage,
-  pending,
-  RunConflictError,
-  type StreamEvent,
-} from "toolnexus";
+import { answerOutput, createClient, memoryStorage, RunConflictError, type StreamEvent } from "toolnexus";
 import { describe, expect, it } from "vitest";
+import { askCity } from "../support/asking-tool";
 import { scripted } from "../support/scripted";
 
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
@@ -37,14 +30,7 @@ describe("stream(prompt, { conversationId })", () => {
 
   it("the conversation is saved before the done event goes out: an answer sent the moment it arrives settles it", async () => {
     const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Oslo it is" }, { text: "next" }]);
-    const ask = defineTool({
-      name: "ask_city",
-      description: "asks",
-      execute: async (_a, ctx) =>
-        ctx.answer
-          ? `city=${String(ctx.answer.data?.output)}`
-          : pending({ kind: "input", id: "q", prompt: "Which city?" }),
-    });
+    const ask = askCity("q");
     const client = createClient({ ...base, fetch: s.fetch, storage: memoryStorage() });
     const events = client.stream("which city?", { conversationId: "c-now", toolkit: [ask] })[Symbol.asyncIterator]();
     let runId: string | undefined;
@@ -65,15 +51,7 @@ describe("stream(prompt, { conversationId })", () => {
 
   it("an answer sent the moment the pending event arrives, before done, leaves the conversation free for the next prompt", async () => {
     const s = scripted("openai", [{ calls: [{ name: "ask_city" }] }, { text: "Oslo it is" }, { text: "next" }]);
-    let runs = 0;
-    const ask = defineTool({
-      name: "ask_city",
-      description: "asks",
-      execute: async (_a, ctx) =>
-        ctx.answer
-          ? (runs++, `city=${String(ctx.answer.data?.output)}`)
-          : pending({ kind: "input", id: "q", prompt: "Which city?" }),
-    });
+    const ask = askCity("q");
     const client = createClient({ ...base, fetch: s.fetch, storage: memoryStorage() });
     const seen: string[] = [];
     for await (const event of client.stream("which city?", { conversationId: "c-fast", toolkit: [ask] })) {
@@ -87,7 +65,7 @@ describe("stream(prompt, { conversationId })", () => {
     expect(next.text).toBe("next");
     const saved = JSON.stringify(await client.conversation({ id: "c-fast" }).messages());
     for (const said of ["which city?", "Oslo it is", "and then?", "next"]) expect(saved).toContain(said);
-    expect(runs).toBe(1);
+    expect(ask.answered()).toBe(1);
   });
 
   it("a second exchange while one streams is a RunConflictError before anything runs", async () => {

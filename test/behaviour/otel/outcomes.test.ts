@@ -11,11 +11,11 @@ import {
   defineTool,
   isToolnexusError,
   memoryStorage,
-  pending,
   type Tool,
 } from "toolnexus";
 import { otelTelemetry } from "toolnexus/otel";
 import * as names from "../../../src/otel/names";
+import { askingTool } from "../support/asking-tool";
 import { scripted } from "../support/scripted";
 import { memoryTracer } from "./support";
 
@@ -57,11 +57,7 @@ describe("toolnexus/otel outcomes", () => {
   it("a resume whose record has no usable trace context (an older record, a hand edit) runs, unlinked", async () => {
     const memory = memoryTracer();
     const storage = memoryStorage();
-    const ask = defineTool({
-      name: "ask",
-      description: "asks",
-      execute: (_a, ctx) => (ctx.answer ? "Goa" : pending({ kind: "input", prompt: "Where?", id: "q1" })),
-    });
+    const ask = askingTool({ name: "ask", description: "asks", prompt: "Where?", id: "q1", reply: () => "Goa" });
     const s = scripted("openai", [
       { calls: [{ name: "ask" }] },
       { text: "ok" },
@@ -107,10 +103,13 @@ describe("toolnexus/otel outcomes", () => {
 
   it("an inline suspension (waitFor) is a pending event in the one run span, and the re-run a second tool span", async () => {
     const memory = memoryTracer();
-    const ask = defineTool({
+    const ask = askingTool({
       name: "ask",
       description: "asks",
-      execute: (_a, ctx) => (ctx.answer ? "yes" : pending({ kind: "approval", prompt: "Go?", id: "q1" })),
+      kind: "approval",
+      prompt: "Go?",
+      id: "q1",
+      reply: () => "yes",
     });
     const s = scripted("openai", [{ calls: [{ name: "ask" }] }, { text: "ok" }]);
     const client = createClient({

@@ -14,6 +14,7 @@ import {
   type RunStorage,
   type SessionStorageLike,
   type StreamEvent,
+  type Tool,
 } from "toolnexus";
 
 export const SYSTEM_PROMPT = "SYSTEM-PROMPT-never-to-the-page";
@@ -34,8 +35,9 @@ export function memoryWebStorage(): SessionStorageLike & { data: Map<string, str
   };
 }
 
-export function countingStorage(): RunStorage & { writes: () => number; written: string[] } {
-  const inner = memoryStorage();
+export function countingStorage(
+  inner: RunStorage = memoryStorage(),
+): RunStorage & { writes: () => number; written: string[] } {
   let writes = 0;
   const written: string[] = []; // every value ever written, so a test can say what was kept at rest
   return {
@@ -92,12 +94,16 @@ export function edgeWorld(
     failsAfterTool?: number;
     answered?: Promise<void>;
     model?: EdgeModel;
+    /** More tools, after the world's own (a test's tool that holds a run, say). */
+    tools?: Tool[];
+    /** The storage under the counting one (a test may watch what the handler reads). */
+    storage?: RunStorage;
     /** More client options (a clock, a timeout on every request). */
     client?: { clock?: { now(): number }; answerTimeoutSeconds?: number };
   } = {},
 ) {
   let fails = opts.failsAfterTool ?? 0; // the model's turns after a tool result that fail first (a dropped upstream)
-  const storage = countingStorage();
+  const storage = countingStorage(opts.storage);
   const executions: string[] = [];
   const tools = [
     defineTool({
@@ -129,6 +135,7 @@ export function edgeWorld(
         return `found ${String(args.q)}`;
       },
     }),
+    ...(opts.tools ?? []),
   ];
   const shared = {
     storage,
@@ -168,6 +175,9 @@ export function edgeWorld(
     ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}),
   });
   const origin = "http://edge.test";
+  const answering = new Set<Promise<Response>>();
+  /** Resolves once the handler has answered (or failed) every request the world's fetch gave it so far. */
+  const served = async (): Promise<void> => void (await Promise.allSettled([...answering]));
   /**
    * A page's fetch, answered by the handler; relative URLs resolve against the edge's origin. As a real
    * fetch does, aborting its signal fails the body being read (and the handler sees the request's signal).
@@ -175,6 +185,11 @@ export function edgeWorld(
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const signal = init?.signal;
     const answered = handler(new Request(new URL(String(input), origin), init));
+    answering.add(answered);
+    answered.then(
+      () => answering.delete(answered),
+      () => answering.delete(answered),
+    );
     if (!signal) return answered;
     const aborted = new Promise<never>((_, reject) => {
       const fail = () => reject(signal.reason);
@@ -214,7 +229,7 @@ export function edgeWorld(
       }),
     );
   const get = (runId: string) => handler(new Request(`${origin}/api/run?runId=${encodeURIComponent(runId)}`));
-  return { client, tools, storage, executions, handler, fetch, post, get };
+  return { client, tools, storage, executions, handler, fetch, post, get, served };
 }
 
 /**

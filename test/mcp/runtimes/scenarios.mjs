@@ -1,5 +1,5 @@
 // The client side of the MCP scenarios, for every runtime: web-standard APIs only, bundled by
-// scripts/test-mcp-runtimes.mjs (once per runtime family) and driven step by step from Node — in workerd
+// test/mcp/checks/runtimes.test.mjs (once per runtime family) and driven step by step from Node — in workerd
 // through a Worker's fetch, in Chromium through page.evaluate, in Deno through a `deno run` per process.
 // Each step takes and returns plain JSON; `storage` is the runtime's own RunStorage (KV, localStorage, Deno KV),
 // so a run halted in one isolate, page load or process is resumed in the next one.

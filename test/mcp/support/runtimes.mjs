@@ -1,4 +1,4 @@
-// The runtimes scripts/test-mcp-runtimes.mjs drives the MCP client scenarios in (test/mcp/runtimes/), each as
+// The runtimes test/mcp/checks/runtimes.test.mjs drives the MCP client scenarios in (test/mcp/runtimes/), each as
 // `open()`: a fresh isolate / page load / process whose `run(steps)` runs steps and resolves `{ id, results }`
 // (`id` tells two isolates, page loads or processes apart). What a runtime starts is pushed on
 // `ctx.cleanups`; its files go under `ctx.tmp`.

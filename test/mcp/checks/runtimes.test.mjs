@@ -1,12 +1,13 @@
-// toolnexus/mcp as a client in workerd, Chromium and Deno, and the MCP test server served from workerd.
-// Every server binds 127.0.0.1 and is stopped here, also on failure; the model is scripted, in process.
+// toolnexus/mcp as a client in workerd, Chromium and Deno, and the MCP test server served from workerd. The
+// test server (CORS on) is the globalSetup's, on 127.0.0.1; every other server binds 127.0.0.1 and is stopped
+// after the last check, also on failure; the model is scripted, in process.
 //   client side  test/mcp/runtimes/scenarios.mjs, bundled once per runtime family with esbuild (workerd and
 //                Deno: --platform=neutral --main-fields=module,main --conditions=workerd,worker,browser; the
-//                page: --platform=browser) and driven from here against the Node-served test server (CORS on):
+//                page: --platform=browser) and driven from here against the Node-served test server:
 //                list and call; a form elicitation inline through waitFor; decline and cancel; a durable halt
 //                into the runtime's own storage, resumed in a second isolate / page load / process; a tampered
 //                and an expired requestState; a second resume of the same answer
-//   (how each runtime is started and driven: test/mcp/support/runtimes.mjs)
+//   (how each runtime is started and driven: ../support/runtimes.mjs)
 //     workerd    Miniflare without nodejs_compat, KV persisted to disk: the resume runs in a fresh instance
 //     chromium   Debian's /usr/bin/chromium through Playwright, the page on another origin than the server,
 //                runs in localStorage: the resume runs after page.reload()
@@ -14,29 +15,39 @@
 //   server side  test/mcp/runtimes/server-worker.mjs (the same test server) in Miniflare on 127.0.0.1: Node
 //                clients list and call, and resume in one Node process a run halted in another; a Deno
 //                client halts into Deno KV and a second `deno run` resumes
-// Runs against dist/ (built first when missing). Prints `mcp-runtimes: N passed, N failed`.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+// Runs against dist/.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import assert from "node:assert/strict";
-import { createChecks } from "./lib/checks.mjs";
+import { afterAll, beforeAll } from "vitest";
+import * as support from "../support/runtimes.mjs";
+import { check, root, runCleanups, testServer } from "./support.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const { bundle, phase, COMPATIBILITY_DATE } = support;
 const tmp = mkdtempSync(join(tmpdir(), "toolnexus-mcp-runtimes-"));
-const { check, fail, cleanup, finish, cleanups } = createChecks("mcp-runtimes", { tmp, traceLines: 12 });
-
-if (!existsSync(join(root, "dist/mcp.js")) || !existsSync(join(root, "dist/index.js"))) {
-  const build = spawnSync("npm", ["run", "-s", "build"], { cwd: root, stdio: "inherit" });
-  if (build.status !== 0) throw new Error("npm run build failed");
-}
-const { serveTestServer } = await import(join(root, "test/mcp/servers/serve-node.mjs"));
-const runtimes = await import(join(root, "test/mcp/support/runtimes.mjs"));
-const { bundle, phase, COMPATIBILITY_DATE } = runtimes;
+const cleanups = [];
 const ctx = { tmp, cleanups };
+afterAll(async () => {
+  await runCleanups(cleanups);
+  rmSync(tmp, { recursive: true, force: true });
+});
+/** The runtimes' denoRun, and the three runtimes once made (before the first check). */
+const runtimes = { denoRun: support.denoRun };
 
-// --- the scenarios, the same in every runtime ---------------------------------------------------------------
+/** What the check names say of each runtime, known before it is made. */
+const NAMES = {
+  workerd: { storage: "KV", second: "a fresh Miniflare instance sharing the KV persistence" },
+  chromium: { storage: "localStorage", second: "the page after page.reload()" },
+  deno: { storage: "Deno KV", second: "a second `deno run` process" },
+};
+let bundles;
+beforeAll(async () => {
+  bundles = await bundle();
+  runtimes.workerd = support.workerd(ctx, bundles.worker);
+  runtimes.chromium = await support.chromium(ctx, bundles.page);
+  runtimes.deno = support.deno(ctx, bundles.deno);
+});
 
 const form = (id, fields) => ({ id, ok: true, data: fields });
 const deployed = async (srv, env) => (await srv.stats()).deployments.filter((e) => e === env);
@@ -45,7 +56,9 @@ const ok = (result) => {
   return result;
 };
 
-async function clientChecks(rt, srv, runtime) {
+/** The checks of one runtime; `runtimes[rt]` is made before the first check (its names are known before). */
+async function clientChecks(rt, srv) {
+  const runtime = { ...NAMES[rt], open: () => runtimes[rt].open() };
   const url = srv.url;
   const env = (what) => `${rt}-${what}`;
   let first;
@@ -172,14 +185,15 @@ async function clientChecks(rt, srv, runtime) {
 
 // --- the test server on workerd -----------------------------------------------------------------------------
 
-async function workerdServerChecks(script, denoScript) {
+async function workerdServerChecks() {
   const { Miniflare } = await import("miniflare");
   const { steps } = await import(join(root, "test/mcp/runtimes/scenarios.mjs"));
   let base;
+  let url;
   await check("workerd server: the test server runs in Miniflare (no nodejs_compat) on 127.0.0.1", async () => {
     const mf = new Miniflare({
       modules: true,
-      script,
+      script: bundles["server-worker"],
       compatibilityDate: COMPATIBILITY_DATE,
       compatibilityFlags: [],
       host: "127.0.0.1",
@@ -190,8 +204,8 @@ async function workerdServerChecks(script, denoScript) {
     const ready = await mf.ready;
     assert.equal(ready.hostname, "127.0.0.1");
     base = ready.origin;
+    url = `${base}/mcp`;
   });
-  const url = `${base}/mcp`;
   const stats = () => fetch(`${base}/stats`).then((r) => r.json());
 
   await check("workerd server: a Node client lists and calls its tools (era modern)", async () => {
@@ -221,7 +235,7 @@ async function workerdServerChecks(script, denoScript) {
     "workerd server: a Deno client halts into Deno KV, a second deno run resumes; deployed once",
     async () => {
       const file = join(tmp, "deno-steps-workerd.mjs");
-      writeFileSync(file, denoScript);
+      writeFileSync(file, bundles.deno);
       const kv = join(tmp, "deno-kv-workerd.sqlite3");
       const halted = await runtimes.denoRun(ctx, file, kv, [{ step: "halt", args: { url, env: "deno-on-workerd" } }]);
       const h = ok(halted.results[0]);
@@ -240,19 +254,8 @@ async function workerdServerChecks(script, denoScript) {
   );
 }
 
-// --- main ---------------------------------------------------------------------------------------------------
-
-try {
-  const srv = await serveTestServer({ cors: true });
-  cleanups.push(() => srv.close());
-  const bundles = await bundle();
-  await clientChecks("workerd", srv, runtimes.workerd(ctx, bundles.worker));
-  await clientChecks("chromium", srv, await runtimes.chromium(ctx, bundles.page));
-  await clientChecks("deno", srv, runtimes.deno(ctx, bundles.deno));
-  await workerdServerChecks(bundles["server-worker"], bundles.deno);
-} catch (error) {
-  fail("setup", error);
-} finally {
-  await cleanup();
-}
-finish();
+const srv = testServer("cors");
+await clientChecks("workerd", srv);
+await clientChecks("chromium", srv);
+await clientChecks("deno", srv);
+await workerdServerChecks();
