@@ -14,6 +14,7 @@ export const peersRoot = process.env.TOOLNEXUS_BENCH_PEERS ?? root;
 let loaded;
 let loadedWithMcp;
 let loadedWithOtel;
+let loadedWithAgents;
 
 /** The toolnexus module as built from the current sources (cached per process). */
 export function loadOurs() {
@@ -45,6 +46,14 @@ export function loadOursWithOtel() {
     `export * from "./src/index.ts";\nexport { otelTelemetry } from "./src/otel/index.ts";`,
   );
   return loadedWithOtel;
+}
+
+/** The core and toolnexus/agents (`agent`) built together from the current sources. */
+export function loadOursWithAgents() {
+  loadedWithAgents ??= bundleAndImport(
+    `export * from "./src/index.ts";\nexport { agent } from "./src/agents/index.ts";`,
+  );
+  return loadedWithAgents;
 }
 
 async function bundleAndImport(entry, plugin) {

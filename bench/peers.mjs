@@ -103,14 +103,14 @@ export function aiThreeTurns() {
 
 // ── @openai/agents ──────────────────────────────────────────────────────────────────────────────
 
-const functionCall = (id, name, args) => ({
+export const functionCall = (id, name, args) => ({
   type: "function_call",
   callId: id,
   name,
   arguments: JSON.stringify(args),
   status: "completed",
 });
-const assistant = (text) => ({
+export const assistant = (text) => ({
   type: "message",
   role: "assistant",
   status: "completed",
@@ -118,7 +118,7 @@ const assistant = (text) => ({
 });
 
 /** A fake `Model` (the interface agents' providers implement) answering from `respond(input)`. */
-function fakeModel(respond) {
+export function fakeModel(respond) {
   let n = 0;
   return {
     async getResponse(request) {
@@ -264,4 +264,53 @@ export function chatHistory(n) {
   messages[n - 1] = { role: "assistant", content: "Anything else?" };
   if (messages[n - 2]?.tool_calls) messages[n - 2] = { role: "user", content: "Thanks." };
   return messages;
+}
+
+const lastItem = (input) => (Array.isArray(input) ? input[input.length - 1] : undefined);
+
+/**
+ * `levels` agents on @openai/agents, each the previous one's `asTool()`: the innermost calls `deploy` (with
+ * `needsApproval` when `approval`), each level above calls the one below, then answers. `halted` runs resume
+ * through `RunState.toString()` → `RunState.fromString()` → `approve`; `deployed()` counts real deployments.
+ */
+export function agentsNested(levels, approval) {
+  setTracingDisabled(true);
+  let deployed = 0;
+  const deploy = agentsTool({
+    name: "deploy",
+    description: "Deploys after a human approves",
+    parameters: { type: "object", properties: { target: { type: "string" } }, required: ["target"] },
+    strict: false,
+    needsApproval: approval,
+    execute: async ({ target }) => (deployed++, `deployed to ${target}`),
+  });
+  const answer = (text, call) =>
+    fakeModel((input) => (lastItem(input)?.type === "function_call_result" ? [assistant(text)] : [call]));
+  let top = new Agent({
+    name: "level1",
+    instructions: "Deploy when asked.",
+    tools: [deploy],
+    model: answer("Deployed.", functionCall("call_deploy", "deploy", { target: "prod" })),
+  });
+  for (let i = 2; i <= levels; i++) {
+    const below = top.asTool({ toolName: `ask_level${i - 1}`, toolDescription: "Delegates the deployment" });
+    const call = functionCall(`call_level${i}`, `ask_level${i - 1}`, { input: "deploy to prod" });
+    top = new Agent({
+      name: `level${i}`,
+      instructions: "Delegate.",
+      tools: [below],
+      model: answer(`Done ${i}.`, call),
+    });
+  }
+  return {
+    async run() {
+      const first = await agentsRun(top, "Deploy to prod.");
+      if (!approval) return first;
+      const state = await RunState.fromString(top, first.state.toString());
+      state.approve(state.getInterruptions()[0]);
+      return agentsRun(top, state);
+    },
+    deployed: () => deployed,
+    check: (done) => typeof done.finalOutput === "string" && done.finalOutput.startsWith("Done") === levels > 1,
+  };
 }

@@ -23,6 +23,7 @@ import * as mcp from "./mcp.mjs";
 import * as otel from "./otel.mjs";
 import * as wires from "./wires.mjs";
 import * as expire from "./expire.mjs";
+import * as agents from "./agents.mjs";
 
 export const BENCHMARKS = {
   size,
@@ -37,9 +38,10 @@ export const BENCHMARKS = {
   otel,
   wires,
   expire,
+  agents,
 };
 /** The benchmarks with peers in them: the ones run again on Node 24 with the newest peers. */
-export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse", "mcp", "otel", "wires"];
+export const PEER_BENCHMARKS = ["size", "loop", "suspend", "sse", "mcp", "otel", "wires", "agents"];
 const loadAtStart = loadavg(); // how busy the machine was: other processes make every number noisier
 
 /** Runs the named benchmarks in order; a benchmark that throws becomes a failed section, not a crash. */

@@ -6,7 +6,11 @@
 //   GET  /api/run?runId=…[&after=…]                                → the open requests, or the exchange that streams
 //   POST /api/run { runId, stop: true }                            → stops the running exchange
 //   GET  /api/stats                                                → how many times each tool really ran
+// With an agent (`/?agent`, the page talks to /api/agent): a planner that delegates to a booker with `task`;
+// the booker's table needs an approval, which reaches the page with `data.path` (the card says who asks) and
+// is answered from there — after a reload too — resuming the booker where it stopped.
 import { createRunHandler, createToolkit } from "toolnexus";
+import { agent } from "toolnexus/agents";
 import type { RunHandlerContext, RunStorage, Tool } from "toolnexus";
 import type { McpConnection } from "toolnexus/mcp";
 import { consentPage, grantedPage } from "./authorize-page";
@@ -39,6 +43,7 @@ type Handler = (request: Request, context?: RunHandlerContext) => Promise<Respon
  * once. A trip planner that could not be reached is tried again by the next request.
  */
 let endpoint: Promise<Handler> | undefined;
+let agentEndpoint: Handler | undefined;
 
 export async function demoFetch(
   request: Request,
@@ -55,7 +60,11 @@ export async function demoFetch(
     const handler = endpoint;
     return (await handler)(request, ctx); // ctx.waitUntil keeps an exchange running once its page left
   }
-  if (request.method === "GET" && url.pathname === "/") return page(env, runs.name);
+  if (url.pathname === "/api/agent") {
+    agentEndpoint ??= plannerEndpoint(env, runs, url.origin);
+    return agentEndpoint(request, ctx);
+  }
+  if (request.method === "GET" && url.pathname === "/") return page(env, runs.name, url.searchParams.has("agent"));
   if (url.pathname === "/authorize") return authorize(request, env, url);
   if (request.method === "GET" && url.pathname === "/api/stats") return Response.json(await stats(env));
   return problem(404, "not_found", `No route for ${request.method} ${url.pathname}`);
@@ -66,6 +75,14 @@ async function buildEndpoint(env: DemoEnv, runs: DemoRuns, origin: string): Prom
   const tools: Tool[] = [...demoTools(env, origin), ...remote];
   const toolkit = await createToolkit({ tools, builtins: { webfetch: false, todowrite: false } });
   return createRunHandler({ client: demoClient(env, runs.storage), toolkit });
+}
+
+/** The agent endpoint: a planner whose team is a booker with the demo's `book_table` (it asks for an approval). */
+function plannerEndpoint(env: DemoEnv, runs: DemoRuns, origin: string): Handler {
+  const tools = demoTools(env, origin).filter((t) => t.name === "book_table");
+  const booker = agent("booker", { does: "books restaurant tables", tools });
+  const planner = agent("planner", { does: "plans an evening out", team: [booker] });
+  return createRunHandler({ client: demoClient(env, runs.storage), agent: planner });
 }
 
 /**
@@ -113,9 +130,10 @@ async function connectTools(env: DemoEnv): Promise<McpConnection | undefined> {
 const problem = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status });
 
-function page(env: DemoEnv, storage: string): Response {
+function page(env: DemoEnv, storage: string, withAgent: boolean): Response {
   const nonce = crypto.randomUUID();
-  const html = chatPage({ nonce, model: usesRealModel(env) ? String(env.MODEL) : "scripted (offline)", storage });
+  const model = usesRealModel(env) ? String(env.MODEL) : "scripted (offline)";
+  const html = chatPage({ nonce, model, storage, ...(withAgent ? { endpoint: "/api/agent" } : {}) });
   const csp = `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src 'self' data:`;
   return new Response(html, {
     headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": csp },

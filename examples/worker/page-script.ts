@@ -9,7 +9,7 @@ import { defineChatElement } from "/toolnexus-widget.js";
 defineChatElement();
 const chat = document.querySelector("toolnexus-chat");
 chat.strings = { messagePlaceholder: "Ask about the weather, book a table, read your calendar, plan a trip…" };
-const KEY = "toolnexus:run-session";
+const KEY = chat.getAttribute("storage-key") ?? "toolnexus:run-session";
 
 for (const chip of document.querySelectorAll(".chips button")) chip.onclick = () => chat.send(chip.textContent);
 

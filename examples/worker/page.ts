@@ -15,6 +15,8 @@ export interface PageInfo {
   nonce: string;
   model: string;
   storage: string;
+  /** The run endpoint the chat talks to (default `/api/run`; `/api/agent` for the planner agent). */
+  endpoint?: string;
 }
 
 const STYLE = `
@@ -58,7 +60,7 @@ export function chatPage(info: PageInfo): string {
     </div>
     <button id="reset" type="button" title="Forget this conversation">New chat</button>
   </header>
-  <toolnexus-chat endpoint="/api/run" storage="local">
+  <toolnexus-chat endpoint="${esc(info.endpoint ?? "/api/run")}" storage="local"${info.endpoint ? ` storage-key="toolnexus:agent"` : ""}>
     <div slot="empty">
       <div>Ask for something a tool can only do with your help.</div>
       <div class="chips">${SUGGESTIONS.map((s) => `<button type="button">${esc(s)}</button>`).join("")}</div>

@@ -26,6 +26,23 @@ function chunksOf(turn: ScriptedTurn): string[] {
   ];
 }
 
+/** A turn as one `chat.completion` JSON: what a call that does not stream reads (a sub-agent's run). */
+function completionOf(turn: ScriptedTurn): Response {
+  const calls = "toolCalls" in turn ? turn.toolCalls : [];
+  const toolCalls = calls.map((c) => ({
+    id: c.id,
+    type: "function",
+    function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+  }));
+  const message = {
+    role: "assistant",
+    content: turn.content ?? null,
+    ...(calls.length ? { tool_calls: toolCalls } : {}),
+  };
+  const finish_reason = calls.length ? "tool_calls" : "stop";
+  return Response.json({ object: "chat.completion", choices: [{ index: 0, message, finish_reason }] });
+}
+
 const pause = (ms: number, signal: AbortSignal | null | undefined) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -36,10 +53,11 @@ const pause = (ms: number, signal: AbortSignal | null | undefined) =>
     signal?.addEventListener("abort", stop, { once: true });
   });
 
-/** A `fetch` answering `POST …/chat/completions` (streamed) with the scripted model's next turn. */
+/** A `fetch` answering `POST …/chat/completions` (streamed, or not) with the scripted model's next turn. */
 export async function scriptedFetch(_input: unknown, init?: RequestInit): Promise<Response> {
-  const body = JSON.parse(String(init?.body)) as { messages: unknown[]; tools?: unknown[] };
+  const body = JSON.parse(String(init?.body)) as { messages: unknown[]; tools?: unknown[]; stream?: boolean };
   const turn = scriptedModel(body);
+  if (body.stream !== true) return completionOf(turn);
   const chunks = chunksOf(turn);
   const pace = turn.paceMs ?? 0;
   const signal = init?.signal;

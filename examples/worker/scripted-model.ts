@@ -63,6 +63,9 @@ function firstMove(prompt: string, seq: number, offered: Set<string>): ScriptedT
     toolCalls: [{ id: `call_${seq}`, name, arguments: args }],
   });
   if (/\bstory\b/.test(text)) return { content: LONG_ANSWER, paceMs: LONG_PACE_MS };
+  // the planner agent (it is offered `task`): a booking goes to its booker, which asks for the approval
+  if (offered.has("task") && /book|table|reserv|dinner|evening/.test(text))
+    return call("task", { agent: "booker", prompt: "Book a table for two at Dakshin, 19:30 tonight" });
   if (/\btrips?\b|holiday|vacation|getaway|itinerar/.test(text)) {
     if (!offered.has(TRIP_TOOL))
       return {
@@ -113,6 +116,7 @@ function afterTool(name: string, output: string, seq: number): ScriptedTurn {
   }
   if (name === "weather") return { content: `Here's the forecast — ${output}` };
   if (name === "book_table") return { content: `Done! ${output}` };
+  if (name === "task") return { content: `The booker says: ${output}` };
   if (name === "calendar") return { content: `Here's your day: ${output}` };
   if (name === "flight_status") return { content: output };
   return { content: output };

@@ -25,6 +25,10 @@ export interface Handle {
   budget: Budget & { maxTurns: number; maxDepth: number; maxConcurrent: number };
   /** Tokens spent by this handle and its descendants; turns (model calls) of this handle. */
   spent: { tokens: number; turns: number };
+  /** Tool calls this handle's runs made (its `maxToolCalls`), counted as they end. */
+  toolCalls: number;
+  /** When it first ran, on the runtime's clock (its `maxWallMs`). */
+  startedAt?: number;
   children: Handle[];
   /** How many children of each definition it spawned (the n of `<agent>.<n>`). */
   spawned: Record<string, number>;
@@ -70,12 +74,24 @@ export function ancestors(h: Handle): Handle[] {
   return out;
 }
 
-/** The limit the handle or an ancestor has run out of (live: sibling spend counts after the carve), if any. */
-export function exhausted(h: Handle): string | undefined {
+/** Whether `x` has run `maxWallMs` or longer, as of `now`. */
+const overTime = (x: Handle, now: number | undefined): boolean =>
+  x.budget.maxWallMs !== undefined &&
+  x.startedAt !== undefined &&
+  now !== undefined &&
+  now - x.startedAt >= x.budget.maxWallMs;
+
+/**
+ * The limit the handle or an ancestor has run out of (live: sibling spend counts after the carve), if any; the
+ * wall clock (`maxWallMs`, of the handle and of every ancestor) as of `now`.
+ */
+export function exhausted(h: Handle, now?: number): string | undefined {
   for (const x of [h, ...ancestors(h)]) {
     if (x.budget.maxTokens !== undefined && x.spent.tokens >= x.budget.maxTokens) return "maxTokens";
+    if (overTime(x, now)) return "maxWallMs";
   }
   if (h.spent.turns >= h.budget.maxTurns) return "maxTurns";
+  if (h.budget.maxToolCalls !== undefined && h.toolCalls >= h.budget.maxToolCalls) return "maxToolCalls";
   return undefined;
 }
 

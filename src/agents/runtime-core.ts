@@ -35,6 +35,7 @@ export function newHandle(id: string, agent: Agent, parent: Handle | undefined, 
     drained: [],
     budget,
     spent: { tokens: 0, turns: 0 },
+    toolCalls: 0,
     children: [],
     spawned: {},
     running: 0,
@@ -54,6 +55,7 @@ export interface RuntimeSettings {
   shutdownMs?: number;
   hooks?: Hooks;
   onMetric?: (event: MetricEvent) => void;
+  clock?: { now(): number };
 }
 
 export class Runtime implements RuntimeVerbs {
@@ -74,6 +76,7 @@ export class Runtime implements RuntimeVerbs {
       turnGate: gate(o.maxConcurrentTurns ?? 8),
       hooks: o.hooks,
       onMetric: o.onMetric,
+      now: () => o.clock?.now() ?? Date.now(),
       toolsOf: (h) => {
         const own = ownTools(h.agent);
         return h.agent.options.team?.length ? [...own, runtimeTask(h, this)] : own;
@@ -119,7 +122,7 @@ export class Runtime implements RuntimeVerbs {
     const most = parent.budget.maxChildren;
     if (most !== undefined && parent.children.length >= most)
       throw new ConfigError("maxChildren", `maxChildren ${most} exceeded`);
-    const limit = parent === this.root ? undefined : exhausted(parent);
+    const limit = parent === this.root ? undefined : exhausted(parent, this.env.now());
     if (limit) throw new ConfigError("budget", `budget exhausted (${limit}); incomplete`);
     const n = (parent.spawned[agent.name] ?? 0) + 1;
     parent.spawned[agent.name] = n;
@@ -189,7 +192,7 @@ export class Runtime implements RuntimeVerbs {
     const h = this.find(ref);
     if (h.state !== "idle" || h === this.root) return;
     const admit = () => {
-      const limit = exhausted(h);
+      const limit = exhausted(h, this.env.now());
       if (limit)
         return this.settle(h, resultOf("incomplete", `budget exhausted (${limit}); partial work preserved`, h));
       h.drained = h.inbox.splice(0);

@@ -8,7 +8,7 @@ import type { Hooks } from "../loop/options";
 import type { MetricEvent } from "../loop/telemetry";
 import type { RunOptions } from "../client/types";
 import type { Tool } from "../tools/types";
-import { resultOf, type Handle } from "./handle";
+import { exhausted, resultOf, type Handle } from "./handle";
 import type { TaskResult } from "./types";
 
 /** A counting semaphore, first come first served. */
@@ -36,15 +36,33 @@ export interface TurnEnv {
   turnGate: ReturnType<typeof gate>;
   hooks: Hooks | undefined;
   onMetric: ((event: MetricEvent) => void) | undefined;
+  /** The runtime's clock (`maxWallMs`). */
+  now(): number;
   toolsOf(h: Handle): Tool[];
 }
 
-/** The hooks of a handle's run: the gate around each model call, over the agent's hooks (else the runtime's). */
-function gatedHooks(env: TurnEnv, h: Handle, held: { n: number }): Hooks {
+/** A run's budget stop: the limit it ran out of, and the controller that ends the run (its work kept). */
+interface Stop {
+  limit?: string;
+  controller: AbortController;
+}
+
+/**
+ * The hooks of a handle's run, over the agent's hooks (else the runtime's): the budget checked live before each
+ * model call (a limit reached ends the run `incomplete`, its transcript kept), the turn gate around the call, and
+ * each tool call counted as it ends.
+ */
+function gatedHooks(env: TurnEnv, h: Handle, held: { n: number }, stop: Stop): Hooks {
   const own = { ...env.hooks, ...h.agent.options.hooks };
   return {
     ...own,
     async beforeLLM(info) {
+      const limit = exhausted(h, env.now());
+      if (limit && limit !== "maxTurns") {
+        stop.limit = limit;
+        stop.controller.abort(new Error(`budget exhausted (${limit})`));
+        throw stop.controller.signal.reason;
+      }
       await env.turnGate.acquire();
       held.n++;
       return own.beforeLLM?.(info);
@@ -55,6 +73,10 @@ function gatedHooks(env: TurnEnv, h: Handle, held: { n: number }): Hooks {
         env.turnGate.release();
       }
       return own.afterLLM?.(info);
+    },
+    async afterTool(info) {
+      h.toolCalls++;
+      return own.afterTool?.(info);
     },
   };
 }
@@ -80,6 +102,7 @@ function outcome(
   r: RunResult,
   counted: { tokens: number; turns: number },
   interrupted: boolean,
+  over?: string,
 ): TaskResult {
   spend(h, r.usage.totalTokens - counted.tokens, r.turns - counted.turns);
   if (r.status === "pending") {
@@ -91,6 +114,7 @@ function outcome(
   h.pending = undefined;
   h.transcript = withoutSystem(r.messages);
   if (r.status === "done") return { ...resultOf("done", r.text, h), isError: false };
+  if (over) return resultOf("incomplete", `budget exhausted (${over}); partial work preserved`, h);
   if (interrupted || r.limit === "aborted") return resultOf("interrupted", r.text, h);
   if (r.limit === "maxTurns") return resultOf("incomplete", "budget exhausted (maxTurns); partial work preserved", h);
   return resultOf("timeout", r.text, h);
@@ -104,16 +128,18 @@ export async function runTurn(
   signal: AbortSignal,
 ): Promise<TaskResult> {
   const held = { n: 0 };
+  const stop: Stop = { controller: new AbortController() };
+  h.startedAt ??= env.now();
   const o = h.agent.options;
   // the agent's onMetric in place of the runtime's (resolved per field, never merged)
   const onMetric = o.onMetric ?? env.onMetric;
   const counted = "answer" in go ? { tokens: h.runTokens ?? 0, turns: h.runTurns ?? 0 } : { tokens: 0, turns: 0 };
   const opts: RunOptions = {
     toolkit: env.toolsOf(h),
-    signal,
+    signal: AbortSignal.any([signal, stop.controller.signal]),
     waitFor: o.waitFor ?? null,
     maxTurns: Math.max(1, h.budget.maxTurns - h.spent.turns + counted.turns),
-    hooks: gatedHooks(env, h, held),
+    hooks: gatedHooks(env, h, held, stop),
     agent: h.agent.name,
     ...(onMetric ? { onMetric } : {}),
     ...(o.soul === undefined ? {} : { systemPrompt: o.soul }),
@@ -124,7 +150,7 @@ export async function runTurn(
       "answer" in go
         ? await env.client.resume(h.runId!, go.answer, opts)
         : await env.client.run(go.input, { ...opts, history: h.transcript });
-    const result = outcome(h, r, counted, signal.aborted);
+    const result = outcome(h, r, counted, signal.aborted, stop.limit);
     h.runTokens = r.status === "pending" ? r.usage.totalTokens : 0;
     h.runTurns = r.status === "pending" ? r.turns : 0;
     return result;

@@ -52,6 +52,8 @@ const rules = (): [Test, string, (keyof ClientOptions)[]][] => [
   [(v) => isFunction((v as { run?: unknown })?.run), "otelTelemetry({ tracer })", ["telemetry"]],
 ];
 
+// each a literal: an operation at module scope (`64 * 1024 * 1024`) is one a bundler keeps, and this whole
+// table with it, in every bundle that takes any name from the file it is built into (a page's too)
 const DEFAULTS = {
   maxTurns: 10,
   retries: 2,
@@ -60,7 +62,7 @@ const DEFAULTS = {
   pendingTtlSeconds: 604_800,
   claimLeaseMs: 60_000,
   streamIdleTimeoutMs: 300_000,
-  maxStreamLineBytes: 64 * 1024 * 1024,
+  maxStreamLineBytes: 67_108_864, // 64 MiB
 };
 
 /** Options whose value may be a secret: a message shows only its kind. */

@@ -93,8 +93,11 @@ export function sessionEnv(
   return env;
 }
 
-/** How long a token for a run kept "for ever" (pendingTtlSeconds 0) is good for: a year. */
-const FOREVER_TOKEN_SECONDS = 365 * 86_400;
+/**
+ * How long a token for a run kept "for ever" (pendingTtlSeconds 0) is good for: a year (365 days), a literal
+ * as client/options.ts's defaults are (a bundler keeps an operation at module scope in every bundle).
+ */
+const FOREVER_TOKEN_SECONDS = 31_536_000;
 
 /**
  * How long an issued token is good for: as long as its run stays resumable — `pendingTtlSeconds`, or until the

@@ -13,9 +13,8 @@ export async function responseError(res: Response): Promise<ToolnexusError> {
   return new StreamError(`toolnexus: the endpoint answered HTTP ${res.status}; check its URL and its logs`);
 }
 
-async function bodyOf(source: Response | ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
-  if (typeof (source as ReadableStream).getReader === "function") return source as ReadableStream<Uint8Array>;
-  const res = source as Response;
+/** The event stream of an endpoint's response: its error as a ToolnexusError, a body of another kind refused. */
+async function responseBody(res: Response): Promise<ReadableStream<Uint8Array>> {
   if (!res.ok) throw await responseError(res);
   const type = res.headers.get("content-type");
   if (!res.body || (type && !type.toLowerCase().includes("text/event-stream"))) {
@@ -23,6 +22,11 @@ async function bodyOf(source: Response | ReadableStream<Uint8Array>): Promise<Re
     throw notEvents(`a ${res.body ? type : "bodiless"} response`);
   }
   return res.body;
+}
+
+async function bodyOf(source: Response | ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
+  if (typeof (source as ReadableStream).getReader === "function") return source as ReadableStream<Uint8Array>;
+  return responseBody(source as Response);
 }
 
 /** What is not a stream eventStreamResponse made: a response of another kind, or an event that is not one of its. */
@@ -63,11 +67,8 @@ const DONE = Symbol("done");
  * Calls `onEvent` with each event of the stream, in order, and the id it was sent with (when it had one):
  * what a page plays and resumes from. Resolves after the `done` event; rejects as readEventStream throws.
  */
-export async function readEvents(
-  source: Response | ReadableStream<Uint8Array>,
-  onEvent: (event: StreamEvent, id?: string) => void,
-): Promise<void> {
-  const body = await bodyOf(source);
+export async function readEvents(res: Response, onEvent: (event: StreamEvent, id?: string) => void): Promise<void> {
+  const body = await responseBody(res);
   let listening = false; // what onEvent throws is its own error, never a lost connection
   try {
     await readSSE(body, (sse) => {

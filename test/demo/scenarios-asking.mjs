@@ -1,5 +1,5 @@
 // The demo's scenarios where the page asks and the user answers: the page loads, approve, a question and its
-// answer, a reload mid-question, decline, two approval cards in reverse order, sign-in, and the MCP tool's form
+// answer, a reload mid-question, decline, an agent's approval answered after a reload, two approval cards in reverse order, sign-in, and the MCP tool's form
 // elicitation (its fields, submitted, reloaded while open, declined). Saves docs/demo.png.
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -77,6 +77,26 @@ export const ASKING = [
       await card(page, "approval").getByRole("button", { name: "Decline" }).click();
       await said(page, "No problem").waitFor();
       assert.equal((await stats(demo.base)).book_table, before.book_table);
+    },
+  ],
+
+  [
+    "an agent: the planner delegates to the booker, whose approval (the card names it) is answered after a reload",
+    async ({ demo, page }) => {
+      const before = await stats(demo.base);
+      await page.goto(`${demo.base}/?agent`);
+      await send(page, "Book dinner for two tonight");
+      const asked = card(page, "approval");
+      await asked.waitFor();
+      assert.equal(await asked.locator('[part~="agent"]').textContent(), "Asked by booker");
+      await page.reload();
+      const again = card(page, "approval");
+      await again.waitFor();
+      assert.equal(await again.locator('[part~="agent"]').textContent(), "Asked by booker");
+      await again.getByRole("button", { name: "Approve" }).click();
+      await said(page, "The booker says: Done! Your table for 2 at Dakshin is booked").waitFor();
+      assert.equal((await stats(demo.base)).book_table, before.book_table + 1, "the booking tool ran once");
+      await page.goto(demo.base); // the other scenarios talk to /api/run
     },
   ],
 

@@ -25,7 +25,7 @@ describe("agent.run: an agent's onMetric", () => {
     const on = () => clientOn(w.storage, w.counts, undefined, { onMetric: client.onMetric });
     const first = on();
     const asked = await w.coordinator.run("dinner", { client: first });
-    expect(asked.status).toBe("pending");
+    if (asked.status !== "pending") throw new Error(`expected a pending run, got ${asked.status}`);
     expect(booker.lines).toEqual(["llm m-booker", "tool book_table pending", "run"]);
     expect(client.lines).not.toContain("llm m-booker");
     expect(client.lines).toContain("llm m-coord");
@@ -35,7 +35,7 @@ describe("agent.run: an agent's onMetric", () => {
 
     booker.lines.length = 0;
     client.lines.length = 0;
-    const done = await w.coordinator.resume(asked.runId, answerApproval(asked.pending!.id), { client: on() });
+    const done = await w.coordinator.resume(asked.runId, answerApproval(asked.pending.id), { client: on() });
     expect(done.status).toBe("done");
     expect(w.counts.booked).toEqual(["friday"]);
     expect(booker.lines).toEqual(["tool book_table", "llm m-booker", "run"]);
