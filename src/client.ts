@@ -8,7 +8,6 @@ import { approvalsAdmin, ownedConversation, type Approvals } from "./client/appr
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
-import type { ResolvedOptions } from "./loop/context";
 import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
 import { collect, session, type SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
@@ -135,58 +134,10 @@ async function inspect(env: SessionEnv, runId: string, io: InspectOptions = {}):
   return { ...found, token: signed[0]!, tokens };
 }
 
-/** What a client's verbs share: its options resolved once, its storage, session environment and conversations. */
-interface Parts {
-  opts: ResolvedOptions;
-  storage: RunStorage;
-  env: SessionEnv;
-  conversations: ReturnType<typeof conversationStore>;
-  resumed: ReturnType<typeof resumePlans>;
-}
-
-/** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
-async function* started(
-  { opts, env, conversations }: Parts,
-  prompt: Prompt,
-  runOptions: RunOptions,
-  stream: boolean,
-): AsyncGenerator<StreamEvent, RunResult> {
-  checkRunId(runOptions.runId);
-  const id = runOptions.conversationId;
-  if (id === undefined) return yield* session(env, runOptions, stream, freshPlan(opts, prompt, runOptions));
-  return yield* conversations.exchange(id, (history) =>
-    session(env, runOptions, stream, freshPlan(opts, prompt, { ...runOptions, history }, id)),
-  );
-}
-
-/**
- * The verbs of runs: `run`/`stream` a prompt, `resume`/`resumeStream` a halted run, `ask` in a conversation.
- * One implementation each; the overloads on Client type `output` from the schema.
- */
-function runVerbs(parts: Parts): Pick<Client, "run" | "stream" | "resume" | "resumeStream" | "ask"> {
-  const { env, resumed } = parts;
-  const run = (prompt: Prompt, runOptions: RunOptions = {}): Promise<RunResult> =>
-    collect(started(parts, prompt, runOptions, false));
-  const resumedRun = (runId: string, answer: Answer | readonly Answer[], options: ResumeOptions, stream: boolean) =>
-    session(env, options, stream, resumed(runId, answer, options));
-  return {
-    run: run as Client["run"],
-    stream: ((prompt: Prompt, runOptions: RunOptions = {}) =>
-      started(parts, prompt, runOptions, true)) as Client["stream"],
-    resume: ((runId: string, answer: Answer | readonly Answer[], options: ResumeOptions = {}) =>
-      collect(resumedRun(runId, answer, options, false))) as Client["resume"],
-    resumeStream: ((runId: string, answer: Answer | readonly Answer[], options: ResumeOptions = {}) =>
-      resumedRun(runId, answer, options, true)) as Client["resumeStream"],
-    ask: (prompt, askOptions = {}) => {
-      const { id } = askOptions;
-      return run(prompt, id === undefined ? askOptions : { ...askOptions, conversationId: id });
-    },
-  };
-}
-
 /** The verbs of conversations: `forget` one (its transcript and remembered approvals), hold one by its id. */
 function conversationVerbs(
-  { storage, conversations }: Parts,
+  storage: RunStorage,
+  conversations: ReturnType<typeof conversationStore>,
   ask: Client["ask"],
 ): Pick<Client, "forget" | "conversation"> {
   async function forget(id: string, forgetOptions: { owner?: string } = {}): Promise<void> {
@@ -208,6 +159,11 @@ function conversationVerbs(
   return { forget, conversation };
 }
 
+async function translate(env: SessionEnv, request: TranslateRequest): Promise<TranslateResult> {
+  const ctx = await env.context(request.toolkit, request.signal, false);
+  return translateCall(ctx, request);
+}
+
 /* @__NO_SIDE_EFFECTS__ */
 export function createClient(options: ClientOptions): Client {
   const opts = resolveOptions(options);
@@ -216,25 +172,40 @@ export function createClient(options: ClientOptions): Client {
   const clock = () => opts.clock?.now() ?? Date.now();
   const conversations = conversationStore(storage, opts.claimLeaseMs, clock);
   const env = sessionEnv(opts, storage, registry, conversations);
-  const parts: Parts = { opts, storage, env, conversations, resumed: resumePlans(opts) };
-  const verbs = runVerbs(parts);
+  const resumed = resumePlans(opts);
 
-  async function translate(request: TranslateRequest): Promise<TranslateResult> {
-    const ctx = await env.context(request.toolkit, request.signal, false);
-    return translateCall(ctx, request);
+  /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
+  async function* started(prompt: Prompt, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
+    checkRunId(ro.runId);
+    const id = ro.conversationId;
+    if (id === undefined) return yield* session(env, ro, stream, freshPlan(opts, prompt, ro));
+    return yield* conversations.exchange(id, (history) =>
+      session(env, ro, stream, freshPlan(opts, prompt, { ...ro, history }, id)),
+    );
   }
+  // one implementation each; the overloads on Client type `output` from the schema
+  const run = (prompt: Prompt, ro: RunOptions = {}) => collect(started(prompt, ro, false));
+  const resumedRun = (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions, stream: boolean) =>
+    session(env, ro, stream, resumed(runId, answer, ro));
+  const ask = (prompt: Prompt, ao: AskOptions = {}) =>
+    run(prompt, ao.id === undefined ? ao : { ...ao, conversationId: ao.id });
 
-  const client: Client = {
-    ...verbs,
-    ...conversationVerbs(parts, verbs.ask),
+  return {
+    run: run as Client["run"],
+    stream: ((prompt: Prompt, ro: RunOptions = {}) => started(prompt, ro, true)) as Client["stream"],
+    resume: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
+      collect(resumedRun(runId, answer, ro, false))) as Client["resume"],
+    resumeStream: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
+      resumedRun(runId, answer, ro, true)) as Client["resumeStream"],
+    ask,
+    ...conversationVerbs(storage, conversations, ask),
     inspect: (runId, io) => inspect(env, runId, io),
     expire: (eo) => expireDue(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, eo),
     approvals: approvalsAdmin(storage),
-    translate,
+    translate: (request) => translate(env, request),
     metrics: () => registry.render(),
     storage,
     pendingTtlSeconds: opts.pendingTtlSeconds,
     clock: { now: clock },
   };
-  return client;
 }

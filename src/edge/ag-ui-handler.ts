@@ -255,5 +255,5 @@ export function createAgUiHandler(
   opts: AgUiHandlerOptions,
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
   const shared = interopShared("createAgUiHandler", opts);
-  return serve(shared, { POST: post }, "toolnexus: the AG-UI endpoint takes POST RunAgentInput");
+  return serve(shared, post, undefined, "toolnexus: the AG-UI endpoint takes POST RunAgentInput");
 }

@@ -15,8 +15,9 @@ import { type Call, logOf, type RunHandlerContext, type RunHandlerOptions } from
 import { readQuery, readRunRequest } from "./request";
 import { replay, restore } from "./restore";
 import { json, resume, start, stop } from "./runs";
-import { checkOwner, notFound } from "./run-owner";
-import { serve, settle } from "./serve";
+import { checkOwner, notFound, ownerOf } from "./run-owner";
+import { settle } from "./serve";
+import { errorPayload, errorResponse } from "./error-body";
 
 export type { RunHandlerContext, RunHandlerOptions } from "./options";
 
@@ -68,10 +69,18 @@ async function get(call: Call): Promise<Response> {
 export function createRunHandler(
   opts: RunHandlerOptions,
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
-  const routes = { GET: get, POST: post };
-  return serve(
-    settle("createRunHandler", opts, 65_536),
-    routes,
-    "toolnexus: the run endpoint takes GET ?runId= and POST",
-  );
+  const shared = settle("createRunHandler", opts, 65_536);
+  return async function handleRun(request, context) {
+    try {
+      const owner = await ownerOf(opts.owner, request);
+      const call: Call = { ...shared, request, owner, waitUntil: context?.waitUntil?.bind(context) };
+      if (request.method === "POST") return await post(call);
+      if (request.method === "GET") return await get(call);
+      const message = "toolnexus: the run endpoint takes GET ?runId= and POST";
+      return errorResponse({ code: "method_not_allowed", message }, { allow: "GET, POST" });
+    } catch (error) {
+      // an unexpected error is not described (nor logged: its text is not ours to vouch for)
+      return errorResponse(errorPayload(error));
+    }
+  };
 }

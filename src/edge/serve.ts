@@ -54,19 +54,20 @@ export function settle<O extends HandlerOptions>(name: string, opts: O, maxBodyB
 
 type Route<O> = (call: Shared<O> & Pick<Call, "request" | "owner">) => Promise<Response>;
 
-/** The handler serving `routes` by method; another method is a 405 saying `refusal`. */
+/** The handler serving POST with `post` and GET with `get` (if any); another method is a 405 saying `refusal`. */
 export function serve<O extends HandlerOptions>(
   shared: Shared<O>,
-  routes: { GET?: Route<O>; POST?: Route<O> },
+  post: Route<O>,
+  get: Route<O> | undefined,
   refusal: string,
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
   return async function handle(request, context) {
     try {
       const owner = await ownerOf(shared.opts.owner, request);
       const call = { ...shared, request, owner, waitUntil: context?.waitUntil?.bind(context) };
-      const route = request.method === "GET" || request.method === "POST" ? routes[request.method] : undefined;
-      if (route) return await route(call);
-      return errorResponse({ code: "method_not_allowed", message: refusal }, { allow: Object.keys(routes).join(", ") });
+      if (request.method === "POST") return await post(call);
+      if (get && request.method === "GET") return await get(call);
+      return errorResponse({ code: "method_not_allowed", message: refusal }, { allow: get ? "GET, POST" : "POST" });
     } catch (error) {
       return errorResponse(errorPayload(error));
     }

@@ -192,5 +192,5 @@ export function createUiMessageStreamHandler(
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
   const shared = interopShared("createUiMessageStreamHandler", opts);
   const refusal = "toolnexus: the chat endpoint takes POST and GET ?chatId=";
-  return serve(shared, { GET: get, POST: post }, refusal);
+  return serve(shared, post, get, refusal);
 }
