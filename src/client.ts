@@ -134,6 +134,36 @@ async function inspect(env: SessionEnv, runId: string, io: InspectOptions = {}):
   return { ...found, token: signed[0]!, tokens };
 }
 
+/** The verbs of conversations: `forget` one (its transcript and remembered approvals), hold one by its id. */
+function conversationVerbs(
+  storage: RunStorage,
+  conversations: ReturnType<typeof conversationStore>,
+  ask: Client["ask"],
+): Pick<Client, "forget" | "conversation"> {
+  async function forget(id: string, forgetOptions: { owner?: string } = {}): Promise<void> {
+    const owner = checkOwner(forgetOptions?.owner);
+    const stored = owner === undefined ? id : await ownedConversation(id, owner);
+    await conversations.forget(stored);
+    await storage.delete(conversationApprovalsKey(stored));
+  }
+  function conversation(conversationOptions: ConversationOptions = {}): Conversation {
+    const id = conversationOptions.id ?? `conv-${crypto.randomUUID()}`;
+    const { toolkit } = conversationOptions;
+    return {
+      id,
+      send: (prompt, sendOptions = {}) => ask(prompt, { ...sendOptions, id, ...(toolkit ? { toolkit } : {}) }),
+      messages: async () => (await conversations.load(id)).record.messages,
+      reset: () => forget(id),
+    };
+  }
+  return { forget, conversation };
+}
+
+async function translate(env: SessionEnv, request: TranslateRequest): Promise<TranslateResult> {
+  const ctx = await env.context(request.toolkit, request.signal, false);
+  return translateCall(ctx, request);
+}
+
 /* @__NO_SIDE_EFFECTS__ */
 export function createClient(options: ClientOptions): Client {
   const opts = resolveOptions(options);
@@ -145,111 +175,37 @@ export function createClient(options: ClientOptions): Client {
   const resumed = resumePlans(opts);
 
   /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
-  async function* started(
-    prompt: Prompt,
-    runOptions: RunOptions,
-    stream: boolean,
-  ): AsyncGenerator<StreamEvent, RunResult> {
-    checkRunId(runOptions.runId);
-    const id = runOptions.conversationId;
-    if (id === undefined) return yield* session(env, runOptions, stream, freshPlan(opts, prompt, runOptions));
+  async function* started(prompt: Prompt, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
+    checkRunId(ro.runId);
+    const id = ro.conversationId;
+    if (id === undefined) return yield* session(env, ro, stream, freshPlan(opts, prompt, ro));
     return yield* conversations.exchange(id, (history) =>
-      session(env, runOptions, stream, freshPlan(opts, prompt, { ...runOptions, history }, id)),
+      session(env, ro, stream, freshPlan(opts, prompt, { ...ro, history }, id)),
     );
   }
+  // one implementation each; the overloads on Client type `output` from the schema
+  const run = (prompt: Prompt, ro: RunOptions = {}) => collect(started(prompt, ro, false));
+  const resumedRun = (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions, stream: boolean) =>
+    session(env, ro, stream, resumed(runId, answer, ro));
+  const ask = (prompt: Prompt, ao: AskOptions = {}) =>
+    run(prompt, ao.id === undefined ? ao : { ...ao, conversationId: ao.id });
 
-  // One implementation each; the overloads (on Client too) type `output` from the schema.
-  function run<S extends ToolInputSchema>(prompt: Prompt, runOptions: WithOutput<RunOptions, S>): Promise<Typed<S>>;
-  function run(prompt: Prompt, runOptions?: RunOptions): Promise<RunResult>;
-  function run(prompt: Prompt, runOptions: RunOptions = {}): Promise<RunResult> {
-    return collect(started(prompt, runOptions, false));
-  }
-
-  function stream<S extends ToolInputSchema>(
-    prompt: Prompt,
-    runOptions: WithOutput<RunOptions, S>,
-  ): AsyncIterable<StreamEvent<Typed<S>>>;
-  function stream(prompt: Prompt, runOptions?: RunOptions): AsyncIterable<StreamEvent>;
-  function stream(prompt: Prompt, runOptions: RunOptions = {}): AsyncIterable<StreamEvent> {
-    return started(prompt, runOptions, true);
-  }
-
-  function resume<S extends ToolInputSchema>(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    resumeOptions: WithOutput<ResumeOptions, S>,
-  ): Promise<Typed<S>>;
-  function resume(runId: string, answer: Answer | readonly Answer[], resumeOptions?: ResumeOptions): Promise<RunResult>;
-  function resume(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    resumeOptions: ResumeOptions = {},
-  ): Promise<RunResult> {
-    return collect(session(env, resumeOptions, false, resumed(runId, answer, resumeOptions)));
-  }
-
-  function resumeStream<S extends ToolInputSchema>(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    resumeOptions: WithOutput<ResumeOptions, S>,
-  ): AsyncIterable<StreamEvent<Typed<S>>>;
-  function resumeStream(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    resumeOptions?: ResumeOptions,
-  ): AsyncIterable<StreamEvent>;
-  function resumeStream(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    resumeOptions: ResumeOptions = {},
-  ): AsyncIterable<StreamEvent> {
-    return session(env, resumeOptions, true, resumed(runId, answer, resumeOptions));
-  }
-
-  function ask(prompt: Prompt, askOptions: AskOptions = {}): Promise<RunResult> {
-    const { id } = askOptions;
-    return run(prompt, id === undefined ? askOptions : { ...askOptions, conversationId: id });
-  }
-
-  async function forget(id: string, forgetOptions: { owner?: string } = {}): Promise<void> {
-    const owner = checkOwner(forgetOptions?.owner);
-    const stored = owner === undefined ? id : await ownedConversation(id, owner);
-    await conversations.forget(stored);
-    await storage.delete(conversationApprovalsKey(stored));
-  }
-
-  function conversation(conversationOptions: ConversationOptions = {}): Conversation {
-    const id = conversationOptions.id ?? `conv-${crypto.randomUUID()}`;
-    const { toolkit } = conversationOptions;
-    return {
-      id,
-      send: (prompt, sendOptions = {}) => ask(prompt, { ...sendOptions, id, ...(toolkit ? { toolkit } : {}) }),
-      messages: async () => (await conversations.load(id)).record.messages,
-      reset: () => forget(id),
-    };
-  }
-
-  async function translate(request: TranslateRequest): Promise<TranslateResult> {
-    const ctx = await env.context(request.toolkit, request.signal, false);
-    return translateCall(ctx, request);
-  }
-
-  const client: Client = {
-    run,
-    stream,
-    resume,
-    resumeStream,
+  return {
+    run: run as Client["run"],
+    stream: ((prompt: Prompt, ro: RunOptions = {}) => started(prompt, ro, true)) as Client["stream"],
+    resume: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
+      collect(resumedRun(runId, answer, ro, false))) as Client["resume"],
+    resumeStream: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
+      resumedRun(runId, answer, ro, true)) as Client["resumeStream"],
+    ask,
+    ...conversationVerbs(storage, conversations, ask),
     inspect: (runId, io) => inspect(env, runId, io),
     expire: (eo) => expireDue(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, eo),
-    ask,
-    forget,
     approvals: approvalsAdmin(storage),
-    conversation,
-    translate,
+    translate: (request) => translate(env, request),
     metrics: () => registry.render(),
     storage,
     pendingTtlSeconds: opts.pendingTtlSeconds,
     clock: { now: clock },
   };
-  return client;
 }

@@ -23,6 +23,48 @@ const LINE_END = /\r\n?|\n/;
 /** The longest line, and the longest data of one event, a parser takes by default: 64 Mi characters. */
 export const MAX_SSE_LINE = 64 * 1024 * 1024;
 
+/** The event being read: its data (undefined until it has a data field), its type, and the last event id. */
+interface Reading {
+  data: string | undefined;
+  type: string;
+  lastId: string;
+}
+
+/** The event read so far, the reading cleared for the next (the last id stays); undefined when it has no data. */
+function take(r: Reading): SSEEvent | undefined {
+  const { data, type, lastId } = r;
+  r.data = undefined;
+  r.type = "";
+  return data === undefined ? undefined : { event: type || "message", data, id: lastId || undefined };
+}
+
+/** One field line, text[start, end), read into `r`: the common `data: …` line costs one slice. */
+function readField(r: Reading, text: string, start: number, end: number, onRetry?: (ms: number) => void): void {
+  if (text.startsWith("data:", start)) {
+    const value = text.slice(text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5, end);
+    r.data = r.data === undefined ? value : `${r.data}\n${value}`;
+    return;
+  }
+  const field = text.slice(start, end);
+  const at = field.indexOf(":");
+  if (at === 0) return; // a comment, e.g. a keep-alive
+  const name = at === -1 ? field : field.slice(0, at);
+  const value = at === -1 ? "" : field.slice(field.charCodeAt(at + 1) === 32 ? at + 2 : at + 1);
+  if (name === "data") r.data = r.data === undefined ? value : `${r.data}\n${value}`;
+  else if (name === "event") r.type = value;
+  else if (name === "id") {
+    if (!value.includes("\0")) r.lastId = value;
+  } else if (name === "retry" && onRetry && /^[0-9]+$/.test(value)) onRetry(Number(value));
+}
+
+/**
+ * Past `max` characters in one line (or one event's data) the stream is refused: a RangeError, which readers
+ * turn into their own error.
+ */
+function bounded(length: number, max: number): void {
+  if (length > max) throw new RangeError(`toolnexus: an event-stream line is over ${max} characters`);
+}
+
 /**
  * A push-style parser: `feed` decoded text, get `onEvent` for every dispatched event. `feed` expects
  * text whose byte-order mark is already gone (`TextDecoder` removes it). `retry:` values reach `onRetry`.
@@ -35,46 +77,14 @@ export function createSSEParser(
 ): SSEParser {
   let carry = ""; // the start of a line that has not ended yet (never holds a CR or LF)
   let skipLF = false; // the last piece ended with CR: a leading LF completes that CRLF
-  let data: string | undefined; // undefined until the event has a data field
-  let type = "";
-  let lastId = "";
+  const r: Reading = { data: undefined, type: "", lastId: "" };
 
-  const take = (): SSEEvent | undefined => {
-    const event = data === undefined ? undefined : { event: type || "message", data, id: lastId || undefined };
-    data = undefined;
-    type = "";
-    return event;
-  };
-
-  // past `maxLine` characters in one line (or one event's data) the stream is refused: a RangeError, which
-  // readers turn into their own error
-  const bounded = (length: number): void => {
-    if (length > maxLine) throw new RangeError(`toolnexus: an event-stream line is over ${maxLine} characters`);
-  };
-
-  // one line, text[start, end): the common `data: …` line costs one slice
+  // one line, text[start, end): a blank one dispatches the event read
   const line = (text: string, start = 0, end = text.length): void => {
-    bounded(end - start + (data?.length ?? 0));
-    if (start === end) {
-      const event = take();
-      if (event) onEvent(event);
-      return;
-    }
-    if (text.startsWith("data:", start)) {
-      const value = text.slice(text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5, end);
-      data = data === undefined ? value : `${data}\n${value}`;
-      return;
-    }
-    const field = text.slice(start, end);
-    const at = field.indexOf(":");
-    if (at === 0) return; // a comment, e.g. a keep-alive
-    const name = at === -1 ? field : field.slice(0, at);
-    const value = at === -1 ? "" : field.slice(field.charCodeAt(at + 1) === 32 ? at + 2 : at + 1);
-    if (name === "data") data = data === undefined ? value : `${data}\n${value}`;
-    else if (name === "event") type = value;
-    else if (name === "id") {
-      if (!value.includes("\0")) lastId = value;
-    } else if (name === "retry" && onRetry && /^[0-9]+$/.test(value)) onRetry(Number(value));
+    bounded(end - start + (r.data?.length ?? 0), maxLine);
+    if (start !== end) return readField(r, text, start, end, onRetry);
+    const event = take(r);
+    if (event) onEvent(event);
   };
 
   return {
@@ -86,7 +96,7 @@ export function createSSEParser(
         // CR or CRLF line ends: rare, split with the regular expression
         const lines = (carry + chunk).split(LINE_END);
         carry = lines.pop() as string;
-        bounded(carry.length);
+        bounded(carry.length, maxLine);
         skipLF = chunk.endsWith("\r");
         for (const text of lines) line(text);
         return;
@@ -94,7 +104,7 @@ export function createSSEParser(
       let nl = chunk.indexOf("\n");
       if (nl === -1) {
         carry += chunk;
-        bounded(carry.length);
+        bounded(carry.length, maxLine);
         return;
       }
       let pos = 0;
@@ -106,13 +116,13 @@ export function createSSEParser(
       }
       for (; nl !== -1; pos = nl + 1, nl = chunk.indexOf("\n", pos)) line(chunk, pos, nl);
       carry = chunk.slice(pos);
-      bounded(carry.length);
+      bounded(carry.length, maxLine);
     },
     end() {
       if (carry !== "") line(carry);
       carry = "";
       skipLF = false;
-      return take();
+      return take(r);
     },
   };
 }

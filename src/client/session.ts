@@ -54,6 +54,24 @@ function withWaitFor(opts: ResolvedOptions, ro: RunOptions | ResumeOptions): Res
   return ro.waitFor === null ? rest : { ...rest, waitFor: ro.waitFor };
 }
 
+/** The `run` metric of a run that failed, with what it got to before. */
+const failedMetric = (model: string, started: number, state: LoopState | undefined, error: unknown) =>
+  runMetric(model, started, {
+    turns: state?.turns,
+    toolCalls: state?.toolCalls.length,
+    totalTokens: state?.usage.totalTokens,
+    error: errorMessage(error),
+  });
+
+/** A token per open request of a halted result, in their order: several answered at once take each one's own. */
+async function signResult(token: NonNullable<SessionEnv["token"]>, result: RunResult): Promise<void> {
+  if (result.status !== "pending") return;
+  const { runId, requests } = result;
+  const tokens = await Promise.all(requests.map((request) => token(runId, request)));
+  result.token = tokens[0];
+  result.tokens = tokens;
+}
+
 export async function* session(
   env: SessionEnv,
   runOptions: RunOptions,
@@ -92,14 +110,7 @@ export async function* session(
     result = planned.finished ?? (yield* env.token ? signed(env.token, planned.events!) : planned.events!);
   } catch (error) {
     if (!limit.signal?.aborted || !state) {
-      metrics.record(
-        runMetric(opts.model, started, {
-          turns: state?.turns,
-          toolCalls: state?.toolCalls.length,
-          totalTokens: state?.usage.totalTokens,
-          error: errorMessage(error),
-        }),
-      );
+      metrics.record(failedMetric(opts.model, started, state, error));
       trace?.end(undefined, error);
       throw error;
     }
@@ -112,13 +123,7 @@ export async function* session(
   }
   const { turns, toolCallCount, usage } = result;
   metrics.record(runMetric(opts.model, started, { turns, toolCalls: toolCallCount, totalTokens: usage.totalTokens }));
-  if (result.status === "pending" && env.token) {
-    // a token per open request, in their order: several answered at once take each one's own
-    const { runId, requests } = result;
-    const tokens = await Promise.all(requests.map((request) => env.token!(runId, request)));
-    result.token = tokens[0];
-    result.tokens = tokens;
-  }
+  if (env.token) await signResult(env.token, result);
   if (resumed && state && result.status !== "pending") await env.finished?.(state, result);
   if (stream) {
     // run() and resume() collect the result alone: only a stream has someone reading events

@@ -6,6 +6,8 @@
 // `resume[]` answers them under AG-UI's rules — every open interrupt addressed, none expired, each checked
 // against the STORED suspension — else RUN_ERROR, and nothing is consumed.
 import { isPlainObject } from "../_internal/json";
+import type { Client } from "../client";
+import { isDue } from "../client/clock";
 import { type ConflictReason, RunConflictError, ToolnexusError } from "../errors";
 import {
   AgUiEncoder,
@@ -13,31 +15,35 @@ import {
   answerOfEntry,
   PayloadError,
   type AgUiEvent,
+  type AgUiMessage,
+  type AgUiToolCall,
   type ResumeEntry,
 } from "../protocol/ag-ui";
 import type { Answer, PendingRequest } from "../types";
-import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
-import { serveExchange, type Speaks } from "./exchange";
+import { errorPayload, type ErrorPayload } from "./error-body";
+import type { Speaks } from "./exchange";
 import {
-  interopCall,
   interopShared,
   latestRun,
+  openCalls,
   readInteropBody,
-  storedCalls,
+  resumeInterop,
+  startInterop,
+  runCalls,
   waitingRun,
-  withCalls,
   type InteropCall,
   type InteropHandlerOptions,
 } from "./interop";
-import { logOf, type RunHandlerContext } from "./options";
-
-type Body = Record<string, unknown>;
-import { aboutConversation, aboutRun, checkOwner, scopedConversation } from "./run-owner";
+import type { RunHandlerContext } from "./options";
+import { aboutConversation, scopedConversation } from "./run-owner";
+import { serve } from "./serve";
 
 export type AgUiHandlerOptions = InteropHandlerOptions;
 
 const MAX_ID = 256;
 const MAX_RESUME = 64;
+
+type Body = Record<string, unknown>;
 
 /** What a RunAgentInput must hold, read without trusting it. */
 interface Input {
@@ -46,6 +52,8 @@ interface Input {
   state: unknown;
   prompt: string | undefined;
   resume: ResumeEntry[] | undefined;
+  /** The page's own messages, as a halt's MESSAGES_SNAPSHOT gives them back: user and assistant text, calls. */
+  history: AgUiMessage[];
 }
 
 const bad = (message: string): never => {
@@ -63,6 +71,35 @@ function textOf(content: unknown): string | undefined {
   if (!Array.isArray(content)) return undefined;
   const parts = content.filter((p) => isPlainObject(p) && p.type === "text" && typeof p.text === "string");
   return parts.map((p) => (p as { text: string }).text).join("\n") || undefined;
+}
+
+/** An assistant's tool calls as the page sent them: id, name and arguments text only. */
+function callsOf(value: unknown): AgUiToolCall[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((c) => {
+    const fn = isPlainObject(c) && isPlainObject(c.function) ? c.function : undefined;
+    if (!fn || typeof c.id !== "string" || typeof fn.name !== "string") return [];
+    const args = typeof fn.arguments === "string" ? fn.arguments : "{}";
+    return [{ id: c.id, type: "function" as const, function: { name: fn.name, arguments: args } }];
+  });
+}
+
+/**
+ * The page's user and assistant messages, for the snapshot a halt sends back: never a system, developer or
+ * tool message. Only shown to the page that sent them: the model sees the stored transcript.
+ */
+function historyOf(messages: unknown[]): AgUiMessage[] {
+  return messages.flatMap((m): AgUiMessage[] => {
+    if (!isPlainObject(m) || typeof m.id !== "string" || m.id.length > MAX_ID) return [];
+    const content = textOf(m.content);
+    if (m.role === "user") return content === undefined ? [] : [{ id: m.id, role: "user", content }];
+    if (m.role !== "assistant") return [];
+    const toolCalls = callsOf(m.toolCalls);
+    const message: AgUiMessage = { id: m.id, role: "assistant" };
+    if (content !== undefined) message.content = content;
+    if (toolCalls.length > 0) message.toolCalls = toolCalls;
+    return [message];
+  });
 }
 
 function entryOf(value: unknown): ResumeEntry {
@@ -92,6 +129,7 @@ function inputOf(body: Body): Input {
     state: body.state,
     prompt: user?.trim() ? user : undefined,
     resume: (resume as unknown[] | undefined)?.map(entryOf),
+    history: historyOf(messages as unknown[]),
   };
 }
 
@@ -101,7 +139,7 @@ function agUiSpeaks(input: Input): Speaks {
   return {
     headers: {},
     frames() {
-      const encoder = new AgUiEncoder(input.threadId, input.runId, input.state);
+      const encoder = new AgUiEncoder(input.threadId, input.runId, input.state, input.history);
       let started = false;
       return ({ event }) => {
         const head = started ? [] : encoder.start();
@@ -132,21 +170,25 @@ const conflict = (runId: string, reason: ConflictReason, message: string) =>
 
 /**
  * The answers a resume gives, checked against the stored suspension: every open request addressed, each
- * entry naming one, none expired. On a run no longer waiting, the requests it had (an identical replay
- * gets the kept outcome). Throws what the run is refused with.
+ * entry naming one, none expired by `client`'s clock. On a run no longer waiting, the requests it had (an
+ * identical replay gets the kept outcome). Throws what the run is refused with.
  */
-function answersOf(runId: string, requests: PendingRequest[], open: boolean, resume: ResumeEntry[]): Answer[] {
+function answersOf(
+  client: Client,
+  runId: string,
+  requests: PendingRequest[],
+  open: boolean,
+  resume: ResumeEntry[],
+): Answer[] {
   const byId = new Map(requests.map((r) => [r.id, r]));
   const named = new Set(resume.map((e) => e.interruptId));
   if (named.size !== resume.length) throw conflict(runId, "waiting", "a resume names an interrupt twice");
   if (open && requests.some((r) => !named.has(r.id)))
     throw conflict(runId, "waiting", "a resume must address every open interrupt (partial resumes are not supported)");
-  const now = Date.now();
   return resume.map((entry) => {
     const request = byId.get(entry.interruptId);
     if (!request) throw conflict(runId, "answered", `interrupt "${entry.interruptId}" is not open on this thread`);
-    const expired = request.expiresAt !== undefined && Date.parse(request.expiresAt) <= now;
-    if (open && expired && entry.status === "resolved")
+    if (open && isDue(client, request) && entry.status === "resolved")
       throw conflict(
         runId,
         "waiting",
@@ -162,63 +204,31 @@ function answersOf(runId: string, requests: PendingRequest[], open: boolean, res
 }
 
 async function resumeThread(call: InteropCall, input: Input, conversationId: string): Promise<Response> {
-  const { storage, opts } = call;
+  const { storage } = call;
   const resume = input.resume!;
   const waiting = await waitingRun(storage, conversationId);
   const runId = waiting ?? (await latestRun(storage, conversationId));
   if (runId === undefined) throw conflict(input.threadId, "finished", "this thread has no open interrupts");
-  const before = await checkOwner(call, logOf(call, runId));
-  const calls = (await storedCalls(storage, runId)) ?? [];
+  const { before, calls } = await runCalls(call, runId);
   const requests = [...new Map(calls.flatMap((c) => (c.request ? [[c.request.id, c.request]] : []))).values()];
   const open = waiting !== undefined;
-  const openIds = new Set(calls.filter((c) => c.request && !c.result && !c.started).map((c) => c.request!.id));
+  const openIds = new Set(openCalls(calls).map((c) => c.request!.id));
   const asked = open ? requests.filter((r) => openIds.has(r.id)) : requests;
-  const answers = answersOf(runId, asked, open, resume);
+  const answers = answersOf(call.opts.client, runId, asked, open, resume);
   const tokens = resume.map((e) => e.metadata?.token);
   const signed = tokens.every((t) => typeof t === "string") ? (tokens as string[]) : undefined;
-  const owner = call.owner ?? undefined;
-  return serveExchange({
-    ...call,
-    log: logOf(call, runId),
-    before,
-    events: (signal) =>
-      withCalls(
-        opts.client.resumeStream(runId, answers, { signal, toolkit: opts.toolkit, tokens: signed, owner }),
-        storage,
-        conversationId,
-        runId,
-        call.ttl,
-      ),
-    refusal: (error) => aboutRun(runId, error),
-    speaks: agUiSpeaks(input),
-  });
+  return resumeInterop(call, conversationId, { runId, before, answers, tokens: signed }, agUiSpeaks(input));
 }
 
 function startThread(call: InteropCall, input: Input, conversationId: string): Promise<Response> {
-  const { opts, storage } = call;
   const prompt = input.prompt ?? bad("send a user message last in RunAgentInput.messages (or a resume)");
-  const runId = `run-${crypto.randomUUID()}`;
-  const owner = call.owner ?? undefined;
-  return serveExchange({
-    ...call,
-    log: logOf(call, runId),
-    before: undefined,
-    events: (signal) =>
-      withCalls(
-        opts.client.stream(prompt, { signal, runId, toolkit: opts.toolkit, conversationId, owner }),
-        storage,
-        conversationId,
-        runId,
-        call.ttl,
-      ),
-    refusal: (error) => {
-      const payload = aboutConversation(error);
-      return payload.reason === "waiting"
-        ? { ...payload, message: "toolnexus: the thread has open interrupts — resume them first" }
-        : payload;
-    },
-    speaks: agUiSpeaks(input),
-  });
+  const refusal = (error: unknown) => {
+    const payload = aboutConversation(error);
+    return payload.reason === "waiting"
+      ? { ...payload, message: "toolnexus: the thread has open interrupts — resume them first" }
+      : payload;
+  };
+  return startInterop(call, conversationId, prompt, () => agUiSpeaks(input), refusal);
 }
 
 async function post(call: InteropCall): Promise<Response> {
@@ -245,16 +255,5 @@ export function createAgUiHandler(
   opts: AgUiHandlerOptions,
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
   const shared = interopShared("createAgUiHandler", opts);
-  return async (request, context) => {
-    try {
-      if (request.method !== "POST")
-        return errorResponse(
-          { code: "method_not_allowed", message: "toolnexus: the AG-UI endpoint takes POST RunAgentInput" },
-          { allow: "POST" },
-        );
-      return await post(await interopCall(shared, request, context));
-    } catch (error) {
-      return errorResponse(errorPayload(error));
-    }
-  };
+  return serve(shared, post, undefined, "toolnexus: the AG-UI endpoint takes POST RunAgentInput");
 }

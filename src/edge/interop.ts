@@ -2,7 +2,7 @@
 // take, the bounded body, the run a conversation (a thread, a chat) stands at, and the stored suspension
 // a decision is checked against — never the history the page sends back.
 import { isPlainObject } from "../_internal/json";
-import { ConfigError, shown, stored, ToolnexusError } from "../errors";
+import { stored, ToolnexusError } from "../errors";
 import type { Client } from "../client";
 import { conversationStore } from "../client/conversations";
 import { loadRecord } from "../run-state/check";
@@ -10,12 +10,14 @@ import { runKey, type StoredCall } from "../run-state/record";
 import type { SuspendedCall } from "../protocol/ag-ui";
 import type { RunStorage, SetOptions } from "../storage/contract";
 import type { ToolkitLike } from "../tools/types";
-import type { StreamEvent } from "../types";
-import { pageSafeEvent } from "./event-stream";
-import { heldWaits } from "./held-waits";
-import { ownerOf } from "./run-owner";
-import type { Call, RunHandlerContext } from "./options";
+import type { Answer, StreamEvent } from "../types";
+import type { ErrorPayload } from "./error-body";
+import { serveExchange, type Speaks } from "./exchange";
+import type { StoredHead } from "./exchange-log";
+import { type Call, logOf, runOptionsOf, type RunHandlerOptions } from "./options";
 import { readJson } from "./request";
+import { aboutRun, checkOwner } from "./run-owner";
+import { settle, type Shared } from "./serve";
 
 /** The options of createAgUiHandler and createUiMessageStreamHandler. */
 export interface InteropHandlerOptions {
@@ -23,6 +25,11 @@ export interface InteropHandlerOptions {
   client: Client;
   /** The tools every run and resume gets. */
   toolkit?: ToolkitLike;
+  /**
+   * An agent from `toolnexus/agents` in place of `toolkit` (as createRunHandler's `agent`): its delegations
+   * show as the protocol has them, a question from below as the leaf's request with `data.path`.
+   */
+  agent?: RunHandlerOptions["agent"];
   /** Who is asking (see createRunHandler's `owner`): threads and chats are kept per owner. */
   owner?: (request: Request) => string | null | Promise<string | null>;
   /** Send the model's reasoning to the page. Default false. */
@@ -33,6 +40,67 @@ export interface InteropHandlerOptions {
 
 /** One request to an interop endpoint: what its exchanges share (as the run handler's), and who asks. */
 export type InteropCall = Omit<Call, "opts"> & { opts: InteropHandlerOptions };
+
+/** The settings of interop handler `name`, checked: bodies up to 256 KiB by default (the history is re-sent). */
+export const interopShared = (name: string, opts: InteropHandlerOptions): Shared<InteropHandlerOptions> =>
+  settle(name, opts, 262_144);
+
+/** The calls of the stored run that wait on a request: suspended, not started again, with no result. */
+export const openCalls = (calls: StoredCall[]): StoredCall[] =>
+  calls.filter((c) => c.request && !c.result && !c.started);
+
+/** A new run of `prompt` in the conversation, its events told in the protocol `speaks` names for its id. */
+export function startInterop(
+  call: InteropCall,
+  conversationId: string,
+  prompt: string,
+  speaks: (runId: string) => Speaks,
+  refusal: (error: unknown) => ErrorPayload,
+): Promise<Response> {
+  const { opts, storage } = call;
+  const runId = `run-${crypto.randomUUID()}`;
+  const owner = call.owner ?? undefined;
+  const base = runOptionsOf(opts);
+  const run = (signal: AbortSignal) => opts.client.stream(prompt, { ...base, signal, runId, conversationId, owner });
+  return serveExchange({
+    ...call,
+    log: logOf(call, runId),
+    before: undefined,
+    events: (signal) => withCalls(run(signal), storage, conversationId, runId, call.ttl),
+    refusal,
+    speaks: speaks(runId),
+  });
+}
+
+/** What a resume of a conversation's run is: the run, its head before, the answers and their tokens. */
+export interface InteropResume {
+  runId: string;
+  before: StoredHead | undefined;
+  answers: Answer[];
+  tokens: string[] | undefined;
+}
+
+/** The conversation's run resumed with the answers, its events told in `speaks`. */
+export function resumeInterop(
+  call: InteropCall,
+  conversationId: string,
+  { runId, before, answers, tokens }: InteropResume,
+  speaks: Speaks,
+): Promise<Response> {
+  const { opts, storage } = call;
+  const owner = call.owner ?? undefined;
+  const { toolkit, waitFor, agent } = runOptionsOf(opts);
+  const run = (signal: AbortSignal) =>
+    opts.client.resumeStream(runId, answers, { signal, toolkit, tokens, owner, waitFor, agent });
+  return serveExchange({
+    ...call,
+    log: logOf(call, runId),
+    before,
+    events: (signal) => withCalls(run(signal), storage, conversationId, runId, call.ttl),
+    refusal: (error) => aboutRun(runId, error),
+    speaks,
+  });
+}
 
 /** The deepest a request body may nest (objects and arrays). */
 const MAX_DEPTH = 64;
@@ -57,43 +125,6 @@ export async function readInteropBody(call: InteropCall): Promise<Record<string,
   return body;
 }
 
-/** The run-handler settings an interop handler's calls share, its options checked. */
-export function interopShared(name: string, opts: InteropHandlerOptions): Omit<InteropCall, "request" | "owner"> {
-  const client = opts?.client as Partial<Client> | undefined;
-  const mustBe = (field: string, ok: boolean, what: string, value: unknown) => {
-    if (!ok) throw new ConfigError(field, `toolnexus: ${name} ${field} must be ${what}, got ${shown(value)}`);
-  };
-  const ok = typeof client?.stream === "function" && typeof client.resumeStream === "function";
-  mustBe("client", ok && !!client.storage, "a client made by createClient", client);
-  const max = opts.maxBodyBytes ?? 262_144;
-  mustBe("maxBodyBytes", Number.isInteger(max) && max > 0, "a whole number > 0", max);
-  mustBe("owner", opts.owner === undefined || typeof opts.owner === "function", "a function", opts.owner);
-  const ttlSeconds = Math.ceil(client!.pendingTtlSeconds ?? 604_800);
-  return {
-    opts,
-    max,
-    storage: client!.storage!,
-    ttl: ttlSeconds ? { ttlSeconds } : {},
-    running: new Map(),
-    waits: heldWaits(8),
-    visible: (event) => (event.type === "reasoning" && opts.reasoning !== true ? undefined : pageSafeEvent(event)),
-  };
-}
-
-/** The call of one request to an interop handler. */
-export async function interopCall(
-  shared: Omit<InteropCall, "request" | "owner">,
-  request: Request,
-  context?: RunHandlerContext,
-): Promise<InteropCall> {
-  return {
-    ...shared,
-    request,
-    owner: await ownerOf(shared.opts.owner, request),
-    waitUntil: context?.waitUntil?.bind(context),
-  };
-}
-
 /** Where a conversation's latest run is kept: a thread's or a chat's resume and replay start there. */
 const latestKey = (conversationId: string) => `edge-latest:${conversationId}`;
 
@@ -103,6 +134,15 @@ export const latestRun = (storage: RunStorage, conversationId: string): Promise<
 /** The run a conversation waits on (its open requests hold it), if any. */
 export async function waitingRun(storage: RunStorage, conversationId: string): Promise<string | undefined> {
   return (await conversationStore(storage, 10_000).load(conversationId)).record.pendingRunId;
+}
+
+/** Run `runId` as a resume finds it: its head before (the owner checked) and its stored calls. */
+export async function runCalls(
+  call: InteropCall,
+  runId: string,
+): Promise<{ before: StoredHead | undefined; calls: StoredCall[] }> {
+  const before = await checkOwner(call, logOf(call, runId));
+  return { before, calls: (await storedCalls(call.storage, runId)) ?? [] };
 }
 
 /** The stored calls of run `runId` (undefined: no such run). */

@@ -8,7 +8,7 @@ import type { ExchangePlan } from "./exchange";
 import type { HeldWaits } from "./held-waits";
 
 /** What a run of the handler gets: its agent's options, else its toolkit. */
-export const runOptionsOf = (opts: RunHandlerOptions): RunOptions =>
+export const runOptionsOf = (opts: Pick<RunHandlerOptions, "client" | "toolkit" | "agent">): RunOptions =>
   opts.agent ? opts.agent.runOptions(opts.client) : { toolkit: opts.toolkit };
 
 export interface RunHandlerOptions {

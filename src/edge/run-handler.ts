@@ -10,22 +10,16 @@
 // exactly as a run that does not exist. A request it cannot use (bad JSON, wrong content type, a body over
 // maxBodyBytes, bad fields) is refused with a 4xx `{ error: { code, message } }` before the client is called:
 // nothing is stored, nothing runs.
-import type { Client } from "../client";
-import { ConfigError, shown } from "../errors";
 import { formatEventId } from "../protocol/event-id";
-import { errorPayload, errorResponse } from "./error-body";
-import { pageSafeEvent } from "./event-stream";
 import { type Call, logOf, type RunHandlerContext, type RunHandlerOptions } from "./options";
 import { readQuery, readRunRequest } from "./request";
 import { replay, restore } from "./restore";
 import { json, resume, start, stop } from "./runs";
 import { checkOwner, notFound, ownerOf } from "./run-owner";
-import { heldWaits } from "./held-waits";
+import { settle } from "./serve";
+import { errorPayload, errorResponse } from "./error-body";
 
 export type { RunHandlerContext, RunHandlerOptions } from "./options";
-
-/** What the client keeps a halted run for, when it says nothing: 7 days. */
-const DEFAULT_TTL_SECONDS = 604_800;
 
 async function post(call: Call): Promise<Response> {
   const request = await readRunRequest(call.request, call.max);
@@ -64,38 +58,6 @@ async function get(call: Call): Promise<Response> {
   return json({ status, requests, token, tokens, streaming });
 }
 
-const mustBe = (field: string, ok: boolean, what: string, value: unknown) => {
-  if (!ok) throw new ConfigError(field, `toolnexus: createRunHandler ${field} must be ${what}, got ${shown(value)}`);
-};
-
-/** The handler's settings, checked: what every request it serves shares. */
-function settle(opts: RunHandlerOptions): Omit<Call, "request" | "owner"> {
-  const client = opts?.client as Partial<Client> | undefined;
-  const ok = typeof client?.stream === "function" && typeof client.resumeStream === "function";
-  mustBe("client", ok && !!client.storage, "a client made by createClient", client);
-  const max = opts.maxBodyBytes ?? 65_536;
-  mustBe("maxBodyBytes", Number.isInteger(max) && max > 0, "a whole number > 0", max);
-  const ttlSeconds = opts.ttlSeconds ?? Math.ceil(client!.pendingTtlSeconds ?? DEFAULT_TTL_SECONDS);
-  mustBe("ttlSeconds", Number.isInteger(ttlSeconds) && ttlSeconds >= 0, "a whole number ≥ 0", ttlSeconds);
-  const agent = opts.agent;
-  mustBe("agent", agent === undefined || typeof agent?.runOptions === "function", "an agent from agent()", agent);
-  mustBe("agent", !(agent && opts.toolkit), "given alone (an agent brings its own tools), not with toolkit", agent);
-  const owner = opts.owner;
-  mustBe("owner", owner === undefined || typeof owner === "function", "a function (request) => string | null", owner);
-  const maxWaits = opts.maxHeldWaits ?? 8;
-  mustBe("maxHeldWaits", Number.isInteger(maxWaits) && maxWaits >= 0, "a whole number ≥ 0", maxWaits);
-  return {
-    opts,
-    max,
-    waits: heldWaits(maxWaits),
-    storage: client!.storage!,
-    ttl: ttlSeconds ? { ttlSeconds } : {},
-    running: new Map(),
-    // what a page may see of an event: reasoning only when forwarded, a done result without its transcript
-    visible: (event) => (event.type === "reasoning" && opts.reasoning !== true ? undefined : pageSafeEvent(event)),
-  };
-}
-
 /**
  * A `(request, context?) => Promise<Response>` serving a chat widget's runs with `client` and `toolkit`.
  * Answers are checked with parseAnswer and resume tokens by the client (its `resumeSecret`); events go out
@@ -107,21 +69,15 @@ function settle(opts: RunHandlerOptions): Omit<Call, "request" | "owner"> {
 export function createRunHandler(
   opts: RunHandlerOptions,
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
-  const shared = settle(opts);
+  const shared = settle("createRunHandler", opts, 65_536);
   return async function handleRun(request, context) {
     try {
-      const call: Call = {
-        ...shared,
-        request,
-        owner: await ownerOf(opts.owner, request),
-        waitUntil: context?.waitUntil?.bind(context),
-      };
+      const owner = await ownerOf(opts.owner, request);
+      const call: Call = { ...shared, request, owner, waitUntil: context?.waitUntil?.bind(context) };
       if (request.method === "POST") return await post(call);
       if (request.method === "GET") return await get(call);
-      return errorResponse(
-        { code: "method_not_allowed", message: "toolnexus: the run endpoint takes GET ?runId= and POST" },
-        { allow: "GET, POST" },
-      );
+      const message = "toolnexus: the run endpoint takes GET ?runId= and POST";
+      return errorResponse({ code: "method_not_allowed", message }, { allow: "GET, POST" });
     } catch (error) {
       // an unexpected error is not described (nor logged: its text is not ours to vouch for)
       return errorResponse(errorPayload(error));

@@ -17,21 +17,22 @@ import {
 } from "../protocol/ui-message-stream";
 import type { StoredCall } from "../run-state/record";
 import type { Answer, RelayResult } from "../types";
-import { errorPayload, errorResponse } from "./error-body";
-import { replayResponse, serveExchange, type Speaks } from "./exchange";
+import { replayResponse, type Speaks } from "./exchange";
 import {
-  interopCall,
   interopShared,
   latestRun,
+  openCalls,
   readInteropBody,
-  storedCalls,
+  resumeInterop,
+  startInterop,
+  runCalls,
   waitingRun,
-  withCalls,
   type InteropCall,
   type InteropHandlerOptions,
 } from "./interop";
 import { logOf, type RunHandlerContext } from "./options";
-import { aboutConversation, aboutRun, checkOwner, scopedConversation } from "./run-owner";
+import { aboutConversation, checkOwner, scopedConversation } from "./run-owner";
+import { serve } from "./serve";
 
 export type UiMessageStreamHandlerOptions = InteropHandlerOptions;
 
@@ -106,7 +107,7 @@ function outputOf(id: string, kind: string, output: unknown): Answer {
  */
 function answersOf(runId: string, calls: StoredCall[], parts: Part[]): { answers: Answer[]; denied: Set<string> } {
   const open = new Map<string, StoredCall>();
-  for (const c of calls) if (c.request && !c.result && !c.started && !open.has(c.request.id)) open.set(c.request.id, c);
+  for (const c of openCalls(calls)) if (!open.has(c.request!.id)) open.set(c.request!.id, c);
   const answers: Answer[] = [];
   const denied = new Set<string>();
   for (const part of parts) {
@@ -129,29 +130,13 @@ function answersOf(runId: string, calls: StoredCall[], parts: Part[]): { answers
 
 /** A re-post while the chat waits on `runId`: its answers applied, the run resumed. */
 async function answer(call: InteropCall, runId: string, conversationId: string, last: unknown): Promise<Response> {
-  const { storage, opts } = call;
-  const before = await checkOwner(call, logOf(call, runId));
-  const calls = (await storedCalls(storage, runId)) ?? [];
+  const { opts } = call;
+  const { before, calls } = await runCalls(call, runId);
   const { answers, denied } = answersOf(runId, calls, partsOf(last));
   // the decision is checked here, against the stored run: the tokens are the server's own, fresh
   const tokenOf = (await opts.client.inspect(runId))?.tokens;
   const tokens = tokenOf ? answers.map((a) => tokenOf[a.id] ?? "") : undefined;
-  const owner = call.owner ?? undefined;
-  return serveExchange({
-    ...call,
-    log: logOf(call, runId),
-    before,
-    events: (signal) =>
-      withCalls(
-        opts.client.resumeStream(runId, answers, { signal, toolkit: opts.toolkit, tokens, owner }),
-        storage,
-        conversationId,
-        runId,
-        call.ttl,
-      ),
-    refusal: (error) => aboutRun(runId, error),
-    speaks: uiSpeaks(runId, denied),
-  });
+  return resumeInterop(call, conversationId, { runId, before, answers, tokens }, uiSpeaks(runId, denied));
 }
 
 /** The text of a user message's parts. */
@@ -171,28 +156,11 @@ async function post(call: InteropCall): Promise<Response> {
     refuse("bad_request", `"messages" must be a list of 1 to ${MAX_MESSAGES}`);
   const last = (messages as unknown[]).at(-1);
   const conversationId = (await scopedConversation(chatId, call.owner))!;
-  const { storage, opts } = call;
+  const { storage } = call;
   const waiting = await waitingRun(storage, conversationId);
   if (waiting !== undefined && !(isPlainObject(last) && last.role === "user"))
     return answer(call, waiting, conversationId, last);
-  const prompt = promptOf(last);
-  const runId = `run-${crypto.randomUUID()}`;
-  const owner = call.owner ?? undefined;
-  return serveExchange({
-    ...call,
-    log: logOf(call, runId),
-    before: undefined,
-    events: (signal) =>
-      withCalls(
-        opts.client.stream(prompt, { signal, runId, toolkit: opts.toolkit, conversationId, owner }),
-        storage,
-        conversationId,
-        runId,
-        call.ttl,
-      ),
-    refusal: aboutConversation,
-    speaks: uiSpeaks(runId),
-  });
+  return startInterop(call, conversationId, promptOf(last), (runId) => uiSpeaks(runId), aboutConversation);
 }
 
 /** The chat's exchange still streaming, replayed from its start and followed to its end; 204 when none. */
@@ -223,17 +191,6 @@ export function createUiMessageStreamHandler(
   opts: UiMessageStreamHandlerOptions,
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
   const shared = interopShared("createUiMessageStreamHandler", opts);
-  return async (request, context) => {
-    try {
-      const call = await interopCall(shared, request, context);
-      if (request.method === "POST") return await post(call);
-      if (request.method === "GET") return await get(call);
-      return errorResponse(
-        { code: "method_not_allowed", message: "toolnexus: the chat endpoint takes POST and GET ?chatId=" },
-        { allow: "GET, POST" },
-      );
-    } catch (error) {
-      return errorResponse(errorPayload(error));
-    }
-  };
+  const refusal = "toolnexus: the chat endpoint takes POST and GET ?chatId=";
+  return serve(shared, post, get, refusal);
 }

@@ -135,25 +135,14 @@ export async function replyJson(res: Response): Promise<unknown> {
 export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenerator<StreamEvent, Turn> {
   const { opts, wire } = ctx;
   const turnIndex = state.turns - 1;
-  const hooked = await opts.hooks?.beforeLLM?.({
-    messages: state.messages,
-    tools: state.tools,
-    model: state.model,
-    turn: turnIndex,
-  });
+  const hook = { messages: state.messages, tools: state.tools, model: state.model, turn: turnIndex };
+  const hooked = await opts.hooks?.beforeLLM?.(hook);
   if (hooked?.messages) state.messages = hooked.messages.slice();
   if (hooked?.tools) state.tools = hooked.tools.slice();
-
+  const { model, system, messages, tools } = state;
   const body = shapeBody(
     ctx,
-    wire.body({
-      model: state.model,
-      system: state.system,
-      messages: state.messages,
-      tools: state.tools,
-      stream: ctx.stream,
-      output: ctx.output?.json,
-    }),
+    wire.body({ model, system, messages, tools, stream: ctx.stream, output: ctx.output?.json }),
   );
   const started = Date.now();
   const trace = (outcome: { error: unknown } | { turn: Turn; response: unknown }) =>

@@ -81,8 +81,8 @@ async function execute(
 
 /**
  * Runs `work` — a tool's `execute`, or its `onDecline` — with the call's ToolContext. A throw, a hang past
- * `toolTimeoutMs` (the signal aborts with a TimeoutError) or a return that is not a ToolResult (`returned an
- * invalid <what>`) becomes an error result; never a crash.
+ * `toolTimeoutMs` (the signal aborts with a TimeoutError) or a return that is not a ToolResult
+ * (`returned an invalid <what>`) becomes an error result; never a crash.
  */
 export async function bounded(
   ctx: RunContext,

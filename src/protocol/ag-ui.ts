@@ -4,6 +4,7 @@
 // packages (zod, rxjs) would be most of a Worker's bytes. Fields without a value are left out, never null.
 import { answerApproval, answerDeclined, answerForm, answerOutput, relayAnswer } from "../answer";
 import { isPlainObject } from "../_internal/json";
+import { EventEncoder } from "./event-encoder";
 import type { Answer, JSONSchema, PendingRequest, RelayResult, RunResult, StreamEvent } from "../types";
 
 /** One AG-UI event: its `type` (an `EventType` name) and its fields. */
@@ -18,6 +19,23 @@ export interface Interrupt {
   responseSchema?: Record<string, unknown>;
   expiresAt?: string;
   metadata?: Record<string, unknown>;
+  /** The sub-agent whose request this is (a delegated agent's question): its handle path, `root/a.1/b.1`. */
+  subagentRunId?: string;
+}
+
+/** An assistant's tool call in a MESSAGES_SNAPSHOT: its name and arguments (JSON text), never its result. */
+export interface AgUiToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** One message of a MESSAGES_SNAPSHOT: what the page shows — user and assistant text, the assistant's tool calls. */
+export interface AgUiMessage {
+  id: string;
+  role: "user" | "assistant";
+  content?: string;
+  toolCalls?: AgUiToolCall[];
 }
 
 /** One entry of `RunAgentInput.resume`. */
@@ -122,35 +140,37 @@ export { PayloadError };
 /**
  * A stateful encoder of one run's StreamEvents as AG-UI events: `start()` first, then `encode(event)` for
  * each; a `done` or `error` ends the run (exactly one RUN_FINISHED or RUN_ERROR, and nothing after it).
- * `state` is what a halt's STATE_SNAPSHOT carries (the state the client sent: the server keeps the rest).
+ * `state` is what a halt's STATE_SNAPSHOT carries (the state the client sent: the server keeps the rest);
+ * `history` the page-safe messages before this run, which a halt's MESSAGES_SNAPSHOT holds with the run's own
+ * text and tool calls (never a system prompt, a tool's result or what a tool keeps).
  */
-export class AgUiEncoder {
+export class AgUiEncoder extends EventEncoder<AgUiEvent> {
   /** The text and reasoning messages open now, the calls started and not ended, the interrupts seen. */
   private text: string | undefined;
   private reasoning: string | undefined;
   private readonly calls = new Set<string>();
   private readonly interrupts: Interrupt[] = [];
-  private n = 0;
-
+  /** The sub-agents started in this run, each with the interrupts waiting below it. */
+  private readonly subagents = new Map<string, string[]>();
+  private readonly messages: AgUiMessage[];
+  /** The assistant message of this run the next tool call joins (undefined: a new one). */
+  private turn: AgUiMessage | undefined;
   constructor(
     private readonly threadId: string,
     private readonly runId: string,
     private readonly state: unknown = {},
-  ) {}
+    history: readonly AgUiMessage[] = [],
+  ) {
+    super(runId);
+    this.messages = [...history];
+  }
 
   start(): AgUiEvent[] {
     return [{ type: "RUN_STARTED", threadId: this.threadId, runId: this.runId }];
   }
 
-  encode(event: StreamEvent): AgUiEvent[] {
-    const out: AgUiEvent[] = [];
+  protected other(out: AgUiEvent[], event: StreamEvent): void {
     switch (event.type) {
-      case "text":
-        if (event.delta) this.textDelta(out, event.delta);
-        break;
-      case "reasoning":
-        if (event.delta) this.reasoningDelta(out, event.delta);
-        break;
       case "tool_input":
         if (!this.calls.has(event.id)) this.startCall(out, event.id, event.name);
         if (event.delta) out.push({ type: "TOOL_CALL_ARGS", toolCallId: event.id, delta: event.delta });
@@ -159,13 +179,16 @@ export class AgUiEncoder {
         this.toolCall(out, event.id, event.name, event.args);
         break;
       case "tool_result": {
+        this.turn = undefined;
         const messageId = `${this.runId}-result-${event.id}`;
         out.push({ type: "TOOL_CALL_RESULT", messageId, toolCallId: event.id, content: event.output, role: "tool" });
         break;
       }
       case "pending": {
         const { request, token, call } = event as PendingWithCall;
-        this.interrupts.push(interruptOf(request, call, token));
+        const interrupt = interruptOf(request, call, token);
+        this.delegated(out, interrupt, request, call);
+        this.interrupts.push(interrupt);
         break;
       }
       case "done":
@@ -176,24 +199,45 @@ export class AgUiEncoder {
         out.push({ type: "RUN_ERROR", message: event.message, code: event.code });
         break;
     }
-    return out;
   }
 
-  private id(what: string): string {
-    this.n++;
-    return `${this.runId}-${what}${this.n}`;
+  /**
+   * A request from a delegated agent (`data.path`: the run's own handle, then each sub-agent down to the one
+   * that asks): SUBAGENT_STARTED for each sub-agent not seen yet — the first under the call that delegated
+   * to it — and the interrupt named for the one that asks.
+   */
+  private delegated(out: AgUiEvent[], interrupt: Interrupt, request: PendingRequest, call?: SuspendedCall): void {
+    const path = request.data?.path;
+    if (!Array.isArray(path) || path.length < 3 || !path.every((p) => typeof p === "string")) return;
+    let parent: string | undefined;
+    for (let depth = 3; depth <= path.length; depth++) {
+      const subagentRunId = path.slice(0, depth).join("/");
+      if (!this.subagents.has(subagentRunId)) {
+        const started: AgUiEvent = { type: "SUBAGENT_STARTED", subagentRunId };
+        if (parent !== undefined) started.parentSubagentRunId = parent;
+        else if (call) started.parentToolCallId = call.id;
+        out.push(started);
+        this.subagents.set(subagentRunId, []);
+      }
+      this.subagents.get(subagentRunId)!.push(interrupt.id);
+      parent = subagentRunId;
+    }
+    interrupt.subagentRunId = parent;
   }
 
-  private textDelta(out: AgUiEvent[], delta: string): void {
+  protected textDelta(out: AgUiEvent[], delta: string): void {
     this.closeReasoning(out);
     if (!this.text) {
       this.text = this.id("m");
+      this.turn = { id: this.text, role: "assistant", content: "" };
+      this.messages.push(this.turn);
       out.push({ type: "TEXT_MESSAGE_START", messageId: this.text, role: "assistant" });
     }
+    this.turn!.content += delta;
     out.push({ type: "TEXT_MESSAGE_CONTENT", messageId: this.text, delta });
   }
 
-  private reasoningDelta(out: AgUiEvent[], delta: string): void {
+  protected reasoningDelta(out: AgUiEvent[], delta: string): void {
     this.closeText(out);
     if (!this.reasoning) {
       const messageId = this.id("r");
@@ -213,6 +257,17 @@ export class AgUiEncoder {
     }
     this.calls.delete(toolCallId);
     out.push({ type: "TOOL_CALL_END", toolCallId });
+    this.snapshotCall(toolCallId, name, args);
+  }
+
+  /** A call the model made, on this run's assistant message (a new one when none is open). */
+  private snapshotCall(id: string, name: string, args: unknown): void {
+    if (!this.turn) {
+      this.turn = { id: this.id("a"), role: "assistant" };
+      this.messages.push(this.turn);
+    }
+    this.turn.toolCalls ??= [];
+    this.turn.toolCalls.push({ id, type: "function", function: { name, arguments: JSON.stringify(args ?? {}) } });
   }
 
   private startCall(out: AgUiEvent[], toolCallId: string, name: string): void {
@@ -246,6 +301,10 @@ export class AgUiEncoder {
     const { threadId, runId } = this;
     this.closeAll(out);
     if (result.status === "pending" && this.interrupts.length > 0) {
+      // "terminal for this stream, not for the subagent": the deepest first
+      for (const [subagentRunId, interruptIds] of [...this.subagents].reverse())
+        out.push({ type: "SUBAGENT_FINISHED", subagentRunId, outcome: "suspended", interruptIds });
+      out.push({ type: "MESSAGES_SNAPSHOT", messages: this.messages });
       out.push({ type: "STATE_SNAPSHOT", snapshot: this.state ?? {} });
       out.push({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: this.interrupts } });
       return;

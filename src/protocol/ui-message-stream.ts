@@ -6,6 +6,7 @@
 // plain JSON, and the `ai` package is far larger than a Worker wants.
 import type { PendingRequest, RunResult, StreamEvent } from "../types";
 import type { PendingWithCall } from "./ag-ui";
+import { EventEncoder } from "./event-encoder";
 
 /** One chunk of the UI message stream. */
 export type UiChunk = { type: string } & Record<string, unknown>;
@@ -42,31 +43,24 @@ type Step = "none" | "model" | "tools" | "client";
  * `encode(event)` for each (a `done` or `error` ends with `[DONE]`, written by the frame). `denied` names the
  * calls whose approval this exchange declined: their result is `tool-output-denied`.
  */
-export class UiMessageEncoder {
+export class UiMessageEncoder extends EventEncoder<UiChunk> {
   private text: string | undefined;
   private reasoning: string | undefined;
   private step: Step = "none";
   private readonly started = new Set<string>();
-  private n = 0;
-
   constructor(
-    private readonly prefix: string,
+    prefix: string,
     private readonly denied: ReadonlySet<string> = new Set(),
-  ) {}
+  ) {
+    super(prefix);
+  }
 
   start(): UiChunk[] {
     return [{ type: "start" }];
   }
 
-  encode(event: StreamEvent): UiChunk[] {
-    const out: UiChunk[] = [];
+  protected other(out: UiChunk[], event: StreamEvent): void {
     switch (event.type) {
-      case "text":
-        if (event.delta) this.textDelta(out, event.delta);
-        break;
-      case "reasoning":
-        if (event.delta) this.reasoningDelta(out, event.delta);
-        break;
       case "tool_input":
         this.enter(out, "model");
         this.startCall(out, event.id, event.name);
@@ -100,15 +94,9 @@ export class UiMessageEncoder {
         out.push({ type: "error", errorText: event.message });
         break;
     }
-    return out;
   }
 
-  private id(what: string): string {
-    this.n++;
-    return `${this.prefix}-${what}${this.n}`;
-  }
-
-  private textDelta(out: UiChunk[], delta: string): void {
+  protected textDelta(out: UiChunk[], delta: string): void {
     this.enter(out, "model");
     if (this.reasoning) out.push({ type: "reasoning-end", id: this.reasoning });
     this.reasoning = undefined;
@@ -119,7 +107,7 @@ export class UiMessageEncoder {
     out.push({ type: "text-delta", id: this.text, delta });
   }
 
-  private reasoningDelta(out: UiChunk[], delta: string): void {
+  protected reasoningDelta(out: UiChunk[], delta: string): void {
     this.enter(out, "model");
     if (!this.reasoning) {
       this.reasoning = this.id("r");

@@ -17,7 +17,7 @@ export interface DefineToolOptions<S extends ToolInputSchema = JSONSchema> {
   needsApproval?: NeedsApproval<InferSchema<S>>;
   /**
    * The words the approval asks with: a string, or a function of the checked arguments that returns one
-   * (e.g. "Deploy v42 to production?" from `{ version, env }`). Default: "Approve running the tool <name>?".
+   * (e.g. "Deploy v42 to production?" from `{ version, env }`). Default: `"Approve running the tool <name>?"`.
    * An empty string, a throw or arguments that do not check give the default.
    */
   approvalPrompt?: string | ((args: InferSchema<S>) => string);

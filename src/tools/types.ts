@@ -77,7 +77,7 @@ export interface Tool {
   approvalTimeoutSeconds?: number;
   /** What a passed deadline answers for this tool's Requests: `"decline"` (reason `expired`, the default) or `"cancel"`. */
   onExpire?: "decline" | "cancel";
-  /** The prompt of the approval Request for a call with `args` (default: "Approve running the tool <name>?"). */
+  /** The prompt of the approval Request for a call with `args` (default: `"Approve running the tool <name>?"`). */
   approvalPrompt?(args: Record<string, unknown>): Promise<string>;
   /** Where a remote tool runs (an MCP server): its name, host and port, as telemetry reports them. */
   server?: { name: string; address: string; port?: number };

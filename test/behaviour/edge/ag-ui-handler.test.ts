@@ -64,6 +64,31 @@ describe("createAgUiHandler", () => {
     expect(w.ran).toEqual([]);
   });
 
+  it("a halt sends MESSAGES_SNAPSHOT before RUN_FINISHED: the page's messages and the run's calls, nothing secret", async () => {
+    const w = interopWorld({ systemPrompt: "SYSTEM-SECRET-42" });
+    const messages = [
+      { id: "s0", role: "system", content: "PAGE-SYSTEM" },
+      { id: "u0", role: "user", content: "earlier" },
+      { id: "t0", role: "tool", toolCallId: "x", content: "TOOL-INTERNAL" },
+      { id: "u1", role: "user", content: "deploy twice" },
+    ];
+    const events = await dataFrames(await w.postAgUi(input("t-snap", { messages })));
+    expect(types(events).slice(-3)).toEqual(["MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"]);
+    const snapshot = events.find((e) => e.type === "MESSAGES_SNAPSHOT");
+    const call = (id: string, env: string) => ({
+      id,
+      type: "function",
+      function: { name: "deploy", arguments: JSON.stringify({ env }) },
+    });
+    expect(snapshot.messages).toEqual([
+      { id: "u0", role: "user", content: "earlier" },
+      { id: "u1", role: "user", content: "deploy twice" },
+      { id: expect.any(String), role: "assistant", toolCalls: [call("call_a", "a"), call("call_b", "b")] },
+    ]);
+    const text = JSON.stringify(snapshot);
+    for (const secret of ["SYSTEM-SECRET-42", "PAGE-SYSTEM", "TOOL-INTERNAL"]) expect(text).not.toContain(secret);
+  });
+
   it("approve and decline in one resume: the approved call runs once, the declined never; TOOL_CALL_RESULT per call", async () => {
     const w = interopWorld();
     const [a, b] = interruptsOf(await dataFrames(await w.postAgUi(ask("t-ok", "deploy twice"))));
@@ -128,6 +153,17 @@ describe("createAgUiHandler", () => {
       await w.postAgUi(input("t-late", { resume: [{ interruptId: late.id, status: "cancelled" }] })),
     );
     expect(last(cancelled)).toMatchObject({ type: "RUN_FINISHED" });
+  });
+
+  it("expiry is read on the client's clock: an interrupt not yet expired by it is resolved and runs", async () => {
+    // the client's time stands a day before the request's expiresAt (2001-01-01), long past by the system clock
+    const w = interopWorld({ clock: { now: () => Date.parse("2000-12-31T00:00:00.000Z") } });
+    const [late] = interruptsOf(await dataFrames(await w.postAgUi(ask("t-clock", "late"))));
+    const events = await dataFrames(
+      await w.postAgUi(input("t-clock", { resume: [{ interruptId: late.id, status: "resolved", payload: "now" }] })),
+    );
+    expect(last(events)).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+    expect(w.ran).toEqual(["late:ok"]);
   });
 
   it("another owner's thread is not theirs: the same threadId is a thread of their own", async () => {

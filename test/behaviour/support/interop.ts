@@ -41,7 +41,15 @@ function generate({ messages }: GenerateRequest) {
   return { content: `You said: ${prompt}` };
 }
 
-export function interopWorld(opts: { resumeSecret?: string; storage?: RunStorage; maxBodyBytes?: number } = {}) {
+export function interopWorld(
+  opts: {
+    resumeSecret?: string;
+    storage?: RunStorage;
+    maxBodyBytes?: number;
+    systemPrompt?: string;
+    clock?: { now(): number };
+  } = {},
+) {
   const ran: string[] = [];
   const tools = [
     defineTool({
@@ -79,6 +87,8 @@ export function interopWorld(opts: { resumeSecret?: string; storage?: RunStorage
     generate,
     storage: opts.storage ?? memoryStorage(),
     ...(opts.resumeSecret ? { resumeSecret: opts.resumeSecret } : {}),
+    ...(opts.systemPrompt ? { systemPrompt: opts.systemPrompt } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
   });
   const owner = (request: Request) => request.headers.get("x-user");
   const settings = { client, toolkit: tools, owner, ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}) };
