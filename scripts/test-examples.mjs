@@ -141,7 +141,7 @@ async function nodeExamples() {
     const out = await run(process.execPath, [await nodeExample("approvals")]);
     ok(out);
     assert.deepEqual(lines(out.stdout), [
-      'approval Approve running the tool deploy? {"tool":"deploy","args":{"version":"v42","env":"production"}}',
+      'approval Approve running the tool deploy? {"tool":"deploy","args":{"version":"v42","env":"production"},"rememberable":true}',
       "done Deployed v42 to production.",
     ]);
   });
@@ -224,7 +224,7 @@ async function fakeCollector() {
 
 async function otelExample() {
   await check(
-    "otel otlp-http.ts: a collector receives both runs as GenAI spans, the resume linked to the halt",
+    "otel otlp-http.ts: a collector receives both runs as GenAI spans in one trace, the resume under the halt and linked to it",
     async () => {
       const collector = await fakeCollector();
       // the project has the OpenTelemetry packages installed beside toolnexus, as a user's has
@@ -257,7 +257,10 @@ async function otelExample() {
           .filter((s) => s.parentSpanId === run.spanId)
           .map((s) => s.name)
           .sort();
-      assert.deepEqual(under(halted), ["chat demo", "execute_tool weather"]);
+      // one trace across the halt: the resumed run is a child of the halted one (and still linked to it)
+      assert.equal(resumed.traceId, halted.traceId);
+      assert.equal(resumed.parentSpanId, halted.spanId);
+      assert.deepEqual(under(halted), ["chat demo", "execute_tool weather", "invoke_agent"]);
       assert.deepEqual(under(resumed), ["chat demo", "execute_tool weather"]);
       assert.ok(halted.events.some((e) => e.name === "pending"));
     },

@@ -83,7 +83,8 @@ function generate({ messages }: GenerateRequest, held: Promise<void>) {
   return { toolCalls: calls.map((c, i) => ({ id: `call_${i}_${c.name}`, ...c })) };
 }
 
-export function widgetWorld() {
+/** `client`: options for its client beside the model and storage (a clock, an answer timeout). */
+export function widgetWorld(clientOptions: Partial<Parameters<typeof createInProcessClient>[0]> = {}) {
   const executions: string[] = [];
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve)); // a "slow" prompt's answer waits for release()
@@ -136,6 +137,7 @@ export function widgetWorld() {
     model: "widget-model",
     generate: (req: GenerateRequest) => generate(req, held),
     storage: memoryStorage(),
+    ...clientOptions,
   });
   const handler = createRunHandler({ client, toolkit: tools });
   // as a browser's fetch does, an abort rejects the response that has not come yet

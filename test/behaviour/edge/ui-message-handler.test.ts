@@ -49,9 +49,10 @@ describe("createUiMessageStreamHandler", () => {
     const w = interopWorld();
     const halted = await dataFrames(await w.postChat(chat("c-ok", user("deploy"))));
     const request = approvalOf(halted);
+    const { approvalId } = request; // read before an asymmetric matcher sees the object (Bun's toMatchObject writes it)
     expect(request).toMatchObject({ toolCallId: "call_deploy", approvalId: expect.stringMatching(/^approval-/) });
     expect(halted.find((c) => c.type === "finish").finishReason).toBe("tool-calls");
-    const body = chat("c-ok", user("deploy"), decided("call_deploy", request.approvalId, true));
+    const body = chat("c-ok", user("deploy"), decided("call_deploy", approvalId, true));
     const resumed = await dataFrames(await w.postChat(body));
     expect(resumed.find((c) => c.type === "tool-output-available")).toMatchObject({ toolCallId: "call_deploy" });
     // the tool's result closes the halted turn's step; the model's reply is a step of its own
