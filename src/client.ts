@@ -19,18 +19,13 @@ import { RunConflictError } from "./errors";
 import type { Answer, RunResult, StreamEvent } from "./types";
 import type { ClientOptions, Clock } from "./loop/options";
 import type { ToolInputSchema } from "./tools/types";
-import type { Prompt, ResumeOptions, RunOptions, Typed, WithOutput } from "./client/types";
+import type { AskOptions, Prompt, ResumeOptions, RunOptions, Typed, WithOutput } from "./client/types";
 import type { RunStorage } from "./storage/contract";
 
 export type { ClientOptions, Hooks } from "./loop/options";
-export type { ResumeOptions, RunOptions } from "./client/types";
+export type { AskOptions, ResumeOptions, RunOptions } from "./client/types";
 export type { RunInspection } from "./loop/inspect";
 export type { ExpireOptions, ExpireResult } from "./client/expire";
-
-export interface AskOptions extends RunOptions {
-  /** A conversation id: its transcript is loaded from and saved to the client's storage. */
-  id?: string;
-}
 
 /** A conversation's id (default: a fresh one) and the toolkit its exchanges run with. */
 export interface ConversationOptions {

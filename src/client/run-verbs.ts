@@ -1,27 +1,23 @@
 // The client's run verbs — run, stream, ask, resume, resumeStream — as named functions with the overloads
 // that type `output` from the schema; one implementation each over the session (session.ts) and the plans
 // of runs.ts.
-import type { AskOptions, Client } from "../client";
 import type { ResolvedOptions } from "../loop/context";
 import type { Answer, RunResult, StreamEvent } from "../types";
 import type { ToolInputSchema } from "../tools/types";
 import type { conversationStore } from "./conversations";
 import { checkRunId, freshPlan, resumePlans } from "./runs";
 import { collect, session, type SessionEnv } from "./session";
-import type { Prompt, ResumeOptions, RunOptions, Typed, WithOutput } from "./types";
+import type { AskOptions, Prompt, ResumeOptions, RunOptions, Typed, WithOutput } from "./types";
 
 /** One answer or several, in any order. */
 type Answers = Answer | readonly Answer[];
 
 /**
  * The run verbs over the session: a new run (with `conversationId`, the conversation's next exchange — its history
- * in, its outcome saved) and the resume of a halted one (its answers and token checked by runs.ts).
+ * in, its outcome saved) and the resume of a halted one (its answers and token checked by runs.ts). Their type is
+ * inferred (client.ts imports this file): createClient checks them against Client's overloads.
  */
-export function runVerbs(
-  env: SessionEnv,
-  opts: ResolvedOptions,
-  conversations: ReturnType<typeof conversationStore>,
-): Pick<Client, "run" | "stream" | "ask" | "resume" | "resumeStream"> {
+export function runVerbs(env: SessionEnv, opts: ResolvedOptions, conversations: ReturnType<typeof conversationStore>) {
   const resumed = resumePlans(opts);
   async function* started(
     prompt: Prompt,

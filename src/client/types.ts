@@ -85,3 +85,8 @@ export interface ResumeOptions {
   /** The agent this run is (see `RunOptions.agent`). */
   agent?: string;
 }
+
+export interface AskOptions extends RunOptions {
+  /** A conversation id: its transcript is loaded from and saved to the client's storage. */
+  id?: string;
+}
