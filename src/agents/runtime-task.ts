@@ -3,6 +3,7 @@
 // answer from an interpreter above it, the child resumed inline); running: awaited — never a duplicate spawn.
 import { pending } from "../pending";
 import { errorText } from "./_text";
+import { taskDeclaration } from "./task-declaration";
 import type { ToolResult } from "../types";
 import type { Tool } from "../tools/types";
 import type { Handle, RuntimeVerbs } from "./handle";
@@ -42,14 +43,7 @@ export function runtimeTask(parent: Handle, verbs: RuntimeVerbs): Tool {
     .map((m) => (typeof m === "string" ? m : `${m.name}: ${m.does}`))
     .sort();
   return {
-    name: "task",
-    description: `Delegate a subtask to an isolated subagent. Available agents — ${described.join("; ")}`,
-    inputSchema: {
-      type: "object",
-      properties: { agent: { type: "string" }, prompt: { type: "string" } },
-      required: ["agent", "prompt"],
-    },
-    source: "agent",
+    ...taskDeclaration(described),
     async execute(args, ctx) {
       const name = String(args.agent ?? "");
       const prompt = String(args.prompt ?? "");

@@ -6,6 +6,7 @@
 // as the call's state, what reattaches it; the answer re-runs only this call, which resumes the child.
 import { pending } from "../pending";
 import { errorText } from "./_text";
+import { taskDeclaration } from "./task-declaration";
 import { runFailure } from "../_internal/run-failure";
 import { runKey } from "../run-state/record";
 import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
@@ -174,14 +175,7 @@ export function taskTool(level: Level): Tool {
   const team = teamOf(level.agent);
   const entries = team.map((a) => `${a.name}: ${a.does}`);
   return {
-    name: "task",
-    description: `Delegate a subtask to an isolated subagent. Available agents — ${entries.join("; ")}`,
-    inputSchema: {
-      type: "object",
-      properties: { agent: { type: "string" }, prompt: { type: "string" } },
-      required: ["agent", "prompt"],
-    },
-    source: "agent",
+    ...taskDeclaration(entries),
     recovery: "rerun",
     execute: (args, ctx) => delegate(level, team, args, ctx),
   };
