@@ -52,27 +52,35 @@ function textReply(ctx: Ctx, extra: HTMLElement[] = []): HTMLFormElement {
 const decline = (ctx: Ctx, label: string, said: string) =>
   button(label, "decline", () => ctx.options.onAnswer(answerDeclined(ctx.request.id), said));
 
+/** A form of the fields' boxes with submit and decline buttons; `submitted` runs once the browser has checked it. */
+function fieldsForm(
+  ctx: Ctx,
+  fields: readonly { box: HTMLElement }[],
+  declined: string,
+  submitted: () => void,
+): HTMLFormElement {
+  const { s } = ctx;
+  const form = h("form", { className: "fields", part: "form" }, ...fields.map((f) => f.box));
+  form.append(
+    h("div", { className: "row" }, button(s.submit, "primary", undefined, "submit"), decline(ctx, s.decline, declined)),
+  );
+  form.onsubmit = (event) => {
+    event.preventDefault(); // the browser has checked required fields, bounds and formats
+    submitted();
+  };
+  return form;
+}
+
 function schemaForm(ctx: Ctx, schema: NonNullable<ReturnType<typeof formSchema>>): HTMLFormElement {
   const { request, s, options } = ctx;
   const required = new Set(schema.required);
   const fields = Object.entries(schema.properties).map(([name, spec]) =>
     schemaField(name, spec, required.has(name), s),
   );
-  const form = h("form", { className: "fields", part: "form" }, ...fields.map((f) => f.box));
-  form.append(
-    h(
-      "div",
-      { className: "row" },
-      button(s.submit, "primary", undefined, "submit"),
-      decline(ctx, s.decline, s.formDeclined),
-    ),
-  );
-  form.onsubmit = (event) => {
-    event.preventDefault(); // the browser has checked required fields, bounds and formats
+  return fieldsForm(ctx, fields, s.formDeclined, () => {
     const { values, text } = readFields(fields, s);
     options.onAnswer(answerForm(request.id, values), text);
-  };
-  return form;
+  });
 }
 
 /** The questions of a question Request: the builtin tool's `data.questions`, or `data.options` of a tool's own. */
@@ -196,20 +204,10 @@ function toolCalls(ctx: Ctx): HTMLElement[] {
       ),
     };
   });
-  const form = h("form", { className: "fields", part: "form" }, ...fields.map((f) => f.box));
-  form.append(
-    h(
-      "div",
-      { className: "row" },
-      button(s.submit, "primary", undefined, "submit"),
-      decline(ctx, s.decline, s.declined),
-    ),
-  );
-  form.onsubmit = (event) => {
-    event.preventDefault();
+  const form = fieldsForm(ctx, fields, s.declined, () => {
     const results = fields.map((f) => ({ id: String(f.call.id), output: f.input.value }));
     options.onAnswer(relayAnswer(request.id, results), s.formSent);
-  };
+  });
   return [form];
 }
 
