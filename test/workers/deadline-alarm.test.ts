@@ -3,9 +3,10 @@
 // `await super.alarm()`, then `client.expire({ toolkit })` on the storage it serves, as the guide writes it.
 // A run halts there, nobody calls it again, and the runtime's own alarm continues it as expired.
 import { env } from "cloudflare:workers";
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createClient, durableObjectStorage } from "toolnexus";
+import { approvalTool, echoModel } from "../behaviour/support/deadlines";
 import { scriptedFetch } from "../../examples/worker/scripted-fetch";
 import { demoTools } from "../../examples/worker/tools";
 
@@ -46,5 +47,24 @@ describe("ExpiringRunStore, the demo Worker's Durable Object with deadlines", ()
     const transcript = JSON.stringify(await chat.messages());
     expect(transcript).toContain("declined/expired: Book a table for 2 at Dakshin, 19:30 tonight?");
     expect(transcript).toContain("No problem — I've left it there."); // the scripted model's words for it
+  });
+
+  it("a deadline still ahead arms the object's alarm at it, before the record's expiry", async () => {
+    const name = `deadline-${crypto.randomUUID()}`;
+    const { tool } = approvalTool(60);
+    const s = echoModel({ calls: [{ name: "book" }] });
+    const client = createClient({
+      baseUrl: "https://llm.test/v1",
+      style: "openai",
+      model: "m",
+      apiKey: "k",
+      fetch: s.fetch,
+      storage: durableObjectStorage({ namespace: env.RUN_STORE, name }),
+    });
+    const halted = await client.run("book", { toolkit: [tool] });
+    if (halted.status !== "pending") throw new Error(`expected a halted run, got ${halted.status}`);
+    const stub = env.RUN_STORE.get(env.RUN_STORE.idFromName(name));
+    const alarm = await runInDurableObject(stub, (_object, ctx) => ctx.storage.getAlarm());
+    expect(alarm).toBe(Date.parse(halted.pending.expiresAt!));
   });
 });
