@@ -1,6 +1,6 @@
 // createClient: the parts assembled — options checked once, one storage, one metrics registry, the
 // provider wire — with run, stream, resume, inspect, conversations, translate and metrics on top of one
-// generator (loop.ts); how runs begin is in client/runs.ts. Everything per run lives in a RunContext,
+// generator (loop.ts); the run verbs are in client/run-verbs.ts, how runs begin in client/runs.ts. Everything per run lives in a RunContext,
 // nothing in module state.
 import { inspectRun, type RunInspection } from "./loop/inspect";
 import { checkOwner, conversationApprovalsKey } from "./client/approvals";
@@ -8,17 +8,18 @@ import { approvalsAdmin, ownedConversation, type Approvals } from "./client/appr
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
-import { checkRunId, freshPlan, resumePlans, sessionEnv } from "./client/runs";
-import { collect, session, type SessionEnv } from "./client/session";
+import { sessionEnv } from "./client/runs";
+import { runVerbs } from "./client/run-verbs";
+import type { SessionEnv } from "./client/session";
 import type { TranslateRequest, TranslateResult } from "./client/translate";
 import { translateCall } from "./client/translate-call";
 import { continueDue, expireDue, type ExpireOptions, type ExpireResult } from "./client/expire";
 import { memoryStorage } from "./storage/memory";
 import { RunConflictError } from "./errors";
-import type { Answer, OutputRunResult, RunResult, StreamEvent } from "./types";
+import type { Answer, RunResult, StreamEvent } from "./types";
 import type { ClientOptions, Clock } from "./loop/options";
-import type { InferSchema, ToolInputSchema } from "./tools/types";
-import type { Prompt, ResumeOptions, RunOptions } from "./client/types";
+import type { ToolInputSchema } from "./tools/types";
+import type { Prompt, ResumeOptions, RunOptions, Typed, WithOutput } from "./client/types";
 import type { RunStorage } from "./storage/contract";
 
 export type { ClientOptions, Hooks } from "./loop/options";
@@ -51,10 +52,6 @@ export interface Inspection extends RunInspection {
   /** A token per open request, by request id. */
   tokens?: Record<string, string>;
 }
-
-/** Options with an `output` schema: the result's `output` is typed from it. */
-type WithOutput<O, S extends ToolInputSchema> = O & { output: S };
-type Typed<S> = OutputRunResult<InferSchema<S>>;
 
 export interface Client {
   run<S extends ToolInputSchema>(prompt: Prompt, opts: WithOutput<RunOptions, S>): Promise<Typed<S>>;
@@ -119,21 +116,6 @@ export interface InspectOptions {
   toolkit?: RunOptions["toolkit"];
 }
 
-/** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
-async function inspect(env: SessionEnv, runId: string, io: InspectOptions = {}): Promise<Inspection | undefined> {
-  // another caller continuing it first is fine: it is reported as that left it
-  if (io.toolkit)
-    await continueDue(env, io.toolkit, runId).catch((error: unknown) => {
-      if (!(error instanceof RunConflictError)) throw error;
-    });
-  const ctx = await env.context(undefined, undefined, false);
-  const found = await inspectRun(ctx, runId);
-  if (!found || !env.token || found.requests.length === 0) return found;
-  const signed = await Promise.all(found.requests.map((r) => env.token!(runId, r)));
-  const tokens = Object.fromEntries(found.requests.map((r, i) => [r.id, signed[i]!]));
-  return { ...found, token: signed[0]!, tokens };
-}
-
 /** The verbs of conversations: `forget` one (its transcript and remembered approvals), hold one by its id. */
 function conversationVerbs(
   storage: RunStorage,
@@ -141,7 +123,7 @@ function conversationVerbs(
   ask: Client["ask"],
 ): Pick<Client, "forget" | "conversation"> {
   async function forget(id: string, forgetOptions: { owner?: string } = {}): Promise<void> {
-    const owner = checkOwner(forgetOptions?.owner);
+    const owner = checkOwner(forgetOptions.owner);
     const stored = owner === undefined ? id : await ownedConversation(id, owner);
     await conversations.forget(stored);
     await storage.delete(conversationApprovalsKey(stored));
@@ -151,7 +133,7 @@ function conversationVerbs(
     const { toolkit } = conversationOptions;
     return {
       id,
-      send: (prompt, sendOptions = {}) => ask(prompt, { ...sendOptions, id, ...(toolkit ? { toolkit } : {}) }),
+      send: (prompt, sendOptions = {}) => ask(prompt, { ...sendOptions, id, toolkit }),
       messages: async () => (await conversations.load(id)).record.messages,
       reset: () => forget(id),
     };
@@ -159,9 +141,38 @@ function conversationVerbs(
   return { forget, conversation };
 }
 
-async function translate(env: SessionEnv, request: TranslateRequest): Promise<TranslateResult> {
-  const ctx = await env.context(request.toolkit, request.signal, false);
-  return translateCall(ctx, request);
+/** The verbs over stored runs and the client's parts: inspect, expire, translate, metrics. */
+function storedRunVerbs(
+  env: SessionEnv,
+  expiry: Parameters<typeof expireDue>[1],
+  registry: ReturnType<typeof createMetrics>,
+): Pick<Client, "inspect" | "expire" | "translate" | "metrics"> {
+  return {
+    /** Where a stored run stands, with fresh tokens for its open requests when the client signs them. */
+    async inspect(runId: string, inspectOptions: InspectOptions = {}): Promise<Inspection | undefined> {
+      // another caller continuing it first is fine: it is reported as that left it
+      if (inspectOptions.toolkit)
+        await continueDue(env, inspectOptions.toolkit, runId).catch((error: unknown) => {
+          if (!(error instanceof RunConflictError)) throw error;
+        });
+      const ctx = await env.context(undefined, undefined, false);
+      const found = await inspectRun(ctx, runId);
+      if (!found || !env.token || found.requests.length === 0) return found;
+      const signed = await Promise.all(found.requests.map((r) => env.token!(runId, r)));
+      const tokens = Object.fromEntries(found.requests.map((r, i) => [r.id, signed[i]!]));
+      return { ...found, token: signed[0]!, tokens };
+    },
+    expire(expireOptions: ExpireOptions): Promise<ExpireResult> {
+      return expireDue(env, expiry, expireOptions);
+    },
+    async translate(request: TranslateRequest): Promise<TranslateResult> {
+      const ctx = await env.context(request.toolkit, request.signal, false);
+      return translateCall(ctx, request);
+    },
+    metrics(): string {
+      return registry.render();
+    },
+  };
 }
 
 /* @__NO_SIDE_EFFECTS__ */
@@ -172,38 +183,12 @@ export function createClient(options: ClientOptions): Client {
   const clock = () => opts.clock?.now() ?? Date.now();
   const conversations = conversationStore(storage, opts.claimLeaseMs, clock);
   const env = sessionEnv(opts, storage, registry, conversations);
-  const resumed = resumePlans(opts);
-
-  /** A new run — with `conversationId`, the conversation's next exchange (its history in, its outcome saved). */
-  async function* started(prompt: Prompt, ro: RunOptions, stream: boolean): AsyncGenerator<StreamEvent, RunResult> {
-    checkRunId(ro.runId);
-    const id = ro.conversationId;
-    if (id === undefined) return yield* session(env, ro, stream, freshPlan(opts, prompt, ro));
-    return yield* conversations.exchange(id, (history) =>
-      session(env, ro, stream, freshPlan(opts, prompt, { ...ro, history }, id)),
-    );
-  }
-  // one implementation each; the overloads on Client type `output` from the schema
-  const run = (prompt: Prompt, ro: RunOptions = {}) => collect(started(prompt, ro, false));
-  const resumedRun = (runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions, stream: boolean) =>
-    session(env, ro, stream, resumed(runId, answer, ro));
-  const ask = (prompt: Prompt, ao: AskOptions = {}) =>
-    run(prompt, ao.id === undefined ? ao : { ...ao, conversationId: ao.id });
-
+  const runs = runVerbs(env, opts, conversations);
   return {
-    run: run as Client["run"],
-    stream: ((prompt: Prompt, ro: RunOptions = {}) => started(prompt, ro, true)) as Client["stream"],
-    resume: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
-      collect(resumedRun(runId, answer, ro, false))) as Client["resume"],
-    resumeStream: ((runId: string, answer: Answer | readonly Answer[], ro: ResumeOptions = {}) =>
-      resumedRun(runId, answer, ro, true)) as Client["resumeStream"],
-    ask,
-    ...conversationVerbs(storage, conversations, ask),
-    inspect: (runId, io) => inspect(env, runId, io),
-    expire: (eo) => expireDue(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, eo),
+    ...runs,
+    ...conversationVerbs(storage, conversations, runs.ask),
+    ...storedRunVerbs(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, registry),
     approvals: approvalsAdmin(storage),
-    translate: (request) => translate(env, request),
-    metrics: () => registry.render(),
     storage,
     pendingTtlSeconds: opts.pendingTtlSeconds,
     clock: { now: clock },

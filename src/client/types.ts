@@ -1,8 +1,13 @@
 // What a run or a resume is called with: the prompt and the per-run options.
-import type { Answer, ContentPart, PendingRequest } from "../types";
+import type { Answer, ContentPart, OutputRunResult, PendingRequest } from "../types";
 import type { Hooks } from "../loop/options";
 import type { MetricEvent } from "../loop/telemetry";
-import type { ToolInputSchema, ToolkitLike } from "../tools/types";
+import type { InferSchema, ToolInputSchema, ToolkitLike } from "../tools/types";
+
+/** Options with an `output` schema: the result's `output` is typed from it. */
+export type WithOutput<O, S extends ToolInputSchema> = O & { output: S };
+/** The result of a run with an `output` schema `S`. */
+export type Typed<S> = OutputRunResult<InferSchema<S>>;
 
 /** What a run starts from: text, or content parts (text, images, files) for one user message. */
 export type Prompt = string | readonly ContentPart[];
