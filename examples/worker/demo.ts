@@ -166,3 +166,4 @@ async function stats(env: DemoEnv): Promise<Record<string, number>> {
 }
 
 export { RunStoreObject } from "toolnexus"; // the Durable Object behind durableObjectStorage({ namespace: env.RUN_STORE })
+export { ExpiringRunStore } from "./expiring-store"; // EXPIRING_STORE: its alarm continues the runs past their deadline

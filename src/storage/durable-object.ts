@@ -77,6 +77,9 @@ export interface Local {
 const chunkKey = (l: Local, g: string, i: number) => `${l.prefix}${RESERVED}c:${g}:${i}`;
 const indexPrefix = (l: Local) => `${l.prefix}${RESERVED}e:`;
 /** Alarm entries at the deadlines the record store's index holds (semantics 8): the alarm fires at the earliest. */
+/** How soon an alarm that found a passed deadline comes back, for a run it could not continue then. */
+const DEADLINE_RETRY_MS = 60_000;
+
 const deadlinePrefix = (l: Local) => `${l.prefix}${RESERVED}d:`;
 const timed = (prefix: string, at: number, key: string) => `${prefix}${String(at).padStart(15, "0")}:${key}`;
 const chunksOf = (l: Local, h: Head | undefined) =>
@@ -141,10 +144,12 @@ export async function sweep(l: Local): Promise<void> {
   const { alarms } = l;
   if (!alarms) return;
   const deadlines = deadlinePrefix(l);
+  let passed = false;
   for (;;) {
     const end = `${deadlines}${String(l.now() + 1).padStart(15, "0")}`;
     const due = await alarms.list({ prefix: deadlines, end, limit: BATCH });
     if (due.size === 0) break;
+    passed = true;
     await alarms.delete([...due.keys()]);
   }
   const prefix = indexPrefix(l);
@@ -160,7 +165,10 @@ export async function sweep(l: Local): Promise<void> {
   const [next] = (await alarms.list({ prefix, limit: 1 })).keys();
   const [deadline] = (await alarms.list({ prefix: deadlines, limit: 1 })).keys();
   const times = [next?.slice(prefix.length), deadline?.slice(deadlines.length)];
-  const wake = Math.min(...times.map((t) => (t ? Number(t.slice(0, 15)) : Number.POSITIVE_INFINITY)));
+  // a deadline that passed is looked at once more a minute later: a run still halting when the alarm fired,
+  // or whose continuation failed, is not left to wait for the next deadline or for its record's expiry
+  const retry = passed ? l.now() + DEADLINE_RETRY_MS : Number.POSITIVE_INFINITY;
+  const wake = Math.min(retry, ...times.map((t) => (t ? Number(t.slice(0, 15)) : Number.POSITIVE_INFINITY)));
   if (wake !== Number.POSITIVE_INFINITY) await alarms.setAlarm(wake);
 }
 

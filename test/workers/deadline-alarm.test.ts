@@ -1,55 +1,70 @@
-// A question nobody answers, on Durable Objects in workerd (semantics 8): RunStoreObject keeps its alarm at
-// the earliest deadline it stores; when it fires, the object's `alarm()` — `await super.alarm()`, then
-// `client.expire({ toolkit })` on the storage it serves, as a Worker's subclass does — continues the run.
+// A question nobody answers, on Durable Objects in workerd (semantics 8): the demo Worker binds EXPIRING_STORE
+// to ExpiringRunStore (examples/worker/expiring-store.ts), a RunStoreObject subclass whose `alarm()` is
+// `await super.alarm()`, then `client.expire({ toolkit })` on the storage it serves, as the guide writes it.
+// A run halts there, nobody calls it again, and the runtime's own alarm continues it as expired.
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createClient, durableObjectStorage, RunStoreObject, type RunStorage } from "toolnexus";
-import { approvalTool, echoModel, fakeClock } from "../behaviour/support/deadlines";
+import { createClient, durableObjectStorage } from "toolnexus";
+import { approvalTool, echoModel } from "../behaviour/support/deadlines";
+import { scriptedFetch } from "../../examples/worker/scripted-fetch";
+import { demoTools } from "../../examples/worker/tools";
 
-const stubFor = (name: string) => env.RUN_STORE.get(env.RUN_STORE.idFromName(name));
+const stubFor = (name: string) => env.EXPIRING_STORE.get(env.EXPIRING_STORE.idFromName(name));
 
-describe("RunStoreObject and deadlines", () => {
+/** The demo's client (its scripted model) on `name`'s object, its clock an hour back: the deadline is past. */
+const haltingClient = (name: string) =>
+  createClient({
+    baseUrl: "http://scripted.invalid/v1",
+    style: "openai",
+    model: "scripted-demo",
+    retries: 0,
+    fetch: scriptedFetch,
+    storage: durableObjectStorage({ namespace: env.EXPIRING_STORE, name }),
+    clock: { now: () => Date.now() - 3600_000 },
+    answerTimeoutSeconds: 60,
+  });
+
+describe("ExpiringRunStore, the demo Worker's Durable Object with deadlines", () => {
   it("a run halts, nobody calls it again, the object's alarm continues it as expired", async () => {
     const name = `deadline-${crypto.randomUUID()}`;
-    const clock = fakeClock(Date.now());
-    const { tool, state } = approvalTool(60);
-    const s = echoModel({ calls: [{ name: "book" }] });
-    const clientOn = (storage: RunStorage) =>
-      createClient({
-        baseUrl: "https://llm.test/v1",
-        style: "openai",
-        model: "m",
-        apiKey: "k",
-        fetch: s.fetch,
-        storage,
-        clock,
-      });
-    const halted = await clientOn(durableObjectStorage({ namespace: env.RUN_STORE, name })).run("book", {
-      toolkit: [tool],
-    });
+    const client = haltingClient(name);
+    const chat = client.conversation({ toolkit: demoTools(env, "http://127.0.0.1:8787") });
+    const halted = await chat.send("Book a table for two tonight");
     if (halted.status !== "pending") throw new Error(`expected a halted run, got ${halted.status}`);
-    const deadline = Date.parse(halted.pending.expiresAt!);
-    const alarm = await runInDurableObject(stubFor(name), (_object, ctx) => ctx.storage.getAlarm());
-    expect(alarm).toBe(deadline); // the earliest thing the object stores: before the run's TTL
-
-    clock.advance(61);
-    // the runtime runs the alarm the object scheduled at the deadline
+    expect(halted.requests.map((r) => r.kind)).toEqual(["approval"]);
+    const deadline = Date.parse(halted.requests[0]!.expiresAt!);
+    expect(deadline).toBeLessThan(Date.now()); // halted with its deadline already past: no waiting
+    // the object armed its alarm when it stored the deadline; one already past, the runtime may run it on its
+    // own as the run halts — then the claim makes that run of alarm() skip or win, exactly once, and the
+    // alarm stays armed for the record's expiry. Nothing calls the run again: the runtime runs the object's
+    // alarm, and the subclass's alarm() continues the run.
     expect(await runDurableObjectAlarm(stubFor(name))).toBe(true);
-    // and a Worker's subclass's alarm, as the guide writes it, over the object's own state: it sweeps, then
-    // continues the due runs
-    let continued: string[] = [];
-    class ExpiringRunStore extends RunStoreObject {
-      override async alarm(): Promise<void> {
-        await super.alarm();
-        continued = (await clientOn(this.runStorage()).expire({ toolkit: [tool] })).continued;
-      }
-    }
-    await runInDurableObject(stubFor(name), async (_object, state) => new ExpiringRunStore(state).alarm());
-    expect(continued).toEqual([halted.runId]);
-    expect(state.runs).toBe(0);
-    expect(JSON.stringify(s.bodies[1])).toContain("declined/expired: Approve running the tool book?");
-    const after = clientOn(durableObjectStorage({ namespace: env.RUN_STORE, name }));
-    expect((await after.inspect(halted.runId))?.status).toBe("done");
+
+    expect((await client.inspect(halted.runId))?.status).toBe("done");
+    const booked = await env.RUNS.list({ prefix: "exec:book_table:" });
+    expect(booked.keys).toEqual([]); // the gated tool never ran
+    const transcript = JSON.stringify(await chat.messages());
+    expect(transcript).toContain("declined/expired: Book a table for 2 at Dakshin, 19:30 tonight?");
+    expect(transcript).toContain("No problem — I've left it there."); // the scripted model's words for it
+  });
+
+  it("a deadline still ahead arms the object's alarm at it, before the record's expiry", async () => {
+    const name = `deadline-${crypto.randomUUID()}`;
+    const { tool } = approvalTool(60);
+    const s = echoModel({ calls: [{ name: "book" }] });
+    const client = createClient({
+      baseUrl: "https://llm.test/v1",
+      style: "openai",
+      model: "m",
+      apiKey: "k",
+      fetch: s.fetch,
+      storage: durableObjectStorage({ namespace: env.RUN_STORE, name }),
+    });
+    const halted = await client.run("book", { toolkit: [tool] });
+    if (halted.status !== "pending") throw new Error(`expected a halted run, got ${halted.status}`);
+    const stub = env.RUN_STORE.get(env.RUN_STORE.idFromName(name));
+    const alarm = await runInDurableObject(stub, (_object, ctx) => ctx.storage.getAlarm());
+    expect(alarm).toBe(Date.parse(halted.pending.expiresAt!));
   });
 });
