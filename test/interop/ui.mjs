@@ -54,7 +54,14 @@ async function chunksOf(url, body) {
 
 export async function uiChecks({ check }) {
   const w = world();
-  const server = await serve(w.chat);
+  // resolves when the handler has answered a GET (the reload's stream is attached), so a test waits for it
+  let attached = () => {};
+  const reattached = () => new Promise((resolve) => (attached = resolve));
+  const server = await serve(async (request) => {
+    const response = await w.chat(request);
+    if (request.method === "GET") attached();
+    return response;
+  });
   const chat = (id, sendAutomaticallyWhen) =>
     new Chat({
       id,
@@ -158,8 +165,9 @@ export async function uiChecks({ check }) {
       const sending = first.sendMessage({ text: "slow" });
       await w.holding; // the exchange is running, held in its tool
       const reloaded = chat("reload");
+      const attaching = reattached();
       const resuming = reloaded.resumeStream();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await attaching; // the reload's GET is answered and follows the live exchange
       w.release();
       await Promise.all([sending, resuming]);
       await settled(reloaded);
