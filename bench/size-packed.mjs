@@ -42,7 +42,7 @@ export const CASES = [
     what: "a Worker: `createClient` + `createRunHandler` + `durableObjectStorage`",
     code: `export { createClient, createRunHandler, durableObjectStorage } from "toolnexus";`,
     budget: 38 * KiB,
-    ceiling: 41_200, // ratchet: this round's features put it over its budget (see the CHANGELOG); lower it as bytes come back
+    ceiling: 41_300, // ratchet: this round's features put it over its budget (see the CHANGELOG); lower it as bytes come back
   },
   // a Worker that also serves the front ends users already have: at most the Worker case + 8 KiB each
   ...[

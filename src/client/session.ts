@@ -54,6 +54,17 @@ function withWaitFor(opts: ResolvedOptions, ro: RunOptions | ResumeOptions): Res
   return ro.waitFor === null ? rest : { ...rest, waitFor: ro.waitFor };
 }
 
+/** The run's time limit: `timeoutMs` over the caller's signal, or the caller's signal alone. */
+function limitOf(opts: ResolvedOptions, signal: AbortSignal | undefined) {
+  if (opts.timeoutMs === undefined) return { signal, timedOut: () => false, done: () => {} };
+  return deadline(opts.timeoutMs, signal);
+}
+
+/** Where a run's metrics go: a run's own onMetric (an agent's) in place of the client's; the client's registry counts every run. */
+function metricsOf(env: SessionEnv, own: RunOptions["onMetric"]): Pick<SessionEnv, "record"> {
+  return own ? { record: (event: MetricEvent) => env.record(event, own) } : env;
+}
+
 /** The `run` metric of a run that failed, with what it got to before. */
 const failedMetric = (model: string, started: number, state: LoopState | undefined, error: unknown) =>
   runMetric(model, started, {
@@ -79,14 +90,9 @@ export async function* session(
   plan: Plan,
 ): AsyncGenerator<StreamEvent, RunResult> {
   const { opts } = env;
-  const limit =
-    opts.timeoutMs === undefined
-      ? { signal: runOptions.signal, timedOut: () => false, done: () => {} } // no timeout: the caller's signal alone
-      : deadline(opts.timeoutMs, runOptions.signal);
+  const limit = limitOf(opts, runOptions.signal);
   const started = Date.now();
-  // a run's own onMetric (an agent's) in place of the client's; the client's registry counts every run
-  const own = runOptions.onMetric;
-  const metrics = own ? { record: (event: MetricEvent) => env.record(event, own) } : env;
+  const metrics = metricsOf(env, runOptions.onMetric);
   let trace: RunTelemetry | undefined;
   let state: LoopState | undefined;
   let result: RunResult;

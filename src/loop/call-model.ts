@@ -128,6 +128,17 @@ export async function replyJson(res: Response): Promise<unknown> {
   );
 }
 
+/** The request body of turn `turn`, after the `beforeLLM` hook changed the messages or tools it wanted to. */
+async function requestBody(ctx: RunContext, state: LoopState, turn: number): Promise<Record<string, unknown>> {
+  const { messages, tools, model, system } = state;
+  const hooked = await ctx.opts.hooks?.beforeLLM?.({ messages, tools, model, turn });
+  if (hooked?.messages) state.messages = hooked.messages.slice();
+  if (hooked?.tools) state.tools = hooked.tools.slice();
+  const output = ctx.output?.json;
+  const shaped = { model, system, messages: state.messages, tools: state.tools, stream: ctx.stream, output };
+  return shapeBody(ctx, ctx.wire.body(shaped));
+}
+
 /**
  * One model call for turn `state.turns`: hooks, body shaping, retries, stream or JSON reading, usage and
  * the `llm` metric. Yields text, reasoning and tool-input deltas as they arrive; returns the assembled turn.
@@ -135,15 +146,7 @@ export async function replyJson(res: Response): Promise<unknown> {
 export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenerator<StreamEvent, Turn> {
   const { opts, wire } = ctx;
   const turnIndex = state.turns - 1;
-  const hook = { messages: state.messages, tools: state.tools, model: state.model, turn: turnIndex };
-  const hooked = await opts.hooks?.beforeLLM?.(hook);
-  if (hooked?.messages) state.messages = hooked.messages.slice();
-  if (hooked?.tools) state.tools = hooked.tools.slice();
-  const { model, system, messages, tools } = state;
-  const body = shapeBody(
-    ctx,
-    wire.body({ model, system, messages, tools, stream: ctx.stream, output: ctx.output?.json }),
-  );
+  const body = await requestBody(ctx, state, turnIndex);
   const started = Date.now();
   const trace = (outcome: { error: unknown } | { turn: Turn; response: unknown }) =>
     ctx.trace?.model({ model: state.model, started, messages: state.messages, system: state.system, ...outcome });
