@@ -80,12 +80,12 @@ async function leaseEnd(level: Level, run: string): Promise<number | undefined> 
  * lease), a token the client requires is the child's own, and any other failure ends the parent's run too —
  * never a made-up result — so the same answer, retried, finishes every level.
  */
-async function resumeChild(child: Level, st: TaskState, answer: Answer): Promise<RunResult> {
+async function resumeChild(child: Level, st: TaskState, answer: Answer, traceParent: unknown): Promise<RunResult> {
   const mine: Answer = { ...answer, id: st.ask };
   let token: string | undefined;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await resumeLevel(child, st.run, mine, token === undefined ? {} : { token });
+      return await resumeLevel(child, st.run, mine, token === undefined ? { traceParent } : { token, traceParent });
     } catch (error) {
       if (codeOf(error) === "resume_token" && token === undefined && attempt === 0) {
         token = (await child.client.inspect(st.run))?.tokens?.[st.ask];
@@ -138,7 +138,7 @@ async function answered(level: Level, member: Agent, st: TaskState, ctx: ToolCon
   });
   if (entry?.result) return { result: entry.result, ...(entry.usage ? { usage: entry.usage } : {}), kept: true, st };
   const child: Level = { agent: member, client: level.client, path: st.path };
-  return fromRun(await resumeChild(child, st, ctx.answer!), st);
+  return fromRun(await resumeChild(child, st, ctx.answer!, ctx.traceParent), st);
 }
 
 /** A call's child: a new one, run now; or — a call re-run after a crash — the one it already has. */
@@ -164,7 +164,8 @@ async function started(level: Level, member: Agent, prompt: string, ctx: ToolCon
     };
   member.options.onSpawn?.(path.join("/"));
   try {
-    return fromRun(await runLevel(child, prompt, { runId: entry.run, signal: ctx.signal }), st);
+    const run = await runLevel(child, prompt, { runId: entry.run, signal: ctx.signal, traceParent: ctx.traceParent });
+    return fromRun(run, st);
   } catch (error) {
     const result: TaskResult = { status: "error", text: errorText(error), isError: true, turns: 0, totalTokens: 0 };
     return { result, st };

@@ -77,5 +77,5 @@ export function world(
     ...opts.planner,
   });
   const coordinator = agent("coordinator", { does: "coordinates", model: "m-coord", team: [planner] });
-  return { counts, booker, planner, coordinator, storage: memoryStorage() };
+  return { counts, booker, explore, planner, coordinator, storage: memoryStorage() };
 }
