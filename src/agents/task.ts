@@ -93,7 +93,8 @@ async function resumeChild(child: Level, st: TaskState, answer: Answer, tracePar
       }
       const until = codeOf(error) === "run_conflict" && attempt < 8 ? await leaseEnd(child, st.run) : undefined;
       if (until === undefined) throw runFailure(error);
-      await sleep(Math.max(1, until - Date.now() + 1));
+      // the lease was taken on the client's clock: it is waited out by that clock
+      await sleep(Math.max(1, until - child.client.clock.now() + 1));
     }
   }
 }

@@ -134,3 +134,26 @@ describe("the crash matrix over a nested resume (three levels)", () => {
     }, 120_000);
   }
 });
+
+describe("a child claimed by a resume that died, on the client's clock", () => {
+  it("the parent's task call waits out the child's lease by the client's clock, then finishes the tree", async () => {
+    // a virtual clock a day ahead of the system's: a lease read against the system clock would last a day
+    const clock = { now: () => Date.now() + 86_400_000 };
+    const w = worldOf(false);
+    const inner = memoryStorage();
+    const on = (storage: RunStorage) => clientOn(storage, w.counts, w.script, { clock });
+    const p = (await w.coordinator.run("dinner", { client: on(inner) })) as PendingResult;
+    const runs = await runsOf(inner, p.runId);
+    const booker = runs.at(-1)!;
+    const asked = (await on(inner).inspect(booker))!.requests[0]!;
+    // a process claims the booker's run with the same answer and dies right after its claim landed
+    const { storage, crashed } = crashingStorage(inner, 2, "lost");
+    await w.booker.resume(booker, answerOutput(asked.id, "yes"), { client: on(storage) }).catch(() => undefined);
+    expect(crashed()).toBe(true);
+    expect(JSON.parse((await inner.get(`run:${booker}`))!).status).toBe("claimed");
+    const done = await w.coordinator.resume(p.runId, answerOutput(p.pending.id, "yes"), { client: on(inner) });
+    // the dead claim had marked the booking started: its outcome unknown, it is reported, never run
+    expect(done.text).toBe("coord: planned: booker: interrupted: book_table did not finish");
+    expect(w.counts.booked).toEqual([]);
+  }, 10_000);
+});
