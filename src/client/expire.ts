@@ -2,7 +2,8 @@
 // (`inspect(runId, { toolkit })`), actively by `client.expire({ toolkit, limit? })`, which finds the due runs
 // through the record store's deadline index. A continuation is a resume with the refusals the deadlines
 // give (`answerDeclined(id, "expired")`, or "cancelled"), through the same claim as a human's answer, so
-// an answer and an expiry, or two sweepers, never run the loop twice.
+// an answer and an expiry, or two sweepers, never run the loop twice; it streams into the run's exchange log
+// when a handler served the run (logged-continuation.ts), so an open page sees it.
 import { ConfigError, errorMessage, RunConflictError, RunNotFoundError, shown } from "../errors";
 import { dueAnswers, nowOf } from "../loop/deadline";
 import { leaseHeld, mustRead } from "../loop/inspect";
@@ -11,7 +12,9 @@ import { dueEntries, unindexDeadline, type IndexOptions } from "../run-state/dea
 import type { Loaded } from "../run-state/store";
 import type { Answer, RunResult } from "../types";
 import type { ToolkitLike } from "../tools/types";
-import { collect, session, type SessionEnv } from "./session";
+import type { RunStorage } from "../storage/contract";
+import { continueLogged } from "./logged-continuation";
+import { session, type SessionEnv } from "./session";
 
 export interface ExpireOptions {
   /** The tools the due runs were halted with (a continuation may run the model and its next tools). */
@@ -45,12 +48,24 @@ async function dueOf(env: SessionEnv, toolkit: ToolkitLike | undefined, runId: s
     if (answers.length > 0) due = { answers };
   } else if (record?.status === "ready") due = { answers: [] };
   else if (record?.status === "claimed") due = leaseHeld(record, nowOf(ctx)) ? "busy" : { answers: [] };
-  return { found, due };
+  return { found, due, storage: ctx.storage };
 }
 
-/** The continued run: a resume with `answers` (none: a run whose answers were applied goes on). */
-const continueWith = (env: SessionEnv, toolkit: ToolkitLike | undefined, found: Loaded, answers: Answer[]) =>
-  collect(session(env, { toolkit }, false, (ctx) => prepareResume(ctx, found.record.runId, answers, undefined, found)));
+/**
+ * The continued run: a resume with `answers` (none: a run whose answers were applied goes on), into the run's
+ * exchange log when a handler served it.
+ */
+const continueWith = (
+  env: SessionEnv,
+  toolkit: ToolkitLike | undefined,
+  { found, storage }: { found: Loaded; storage: RunStorage },
+  answers: Answer[],
+) => {
+  const { runId } = found.record;
+  return continueLogged(storage, env.opts.pendingTtlSeconds, runId, (stream) =>
+    session(env, { toolkit }, stream, (ctx) => prepareResume(ctx, runId, answers, undefined, found)),
+  );
+};
 
 /**
  * Continues `runId` if a deadline of it passed: the continued run's result, or undefined when nothing was
@@ -61,10 +76,10 @@ export async function continueDue(
   toolkit: ToolkitLike | undefined,
   runId: string,
 ): Promise<RunResult | undefined> {
-  const { found, due } = await dueOf(env, toolkit, runId);
+  const { found, due, storage } = await dueOf(env, toolkit, runId);
   // a read continues a question that expired, not a run left ready by a failure (its restore does that)
   if (typeof due === "string" || !found || due.answers.length === 0) return undefined;
-  return continueWith(env, toolkit, found, due.answers);
+  return continueWith(env, toolkit, { found, storage }, due.answers);
 }
 
 /** `client.expire`: every due run the index names (at most `limit`), continued once each. */
@@ -74,12 +89,12 @@ export async function expireDue(env: SessionEnv, o: IndexOptions, opts: ExpireOp
   for (const { runId, at } of await dueEntries(o, opts.limit ?? Number.POSITIVE_INFINITY)) {
     let drop = true;
     try {
-      const { found, due } = await dueOf(env, opts.toolkit, runId);
+      const { found, due, storage } = await dueOf(env, opts.toolkit, runId);
       if (due === "busy")
         drop = false; // its owner's lease runs: the next sweep sees how it ended
       else if (typeof due !== "string" && found) {
         drop = false;
-        await continueWith(env, opts.toolkit, found, due.answers);
+        await continueWith(env, opts.toolkit, { found, storage }, due.answers);
         continued.push(runId);
         drop = true;
       }

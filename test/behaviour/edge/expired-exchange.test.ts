@@ -1,0 +1,194 @@
+// A run served by createRunHandler whose question expired and that nobody reads (semantics 8) is continued
+// by `client.expire()` — a Cron Trigger, a setInterval — and that continuation streams into the run's event
+// log as its next exchange, so a page that follows or replays the run sees it: `GET ?runId=` with
+// Last-Event-ID, a restore, a reloaded page session. Exactly once holds for the log too: a second sweeper, or
+// an answer that lost the race for the run, writes no exchange. The clock is a fake one: nothing waits.
+import { describe, expect, it } from "vitest";
+import { answerOutput, memoryStorage, type PendingRequest, type RunStorage, type StreamEvent } from "toolnexus";
+import { fakeClock } from "../support/deadlines";
+import { doneOf, edgeWorld, framesOf, memoryWebStorage, RESUME_SECRET, SYSTEM_PROMPT } from "../support/edge";
+import { page, provider, texts } from "../support/edge-page";
+import { frames } from "../support/edge-streams";
+import { faultyStorage } from "../support/faulty-storage";
+
+type World = ReturnType<typeof edgeWorld>;
+type Frame = { id?: string; event: StreamEvent };
+
+const EXPIRED_TEXT = "Done: declined/expired: Which city?";
+
+/** A world on a fake clock whose every question is due in 60 s. */
+function world(clock: ReturnType<typeof fakeClock>, extra: Parameters<typeof edgeWorld>[0] = {}) {
+  return edgeWorld({ resumeSecret: RESUME_SECRET, ...extra, client: { clock, answerTimeoutSeconds: 60 } });
+}
+
+/** A run halted on "Which city?" through the handler (exchange 1), with the frames its page got live. */
+async function halted(w: World) {
+  const res = await w.post({ prompt: "which city?" });
+  const live = await frames(res).rest();
+  const done = doneOf(live.map((f) => f.event));
+  expect(done.status).toBe("pending");
+  return { runId: done.runId as string, request: (done.requests as PendingRequest[])[0]!, live };
+}
+
+/** `GET ?runId=` with `Last-Event-ID: <id>`, as an EventSource reconnecting sends it. */
+const follow = (w: World, runId: string, lastEventId: string) =>
+  w.handler(new Request(`http://edge.test/api/run?runId=${runId}`, { headers: { "last-event-id": lastEventId } }));
+
+/** Exchange `e`'s frames: ids `e:1`, `e:2`, … in order, each once. */
+function expectExchange(list: Frame[], e: number): void {
+  expect(list.map((f) => f.id)).toEqual(list.map((_, i) => `${e}:${i + 1}`));
+}
+
+const textOf = (list: Frame[]) => list.map(({ event }) => (event.type === "text" ? event.delta : "")).join("");
+
+/** Every value of the run's exchange log, as stored. */
+async function logged(storage: RunStorage, runId: string, exchanges: number): Promise<string[]> {
+  const values: string[] = [];
+  for (let e = 1; e <= exchanges; e++)
+    for (let b = 0; ; b++) {
+      const value = await storage.get(`edge:${runId}:${e}:${b}`);
+      if (value === undefined) break;
+      values.push(value);
+    }
+  return values;
+}
+
+describe("a continuation after a deadline, in the run's event log", () => {
+  it("client.expire() continues the run as the handler's next exchange: a follower replays it; a second sweeper gets nothing", async () => {
+    const clock = fakeClock(Date.now());
+    const w = world(clock);
+    const { runId, live } = await halted(w);
+    expectExchange(live, 1);
+    clock.advance(61);
+    expect(await w.client.expire({ toolkit: w.tools })).toEqual({ continued: [runId] });
+    expect(w.executions).toEqual([]); // the tool whose question expired never ran
+
+    // the page that saw exchange 1 follows on from the start of the next one
+    const replayed = await frames(await follow(w, runId, "2:0")).rest();
+    expectExchange(replayed, 2);
+    expect(replayed[0]!.event).toMatchObject({ type: "tool_result", isError: true });
+    expect(textOf(replayed)).toBe(EXPIRED_TEXT);
+    expect(doneOf(replayed.map((f) => f.event))).toMatchObject({ status: "done", text: EXPIRED_TEXT });
+    // a reconnect after the 2nd event gets the rest, none twice
+    expect(await frames(await follow(w, runId, "2:2")).rest()).toEqual(replayed.slice(2));
+
+    expect(await w.client.expire({ toolkit: w.tools })).toEqual({ continued: [] });
+    const third = await follow(w, runId, "3:0");
+    expect(third.status).toBe(404); // no exchange 3: the second sweeper wrote nothing
+  });
+
+  it("a reloaded page session shows the continuation once: the declined question's answer, replayed from the log", async () => {
+    const clock = fakeClock(Date.now());
+    const w = world(clock);
+    const storage = memoryWebStorage();
+    const before = page(w, storage);
+    await before.session.send("which city?");
+    expect(before.session.state.status).toBe("waiting");
+    clock.advance(61);
+    const { continued } = await w.client.expire({ toolkit: w.tools });
+    expect(continued).toHaveLength(1);
+
+    const after = page(w, storage); // the reload
+    await after.session.restore();
+    expect(after.session.state.status).toBe("done");
+    expect(texts(after.session.state)).toEqual(["user: which city?", `assistant: ${EXPIRED_TEXT}`]);
+    const ids = after.received.join("").match(/^id: .*$/gm) ?? [];
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids).toEqual(ids.map((_, i) => `id: 2:${i + 1}`));
+    expect(w.executions).toEqual([]);
+  });
+
+  it("a restore that itself continues the run lazily writes the same exchange (no token sent, on a client that signs them)", async () => {
+    const clock = fakeClock(Date.now());
+    const w = world(clock, { requireResumeToken: true });
+    const { runId } = await halted(w);
+    clock.advance(61);
+    const restored = await frames(await w.post({ runId, restore: true })).rest();
+    expectExchange(restored, 2);
+    expect(doneOf(restored.map((f) => f.event))).toMatchObject({ status: "done", text: EXPIRED_TEXT });
+    expect(await frames(await follow(w, runId, "2:0")).rest()).toEqual(restored);
+    expect(await w.client.expire({ toolkit: w.tools })).toEqual({ continued: [] });
+  });
+
+  it("a GET ?runId= that itself continues the run lazily writes the same exchange", async () => {
+    const clock = fakeClock(Date.now());
+    const w = world(clock);
+    const { runId } = await halted(w);
+    clock.advance(61);
+    expect(await (await w.get(runId)).json()).toMatchObject({ status: "done", requests: [] });
+    const replayed = await frames(await follow(w, runId, "2:0")).rest();
+    expectExchange(replayed, 2);
+    expect(textOf(replayed)).toBe(EXPIRED_TEXT);
+    expect((await follow(w, runId, "3:0")).status).toBe(404);
+  });
+
+  for (const loser of ["the expiry", "the answer"] as const)
+    it(`an answer and an expiry racing for the run, ${loser} losing the claim: it is told, and writes no exchange`, async () => {
+      const clock = fakeClock(Date.now());
+      const storage = faultyStorage(memoryStorage({ now: clock.now }));
+      const w = world(clock, { storage });
+      const { runId, request } = await halted(w);
+      clock.advance(61);
+      const answer = () => w.post({ runId, answer: answerOutput(request.id, "Lima") });
+      const expire = () => w.client.expire({ toolkit: w.tools });
+      // the loser's claim of the run waits until the winner has claimed it and answered
+      let winning: Promise<unknown> | undefined;
+      storage.beforeCompareAndSet = async (key) => {
+        if (key !== `run:${runId}` || winning) return;
+        winning = loser === "the expiry" ? answer() : expire();
+        await winning;
+      };
+      const lost = await (loser === "the expiry" ? expire() : answer());
+      const won = await winning;
+      if (loser === "the expiry") {
+        expect(lost).toEqual({ continued: [] });
+        expect(doneOf(await framesOf(won as Response))).toMatchObject({ status: "done", text: EXPIRED_TEXT });
+      } else {
+        expect(won).toEqual({ continued: [runId] });
+        const refused = lost as Response;
+        expect(refused.status).toBe(409);
+        expect(await refused.json()).toMatchObject({ error: { code: "run_conflict", reason: "answered" } });
+      }
+      storage.beforeCompareAndSet = undefined;
+      // one exchange after the halt, the winner's (an answer after the deadline counts as the expired decline)
+      const replayed = await frames(await follow(w, runId, "2:0")).rest();
+      expectExchange(replayed, 2);
+      expect(doneOf(replayed.map((f) => f.event))).toMatchObject({ status: "done", text: EXPIRED_TEXT });
+      expect((await follow(w, runId, "3:0")).status).toBe(404);
+      expect(w.executions).toEqual([]);
+    });
+
+  it("a run no handler served gets no log", async () => {
+    const clock = fakeClock(Date.now());
+    const w = world(clock);
+    const run = await w.client.run("which city?", { toolkit: w.tools });
+    if (run.status !== "pending") throw new Error(`expected a halted run, got ${run.status}`);
+    clock.advance(61);
+    expect(await w.client.expire({ toolkit: w.tools })).toEqual({ continued: [run.runId] });
+    expect(await w.storage.get(`edge:${run.runId}`)).toBeUndefined();
+    expect(await w.storage.get(`edge:${run.runId}:1:0`)).toBeUndefined();
+  });
+
+  it("the continuation's log keeps no resume token and no secret, though it halts on a new question", async () => {
+    const clock = fakeClock(Date.now());
+    const model = provider([
+      { calls: [{ id: "call_1", name: "ask_city" }] },
+      { calls: [{ id: "call_2", name: "ask_city" }] },
+    ]);
+    const w = world(clock, { model: model.model });
+    const { runId } = await halted(w);
+    clock.advance(61);
+    expect(await w.client.expire({ toolkit: w.tools })).toEqual({ continued: [runId] });
+    const values = await logged(w.storage, runId, 2);
+    expect(values.join("")).toContain('"pending"'); // the continuation's new question is in the log…
+    for (const value of values) {
+      expect(value).not.toContain('"token'); // …without its token
+      expect(value).not.toContain(SYSTEM_PROMPT);
+      expect(value).not.toContain('"messages"');
+    }
+    // a follower gets a fresh token for the open question, and answers with it
+    const replayed = (await frames(await follow(w, runId, "2:0")).rest()).map((f) => f.event);
+    const pending = replayed.find((e) => e.type === "pending") as StreamEvent & { token?: string };
+    expect(pending.token).toMatch(/\S{20}/);
+  });
+});
