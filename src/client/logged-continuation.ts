@@ -5,7 +5,15 @@
 // running and then not, the events as the log keeps them (page-safe, no token, no reasoning), batched at each
 // boundary — so a page that follows or replays the run sees the continuation like any other exchange. A run
 // no handler served gets no log.
-import { atRest, BOUNDARY, batchKey, closeHead, readHead, stampHead } from "../run-state/exchange-record";
+import {
+  atRest,
+  BOUNDARY,
+  closeHead,
+  readHead,
+  stampHead,
+  type Writing,
+  writeBatch,
+} from "../run-state/exchange-record";
 import type { RunStorage } from "../storage/contract";
 import type { RunResult, StreamEvent } from "../types";
 import { collect } from "./session";
@@ -30,27 +38,20 @@ export async function continueLogged(
   let step = await events.next(); // the claim: one that lost throws here, before anything is written
   const ttl = ttlSeconds > 0 ? { ttlSeconds: Math.ceil(ttlSeconds) } : {};
   const stamped = await stampHead(storage, runId, ttl, before, before.head.owner).catch(() => undefined);
-  let waiting: StreamEvent[] = [];
-  let batch = 0;
-  const write = async () => {
-    if (!stamped || waiting.length === 0) return;
-    const key = batchKey(runId, stamped.head.exchange, batch);
-    try {
-      await storage.set(key, JSON.stringify({ events: waiting }), ttl);
-      batch++;
-      waiting = [];
-    } catch {} // its events wait: the next write writes this batch with more in it
-  };
+  const writing: Writing | undefined = stamped && { ...stamped, waiting: [], batch: 0 };
   try {
     for (; !step.done; step = await events.next()) {
       const event = step.value;
-      if (event.type === "reasoning") continue; // as a handler keeps it, unless it forwards reasoning
-      waiting.push(atRest(event));
-      if (BOUNDARY.has(event.type)) await write();
+      // reasoning stays out, as a handler keeps it unless it forwards reasoning
+      if (!writing || event.type === "reasoning") continue;
+      writing.waiting.push(atRest(event));
+      if (BOUNDARY.has(event.type)) await writeBatch(storage, runId, ttl, writing);
     }
   } finally {
-    await write();
-    if (stamped) await closeHead(storage, runId, ttl, stamped);
+    if (writing) {
+      await writeBatch(storage, runId, ttl, writing);
+      await closeHead(storage, runId, ttl, writing);
+    }
   }
   return step.value;
 }

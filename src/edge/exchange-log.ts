@@ -19,6 +19,8 @@ import {
   readHead,
   type StoredHead,
   stampHead,
+  type Writing as Batched,
+  writeBatch,
 } from "../run-state/exchange-record";
 import type { StreamEvent } from "../types";
 import type { RunStorage, SetOptions } from "../storage/contract";
@@ -43,12 +45,8 @@ const FIRST_POLL_MS = 20;
 /** A follower gives up on an exchange that wrote nothing for this long (its server went away mid-run). */
 export const FOLLOW_IDLE_MS = 300_000;
 
-/** The exchange this log writes: its head as stamped, the events waiting, the next batch's number. */
-interface Writing {
-  head: Head;
-  raw: string;
-  waiting: StreamEvent[];
-  batch: number;
+/** The exchange this log writes, and how: its write chain, its ticks, its stop. */
+interface Writing extends Batched {
   chain: Promise<void>;
   stopped: boolean;
   timer: ReturnType<typeof setInterval>;
@@ -124,19 +122,8 @@ export class ExchangeLog {
     return writing.chain;
   }
 
-  // a failed write keeps its events waiting: the next one writes the same batch number with more in it
   private async write(writing: Writing): Promise<void> {
-    const events = writing.waiting;
-    if (events.length > 0) {
-      writing.waiting = [];
-      const key = batchKey(this.runId, writing.head.exchange, writing.batch);
-      try {
-        await this.storage.set(key, JSON.stringify({ events }), this.ttl);
-        writing.batch++;
-      } catch {
-        writing.waiting = events.concat(writing.waiting);
-      }
-    }
+    await writeBatch(this.storage, this.runId, this.ttl, writing);
     await this.lookForStop(writing);
   }
 

@@ -29,6 +29,12 @@ export interface StoredHead {
   raw: string;
 }
 
+/** An exchange being written: its head as stamped, the events waiting, the next batch's number. */
+export interface Writing extends StoredHead {
+  waiting: StreamEvent[];
+  batch: number;
+}
+
 /** The events after which what waits is written at once: a page following the exchange sees each step. */
 export const BOUNDARY = new Set<string>(["tool_call", "tool_result", "pending", "done", "error"]);
 
@@ -87,6 +93,22 @@ export async function stampHead(
     expected = now.raw;
   }
   return undefined;
+}
+
+/**
+ * Writes what waits as the exchange's next batch. A write that fails keeps its events waiting: the next one
+ * writes the same batch number with more in it.
+ */
+export async function writeBatch(storage: RunStorage, runId: string, ttl: SetOptions, writing: Writing) {
+  const events = writing.waiting;
+  if (events.length === 0) return;
+  writing.waiting = [];
+  try {
+    await storage.set(batchKey(runId, writing.head.exchange, writing.batch), JSON.stringify({ events }), ttl);
+    writing.batch++;
+  } catch {
+    writing.waiting = events.concat(writing.waiting);
+  }
 }
 
 /** Says the exchange `stamped` began is over — unless a newer one began meanwhile (best effort). */
