@@ -10,6 +10,7 @@ import { doneOf, edgeWorld, framesOf, memoryWebStorage, RESUME_SECRET, SYSTEM_PR
 import { page, provider, texts } from "../support/edge-page";
 import { frames } from "../support/edge-streams";
 import { faultyStorage } from "../support/faulty-storage";
+import { scripted } from "../support/scripted";
 
 type World = ReturnType<typeof edgeWorld>;
 type Frame = { id?: string; event: StreamEvent };
@@ -53,6 +54,24 @@ async function logged(storage: RunStorage, runId: string, exchanges: number): Pr
   return values;
 }
 
+/** A model that asks which city, then holds its next call until `release()` (`reached` once it is held). */
+function heldModel(text: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let entered!: () => void;
+  const reached = new Promise<void>((resolve) => (entered = resolve));
+  const asks = scripted("openai", [{ calls: [{ id: "call_1", name: "ask_city" }] }]);
+  const says = scripted("openai", [{ text }]);
+  let calls = 0;
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (++calls === 1) return asks.fetch(input, init);
+    entered();
+    await gate;
+    return says.fetch(input, init);
+  }) as typeof globalThis.fetch;
+  return { model: { fetch }, release, reached };
+}
+
 describe("a continuation after a deadline, in the run's event log", () => {
   it("client.expire() continues the run as the handler's next exchange: a follower replays it; a second sweeper gets nothing", async () => {
     const clock = fakeClock(Date.now());
@@ -75,6 +94,45 @@ describe("a continuation after a deadline, in the run's event log", () => {
     expect(await w.client.expire({ toolkit: w.tools })).toEqual({ continued: [] });
     const third = await follow(w, runId, "3:0");
     expect(third.status).toBe(404); // no exchange 3: the second sweeper wrote nothing
+  });
+
+  it("a page follows the continuation while it runs: each event as it is written, then the rest, none twice", async () => {
+    const clock = fakeClock(Date.now());
+    const held = heldModel("Nobody answered: I will ask again later.");
+    const w = world(clock, { model: held.model });
+    const { runId } = await halted(w);
+    clock.advance(61);
+    const sweeping = w.client.expire({ toolkit: w.tools });
+    await held.reached; // the continuation waits on the model: its first step is in the log, its end is not
+    const follower = frames(await follow(w, runId, "2:0"));
+    const first = await follower.next();
+    expect(first).toMatchObject({ id: "2:1", event: { type: "tool_result", isError: true } });
+    held.release();
+    const all = [first!, ...(await follower.rest())];
+    expect(await sweeping).toEqual({ continued: [runId] });
+    expectExchange(all, 2);
+    expect(textOf(all)).toBe("Nobody answered: I will ask again later.");
+    expect(await frames(await follow(w, runId, "2:0")).rest()).toEqual(all);
+  });
+
+  it("a log write that fails costs the log a batch, never the run: the next write carries its events", async () => {
+    const clock = fakeClock(Date.now());
+    const storage = faultyStorage(memoryStorage({ now: clock.now }));
+    const w = world(clock, { storage });
+    const { runId } = await halted(w);
+    clock.advance(61);
+    storage.fail("set", new Error("disk full"), { prefix: `edge:${runId}:2:` }); // the continuation's first batch
+    expect(await w.client.expire({ toolkit: w.tools })).toEqual({ continued: [runId] });
+    const replayed = await frames(await follow(w, runId, "2:0")).rest();
+    expectExchange(replayed, 2);
+    expect(replayed[0]!.event.type).toBe("tool_result");
+    expect(doneOf(replayed.map((f) => f.event))).toMatchObject({ status: "done", text: EXPIRED_TEXT });
+    // with every write of the log failing, the run still goes on
+    const next = await halted(w);
+    clock.advance(61);
+    storage.fail("set", new Error("disk full"), { prefix: `edge:${next.runId}:2:`, times: 100 });
+    expect(await w.client.expire({ toolkit: w.tools })).toEqual({ continued: [next.runId] });
+    expect((await w.client.inspect(next.runId))?.status).toBe("done");
   });
 
   it("a reloaded page session shows the continuation once: the declined question's answer, replayed from the log", async () => {
