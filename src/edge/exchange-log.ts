@@ -19,6 +19,7 @@ import {
   readHead,
   type StoredHead,
   stampHead,
+  stopKey,
   type Writing as Batched,
   writeBatch,
 } from "../run-state/exchange-record";
@@ -66,10 +67,6 @@ export class ExchangeLog {
     readonly runId: string,
     private readonly ttl: SetOptions,
   ) {}
-
-  private stopKey(exchange: number): string {
-    return `edge:${this.runId}:${exchange}:stop`;
-  }
 
   private read(key: string): Promise<string | undefined> {
     return stored("get", key, () => this.storage.get(key));
@@ -129,7 +126,7 @@ export class ExchangeLog {
 
   private async lookForStop(writing: Writing): Promise<void> {
     if (writing.stopped) return;
-    const mark = await this.read(this.stopKey(writing.head.exchange)).catch(() => undefined);
+    const mark = await this.read(stopKey(this.runId, writing.head.exchange)).catch(() => undefined);
     if (mark === undefined) return;
     writing.stopped = true;
     writing.onStop();
@@ -137,7 +134,7 @@ export class ExchangeLog {
 
   /** Asks exchange `exchange` to stop, wherever it runs: its stop mark, read at its next tick or write. */
   async stop(exchange: number): Promise<void> {
-    const key = this.stopKey(exchange);
+    const key = stopKey(this.runId, exchange);
     await stored("set", key, () => this.storage.set(key, "1", this.ttl));
   }
 

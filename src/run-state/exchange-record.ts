@@ -3,10 +3,11 @@
 //   edge:<runId>             the head { v: 1, owner, exchange, running }: who owns the run, its latest exchange
 //   edge:<runId>:<e>:<b>     batch b (0, 1, …) of exchange e, `{ events }`: event n of e (from 1) has id `<e>:<n>`
 //   edge:<runId>:<e>:stop    written once a stop of exchange e was asked for
-// Its keys, its head and what it keeps live here, below the client, because two writers begin exchanges in it:
-// the run handler (edge/exchange-log.ts, which also follows and stops them) and a run that continues by itself
-// once a deadline passed (client/logged-continuation.ts). Each begins an exchange by a compare-and-set of the
-// head, so two never write one exchange number.
+// Its keys, its head, its batches and what an event keeps at rest are written here and only here, below the
+// client, because two writers begin exchanges in it: the run handler (edge/exchange-log.ts, which also ticks,
+// stops and follows them) and a run that continues by itself once a deadline passed
+// (client/logged-continuation.ts). Each begins an exchange by a compare-and-set of the head, so two never
+// write one exchange number.
 import { stored } from "../errors";
 import { pageSafeEvent } from "../protocol/page-safe";
 import type { RunStorage, SetOptions } from "../storage/contract";
@@ -38,10 +39,12 @@ export interface Writing extends StoredHead {
 /** The events after which what waits is written at once: a page following the exchange sees each step. */
 export const BOUNDARY = new Set<string>(["tool_call", "tool_result", "pending", "done", "error"]);
 
-export const headKey = (runId: string): string => `edge:${runId}`;
+const headKey = (runId: string): string => `edge:${runId}`;
 
 export const batchKey = (runId: string, exchange: number, batch: number): string =>
   `edge:${runId}:${exchange}:${batch}`;
+
+export const stopKey = (runId: string, exchange: number): string => `edge:${runId}:${exchange}:stop`;
 
 /** The run's head and its stored text, or undefined when no handler ever served the run. */
 export async function readHead(storage: RunStorage, runId: string): Promise<StoredHead | undefined> {
