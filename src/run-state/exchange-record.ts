@@ -3,11 +3,11 @@
 //   edge:<runId>             the head { v: 1, owner, exchange, running }: who owns the run, its latest exchange
 //   edge:<runId>:<e>:<b>     batch b (0, 1, …) of exchange e, `{ events }`: event n of e (from 1) has id `<e>:<n>`
 //   edge:<runId>:<e>:stop    written once a stop of exchange e was asked for
-// Its keys, its head, its batches and what an event keeps at rest are written here and only here, below the
-// client, because two writers begin exchanges in it: the run handler (edge/exchange-log.ts, which also ticks,
-// stops and follows them) and a run that continues by itself once a deadline passed
-// (client/logged-continuation.ts). Each begins an exchange by a compare-and-set of the head, so two never
-// write one exchange number.
+// Its keys, and the writes of its head and batches (with what an event keeps at rest), live here and only here,
+// below the client, because two writers begin exchanges in it: the run handler (edge/exchange-log.ts, which
+// also ticks, follows and stops them: the stop mark is its own) and a run that continues by itself once a
+// deadline passed (client/logged-continuation.ts). Each begins an exchange by a compare-and-set of the head,
+// so two never write one exchange number.
 import { stored } from "../errors";
 import { pageSafeEvent } from "../protocol/page-safe";
 import type { RunStorage, SetOptions } from "../storage/contract";
