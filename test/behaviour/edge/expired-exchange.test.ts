@@ -115,6 +115,23 @@ describe("a continuation after a deadline, in the run's event log", () => {
     expect(await frames(await follow(w, runId, "2:0")).rest()).toEqual(all);
   });
 
+  it("a stop asked for while the continuation runs is accepted and not seen: no handler drives it", async () => {
+    const clock = fakeClock(Date.now());
+    const held = heldModel("Nobody answered: I will ask again later.");
+    const w = world(clock, { model: held.model });
+    const { runId } = await halted(w);
+    clock.advance(61);
+    const sweeping = w.client.expire({ toolkit: w.tools });
+    await held.reached;
+    const stop = await w.post({ runId, stop: true });
+    expect(stop.status).toBe(202);
+    held.release();
+    expect(await sweeping).toEqual({ continued: [runId] });
+    const replayed = await frames(await follow(w, runId, "2:0")).rest();
+    expect(doneOf(replayed.map((f) => f.event))).toMatchObject({ status: "done" });
+    expect(textOf(replayed)).toBe("Nobody answered: I will ask again later.");
+  });
+
   it("a log write that fails costs the log a batch, never the run: the next write carries its events", async () => {
     const clock = fakeClock(Date.now());
     const storage = faultyStorage(memoryStorage({ now: clock.now }));
