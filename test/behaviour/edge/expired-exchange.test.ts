@@ -4,8 +4,15 @@
 // Last-Event-ID, a restore, a reloaded page session. Exactly once holds for the log too: a second sweeper, or
 // an answer that lost the race for the run, writes no exchange. The clock is a fake one: nothing waits.
 import { describe, expect, it } from "vitest";
-import { answerOutput, memoryStorage, type PendingRequest, type RunStorage, type StreamEvent } from "toolnexus";
-import { fakeClock } from "../support/deadlines";
+import {
+  answerOutput,
+  createRunHandler,
+  memoryStorage,
+  type PendingRequest,
+  type RunStorage,
+  type StreamEvent,
+} from "toolnexus";
+import { approvalTool, clientOn, echoModel, fakeClock } from "../support/deadlines";
 import { doneOf, edgeWorld, framesOf, memoryWebStorage, RESUME_SECRET, SYSTEM_PROMPT } from "../support/edge";
 import { page, provider, texts } from "../support/edge-page";
 import { frames } from "../support/edge-streams";
@@ -232,6 +239,33 @@ describe("a continuation after a deadline, in the run's event log", () => {
       expect((await follow(w, runId, "3:0")).status).toBe(404);
       expect(w.executions).toEqual([]);
     });
+
+  it("the continuation is the owner's the run was stamped with: another owner cannot follow it", async () => {
+    const clock = fakeClock(Date.now());
+    const { tool, state } = approvalTool(60);
+    const client = clientOn(clock, echoModel({ calls: [{ name: "book" }] }).fetch);
+    const handler = createRunHandler({ client, toolkit: [tool], owner: (r) => r.headers.get("x-user") });
+    const asked = await handler(
+      new Request("http://edge.test/api/run", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-user": "alice" },
+        body: JSON.stringify({ prompt: "book" }),
+      }),
+    );
+    const runId = asked.headers.get("toolnexus-run-id")!;
+    expect(doneOf(await framesOf(asked))).toMatchObject({ status: "pending" });
+    clock.advance(61);
+    expect(await client.expire({ toolkit: [tool] })).toEqual({ continued: [runId] });
+    const as = (user: string) =>
+      handler(
+        new Request(`http://edge.test/api/run?runId=${runId}`, { headers: { "last-event-id": "2:0", "x-user": user } }),
+      );
+    const replayed = await frames(await as("alice")).rest();
+    expectExchange(replayed, 2);
+    expect(doneOf(replayed.map((f) => f.event))).toMatchObject({ status: "done" });
+    expect((await as("bob")).status).toBe(404);
+    expect(state.runs).toBe(0);
+  });
 
   it("a run no handler served gets no log", async () => {
     const clock = fakeClock(Date.now());
