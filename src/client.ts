@@ -177,8 +177,8 @@ export function createClient(options: ClientOptions): Client {
   const registry = createMetrics();
   const clock = () => opts.clock?.now() ?? Date.now();
   const conversations = conversationStore(storage, opts.claimLeaseMs, clock);
-  const env = sessionEnv(opts, storage, registry, conversations);
-  const runs = runVerbs(env, opts, conversations);
+  const env = sessionEnv(opts, storage, registry, conversations, clock);
+  const runs = runVerbs(env, opts, conversations, clock);
   return {
     ...runs,
     ...conversationVerbs(storage, conversations, runs.ask),
