@@ -4,7 +4,7 @@
 // nothing in module state.
 import { inspectRun, type RunInspection } from "./loop/inspect";
 import { checkOwner, conversationApprovalsKey } from "./client/approvals";
-import { approvalsAdmin, ownedConversation, type Approvals } from "./client/approvals-admin";
+import { ownedConversation } from "./client/approvals-admin";
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
@@ -90,8 +90,6 @@ export interface Client {
    * `owner`, the conversation of that signed-in user at a createRunHandler({ owner }) endpoint.
    */
   forget(id: string, opts?: { owner?: string }): Promise<void>;
-  /** Remembered approvals ("always allow"), listed and withdrawn per conversation and per owner. */
-  readonly approvals: Approvals;
   conversation(opts?: ConversationOptions): Conversation;
   translate(req: TranslateRequest): Promise<TranslateResult>;
   metrics(): string;
@@ -183,7 +181,6 @@ export function createClient(options: ClientOptions): Client {
     ...runs,
     ...conversationVerbs(storage, conversations, runs.ask),
     ...storedRunVerbs(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, registry),
-    approvals: approvalsAdmin(storage),
     storage,
     pendingTtlSeconds: opts.pendingTtlSeconds,
     clock: { now: clock },
