@@ -4,8 +4,8 @@
 // `additionalProperties: false` and requires every property (`v.strictObject`, `z.strictObject`) — so an
 // open object (`v.object`, `z.object`) or an optional field is sent without `strict` and costs nothing.
 // What else the subset forbids (a nested open object, `default`, `minLength`, `$defs` below the root, …)
-// OpenAI names with its refusal, `invalid_json_schema`: the call is sent once more without `strict`. Either
-// way the answer is validated against the schema when it comes back.
+// OpenAI refuses with a 400 naming the output format: the call is sent once more without `strict`, as are
+// the run's later calls. Either way the answer is validated against the schema when it comes back.
 import { isPlainObject } from "../_internal/json";
 import { isToolnexusError, type LlmHttpError } from "../errors";
 
@@ -16,11 +16,16 @@ export function strictable(schema: unknown): boolean {
   return Object.keys(isPlainObject(schema.properties) ? schema.properties : {}).every((p) => required.includes(p));
 }
 
-/** True for OpenAI's 400 refusing the output schema in strict mode (its error `code`, not its words). */
+/**
+ * True for OpenAI's 400 refusing the output schema, read from its typed fields, never its words: the
+ * Responses API's `code: "invalid_json_schema"` (on `text.format.schema`), Chat Completions' `param:
+ * "response_format"` (its `code` is null there).
+ */
 export function refusedStrict(error: unknown): boolean {
   if (!isToolnexusError(error) || error.code !== "llm_http" || (error as LlmHttpError).status !== 400) return false;
   try {
-    return JSON.parse((error as LlmHttpError).body).error.code === "invalid_json_schema";
+    const { code, param } = JSON.parse((error as LlmHttpError).body).error;
+    return code === "invalid_json_schema" || param === "response_format";
   } catch {
     return false;
   }

@@ -104,7 +104,21 @@ const STYLES = ["openai", "openai-responses"] as const;
 const formatOf = (style: (typeof STYLES)[number], body: Record<string, any>) =>
   style === "openai" ? body.response_format?.json_schema : body.text?.format;
 
-/** OpenAI as it answers: the recorded 400 for a strict request strict mode refuses, else the scripted answer. */
+/**
+ * Chat Completions' refusal of the same schema, in the shape it answers with (written here, not recorded: its
+ * `code` is null and `param` names `response_format`, as widely reported), beside the Responses API's recording.
+ */
+const chatRefusal = JSON.stringify({
+  error: {
+    message:
+      "Invalid schema for response_format 'output': In context=('properties', 'elements', 'items', 'properties', 'shared'), reference to component '#/$defs/Shared' which was not found in the schema.",
+    type: "invalid_request_error",
+    param: "response_format",
+    code: null,
+  },
+});
+
+/** OpenAI as it answers: its 400 for a strict request strict mode refuses, else the scripted answer. */
 function openai(style: (typeof STYLES)[number], answer: string, accepts: boolean, steps: ScriptTurn[] = []) {
   const s = scripted(style, [...steps, { text: answer }]);
   const sent: Record<string, any>[] = [];
@@ -112,7 +126,10 @@ function openai(style: (typeof STYLES)[number], answer: string, accepts: boolean
     const body = JSON.parse(String(init?.body));
     sent.push(body);
     if (formatOf(style, body)?.strict === true && !accepts)
-      return new Response(refusal.json, { status: 400, headers: { "content-type": "application/json" } });
+      return new Response(style === "openai" ? chatRefusal : refusal.json, {
+        status: 400,
+        headers: { "content-type": "application/json" },
+      });
     return s.fetch(input, init);
   }) as typeof globalThis.fetch;
   return { fetch, sent };
