@@ -50,6 +50,7 @@ export type {
   RunSession,
   RunSessionCall,
   RunSessionCallStatus,
+  RunSessionClock,
   RunSessionError,
   RunSessionOptions,
   RunSessionState,

@@ -39,23 +39,12 @@ interface Frame {
   id: string | undefined;
 }
 
-/** The next chunk of the stream: fetch reports a lost connection as a TypeError in every runtime, an abort stays one. */
-async function nextChunk(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
-  try {
-    return await reader.read();
-  } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    throw new NetworkError("toolnexus: the event stream's connection was lost; try again", { cause: error });
-  }
-}
-
 /**
  * The frames of a stream as eventStreamResponse writes them, to the stream's end: lines ended by LF (a CR
  * before it dropped), the fields `event`, `data` and `id`, a blank line ending a frame that has data; comments
  * and other fields are skipped. It reads only its own endpoint's streams: a provider's, with every line end the
  * SSE spec allows and a bound on a line, are read by `_internal/sse.ts`. The stream is let go when reading ends.
+ * Only a read fails in here (what the caller does with a frame is not thrown into a generator).
  */
 async function* framesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame> {
   const reader = body.getReader();
@@ -65,8 +54,10 @@ async function* framesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame
   let data: string | undefined;
   let id: string | undefined;
   try {
-    for (let chunk = await nextChunk(reader); !chunk.done; chunk = await nextChunk(reader)) {
-      const text = decoder.decode(chunk.value, { stream: true });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      const text = decoder.decode(value, { stream: true });
       rest += text;
       if (!text.includes("\n")) continue; // a line still arriving
       const lines = rest.split("\n");
@@ -87,6 +78,10 @@ async function* framesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame
         else if (name === "id") id = value;
       }
     }
+  } catch (error) {
+    // fetch reports a lost connection as a TypeError in every runtime; an abort stays an abort
+    if (!(error instanceof TypeError)) throw error;
+    throw new NetworkError("toolnexus: the event stream's connection was lost; try again", { cause: error });
   } finally {
     reader.cancel().catch(() => {});
   }

@@ -91,7 +91,7 @@ function attach(core: Core, res: Response, id: string | undefined): void {
   const runId = res.headers.get(RUN_ID_HEADER);
   const exchange = parseEventId(id)?.exchange;
   if (!runId || exchange === undefined) return;
-  core.live ??= { runId, stopping: false };
+  core.live ??= { runId };
   persist(core, { stream: { runId, exchange, base: core.state.messages.length } });
 }
 
@@ -144,7 +144,6 @@ export async function playExchange(
 export async function requestStop(core: Core): Promise<void> {
   const live = core.live;
   if (!live) return core.current?.abort();
-  live.stopping = true;
   const body: StopBody = { runId: live.runId, stop: true };
   await postToEndpoint(core, body).then(
     (res) => res.body?.cancel(),
