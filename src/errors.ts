@@ -1,6 +1,8 @@
 // The catalogue of errors the SDK throws on purpose: ToolnexusError, its subclasses (each with a `code`, and
 // the fields a caller branches on), the cross-realm marker, and the helpers that word their messages.
-import type { Answer, PendingRequest } from "./types";
+import type { Answer, ConflictReason, PendingRequest } from "./types";
+
+export type { ConflictReason };
 
 const BRAND = Symbol.for("toolnexus.error");
 
@@ -114,17 +116,6 @@ export class RunStateError extends ToolnexusError {
     this.runId = runId;
   }
 }
-
-/**
- * Which conflict a {@link RunConflictError} is — the field callers branch on (never the message's words):
- * - `busy`: the conversation is streaming another exchange;
- * - `waiting`: the conversation waits on an open question;
- * - `claimed`: another resume holds the run;
- * - `answered`: that request was already answered (or expired);
- * - `finished`: the run is done;
- * - `changed`: a compare-and-set lost a race.
- */
-export type ConflictReason = "busy" | "waiting" | "claimed" | "answered" | "finished" | "changed";
 
 /** The conflict reasons, for checking one that arrived over the network. */
 export const CONFLICT_REASONS: readonly ConflictReason[] = [

@@ -211,6 +211,17 @@ export type RunResult<O = unknown> = DoneResult<O> | PendingResult | IncompleteR
 /** What a run with an `output` schema resolves to: a done result always carries the typed `output`. */
 export type OutputRunResult<O> = (DoneResult<O> & { output: O }) | PendingResult | IncompleteResult;
 
+/**
+ * Which conflict a {@link RunConflictError} is — the field callers branch on (never the message's words):
+ * - `busy`: the conversation is streaming another exchange;
+ * - `waiting`: the conversation waits on an open question;
+ * - `claimed`: another resume holds the run;
+ * - `answered`: that request was already answered (or expired);
+ * - `finished`: the run is done;
+ * - `changed`: a compare-and-set lost a race.
+ */
+export type ConflictReason = "busy" | "waiting" | "claimed" | "answered" | "finished" | "changed";
+
 export type StreamEvent<R extends RunResult = RunResult> =
   | { type: "text"; delta: string }
   | { type: "reasoning"; delta: string }
@@ -221,4 +232,5 @@ export type StreamEvent<R extends RunResult = RunResult> =
   | { type: "pending"; request: PendingRequest; runId?: string; token?: string }
   | { type: "usage"; usage: Usage }
   | { type: "done"; result: R }
-  | { type: "error"; code: string; message: string };
+  /** A failure after the stream started; `reason` says which conflict a `run_conflict` is. */
+  | { type: "error"; code: string; reason?: ConflictReason; message: string };

@@ -115,7 +115,7 @@ function drive(
     try {
       for (let step = first; !step.done; step = await iterator.next()) await emit(step.value);
     } catch (error) {
-      await emit({ type: "error", ...errorPayload(error) } as StreamEvent);
+      await emit({ type: "error" as const, ...errorPayload(error) });
     } finally {
       live.end();
       await ending();
@@ -184,7 +184,7 @@ export async function replayResponse(
         if (now.done) return controller.close();
         controller.enqueue(encoder.encode(frame(now.value)));
       } catch (error) {
-        const failed = { event: { type: "error", ...errorPayload(error) } as StreamEvent };
+        const failed = { event: { type: "error" as const, ...errorPayload(error) } };
         controller.enqueue(encoder.encode(speaks ? frame(failed) : errorFrame(error)));
         controller.close();
       }
