@@ -32,62 +32,7 @@ async function bodyOf(source: Response | ReadableStream<Uint8Array>): Promise<Re
 const notEvents = (got: string, cause?: unknown): StreamError =>
   new StreamError(`toolnexus: expected StreamEvents (from eventStreamResponse), got ${got}`, { cause });
 
-/** One frame of the stream: its event name, its data, and the last event id sent before it. */
-interface Frame {
-  event: string;
-  data: string;
-  id: string | undefined;
-}
-
-/**
- * The frames of a stream as eventStreamResponse writes them, to the stream's end: lines ended by LF (a CR
- * before it dropped), the fields `event`, `data` and `id`, a blank line ending a frame that has data; comments
- * and other fields are skipped. It reads only its own endpoint's streams: a provider's, with every line end the
- * SSE spec allows and a bound on a line, are read by `_internal/sse.ts`. The stream is let go when reading ends.
- * Only a read fails in here (what the caller does with a frame is not thrown into a generator).
- */
-async function* framesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let rest = "";
-  let event = "";
-  let data: string | undefined;
-  let id: string | undefined;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      const text = decoder.decode(value, { stream: true });
-      rest += text;
-      if (!text.includes("\n")) continue; // a line still arriving
-      const lines = rest.split("\n");
-      rest = lines.pop() as string;
-      for (const raw of lines) {
-        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-        if (!line) {
-          if (data !== undefined) yield { event: event || "message", data, id };
-          event = "";
-          data = undefined;
-          continue;
-        }
-        const at = line.indexOf(":");
-        const name = at === -1 ? line : line.slice(0, at);
-        const value = at === -1 ? "" : line.slice(line[at + 1] === " " ? at + 2 : at + 1);
-        if (name === "data") data = data === undefined ? value : `${data}\n${value}`;
-        else if (name === "event") event = value;
-        else if (name === "id") id = value;
-      }
-    }
-  } catch (error) {
-    // fetch reports a lost connection as a TypeError in every runtime; an abort stays an abort
-    if (!(error instanceof TypeError)) throw error;
-    throw new NetworkError("toolnexus: the event stream's connection was lost; try again", { cause: error });
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-}
-
-function eventOf({ event, data: text }: Frame): StreamEvent {
+function eventOf(event: string, text: string): StreamEvent {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -106,15 +51,56 @@ const SERVER_FAILED: ErrorPayload = { code: "internal", message: "toolnexus: the
 
 /**
  * Each event of an endpoint's stream with the id it was sent with (when it had one), to its `done` event: what a
- * page plays and resumes from. Throws as readEventStream does.
+ * page plays and resumes from; it throws as readEventStream does, and lets the stream go when reading ends.
+ *
+ * It reads the frames as eventStreamResponse writes them: lines ended by LF (a CR before it dropped), the
+ * fields `event`, `data` and `id`, a blank line ending a frame that has data; comments and other fields are
+ * skipped. A provider's streams, with every line end the SSE spec allows and a bound on a line, are read by
+ * `_internal/sse.ts` instead.
  */
 export async function* readEvents(
   body: ReadableStream<Uint8Array>,
 ): AsyncGenerator<{ event: StreamEvent; id: string | undefined }> {
-  for await (const frame of framesOf(body)) {
-    const event = eventOf(frame);
-    yield { event, id: frame.id };
-    if (event.type === "done") return;
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let rest = "";
+  let name = "";
+  let data: string | undefined;
+  let id: string | undefined;
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      const text = decoder.decode(chunk.value, { stream: true });
+      rest += text;
+      if (!text.includes("\n")) continue; // a line still arriving
+      const lines = rest.split("\n");
+      rest = lines.pop() as string;
+      for (const raw of lines) {
+        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+        if (line) {
+          const at = line.indexOf(":");
+          const field = at === -1 ? line : line.slice(0, at);
+          const value = at === -1 ? "" : line.slice(line[at + 1] === " " ? at + 2 : at + 1);
+          if (field === "data") data = data === undefined ? value : `${data}\n${value}`;
+          else if (field === "event") name = value;
+          else if (field === "id") id = value;
+          continue;
+        }
+        // a blank line ends the frame
+        if (data !== undefined) {
+          const event = eventOf(name || "message", data);
+          yield { event, id };
+          if (event.type === "done") return;
+        }
+        name = "";
+        data = undefined;
+      }
+    }
+  } catch (error) {
+    // fetch reports a lost connection as a TypeError in every runtime; an abort stays an abort
+    if (!(error instanceof TypeError)) throw error;
+    throw new NetworkError("toolnexus: the event stream's connection was lost; try again", { cause: error });
+  } finally {
+    reader.cancel().catch(() => {});
   }
   throw new StreamError("toolnexus: the event stream ended before its done event (cut off); run it again");
 }
