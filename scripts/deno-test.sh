@@ -11,6 +11,8 @@ DENO=node_modules/.bin/deno
 # --no-remote/--cached-only: any download attempt is an error; --unstable-kv: Deno.openKv;
 # --no-check: tsc checks the suite against the sources; --allow-env=OTEL_*: the OpenTelemetry SDK the otel
 # tests trace into reads its OTEL_* settings when a provider is made. Extra arguments go to `deno test`.
+# The import map sends `toolnexus` to the single file, and the core the subpaths built over it import
+# (toolnexus/agents, /otel, /testing: `./index.js`) to that same file, so a test loads one copy of the core.
 FLAGS=(--no-remote --cached-only --no-lock --node-modules-dir=manual --unstable-kv --allow-net=127.0.0.1 --no-check --allow-read=. '--allow-env=OTEL_*' --import-map=test/deno/import-map.json)
 "$DENO" --version | head -1
 "$DENO" test "${FLAGS[@]}" "$@" test/behaviour/ test/deno/

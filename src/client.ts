@@ -1,10 +1,10 @@
 // createClient: the parts assembled — options checked once, one storage, one metrics registry, the
 // provider wire — with run, stream, resume, inspect, conversations, translate and metrics on top of one
-// generator (loop.ts); the run verbs are in client/run-verbs.ts, how runs begin in client/runs.ts. Everything per run lives in a RunContext,
-// nothing in module state.
-import { inspectRun, type RunInspection } from "./loop/inspect";
+// generator (loop.ts); the run verbs are in client/run-verbs.ts, how runs begin in client/runs.ts, the
+// client's shape in client/interface.ts. Everything per run lives in a RunContext, nothing in module state.
+import { inspectRun } from "./loop/inspect";
 import { checkOwner, conversationApprovalsKey } from "./client/approvals";
-import { approvalsAdmin, ownedConversation, type Approvals } from "./client/approvals-admin";
+import { ownedConversation } from "./client/approvals-admin";
 import { conversationStore } from "./client/conversations";
 import { createMetrics } from "./client/metrics";
 import { resolveOptions } from "./client/options";
@@ -16,100 +16,15 @@ import { translateCall } from "./client/translate-call";
 import { continueDue, expireDue, type ExpireOptions, type ExpireResult } from "./client/expire";
 import { memoryStorage } from "./storage/memory";
 import { RunConflictError } from "./errors";
-import type { Answer, RunResult, StreamEvent } from "./types";
-import type { ClientOptions, Clock } from "./loop/options";
-import type { ToolInputSchema } from "./tools/types";
-import type { AskOptions, Prompt, ResumeOptions, RunOptions, Typed, WithOutput } from "./client/types";
+import type { ClientOptions } from "./loop/options";
+import type { Client, Conversation, ConversationOptions, Inspection, InspectOptions } from "./client/interface";
 import type { RunStorage } from "./storage/contract";
 
 export type { ClientOptions, Hooks } from "./loop/options";
 export type { AskOptions, ResumeOptions, RunOptions } from "./client/types";
+export type { Client, Conversation, ConversationOptions, Inspection, InspectOptions } from "./client/interface";
 export type { RunInspection } from "./loop/inspect";
 export type { ExpireOptions, ExpireResult } from "./client/expire";
-
-/** A conversation's id (default: a fresh one) and the toolkit its exchanges run with. */
-export interface ConversationOptions {
-  id?: string;
-  toolkit?: RunOptions["toolkit"];
-}
-
-export interface Conversation {
-  readonly id: string;
-  send(prompt: Prompt, opts?: { signal?: AbortSignal }): Promise<RunResult>;
-  messages(): Promise<unknown[]>;
-  reset(): Promise<void>;
-}
-
-/** What `inspect` answers: where the run stands, its open requests, and (with a resumeSecret) their tokens. */
-export interface Inspection extends RunInspection {
-  /** The token for the first open request. */
-  token?: string;
-  /** A token per open request, by request id. */
-  tokens?: Record<string, string>;
-}
-
-export interface Client {
-  run<S extends ToolInputSchema>(prompt: Prompt, opts: WithOutput<RunOptions, S>): Promise<Typed<S>>;
-  run(prompt: Prompt, opts?: RunOptions): Promise<RunResult>;
-  stream<S extends ToolInputSchema>(
-    prompt: Prompt,
-    opts: WithOutput<RunOptions, S>,
-  ): AsyncIterable<StreamEvent<Typed<S>>>;
-  stream(prompt: Prompt, opts?: RunOptions): AsyncIterable<StreamEvent>;
-  /** Answers one or several open requests of a halted run, in any order. */
-  resume<S extends ToolInputSchema>(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    opts: WithOutput<ResumeOptions, S>,
-  ): Promise<Typed<S>>;
-  /**
-   * Without `output`, the run's stored schema checks the final answer; name its type to have `output` typed:
-   * `resume<Forecast>(runId, answer)`.
-   */
-  resume<O = unknown>(runId: string, answer: Answer | readonly Answer[], opts?: ResumeOptions): Promise<RunResult<O>>;
-  resumeStream<S extends ToolInputSchema>(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    opts: WithOutput<ResumeOptions, S>,
-  ): AsyncIterable<StreamEvent<Typed<S>>>;
-  resumeStream<O = unknown>(
-    runId: string,
-    answer: Answer | readonly Answer[],
-    opts?: ResumeOptions,
-  ): AsyncIterable<StreamEvent<RunResult<O>>>;
-  /**
-   * Where a stored run stands and what it waits for (a reloaded page finds its questions again); undefined:
-   * unknown run. With `toolkit`, a run whose deadline passed is continued first (semantics 8).
-   */
-  inspect(runId: string, opts?: InspectOptions): Promise<Inspection | undefined>;
-  /** Continues every run whose deadline passed (at most `limit`), found through the storage's deadline index. */
-  expire(opts: ExpireOptions): Promise<ExpireResult>;
-  ask(prompt: Prompt, opts?: AskOptions): Promise<RunResult>;
-  /**
-   * Discards a conversation: its transcript, the run it waits on, and the approvals remembered for it. With
-   * `owner`, the conversation of that signed-in user at a createRunHandler({ owner }) endpoint.
-   */
-  forget(id: string, opts?: { owner?: string }): Promise<void>;
-  /** Remembered approvals ("always allow"), listed and withdrawn per conversation and per owner. */
-  readonly approvals: Approvals;
-  conversation(opts?: ConversationOptions): Conversation;
-  translate(req: TranslateRequest): Promise<TranslateResult>;
-  metrics(): string;
-  /** The storage its runs and conversations live in (an edge handler keeps its event logs there too). */
-  readonly storage: RunStorage;
-  /**
-   * How long a halted run is kept, in seconds (the `pendingTtlSeconds` option; 0 = no expiry). Read-only; an
-   * edge handler keeps its event logs and owner stamps as long by default.
-   */
-  readonly pendingTtlSeconds: number;
-  /** The client's time source (the `clock` option, else the system clock): deadlines, TTLs and leases read it. */
-  readonly clock: Clock;
-}
-
-export interface InspectOptions {
-  /** The run's tools: a run whose deadline passed is continued before it is reported. */
-  toolkit?: RunOptions["toolkit"];
-}
 
 /** The verbs of conversations: `forget` one (its transcript and remembered approvals), hold one by its id. */
 function conversationVerbs(
@@ -177,13 +92,12 @@ export function createClient(options: ClientOptions): Client {
   const registry = createMetrics();
   const clock = () => opts.clock?.now() ?? Date.now();
   const conversations = conversationStore(storage, opts.claimLeaseMs, clock);
-  const env = sessionEnv(opts, storage, registry, conversations);
-  const runs = runVerbs(env, opts, conversations);
+  const env = sessionEnv(opts, storage, registry, conversations, clock);
+  const runs = runVerbs(env, opts, conversations, clock);
   return {
     ...runs,
     ...conversationVerbs(storage, conversations, runs.ask),
     ...storedRunVerbs(env, { storage, pendingTtlSeconds: opts.pendingTtlSeconds, now: clock }, registry),
-    approvals: approvalsAdmin(storage),
     storage,
     pendingTtlSeconds: opts.pendingTtlSeconds,
     clock: { now: clock },

@@ -62,7 +62,8 @@ export type {
   ExpireOptions,
   ExpireResult,
 } from "./client";
-export type { Approvals, ApprovalsWhere, RememberedApproval } from "./client/approvals-admin";
+export { listApprovals, revokeApprovals } from "./client/approvals-admin";
+export type { ApprovalsHolder, ApprovalsWhere, RememberedApproval } from "./client/approvals-admin";
 export { createInProcessClient } from "./client/in-process";
 export type { InProcessClientOptions, GenerateRequest, GenerateResult } from "./client/in-process";
 export { createResumeToken } from "./client/resume-token/create";

@@ -82,7 +82,10 @@ function asTool(self: Agent, level: Level): Tool {
     inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
     source: "agent",
     async execute(args, ctx) {
-      const result = await runLevel(level, String(args.prompt ?? ""), { signal: ctx.signal });
+      const result = await runLevel(level, String(args.prompt ?? ""), {
+        signal: ctx.signal,
+        traceParent: ctx.traceParent,
+      });
       const r = taskResultOf(result);
       const metadata = { agent: self.name, turns: r.turns, totalTokens: r.totalTokens };
       if (r.status === "done") return { output: r.text, isError: false, metadata };

@@ -45,6 +45,8 @@ export interface Handle {
   runTurns?: number;
   /** The family's task key, for a child spawned by `task`. */
   taskKey?: string;
+  /** With telemetry: the span of the `task` call waiting on it, its runs' parent (opaque). */
+  traceParent?: unknown;
   last?: TaskResult;
   waiters: ((r: TaskResult) => void)[];
   abort?: AbortController;

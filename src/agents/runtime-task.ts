@@ -5,7 +5,7 @@ import { pending } from "../pending";
 import { errorText } from "./_text";
 import { taskDeclaration } from "./task-declaration";
 import type { ToolResult } from "../types";
-import type { Tool } from "../tools/types";
+import type { Tool, ToolContext } from "../tools/types";
 import type { Handle, RuntimeVerbs } from "./handle";
 import type { TaskResult } from "./types";
 
@@ -19,10 +19,12 @@ function presented(agent: string, r: TaskResult): ToolResult {
 }
 
 /** The child a call delegates to: the one with its task key (reattached), else a new one woken with the prompt. */
-async function delegated(parent: Handle, verbs: RuntimeVerbs, name: string, prompt: string, answer: unknown) {
+async function delegated(parent: Handle, verbs: RuntimeVerbs, name: string, prompt: string, ctx: ToolContext) {
+  const { answer, traceParent } = ctx;
   const key = `${name}:${prompt}`;
   const existing = parent.children.find((c) => c.taskKey === key);
   if (existing) {
+    existing.traceParent = traceParent;
     verbs.t(`${parent.id}: task replay → REATTACH to ${existing.id} (state ${existing.state})`);
     if (existing.state === "suspended" && answer) {
       verbs.start(existing, { answer: answer as never }, "answer");
@@ -32,6 +34,7 @@ async function delegated(parent: Handle, verbs: RuntimeVerbs, name: string, prom
   }
   const child = verbs.spawn(parent, name);
   child.taskKey = key;
+  child.traceParent = traceParent;
   const done = verbs.wait(child.id);
   verbs.wake(child, prompt);
   return { child, r: await done };
@@ -54,7 +57,7 @@ export function runtimeTask(parent: Handle, verbs: RuntimeVerbs): Tool {
         };
       let found: Awaited<ReturnType<typeof delegated>>;
       try {
-        found = await delegated(parent, verbs, name, prompt, ctx.answer);
+        found = await delegated(parent, verbs, name, prompt, ctx);
       } catch (error) {
         return { output: errorText(error), isError: true };
       }

@@ -141,6 +141,7 @@ export async function runTurn(
     maxTurns: Math.max(1, h.budget.maxTurns - h.spent.turns + counted.turns),
     hooks: gatedHooks(env, h, held, stop),
     agent: h.agent.name,
+    traceParent: h.traceParent,
     ...(onMetric ? { onMetric } : {}),
     ...(o.soul === undefined ? {} : { systemPrompt: o.soul }),
     ...(o.model === undefined || o.model === "inherit" ? {} : { model: o.model }),

@@ -13,7 +13,7 @@ import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from 
 import type { ResumeOptions, RunOptions } from "../client/types";
 import type { Tool, ToolContext } from "../tools/types";
 import { ownTools, rolledUp, type Level } from "./level";
-import { childFor, settleChild, type ChildEntry } from "./tree";
+import { childFor, entryOf, settleChild, type ChildEntry } from "./tree";
 import type { Agent, AgentOptions, TaskResult } from "./types";
 
 /** What a suspended `task` call keeps (its tool state): the child's run, handle path and the id it asked with. */
@@ -80,12 +80,12 @@ async function leaseEnd(level: Level, run: string): Promise<number | undefined> 
  * lease), a token the client requires is the child's own, and any other failure ends the parent's run too —
  * never a made-up result — so the same answer, retried, finishes every level.
  */
-async function resumeChild(child: Level, st: TaskState, answer: Answer): Promise<RunResult> {
+async function resumeChild(child: Level, st: TaskState, answer: Answer, traceParent: unknown): Promise<RunResult> {
   const mine: Answer = { ...answer, id: st.ask };
   let token: string | undefined;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await resumeLevel(child, st.run, mine, token === undefined ? {} : { token });
+      return await resumeLevel(child, st.run, mine, token === undefined ? { traceParent } : { token, traceParent });
     } catch (error) {
       if (codeOf(error) === "resume_token" && token === undefined && attempt === 0) {
         token = (await child.client.inspect(st.run))?.tokens?.[st.ask];
@@ -93,25 +93,84 @@ async function resumeChild(child: Level, st: TaskState, answer: Answer): Promise
       }
       const until = codeOf(error) === "run_conflict" && attempt < 8 ? await leaseEnd(child, st.run) : undefined;
       if (until === undefined) throw runFailure(error);
-      await sleep(Math.max(1, until - Date.now() + 1));
+      // the lease was taken on the client's clock: it is waited out by that clock
+      await sleep(Math.max(1, until - child.client.clock.now() + 1));
     }
   }
 }
 
-/** A fresh child, or the one this call already has (settled: its recorded result; asked: its open request). */
-async function spawned(
-  child: Level,
-  entry: ChildEntry,
-  prompt: string,
-  signal: AbortSignal,
-): Promise<RunResult | TaskResult> {
-  if (entry.result) return entry.result;
+/** A child whose outcome a crash lost: it may have run, so it is reported, never run again. */
+const lost = (agent: string): TaskResult => ({
+  status: "interrupted",
+  text: `${agent} did not finish`,
+  isError: true,
+  turns: 0,
+  totalTokens: 0,
+});
+
+/**
+ * The child this call already had, found again by a call re-run after a crash: its open request while it asks;
+ * else its outcome is unknown (it may have run) — reported as interrupted, never run a second time.
+ */
+async function reattached(child: Level, entry: ChildEntry): Promise<TaskResult> {
   const seen = await child.client.inspect(entry.run);
   if (seen?.status === "pending" && seen.requests.length > 0) {
     const request = seen.requests[0]!;
     return { status: "pending", text: request.prompt, isError: false, pending: request, turns: 0, totalTokens: 0 };
   }
-  return runLevel(child, prompt, { runId: entry.run, signal });
+  return lost(child.agent.name);
+}
+
+/** What the call's child gave: a run's outcome, a task result (reattached or stored), and what it settles. */
+interface Outcome {
+  result: TaskResult;
+  usage?: RunResult["usage"];
+  /** Already stored in the tree (a re-run call returning its child's recorded result). */
+  kept?: true;
+  st: TaskState;
+}
+
+const fromRun = (run: RunResult, st: TaskState): Outcome => ({ result: taskResultOf(run), usage: run.usage, st });
+
+/** A call answered: its child's result if a crash lost only the parent's record of it, else the child resumed. */
+async function answered(level: Level, member: Agent, st: TaskState, ctx: ToolContext): Promise<Outcome> {
+  const entry = await entryOf(level.client, ctx.runId, ctx.idempotencyKey).catch((e) => {
+    throw runFailure(e);
+  });
+  if (entry?.result) return { result: entry.result, ...(entry.usage ? { usage: entry.usage } : {}), kept: true, st };
+  const child: Level = { agent: member, client: level.client, path: st.path };
+  return fromRun(await resumeChild(child, st, ctx.answer!, ctx.traceParent), st);
+}
+
+/** A call's child: a new one, run now; or — a call re-run after a crash — the one it already has. */
+async function started(level: Level, member: Agent, prompt: string, ctx: ToolContext): Promise<Outcome | ToolResult> {
+  const budget = level.agent.options.budget ?? {};
+  const maxDepth = budget.maxDepth ?? 3;
+  if (level.path.length > maxDepth) return { output: `maxDepth ${maxDepth} exceeded`, isError: true };
+  const limits = { agent: member.name, prompt, maxChildren: budget.maxChildren ?? Number.POSITIVE_INFINITY };
+  const { entry, fresh } = await childFor(level.client, ctx.runId, ctx.idempotencyKey, limits).catch((e) => {
+    throw runFailure(e);
+  });
+  if (entry.run === "") return { output: entry.key, isError: true };
+  const path = [...level.path, entry.id];
+  const st: TaskState = { run: entry.run, path, ask: "" };
+  const child: Level = { agent: member, client: level.client, path };
+  if (entry.result) return { result: entry.result, ...(entry.usage ? { usage: entry.usage } : {}), kept: true, st };
+  if (!fresh)
+    return {
+      result: await reattached(child, entry).catch((e) => {
+        throw runFailure(e);
+      }),
+      st,
+    };
+  member.options.onSpawn?.(path.join("/"));
+  try {
+    const run = await runLevel(child, prompt, { runId: entry.run, signal: ctx.signal, traceParent: ctx.traceParent });
+    return fromRun(run, st);
+  } catch (error) {
+    const result: TaskResult = { status: "error", text: errorText(error), isError: true, turns: 0, totalTokens: 0 };
+    return { result, st };
+  }
 }
 
 async function delegate(
@@ -130,43 +189,24 @@ async function delegate(
       isError: true,
     };
   }
-  let outcome: RunResult | TaskResult;
-  let st: TaskState;
   const state = ctx.state;
-  if (isTaskState(state) && ctx.answer) {
-    st = state;
-    outcome = await resumeChild({ agent: member, client: level.client, path: st.path }, st, ctx.answer);
-  } else {
-    const budget = level.agent.options.budget ?? {};
-    const maxDepth = budget.maxDepth ?? 3;
-    if (level.path.length > maxDepth) return { output: `maxDepth ${maxDepth} exceeded`, isError: true };
-    const limits = { agent: name, prompt, maxChildren: budget.maxChildren ?? Number.POSITIVE_INFINITY };
-    const entry = await childFor(level.client, ctx.runId, ctx.idempotencyKey, limits).catch((e) => {
-      throw runFailure(e);
-    });
-    if (entry.run === "") return { output: entry.key, isError: true };
-    const path = [...level.path, entry.id];
-    const child: Level = { agent: member, client: level.client, path };
-    if (!entry.result) member.options.onSpawn?.(path.join("/"));
-    try {
-      outcome = await spawned(child, entry, prompt, ctx.signal);
-    } catch (error) {
-      return {
-        output: `[error] ${errorText(error)}`,
-        isError: true,
-        metadata: { agent: name, turns: 0, totalTokens: 0 },
-      };
-    }
-    st = { run: entry.run, path, ask: "" };
-  }
-  const result = "messages" in outcome ? taskResultOf(outcome) : outcome;
+  const outcome =
+    isTaskState(state) && ctx.answer
+      ? await answered(level, member, state, ctx)
+      : await started(level, member, prompt, ctx);
+  if (!("st" in outcome)) return outcome;
+  const { result, usage, st } = outcome;
   if (result.status === "pending") {
     const request = result.pending!;
     return pending(stamped(request, st.path), { state: { run: st.run, path: st.path, ask: request.id } });
   }
-  const usage = "messages" in outcome ? outcome.usage : undefined;
-  await settleChild(level.client, ctx.runId, ctx.idempotencyKey, result).catch(() => undefined);
-  member.options.onClose?.(st.path.join("/"), result.status);
+  if (!outcome.kept) {
+    // stored before the parent's model sees it: a call re-run after a crash returns it, never runs the child again
+    await settleChild(level.client, ctx.runId, ctx.idempotencyKey, result, usage).catch((e) => {
+      throw runFailure(e);
+    });
+    member.options.onClose?.(st.path.join("/"), result.status);
+  }
   return presented(name, result, usage);
 }
 

@@ -1,10 +1,14 @@
 // The agent tree's stored form: per parent run, one record under `agents:<parentRunId>` in the client's own
 // storage, by value — the n-th child of each definition (the deterministic ids) and, per task call (keyed by
 // its idempotency key, stable across resume), the child's handle id, its run id, its task key and, once it
-// settled, its result. A re-run `task` call reattaches to its child through it: never a duplicate spawn.
-import { RunStateError } from "../errors";
+// settled, its result. A re-run `task` call reattaches to its child through it: never a duplicate spawn. An
+// entry is written before its child starts and its result before the parent's call returns it, so a call
+// re-run after a crash finds either the child's result, its open request, or a child whose outcome the crash
+// lost (reported as interrupted, never run again).
+import { RunStateError, StorageError } from "../errors";
 import { swap } from "../storage/swap";
 import type { Client } from "../client";
+import type { Usage } from "../types";
 import type { TaskResult } from "./types";
 
 export interface ChildEntry {
@@ -16,6 +20,8 @@ export interface ChildEntry {
   key: string;
   /** The child's settled outcome, once it has one. */
   result?: TaskResult;
+  /** The child's usage with its descendants' (the parent's run rolls it up), once it settled. */
+  usage?: Usage;
 }
 
 export interface TreeRecord {
@@ -61,48 +67,72 @@ export function parseTree(raw: string | undefined, parentRunId: string): TreeRec
   return value as unknown as TreeRecord;
 }
 
+/** A storage operation on the tree; its failure is a StorageError naming it (a core error: it ends the run). */
+async function op<T>(operation: "get" | "compareAndSet", key: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (cause) {
+    throw new StorageError(operation, key, cause);
+  }
+}
+
+/** The entry of one task call, as stored (undefined: none yet). */
+export async function entryOf(client: Client, parentRunId: string, callKey: string): Promise<ChildEntry | undefined> {
+  const key = treeKey(parentRunId);
+  return parseTree(await op("get", key, () => client.storage.get(key)), parentRunId).calls[callKey];
+}
+
 /** Reads, changes and writes the tree with a compare-and-set, again until it lands. */
 async function update(client: Client, parentRunId: string, change: (t: TreeRecord) => ChildEntry): Promise<ChildEntry> {
   const { storage } = client;
   const key = treeKey(parentRunId);
   const ttl = client.pendingTtlSeconds;
   for (;;) {
-    const raw = await storage.get(key);
+    const raw = await op("get", key, () => storage.get(key));
     const tree = parseTree(raw, parentRunId);
     const entry = change(tree);
     const value = JSON.stringify(tree);
     if (value === raw) return entry;
-    if (await swap(storage, key, raw, value, ttl ? { ttlSeconds: ttl } : undefined)) return entry;
+    if (await op("compareAndSet", key, () => swap(storage, key, raw, value, ttl ? { ttlSeconds: ttl } : undefined)))
+      return entry;
   }
 }
 
-/** The child of one task call: the one it already has (reattach), or a new one with the next id of its definition. */
-export function childFor(
+/**
+ * The child of one task call: the one it already has (reattach), or a new one with the next id of its
+ * definition (`fresh`: this call wrote it, so its child has not started).
+ */
+export async function childFor(
   client: Client,
   parentRunId: string,
   callKey: string,
   child: { agent: string; prompt: string; maxChildren: number },
-) {
+): Promise<{ entry: ChildEntry; fresh: boolean }> {
   const { agent, prompt, maxChildren } = child;
-  return update(client, parentRunId, (tree) => {
+  let fresh = false;
+  const entry = await update(client, parentRunId, (tree) => {
     const found = tree.calls[callKey];
+    fresh = false;
     if (found) return found;
     // a spawn past the parent's maxChildren is refused (nothing written): an entry without a run
     if (Object.keys(tree.calls).length >= maxChildren)
       return { id: "", run: "", key: `maxChildren ${maxChildren} exceeded` };
     const n = (tree.n[agent] ?? 0) + 1;
     tree.n[agent] = n;
-    const entry: ChildEntry = { id: `${agent}.${n}`, run: `agent-${crypto.randomUUID()}`, key: `${agent}:${prompt}` };
-    tree.calls[callKey] = entry;
-    return entry;
+    const made: ChildEntry = { id: `${agent}.${n}`, run: `agent-${crypto.randomUUID()}`, key: `${agent}:${prompt}` };
+    tree.calls[callKey] = made;
+    fresh = true;
+    return made;
   });
+  return { entry, fresh };
 }
 
-/** Records a child's settled outcome by value. */
-export function settleChild(client: Client, parentRunId: string, callKey: string, result: TaskResult) {
+/** Records a child's settled outcome (and its usage) by value. */
+export function settleChild(client: Client, parentRunId: string, callKey: string, result: TaskResult, usage?: Usage) {
   return update(client, parentRunId, (tree) => {
     const entry = tree.calls[callKey]!;
     entry.result = result;
+    if (usage) entry.usage = usage;
     return entry;
   });
 }

@@ -1,6 +1,7 @@
-// Remembered approvals as their user (or an admin page) sees them: listed and withdrawn per conversation and
-// per owner, through the same keys a run reads (approvals.ts) and the same scoping createRunHandler({ owner })
-// gives a signed-in user's conversation ids (ownedConversation). A withdrawn approval is asked for again.
+// Remembered approvals as their user (or an admin page) sees them: `listApprovals(client, where)` and
+// `revokeApprovals(client, where)`, per conversation and per owner — standalone functions, so a bundle that
+// never lists or withdraws one ships none of this — through the same keys a run reads (approvals.ts) and
+// the same scoping createRunHandler({ owner }) gives a signed-in user's conversation ids (ownedConversation). A withdrawn approval is asked for again.
 import { ConfigError, shown, StorageError, stored } from "../errors";
 import { isPlainObject } from "../_internal/json";
 import { sha256Hex } from "../_internal/sha256";
@@ -28,11 +29,9 @@ export interface RememberedApproval {
   args: "any" | number;
 }
 
-/** Remembered approvals, listed and withdrawn: `client.approvals`. */
-export interface Approvals {
-  list(where: ApprovalsWhere): Promise<RememberedApproval[]>;
-  /** Withdraws what `list(where)` lists: those tools ask again. Resolves how many were withdrawn. */
-  revoke(where: ApprovalsWhere): Promise<number>;
+/** What the approval functions need of a client: the storage its runs remember approvals in. */
+export interface ApprovalsHolder {
+  readonly storage: RunStorage;
 }
 
 /**
@@ -43,9 +42,9 @@ export async function ownedConversation(id: string, owner: string): Promise<stri
   return `owner-${(await sha256Hex(owner)).slice(0, 32)}:${id}`;
 }
 
-function checked(where: ApprovalsWhere, method: string): ApprovalsWhere {
+function checked(where: ApprovalsWhere, fn: string): ApprovalsWhere {
   const bad = (field: string, value: unknown, what: string) =>
-    new ConfigError(field, `toolnexus: approvals.${method} ${field} must be ${what}, got ${shown(value)}`);
+    new ConfigError(field, `toolnexus: ${fn} ${field} must be ${what}, got ${shown(value)}`);
   if (!isPlainObject(where)) throw bad("where", where, "{ conversationId?, owner?, scope?, tool? }");
   const { conversationId: id, scope, tool } = where;
   checkOwner(where.owner);
@@ -94,18 +93,18 @@ async function withdraw(storage: RunStorage, key: string, only: string | undefin
   throw new StorageError("compareAndSet", key, new Error("the approvals changed on every try"));
 }
 
-export function approvalsAdmin(storage: RunStorage): Approvals {
-  return {
-    async list(where) {
-      const all: RememberedApproval[] = [];
-      for (const [scope, key] of await places(checked(where, "list")))
-        all.push(...listed(scope, (await readApprovals(storage, key))[0], where.tool));
-      return all;
-    },
-    async revoke(where) {
-      let count = 0;
-      for (const [, key] of await places(checked(where, "revoke"))) count += await withdraw(storage, key, where.tool);
-      return count;
-    },
-  };
+/** The remembered approvals `where` names ("always allow"), per conversation and per owner. */
+export async function listApprovals(client: ApprovalsHolder, where: ApprovalsWhere): Promise<RememberedApproval[]> {
+  const all: RememberedApproval[] = [];
+  for (const [scope, key] of await places(checked(where, "listApprovals")))
+    all.push(...listed(scope, (await readApprovals(client.storage, key))[0], where.tool));
+  return all;
+}
+
+/** Withdraws what `listApprovals(client, where)` lists: those tools ask again. Resolves how many were withdrawn. */
+export async function revokeApprovals(client: ApprovalsHolder, where: ApprovalsWhere): Promise<number> {
+  let count = 0;
+  for (const [, key] of await places(checked(where, "revokeApprovals")))
+    count += await withdraw(client.storage, key, where.tool);
+  return count;
 }

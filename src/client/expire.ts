@@ -2,16 +2,17 @@
 // (`inspect(runId, { toolkit })`), actively by `client.expire({ toolkit, limit? })`, which finds the due runs
 // through the record store's deadline index. A continuation is a resume with the refusals the deadlines
 // give (`answerDeclined(id, "expired")`, or "cancelled"), through the same claim as a human's answer, so
-// an answer and an expiry, or two sweepers, never run the loop twice.
-import { ConfigError, errorMessage, RunConflictError, RunNotFoundError, shown } from "../errors";
+// an answer and an expiry, or two sweepers, never run the loop twice; it streams into the run's exchange log
+// when a handler served the run (logged-continuation.ts), so an open page sees it.
+import { ConfigError, errorMessage, RunConflictError, RunNotFoundError, RunStateError, shown } from "../errors";
 import { dueAnswers, nowOf } from "../loop/deadline";
 import { leaseHeld, mustRead } from "../loop/inspect";
 import { prepareResume } from "../loop/resume";
 import { dueEntries, unindexDeadline, type IndexOptions } from "../run-state/deadlines";
-import type { Loaded } from "../run-state/store";
 import type { Answer, RunResult } from "../types";
 import type { ToolkitLike } from "../tools/types";
-import { collect, session, type SessionEnv } from "./session";
+import { continueLogged } from "./logged-continuation";
+import { session, type SessionEnv } from "./session";
 
 export interface ExpireOptions {
   /** The tools the due runs were halted with (a continuation may run the model and its next tools). */
@@ -25,46 +26,33 @@ export interface ExpireResult {
   continued: string[];
 }
 
-/** What a due run is answered with: the refusals of its passed deadlines, or nothing left to answer. */
-type Due = { answers: Answer[] } | "not due" | "busy";
-
 /**
- * Where `runId` stands for an expiry: a suspended run with a passed deadline is due with its refusals; a
- * run whose answers were applied before it stopped (or whose claim's owner went away) is due with none.
+ * Continues `runId` if it is due: a suspended run whose deadline passed, with the refusals its deadlines
+ * give; with `stalled`, also a run whose answers were applied before it stopped (or whose claim's owner went
+ * away), with none. Resolves the continued run, `"not due"`, or `"busy"` (its owner's lease still runs). A
+ * conflict (an answer or another sweeper took it first) is thrown, as `resume` throws it.
  */
-async function dueOf(env: SessionEnv, toolkit: ToolkitLike | undefined, runId: string) {
+export async function continueDue(
+  env: SessionEnv,
+  toolkit: ToolkitLike | undefined,
+  runId: string,
+  stalled = false,
+): Promise<RunResult | "not due" | "busy"> {
   const ctx = await env.context(toolkit, undefined, false);
   const found = await mustRead(ctx, runId).catch((error: unknown) => {
     if (error instanceof RunNotFoundError) return undefined;
     throw error;
   });
   const record = found?.record;
-  let due: Due = "not due";
-  if (record?.status === "suspended") {
-    const answers = dueAnswers(ctx, record.calls);
-    if (answers.length > 0) due = { answers };
-  } else if (record?.status === "ready") due = { answers: [] };
-  else if (record?.status === "claimed") due = leaseHeld(record, nowOf(ctx)) ? "busy" : { answers: [] };
-  return { found, due };
-}
-
-/** The continued run: a resume with `answers` (none: a run whose answers were applied goes on). */
-const continueWith = (env: SessionEnv, toolkit: ToolkitLike | undefined, found: Loaded, answers: Answer[]) =>
-  collect(session(env, { toolkit }, false, (ctx) => prepareResume(ctx, found.record.runId, answers, undefined, found)));
-
-/**
- * Continues `runId` if a deadline of it passed: the continued run's result, or undefined when nothing was
- * due. A conflict (an answer or another sweeper took it first) is thrown, as `resume` throws it.
- */
-export async function continueDue(
-  env: SessionEnv,
-  toolkit: ToolkitLike | undefined,
-  runId: string,
-): Promise<RunResult | undefined> {
-  const { found, due } = await dueOf(env, toolkit, runId);
+  let answers: Answer[] | undefined;
+  if (record?.status === "suspended") answers = dueAnswers(ctx, record.calls);
+  else if (stalled && record?.status === "claimed" && leaseHeld(record, nowOf(ctx))) return "busy";
+  else if (stalled && (record?.status === "ready" || record?.status === "claimed")) answers = [];
   // a read continues a question that expired, not a run left ready by a failure (its restore does that)
-  if (typeof due === "string" || !found || due.answers.length === 0) return undefined;
-  return continueWith(env, toolkit, found, due.answers);
+  if (!found || !answers || (answers.length === 0 && !stalled)) return "not due";
+  return continueLogged(ctx.storage, env.opts.pendingTtlSeconds, runId, (stream) =>
+    session(env, { toolkit }, stream, (c) => prepareResume(c, runId, answers, undefined, found)),
+  );
 }
 
 /** `client.expire`: every due run the index names (at most `limit`), continued once each. */
@@ -74,20 +62,16 @@ export async function expireDue(env: SessionEnv, o: IndexOptions, opts: ExpireOp
   for (const { runId, at } of await dueEntries(o, opts.limit ?? Number.POSITIVE_INFINITY)) {
     let drop = true;
     try {
-      const { found, due } = await dueOf(env, opts.toolkit, runId);
-      if (due === "busy")
+      const outcome = await continueDue(env, opts.toolkit, runId, true);
+      if (outcome === "busy")
         drop = false; // its owner's lease runs: the next sweep sees how it ended
-      else if (typeof due !== "string" && found) {
-        drop = false;
-        await continueWith(env, opts.toolkit, found, due.answers);
-        continued.push(runId);
-        drop = true;
-      }
+      else if (outcome !== "not due") continued.push(runId);
     } catch (error) {
-      // another caller took it and ends the run; anything else leaves the entry for the next sweep, but a
-      // record that cannot be read is dropped
-      if (error instanceof RunConflictError) drop = false;
-      else console.warn(`toolnexus: expire could not continue run "${runId}": ${errorMessage(error)}`);
+      // another caller took it and ends the run, or the continuation failed: the entry stays for the next
+      // sweep; a record that cannot be read is dropped
+      drop = error instanceof RunStateError;
+      if (!(error instanceof RunConflictError))
+        console.warn(`toolnexus: expire could not continue run "${runId}": ${errorMessage(error)}`);
     }
     if (drop) await unindexDeadline(o, runId, at).catch(() => {});
   }

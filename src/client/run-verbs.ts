@@ -17,8 +17,13 @@ type Answers = Answer | readonly Answer[];
  * in, its outcome saved) and the resume of a halted one (its answers and token checked by runs.ts). Their type is
  * inferred (client.ts imports this file): createClient checks them against Client's overloads.
  */
-export function runVerbs(env: SessionEnv, opts: ResolvedOptions, conversations: ReturnType<typeof conversationStore>) {
-  const resumed = resumePlans(opts);
+export function runVerbs(
+  env: SessionEnv,
+  opts: ResolvedOptions,
+  conversations: ReturnType<typeof conversationStore>,
+  now: () => number,
+) {
+  const resumed = resumePlans(opts, now);
   async function* started(
     prompt: Prompt,
     runOptions: RunOptions,

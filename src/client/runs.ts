@@ -52,13 +52,14 @@ export function sessionEnv(
   storage: RunStorage,
   registry: ReturnType<typeof createMetrics>,
   conversations: Conversations,
+  now: () => number,
 ): SessionEnv {
   const wire = wireOf(opts.style);
   // an explicit `apiKey` (even undefined) turns the environment lookup off
   const apiKey = (): string | undefined =>
     "apiKey" in opts ? opts.apiKey || undefined : envApiKey(opts.style, opts.baseUrl);
   const secret = opts.resumeSecret;
-  const records = recordStore({ ...opts, storage, now: () => opts.clock?.now() ?? Date.now() });
+  const records = recordStore({ ...opts, storage, now });
   const env: SessionEnv = {
     opts,
     context: async (toolkit, signal, stream, owner): Promise<RunContext> => ({
@@ -83,7 +84,11 @@ export function sessionEnv(
     ...(secret === undefined
       ? {}
       : {
-          token: (runId, pending) => issueToken(runId, pending.id, secret, tokenTtl(opts.pendingTtlSeconds, pending)),
+          // issued and timed by the client's clock, as its deadlines are
+          token: (runId, pending) => {
+            const at = now();
+            return issueToken(runId, pending.id, secret, tokenTtl(opts.pendingTtlSeconds, pending, at), at);
+          },
         }),
     async finished(state, result) {
       if (state.conversationId !== undefined)
@@ -104,7 +109,7 @@ const FOREVER_TOKEN_SECONDS = 31_536_000;
  * request's `expiresAt` when that is later (the halted run is kept as long, run-state/ttl.ts) — so a page can always
  * send its answer, or its decline, to a question still open; past `expiresAt` an ok answer counts as expired.
  */
-export function tokenTtl(pendingTtlSeconds: number, request: PendingRequest, now = Date.now()): number {
+export function tokenTtl(pendingTtlSeconds: number, request: PendingRequest, now: number): number {
   const ttl = pendingTtlSeconds > 0 ? pendingTtlSeconds : FOREVER_TOKEN_SECONDS;
   const expires = request.expiresAt === undefined ? Number.NaN : Date.parse(request.expiresAt);
   return Number.isFinite(expires) ? Math.max(ttl, (expires - now) / 1000) : ttl;
@@ -136,9 +141,9 @@ export function freshPlan(
   };
 }
 
-/** A resume's plan: the answers checked, the resume token checked, then the resume path. */
-export function resumePlans(opts: ResolvedOptions) {
-  const tokenGuard = resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true);
+/** A resume's plan: the answers checked, the resume token checked (on the client's clock), then the resume path. */
+export function resumePlans(opts: ResolvedOptions, now: () => number) {
+  const tokenGuard = resumeTokenCheck(opts.resumeSecret, opts.requireResumeToken === true, now);
   return (runId: string, answer: Answer | readonly Answer[], runOptions: ResumeOptions): Plan =>
     async (ctx) => {
       const answers = answerList(answer);

@@ -8,7 +8,7 @@ import { withRunParams } from "../loop/call-model";
 import type { Resumption } from "../loop/resume";
 import type { PendingRequest, RunResult, StreamEvent } from "../types";
 import type { MetricEvent, RunTelemetry } from "../loop/telemetry";
-import type { ResumeOptions, RunOptions } from "./types";
+import type { RunOptions } from "./types";
 import { errorMessage } from "../errors";
 
 export type Plan = (ctx: RunContext) => Promise<Resumption>;
@@ -47,9 +47,9 @@ function runMetric(model: string, started: number, outcome: RunOutcome): MetricE
 }
 
 /** A run's own interpreter (`waitFor`, or `null` for none) and hooks in place of the client's. */
-function withWaitFor(opts: ResolvedOptions, ro: RunOptions | ResumeOptions): ResolvedOptions {
-  const hooks = "hooks" in ro && ro.hooks ? { ...opts, hooks: { ...opts.hooks, ...ro.hooks } } : opts;
-  if (!("waitFor" in ro) || ro.waitFor === undefined) return hooks;
+function withWaitFor(opts: ResolvedOptions, ro: RunOptions): ResolvedOptions {
+  const hooks = ro.hooks ? { ...opts, hooks: { ...opts.hooks, ...ro.hooks } } : opts;
+  if (ro.waitFor === undefined) return hooks;
   const { waitFor: _, ...rest } = hooks;
   return ro.waitFor === null ? rest : { ...rest, waitFor: ro.waitFor };
 }
@@ -95,23 +95,23 @@ export async function* session(
   const metrics = metricsOf(env, runOptions.onMetric);
   let trace: RunTelemetry | undefined;
   let state: LoopState | undefined;
+  let planned: Resumption | undefined;
   let result: RunResult;
-  let resumed = false; // a resumed run that runs again (not a kept outcome returned), whose conversation is settled
   try {
     const base = await env.context(runOptions.toolkit, limit.signal, stream, runOptions.owner);
     // the run's telemetry starts first, so a bad `output` or `requestParams` ends it with the error
-    const agent = typeof runOptions.agent === "string" ? { agent: runOptions.agent } : {};
-    trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl, ...agent });
-    const planned = await plan({
+    // an agent's run (toolnexus/agents) is named so, and nests under the tool call that started it
+    const { agent, traceParent: parent } = runOptions;
+    trace = opts.telemetry?.run({ model: opts.model, style: opts.style, baseUrl: opts.baseUrl, agent, parent });
+    planned = await plan({
       ...base,
       metrics,
       trace,
       opts: withWaitFor(withRunParams(base.opts, runOptions.requestParams), runOptions),
-      ...("maxTurns" in runOptions && typeof runOptions.maxTurns === "number" ? { maxTurns: runOptions.maxTurns } : {}),
+      ...(typeof runOptions.maxTurns === "number" ? { maxTurns: runOptions.maxTurns } : {}),
       ...(runOptions.output === undefined ? {} : { output: toolSchema(runOptions.output, "output") }),
     });
     state = planned.state;
-    resumed = planned.resumed === true;
     // the `pending` events a page receives carry the token it answers with, when the client signs them
     result = planned.finished ?? (yield* env.token ? signed(env.token, planned.events!) : planned.events!);
   } catch (error) {
@@ -130,7 +130,8 @@ export async function* session(
   const { turns, toolCallCount, usage } = result;
   metrics.record(runMetric(opts.model, started, { turns, toolCalls: toolCallCount, totalTokens: usage.totalTokens }));
   if (env.token) await signResult(env.token, result);
-  if (resumed && state && result.status !== "pending") await env.finished?.(state, result);
+  // a resumed run that ran again (not a kept outcome returned) settles its conversation
+  if (planned?.resumed && result.status !== "pending") await env.finished?.(planned.state, result);
   if (stream) {
     // run() and resume() collect the result alone: only a stream has someone reading events
     yield { type: "usage", usage: result.usage };

@@ -56,6 +56,11 @@ export interface RunOptions {
   onMetric?: (event: MetricEvent) => void;
   /** The agent this run is (set by toolnexus/agents): its telemetry span is `invoke_agent <agent>`. */
   agent?: string;
+  /**
+   * A run started inside a tool: that call's `ctx.traceParent`, so the run's telemetry span is a child of the
+   * call's `execute_tool` span (an agent's `task` passes it; opaque, from the client's telemetry).
+   */
+  traceParent?: unknown;
 }
 
 export interface ResumeOptions {
@@ -84,6 +89,8 @@ export interface ResumeOptions {
   onMetric?: (event: MetricEvent) => void;
   /** The agent this run is (see `RunOptions.agent`). */
   agent?: string;
+  /** A resume inside a tool: that call's `ctx.traceParent` (see `RunOptions.traceParent`). */
+  traceParent?: unknown;
 }
 
 export interface AskOptions extends RunOptions {

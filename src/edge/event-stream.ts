@@ -3,7 +3,8 @@
 // Page-safe by default: the `done` event's result carries no transcript (it holds the system prompt and
 // every message) and no tool metadata beyond what the tool_call/tool_result events showed.
 import { EVENT_STREAM_CONTENT_TYPE } from "../protocol/headers";
-import type { RunResult, StreamEvent, ToolCallRecord } from "../types";
+import { pageSafeEvent } from "../protocol/page-safe";
+import type { StreamEvent } from "../types";
 import { errorPayload, errorResponse } from "./error-body";
 
 export interface EventStreamOptions {
@@ -20,25 +21,6 @@ export interface EventStreamOptions {
 function frame(type: string, data: string, id?: string): string {
   const name = type.includes("\n") || type.includes("\r") ? type.replace(/[\r\n]/g, "") : type;
   return `${id === undefined ? "" : `id: ${id}\n`}event: ${name}\ndata: ${data}\n\n`;
-}
-
-const visibleCall = ({ id, name, args, output, isError }: ToolCallRecord): ToolCallRecord => ({
-  id,
-  name,
-  args,
-  output,
-  isError,
-});
-
-/** The result as a page may see it: no `messages`, tool calls as their events showed them. */
-function pageSafe(result: RunResult): RunResult {
-  const { messages: _transcript, ...rest } = result;
-  return { ...rest, toolCalls: result.toolCalls.map(visibleCall) } as RunResult;
-}
-
-/** The event as a page may see it: a `done` result without its transcript (unless `includeMessages`). */
-export function pageSafeEvent(event: StreamEvent, includeMessages = false): StreamEvent {
-  return event.type === "done" && !includeMessages ? { type: "done", result: pageSafe(event.result) } : event;
 }
 
 /** One SSE frame of `event` (already page-safe when it needs to be), with its id when it has one. */

@@ -1,38 +1,32 @@
-// A run's exchanges as the handler keeps them in the run's storage — the second durable record of a run,
-// owned here and only here — so a page that reloaded, or a request that landed on another isolate or
-// process, replays them and follows the live exchange to its end. Beside the run's own keys, each with the
-// handler's TTL (so the log expires with the run):
-//   edge:<runId>             the head { v: 1, owner, exchange, running }: who owns the run, its latest exchange
-//   edge:<runId>:<e>:<b>     batch b (0, 1, …) of exchange e, `{ events }`: event n of e (from 1) has id `<e>:<n>`
-//   edge:<runId>:<e>:stop    written once a stop of exchange e was asked for
-// Batches are written in order, each once, so a reader never sees a batch change; the head is written at an
-// exchange's start (compare-and-set) and at its end. The running exchange's events are batched in memory and
-// written as one value at each boundary — a tool call or result, a pending request, the end — once
-// MAX_EVENTS wait, and at least every TICK_MS: a 2,000-token answer costs a handful of writes, never one per
-// token (Workers KV takes one write per second per key; a Durable Object bills every write). Each tick and
-// each write also reads the exchange's stop mark: a stop asked for on another isolate lands here.
+// A run's exchanges as the handler serves them, in the run's exchange log (its keys and head:
+// run-state/exchange-record.ts) — so a page that reloaded, or a request that landed on another isolate or
+// process, replays them and follows the live exchange to its end. Batches are written in order, each once, so
+// a reader never sees a batch change; the head is written at an exchange's start (compare-and-set) and at its
+// end. The running exchange's events are batched in memory and written as one value at each boundary — a tool
+// call or result, a pending request, the end — once MAX_EVENTS wait, and at least every TICK_MS: a
+// 2,000-token answer costs a handful of writes, never one per token (Workers KV takes one write per second per
+// key; a Durable Object bills every write). Each tick and each write also reads the exchange's stop mark: a
+// stop asked for on another isolate lands here.
 import { abortableSleep } from "../_internal/sleep";
 import { StreamError, stored } from "../errors";
 import { formatEventId } from "../protocol/event-id";
-import { swap } from "../storage/swap";
+import {
+  atRest,
+  BOUNDARY,
+  batchKey,
+  closeHead,
+  type Head,
+  readHead,
+  type StoredHead,
+  stampHead,
+  stopKey,
+  type Writing as Batched,
+  writeBatch,
+} from "../run-state/exchange-record";
 import type { StreamEvent } from "../types";
 import type { RunStorage, SetOptions } from "../storage/contract";
 
-export interface Head {
-  v: 1;
-  /** The owner the run was stamped with (`null`: the handler has no `owner`, or it answered null). */
-  owner: string | null;
-  /** The latest exchange (1 is the run's first). */
-  exchange: number;
-  /** Whether that exchange is still streaming. */
-  running: boolean;
-}
-
-/** A head as read, with its stored text (what a compare-and-set over it expects). */
-export interface StoredHead {
-  head: Head;
-  raw: string;
-}
+export type { Head, StoredHead } from "../run-state/exchange-record";
 
 export interface Logged {
   /** `<exchange>:<n>`; none for an event that is no exchange's (a restore's view of a halted run). */
@@ -52,14 +46,8 @@ const FIRST_POLL_MS = 20;
 /** A follower gives up on an exchange that wrote nothing for this long (its server went away mid-run). */
 export const FOLLOW_IDLE_MS = 300_000;
 
-const BOUNDARY = new Set<string>(["tool_call", "tool_result", "pending", "done", "error"]);
-
-/** The exchange this log writes: its head as stamped, the events waiting, the next batch's number. */
-interface Writing {
-  head: Head;
-  raw: string;
-  waiting: StreamEvent[];
-  batch: number;
+/** The exchange this log writes, and how: its write chain, its ticks, its stop. */
+interface Writing extends Batched {
   chain: Promise<void>;
   stopped: boolean;
   timer: ReturnType<typeof setInterval>;
@@ -80,68 +68,24 @@ export class ExchangeLog {
     private readonly ttl: SetOptions,
   ) {}
 
-  private get headKey(): string {
-    return `edge:${this.runId}`;
-  }
-
-  private batchKey(exchange: number, batch: number): string {
-    return `edge:${this.runId}:${exchange}:${batch}`;
-  }
-
-  private stopKey(exchange: number): string {
-    return `edge:${this.runId}:${exchange}:stop`;
-  }
-
   private read(key: string): Promise<string | undefined> {
     return stored("get", key, () => this.storage.get(key));
   }
 
-  /** The run's head and its stored text, or undefined when the handler never saw the run. */
-  async head(): Promise<StoredHead | undefined> {
-    const raw = await this.read(this.headKey);
-    if (raw === undefined) return undefined;
-    try {
-      const head = JSON.parse(raw) as Head;
-      const owned = head?.owner === null || typeof head?.owner === "string";
-      if (head?.v === 1 && Number.isInteger(head.exchange) && owned) return { head, raw };
-    } catch {}
-    return undefined; // not ours: treated as a run the handler never saw
-  }
-
-  /** Writes `head` over `expected`; resolves the text written, or undefined when another request wrote first. */
-  private async writeHead(expected: string | undefined, head: Head): Promise<string | undefined> {
-    const key = this.headKey;
-    const raw = JSON.stringify(head);
-    const wrote = await stored("compareAndSet", key, () => swap(this.storage, key, expected, raw, this.ttl));
-    return wrote ? raw : undefined;
+  /** The run's head and its stored text, or undefined when no handler (nor a continuation of it) saw the run. */
+  head(): Promise<StoredHead | undefined> {
+    return readHead(this.storage, this.runId);
   }
 
   /**
-   * Begins the exchange after `before` (undefined: a new run) for `owner`: its head is written over the head
-   * the request found, or — when only the end of the exchange before was written meanwhile (a page that
-   * answered as soon as it saw `pending`) — over that. Resolves the head, and whether this log writes the
-   * exchange (false: another request began this exchange number first). `onStop` is called once a stop of
-   * it was asked for, from any isolate.
+   * Begins the exchange after `before` (undefined: a new run) for `owner` (run-state/exchange-record.ts says
+   * how); resolves its number. An exchange number another request began first is not this log's to write:
+   * append and close then do nothing. `onStop` is called once a stop of it was asked for, from any isolate.
    */
-  async stamp(
-    before: StoredHead | undefined,
-    owner: string | null,
-    onStop: () => void,
-  ): Promise<Head & { logged: boolean }> {
-    const head: Head = { v: 1, owner, exchange: (before?.head.exchange ?? 0) + 1, running: true };
-    let expected = before?.raw;
-    for (let tries = 0; tries < 3; tries++) {
-      const raw = await this.writeHead(expected, head);
-      if (raw !== undefined) {
-        this.begin(head, raw, onStop);
-        return { ...head, logged: true };
-      }
-      if (expected === undefined) break;
-      const now = await this.head();
-      if (now?.head.exchange !== head.exchange - 1 || now.head.owner !== owner) break;
-      expected = now.raw;
-    }
-    return { ...head, logged: false };
+  async stamp(before: StoredHead | undefined, owner: string | null, onStop: () => void): Promise<number> {
+    const stamped = await stampHead(this.storage, this.runId, this.ttl, before, owner);
+    if (stamped) this.begin(stamped.head, stamped.raw, onStop);
+    return (before?.head.exchange ?? 0) + 1;
   }
 
   private begin(head: Head, raw: string, onStop: () => void): void {
@@ -149,11 +93,11 @@ export class ExchangeLog {
     this.writing = { head, raw, waiting: [], batch: 0, chain: Promise.resolve(), stopped: false, timer, onStop };
   }
 
-  /** Keeps `event`; a boundary (or a full batch) writes the batch. Resolves once that write is done. */
+  /** Keeps `event` as the log keeps it (atRest); a boundary (or a full batch) writes the batch. Resolves once that write is done. */
   append(event: StreamEvent): Promise<void> {
     const writing = this.writing;
     if (!writing) return Promise.resolve();
-    writing.waiting.push(event);
+    writing.waiting.push(atRest(event));
     if (BOUNDARY.has(event.type) || writing.waiting.length >= MAX_EVENTS) return this.flush();
     return Promise.resolve();
   }
@@ -166,8 +110,7 @@ export class ExchangeLog {
     writing.stopped = true;
     for (let tries = 0; tries < END_TRIES && writing.waiting.length > 0; tries++) await this.flush();
     await writing.chain;
-    // unless a newer exchange began meanwhile
-    await this.writeHead(writing.raw, { ...writing.head, running: false }).catch(() => {});
+    await closeHead(this.storage, this.runId, this.ttl, writing);
   }
 
   private flush(): Promise<void> {
@@ -176,25 +119,14 @@ export class ExchangeLog {
     return writing.chain;
   }
 
-  // a failed write keeps its events waiting: the next one writes the same batch number with more in it
   private async write(writing: Writing): Promise<void> {
-    const events = writing.waiting;
-    if (events.length > 0) {
-      writing.waiting = [];
-      const key = this.batchKey(writing.head.exchange, writing.batch);
-      try {
-        await this.storage.set(key, JSON.stringify({ events }), this.ttl);
-        writing.batch++;
-      } catch {
-        writing.waiting = events.concat(writing.waiting);
-      }
-    }
+    await writeBatch(this.storage, this.runId, this.ttl, writing);
     await this.lookForStop(writing);
   }
 
   private async lookForStop(writing: Writing): Promise<void> {
     if (writing.stopped) return;
-    const mark = await this.read(this.stopKey(writing.head.exchange)).catch(() => undefined);
+    const mark = await this.read(stopKey(this.runId, writing.head.exchange)).catch(() => undefined);
     if (mark === undefined) return;
     writing.stopped = true;
     writing.onStop();
@@ -202,13 +134,13 @@ export class ExchangeLog {
 
   /** Asks exchange `exchange` to stop, wherever it runs: its stop mark, read at its next tick or write. */
   async stop(exchange: number): Promise<void> {
-    const key = this.stopKey(exchange);
+    const key = stopKey(this.runId, exchange);
     await stored("set", key, () => this.storage.set(key, "1", this.ttl));
   }
 
   /** The batch after the last one read, looked for with a bounded backoff until it is there or the exchange is gone. */
   private async nextBatch(exchange: number, batch: number, signal: AbortSignal | undefined): Promise<StreamEvent[]> {
-    const key = this.batchKey(exchange, batch);
+    const key = batchKey(this.runId, exchange, batch);
     const since = Date.now();
     let last = false;
     for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {

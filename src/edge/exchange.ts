@@ -10,7 +10,6 @@ import type { StreamEvent } from "../types";
 import { errorPayload, errorResponse, type ErrorPayload } from "./error-body";
 import { encodeEvent, errorFrame } from "./event-stream";
 import type { ExchangeLog, Logged, StoredHead } from "./exchange-log";
-import { withoutTokens } from "./tokens-at-rest";
 
 export interface ExchangePlan {
   /** The run's exchange log (its runId is the run's). */
@@ -106,9 +105,9 @@ function drive(
     // the end is in the storage before the page sees it: a page that re-attaches, stops or answers at once
     // finds the exchange over
     if (shown.type === "done" || shown.type === "error") {
-      await log.append(withoutTokens(shown));
+      await log.append(shown);
       await ending();
-    } else void log.append(withoutTokens(shown));
+    } else void log.append(shown);
     live.push({ id, event: shown });
   };
   const done = (async () => {
@@ -145,7 +144,7 @@ export async function serveExchange(plan: ExchangePlan): Promise<Response> {
   // the race for this exchange number (a kept outcome replayed beside a running resume) is served live only
   let exchange: number;
   try {
-    ({ exchange } = await plan.log.stamp(before, plan.owner, () => controller.abort()));
+    exchange = await plan.log.stamp(before, plan.owner, () => controller.abort());
   } catch (error) {
     controller.abort(); // unstamped, the run could not be reached again: it does not go on
     await iterator.return?.().catch(() => {});

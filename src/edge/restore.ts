@@ -5,7 +5,7 @@ import { isDue } from "../client/clock";
 import { type InspectedRun, inspectionResult } from "../client/inspection-result";
 import { RunConflictError } from "../errors";
 import type { RunRequest } from "../protocol/requests";
-import { pageSafeEvent } from "./event-stream";
+import { pageSafeEvent } from "../protocol/page-safe";
 import { replayResponse } from "./exchange";
 import type { ExchangeLog, Logged } from "./exchange-log";
 import { type Call, logOf } from "./options";
@@ -35,22 +35,37 @@ async function* standing(runId: string, inspected: InspectedRun): AsyncGenerator
   yield { event: pageSafeEvent({ type: "done", result: inspectionResult(runId, inspected) }) };
 }
 
-/** A run whose deadline passed, continued by the client itself (no token to resume with), as it then stands. */
-async function continuedHere(call: Call, runId: string): Promise<Response> {
-  const moved = await call.opts.client.inspect(runId, { toolkit: call.opts.toolkit });
-  if (!moved) throw notFound(runId);
-  const { status, requests, tokens } = moved;
-  if (status !== "done" && status !== "pending")
-    throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
-  return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
+/** The exchange `exchange` (ended) when it finished the run; else the run as it stands. */
+async function* finishing(log: ExchangeLog, exchange: number, stands: AsyncGenerator<Logged>): AsyncGenerator<Logged> {
+  const events: Logged[] = [];
+  try {
+    for await (const item of log.follow(exchange, 0)) events.push(item);
+  } catch {} // its log stops short: the run is shown as it stands
+  const last = events.at(-1)?.event;
+  yield* last?.type === "done" && last.result.status === "done" ? events : stands;
+}
+
+/**
+ * A run that is not running, as a reloaded page is shown it: a finished run by the exchange that finished it
+ * when its log has it (a page forgets a run it saw finish, so that is one it did not see: a continuation after
+ * a deadline, another tab's answer), else as it stands.
+ */
+async function notRunning(call: Call, log: ExchangeLog, inspected: InspectedRun): Promise<Response> {
+  const { runId } = log;
+  const head = inspected.status === "done" ? (await log.head())?.head : undefined;
+  const stands = standing(runId, inspected);
+  return replayResponse(runId, call.request.signal, () =>
+    head && !head.running ? finishing(log, head.exchange, stands) : stands,
+  );
 }
 
 /**
  * What a reloaded page shows again, as events: the exchange it was showing (`after`, the first event id it
  * wants), replayed and followed to its end; else the run as it stands — its exchange streaming now, from its
  * start; its open requests as `pending` events (each with a fresh token) and a `done` saying it waits; a run
- * whose answers were applied, continued (with `token`, any token of the run); a finished run, a `done`. A run
- * another resume is running is looked at again until it is one of those.
+ * whose answers were applied, or whose deadline passed, continued (with `token`, any token of the run); a
+ * finished run, the exchange that finished it (else a `done`). A run another resume is running is looked at
+ * again until it is one of those.
  */
 export async function restore(call: Call, request: Extract<RunRequest, { kind: "restore" }>): Promise<Response> {
   const { runId, after, token } = request;
@@ -61,17 +76,18 @@ export async function restore(call: Call, request: Extract<RunRequest, { kind: "
   try {
     for (let polls = 0; ; polls++) {
       if (found?.head.running) return replay(call, log, found.head.exchange, 0);
-      const inspection = await call.opts.client.inspect(runId);
+      // a page that sent no token: a run whose deadline passed is continued by the client, into its event log
+      const inspection = await call.opts.client.inspect(
+        runId,
+        token === undefined ? { toolkit: call.opts.toolkit } : {},
+      );
       if (!inspection) throw notFound(runId);
       const { status, requests, tokens } = inspection;
       const due = status === "pending" && requests.some((r) => isDue(call.opts.client, r));
-      // answers applied, or a deadline passed (semantics 8): the run goes on, into its event log — a page
-      // that holds no token of a client that signs them sees it continued all the same, then as it stands
+      // answers applied, or a deadline passed (semantics 8): the run goes on, into its event log, live
       if (status === "ready" || (due && (token !== undefined || tokens === undefined)))
         return resume(call, runId, found, [], token === undefined ? undefined : [token]);
-      if (due) return continuedHere(call, runId);
-      if (status !== "running")
-        return replayResponse(runId, call.request.signal, () => standing(runId, { status, requests, tokens }));
+      if (status !== "running") return notRunning(call, log, { status, requests, tokens });
       if (polls === RUNNING_POLLS)
         throw new RunConflictError(runId, "toolnexus: the run is being resumed elsewhere; reload later", "claimed");
       release ??= call.waits.take(waiter(call.owner, `run:${runId}`));

@@ -4,7 +4,7 @@
 import type { Client } from "../client";
 import { ConfigError, shown } from "../errors";
 import { errorPayload, errorResponse } from "./error-body";
-import { pageSafeEvent } from "./event-stream";
+import { pageSafeEvent } from "../protocol/page-safe";
 import { heldWaits } from "./held-waits";
 import type { Call, RunHandlerContext, RunHandlerOptions } from "./options";
 import { ownerOf } from "./run-owner";

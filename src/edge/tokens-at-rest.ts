@@ -1,23 +1,12 @@
-// Resume tokens are credentials: the exchange log keeps none at rest. Its `pending` events and a halted run's
-// `done` are stored without them (the live page got them as they happened), and a replay of the log signs
-// fresh ones for the requests still open — so a week of logs in KV holds no token, and a page re-attaching
-// gets tokens good for as long as the run is.
+// Resume tokens are credentials: the exchange log keeps none at rest (run-state/exchange-record.ts strips them
+// from its `pending` events and a halted run's `done`; the live page got them as they happened), and a replay
+// of the log signs fresh ones for the requests still open — so a week of logs in KV holds no token, and a page
+// re-attaching gets tokens good for as long as the run is.
 import type { Client } from "../client";
 import type { RunResult, StreamEvent } from "../types";
 import type { Logged } from "./exchange-log";
 
 type Halted = Extract<RunResult, { status: "pending" }> & { token?: string; tokens?: string[] };
-
-/** The event as it is logged: with no resume token in it. */
-export function withoutTokens(event: StreamEvent): StreamEvent {
-  if (event.type === "pending" && "token" in event) {
-    const { token: _, ...rest } = event as StreamEvent & { token?: string };
-    return rest as StreamEvent;
-  }
-  if (event.type !== "done" || event.result.status !== "pending") return event;
-  const { token: _t, tokens: _ts, ...result } = event.result as Halted;
-  return { ...event, result: result as RunResult };
-}
 
 /** The logged events of run `runId`, each `pending` (and a halted `done`) with a fresh token of the client's. */
 export async function* withFreshTokens(

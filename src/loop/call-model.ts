@@ -6,6 +6,7 @@ import { isToolnexusError, StreamError } from "../errors";
 import { badOption } from "../tools/tool";
 import { providerError } from "../wire/read";
 import { boundedStream } from "../wire/stream-guard";
+import { refusedStrict, strictable } from "../wire/strictable";
 import type { StreamEvent, Usage } from "../types";
 import type { Turn } from "../wire/types";
 import { addUsage, type LoopState, type ResolvedOptions, type RunContext } from "./context";
@@ -128,15 +129,40 @@ export async function replyJson(res: Response): Promise<unknown> {
   );
 }
 
-/** The request body of turn `turn`, after the `beforeLLM` hook changed the messages or tools it wanted to. */
-async function requestBody(ctx: RunContext, state: LoopState, turn: number): Promise<Record<string, unknown>> {
+/** A call's request body, and the same without strict mode when it asks for it. */
+interface Bodies {
+  body: Record<string, unknown>;
+  lax?: () => Record<string, unknown>;
+}
+
+/**
+ * The request body of turn `turn`, after the `beforeLLM` hook changed the messages or tools it wanted to, and
+ * the body again without strict mode (undefined: it was not asked for) for when the provider refuses it.
+ */
+async function requestBodies(ctx: RunContext, state: LoopState, turn: number): Promise<Bodies> {
   const { messages, tools, model, system } = state;
   const hooked = await ctx.opts.hooks?.beforeLLM?.({ messages, tools, model, turn });
   if (hooked?.messages) state.messages = hooked.messages.slice();
   if (hooked?.tools) state.tools = hooked.tools.slice();
   const output = ctx.output?.json;
   const shaped = { model, system, messages: state.messages, tools: state.tools, stream: ctx.stream, output };
-  return shapeBody(ctx, ctx.wire.body(shaped));
+  const body = (strict: boolean) => shapeBody(ctx, ctx.wire.body({ ...shaped, strict }));
+  const strict = !state.strictRefused && strictable(output);
+  return { body: body(strict), lax: strict ? () => body(false) : undefined };
+}
+
+/**
+ * Posts `body`; a strict-mode refusal of the output schema is sent once more as `lax()`, and the run's later
+ * calls ask without strict mode (wire/strictable.ts).
+ */
+async function post(ctx: RunContext, state: LoopState, url: string, bodies: Bodies): Promise<Response> {
+  try {
+    return await send(ctx, url, bodies.body);
+  } catch (error) {
+    if (!bodies.lax || !refusedStrict(error)) throw error;
+    state.strictRefused = true;
+    return send(ctx, url, bodies.lax());
+  }
 }
 
 /**
@@ -146,14 +172,14 @@ async function requestBody(ctx: RunContext, state: LoopState, turn: number): Pro
 export async function* callModel(ctx: RunContext, state: LoopState): AsyncGenerator<StreamEvent, Turn> {
   const { opts, wire } = ctx;
   const turnIndex = state.turns - 1;
-  const body = await requestBody(ctx, state, turnIndex);
+  const bodies = await requestBodies(ctx, state, turnIndex);
   const started = Date.now();
   const trace = (outcome: { error: unknown } | { turn: Turn; response: unknown }) =>
     ctx.trace?.model({ model: state.model, started, messages: state.messages, system: state.system, ...outcome });
   let turn: Turn;
   let response: unknown;
   try {
-    const res = await send(ctx, wire.url(opts.baseUrl, state.model, ctx.stream), body);
+    const res = await post(ctx, state, wire.url(opts.baseUrl, state.model, ctx.stream), bodies);
     if (ctx.stream && res.body) {
       await refuseNonStream(res);
       // what has streamed so far is the run's text, so an aborted or timed-out run keeps it

@@ -78,6 +78,8 @@ export interface LoopState {
   text: string;
   conversationId?: string;
   startedAt: number;
+  /** The provider refused strict mode for the run's output schema: its later calls ask without it. */
+  strictRefused?: true;
 }
 
 export const zeroUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });

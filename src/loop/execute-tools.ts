@@ -63,6 +63,8 @@ async function execute(
   args: Record<string, unknown>,
   toolCtx: ToolContext,
 ): Promise<ToolResult> {
+  // the call's span, open while the tool runs: a run it starts (an agent's task) nests under it
+  toolCtx.traceParent = ctx.trace?.toolStarted?.(call);
   const toolkit = ctx.toolkit;
   if (!toolkit) return { output: `Unknown tool: ${call.name}`, isError: true };
   const tool = toolkit.get(call.name);

@@ -15,7 +15,8 @@ export type MetricEvent =
 export interface Telemetry {
   /** A run, or a resume of a halted one, begins. */
   /** `agent`: the run is that agent's (toolnexus/agents), named so in its span. */
-  run(info: { model: string; style: Style; baseUrl: string; agent?: string }): RunTelemetry;
+  /** `parent`: the run was started inside a tool call, with what that call's `toolStarted` returned. */
+  run(info: { model: string; style: Style; baseUrl: string; agent?: string; parent?: unknown }): RunTelemetry;
 }
 
 /** One run as a telemetry sees it. No method may throw: the run does not catch what it throws. */
@@ -24,6 +25,11 @@ export interface RunTelemetry {
   resumed(trace: unknown): void;
   /** A model call ended: with the turn the model returned, or with the error the call failed with. */
   model(call: ModelCallReport): void;
+  /**
+   * A tool call starts (optional): what it returns is the call's `ctx.traceParent`, the parent of the runs
+   * the tool starts. The call's end is reported to `tool` as ever.
+   */
+  toolStarted?(call: { id: string; name: string }): unknown;
   /** A tool call ended: with its result, or suspended with its `request`. */
   tool(call: ToolCallReport): void;
   /** Plain JSON a halted run's record keeps, so that its resume can be linked to this run. */

@@ -1,7 +1,8 @@
 // otelTelemetry: the loop's telemetry seam as OpenTelemetry spans, after the GenAI semantic conventions —
 // `invoke_agent` per run and per resume, `chat <model>` per model call and `execute_tool <tool>` per tool
-// call under it, a `pending` event per suspension, and a resumed run's span a child of the halted one's
-// (one trace across the halt), linked to it too.
+// call under it — open while the tool runs, so a run the tool starts (an agent's `task`) is its child — a
+// `pending` event per suspension, and a resumed run's span a child of the halted one's (one trace across the
+// halt), linked to it too; a run started inside a tool stays under that tool's span and is linked only.
 // Everything comes from the host's own tracer: nothing of @opentelemetry/api is imported at run time.
 import type { Context, Span, Tracer } from "@opentelemetry/api";
 import { ConfigError, type RunTelemetry, type Style, type Telemetry, type ToolCallReport } from "../index";
@@ -75,14 +76,20 @@ interface RunSpan {
   resumedFrom(stored: unknown): void;
 }
 
+/** What a run started inside a tool passes as its parent: that call's context (see `toolStarted`). */
+const isContext = (v: unknown): v is Context => typeof (v as Context | undefined)?.getValue === "function";
+
 function runSpan(
   options: OtelTelemetryOptions,
   provider: Record<string, string>,
   model: string,
   agent?: string,
+  within?: unknown,
 ): RunSpan {
   const started = Date.now();
-  let parent = quietly(() => options.context?.(), undefined);
+  // inside a tool call (an agent's task): under that call's span, across a halt too
+  const nested = isContext(within);
+  let parent = nested ? within : quietly(() => options.context?.(), undefined);
   let from: ReturnType<typeof resumeLink>;
   let opened: { span: Span; context: Context } | undefined;
   return {
@@ -107,9 +114,10 @@ function runSpan(
     resumedFrom(stored) {
       const found = resumeLink(stored, Date.now());
       if (!found || opened) return;
-      // the halted run's span is the parent (one trace across the halt) and stays linked
+      // the halted run's span is the parent (one trace across the halt) and stays linked; a run inside a tool
+      // call keeps that call's span as its parent and is linked to the halted one
       from = found;
-      parent = underLink(parent ?? emptyContext(), found.link);
+      if (!nested) parent = underLink(parent ?? emptyContext(), found.link);
     },
   };
 }
@@ -135,17 +143,25 @@ function pending(span: Span, report: ToolCallReport, content: boolean): void {
 
 /**
  * The spans of one run: its `invoke_agent` span — a resume's under the span of the run that halted, so that
- * a suspension and its answer read as one trace — and its children, each made once it ended.
+ * a suspension and its answer read as one trace — and its children: a model call's made once it ended, a
+ * tool call's opened when it starts and ended with it.
  */
 function runSpans(
   options: OtelTelemetryOptions,
-  info: { model: string; style: Style; baseUrl: string; agent?: string },
+  info: { model: string; style: Style; baseUrl: string; agent?: string | undefined; parent?: unknown },
 ): RunTelemetry {
   const { tracer } = options;
   const content = options.recordContent === true;
   const provider = { [n.PROVIDER]: n.PROVIDERS[info.style] ?? info.style };
-  const run = runSpan(options, provider, info.model, info.agent);
+  const run = runSpan(options, provider, info.model, info.agent, info.parent);
+  /** The tool calls' spans open now, by call id. */
+  const tools = new Map<string, Span>();
   let ended = false;
+  const toolSpan = (id: string, name: string, startTime?: number) => {
+    const attributes = { [n.OPERATION]: "execute_tool", [n.TOOL_NAME]: name, [n.TOOL_CALL_ID]: id };
+    const options = { kind: n.SPAN_KIND_INTERNAL, attributes, ...(startTime === undefined ? {} : { startTime }) };
+    return tracer.startSpan(`execute_tool ${name}`, options, run.open().context);
+  };
 
   return {
     resumed: (stored) => quietly(() => run.resumedFrom(stored), undefined),
@@ -169,13 +185,17 @@ function runSpans(
         if (report.error !== undefined) failed(span, report.error);
         span.end();
       }, undefined),
+    toolStarted: (call) =>
+      quietly(() => {
+        const span = toolSpan(call.id, call.name);
+        tools.set(call.id, span);
+        return withSpan(run.open().context, span);
+      }, undefined),
     tool: (report) =>
       quietly(() => {
-        const span = tracer.startSpan(
-          `execute_tool ${report.name}`,
-          { kind: n.SPAN_KIND_INTERNAL, startTime: report.started, attributes: toolAttributes(report, content) },
-          run.open().context,
-        );
+        const span = tools.get(report.id) ?? toolSpan(report.id, report.name, report.started);
+        tools.delete(report.id);
+        span.setAttributes(toolAttributes(report, content));
         if (report.request) pending(run.open().span, report, content);
         else if (report.result.isError) span.setStatus({ code: n.STATUS_ERROR, message: "tool_error" });
         span.end();
@@ -185,6 +205,9 @@ function runSpans(
       quietly(() => {
         if (ended) return;
         ended = true;
+        // a call the run did not see end (its run failed under it) ends with the run
+        for (const open of tools.values()) open.end();
+        tools.clear();
         const { span } = run.open();
         span.setAttributes(runAttributes(result, error));
         if (error !== undefined) failed(span, error);

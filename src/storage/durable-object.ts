@@ -11,7 +11,6 @@ import { createQueue } from "./queue";
 import { defineStorage, kindOf } from "./define";
 import { headFor, readHead, type Head } from "./chunks";
 import { isExpired } from "./expiry";
-import { earliestIn } from "./deadline-keys";
 
 /** The part of a Durable Object's `ctx.storage` the `{ storage }` form uses. */
 export interface DurableObjectStorageLike {
@@ -53,10 +52,10 @@ export interface DurableObjectStorageOptions {
 }
 
 const CHUNK = 32_768; // UTF-16 units: ≤ 64 KiB even when every unit takes two bytes
-const BATCH = 128; // keys per get/put/delete call
+export const BATCH = 128; // keys per get/put/delete call
 const MAX_KEY_BYTES = 1024; // of the 2 KiB a key may take, leaving room for the prefix and index keys
 
-function batches<T>(items: T[]): T[][] {
+export function batches<T>(items: T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += BATCH) out.push(items.slice(i, i + BATCH));
   return out;
@@ -65,33 +64,38 @@ function batches<T>(items: T[]): T[][] {
 const damaged = (key: string, what: string) =>
   new ToolnexusError("storage", `toolnexus: Durable Object key "${key}" ${what} — delete it or use another prefix`);
 
+/**
+ * RunStoreObject's alarm keeping (alarms.ts): the index entries a write adds to its one coalesced put, and
+ * the alarm they arm once it landed.
+ */
+export interface Alarms {
+  readonly storage: RunStoreStorageLike;
+  /** The entries for `key` written with `value` (expiring at `e`), and when they want the alarm to fire. */
+  entries(key: string, value: string, e: number | undefined): { entries: [string, unknown][]; wake: number };
+  /** Brings the alarm forward to `wake` (a time in ms; Infinity: nothing to wake for). */
+  arm(wake: number): Promise<void>;
+}
+
 /** One Durable Object storage as the adapter uses it (RunStoreObject makes one with alarms). */
 export interface Local {
   storage: DurableObjectStorageLike;
   prefix: string;
   now: () => number;
-  /** Set in RunStoreObject: records with a TTL get an index entry and an alarm, so they are deleted unread. */
-  alarms: RunStoreStorageLike | undefined;
+  /** Set in RunStoreObject: records with a TTL or a deadline get an index entry and an alarm. */
+  alarms?: Alarms;
 }
 
 const chunkKey = (l: Local, g: string, i: number) => `${l.prefix}${RESERVED}c:${g}:${i}`;
-const indexPrefix = (l: Local) => `${l.prefix}${RESERVED}e:`;
-/** Alarm entries at the deadlines the record store's index holds (semantics 8): the alarm fires at the earliest. */
-/** How soon an alarm that found a passed deadline comes back, for a run it could not continue then. */
-const DEADLINE_RETRY_MS = 60_000;
-
-const deadlinePrefix = (l: Local) => `${l.prefix}${RESERVED}d:`;
-const timed = (prefix: string, at: number, key: string) => `${prefix}${String(at).padStart(15, "0")}:${key}`;
 const chunksOf = (l: Local, h: Head | undefined) =>
   h?.g === undefined ? [] : Array.from({ length: h.n ?? 0 }, (_, i) => chunkKey(l, h.g!, i));
-const remove = async (l: Local, keys: string[]) =>
+export const remove = async (l: Local, keys: string[]) =>
   void (await Promise.all(batches(keys).map((b) => l.storage.delete(b))));
 
 /** The head alone, for a write that replaces it: something we did not write has no chunks to clean up. */
 const peek = async (l: Local, key: string) => readHead(await l.storage.get(key));
 
 /** The live value under `key` (an expired record is deleted and reads as absent). */
-async function load(l: Local, key: string): Promise<{ head?: Head; value?: string }> {
+export async function load(l: Local, key: string): Promise<{ head?: Head; value?: string }> {
   const raw = await l.storage.get(key);
   if (raw === undefined) return {};
   const head = readHead(raw);
@@ -123,53 +127,12 @@ async function write(
   const { head, parts } = headFor(value, CHUNK, e);
   const entries: [string, unknown][] = parts.map((part, i) => [chunkKey(l, head.g!, i), part]);
   entries.push([key, head]); // last: readers only ever follow a head whose chunks exist
-  if (l.alarms && e !== undefined) entries.push([timed(indexPrefix(l), e, key), key]);
-  const due = l.alarms ? earliestIn(key.slice(l.prefix.length), value) : undefined;
-  if (due !== undefined) entries.push([timed(deadlinePrefix(l), due, key), key]);
+  const timers = l.alarms?.entries(key, value, e);
+  if (timers) entries.push(...timers.entries);
   // issued without an await in between, so the runtime coalesces them into one atomic write
   await Promise.all(batches(entries).map((b) => l.storage.put(Object.fromEntries(b))));
   await remove(l, chunksOf(l, old));
-  const wake = Math.min(e ?? Number.POSITIVE_INFINITY, due ?? Number.POSITIVE_INFINITY);
-  if (l.alarms && wake !== Number.POSITIVE_INFINITY) {
-    const at = await l.alarms.getAlarm();
-    if (at === null || at > wake) await l.alarms.setAlarm(wake);
-  }
-}
-
-/**
- * Deletes every record whose expiry has passed (their index entries say which) and the alarm entries of the
- * deadlines that passed (the subclass's `alarm()` continues those runs), then re-arms the alarm.
- */
-export async function sweep(l: Local): Promise<void> {
-  const { alarms } = l;
-  if (!alarms) return;
-  const deadlines = deadlinePrefix(l);
-  let passed = false;
-  for (;;) {
-    const end = `${deadlines}${String(l.now() + 1).padStart(15, "0")}`;
-    const due = await alarms.list({ prefix: deadlines, end, limit: BATCH });
-    if (due.size === 0) break;
-    passed = true;
-    await alarms.delete([...due.keys()]);
-  }
-  const prefix = indexPrefix(l);
-  const end = `${prefix}${String(l.now() + 1).padStart(15, "0")}`;
-  for (;;) {
-    const due = await alarms.list({ prefix, end, limit: BATCH });
-    if (due.size === 0) break;
-    for (const [index, key] of due) {
-      if (typeof key === "string") await load(l, key).catch(() => undefined); // load() deletes an expired record
-      await alarms.delete([index]);
-    }
-  }
-  const [next] = (await alarms.list({ prefix, limit: 1 })).keys();
-  const [deadline] = (await alarms.list({ prefix: deadlines, limit: 1 })).keys();
-  const times = [next?.slice(prefix.length), deadline?.slice(deadlines.length)];
-  // a deadline that passed is looked at once more a minute later: a run still halting when the alarm fired,
-  // or whose continuation failed, is not left to wait for the next deadline or for its record's expiry
-  const retry = passed ? l.now() + DEADLINE_RETRY_MS : Number.POSITIVE_INFINITY;
-  const wake = Math.min(retry, ...times.map((t) => (t ? Number(t.slice(0, 15)) : Number.POSITIVE_INFINITY)));
-  if (wake !== Number.POSITIVE_INFINITY) await alarms.setAlarm(wake);
+  if (timers) await l.alarms?.arm(timers.wake);
 }
 
 /**
@@ -264,7 +227,6 @@ export function durableObjectStorage(options: DurableObjectStorageOptions): RunS
       storage,
       prefix: options.prefix ?? "",
       now: options.now ?? (() => Date.now()),
-      alarms: undefined,
     });
   if (namespace) return createRemote(namespace, options.name ?? "toolnexus");
   throw new ConfigError(

@@ -3,7 +3,8 @@
 import { isPlainObject } from "../_internal/json";
 import { ConfigError } from "../errors";
 import type { RunStorage } from "./contract";
-import { createLocal, queueFor, sweep, type Local, type RunStoreStorageLike } from "./durable-object";
+import { keptAlarms, sweep } from "./alarms";
+import { createLocal, queueFor, type Local, type RunStoreStorageLike } from "./durable-object";
 
 /**
  * The Durable Object behind `durableObjectStorage({ namespace })`. Export it from your Worker's main module
@@ -19,7 +20,7 @@ export class RunStoreObject {
   readonly #store: RunStorage;
 
   constructor(ctx: { storage: RunStoreStorageLike }, _env?: unknown) {
-    this.#local = { storage: ctx.storage, prefix: "", now: () => Date.now(), alarms: ctx.storage };
+    this.#local = { storage: ctx.storage, prefix: "", now: () => Date.now(), alarms: keptAlarms(ctx.storage, "") };
     this.#store = createLocal(this.#local);
   }
 

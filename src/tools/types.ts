@@ -57,6 +57,10 @@ export interface ToolContext {
   callId: string;
   /** `runId + ":" + callId`, stable across a durable resume. */
   idempotencyKey: string;
+  /**
+   * With telemetry: this call's span, opaque. A run the tool starts passes it as `traceParent` to nest under it.
+   */
+  traceParent?: unknown;
 }
 
 /** `true`, or a predicate of the (checked) arguments: the call must be approved before it runs. */

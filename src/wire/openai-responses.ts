@@ -11,7 +11,6 @@ import { headersWith, record, stripSlash, throwIfError, unusable } from "./read"
 import { finishOf, inputPart, turnOf } from "./openai-responses-items";
 import type { ToolOutcome, Turn, Wire } from "./types";
 import { readStream } from "./openai-responses-stream";
-import { strictable } from "./strictable";
 
 /**
  * Whether `model` reasons (o-series, gpt-5 and codex models; a gateway's `openai/` prefix allowed): only those
@@ -78,7 +77,7 @@ export const openaiResponsesWire: Wire = {
     const content = typeof prompt === "string" ? prompt : prompt.map(inputPart);
     return [...history, { role: "user", content }];
   },
-  body({ model, system, messages, tools, stream, output }) {
+  body({ model, system, messages, tools, stream, output, strict }) {
     const body: Record<string, unknown> = { model };
     if (system) body.instructions = system;
     body.input = inputOf(messages);
@@ -86,14 +85,14 @@ export const openaiResponsesWire: Wire = {
       body.tools = tools;
       body.tool_choice = "auto";
     }
-    // strict only for a schema strict mode accepts: it refuses any other with a 400 before any output
+    // strict as the loop asks (wire/strictable.ts): sent again without it when strict mode refuses the schema
     if (output)
       body.text = {
         format: {
           type: "json_schema",
           name: "output",
           schema: output,
-          ...(strictable(output) ? { strict: true } : {}),
+          ...(strict ? { strict: true } : {}),
         },
       };
     body.store = false;

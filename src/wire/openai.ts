@@ -17,7 +17,6 @@ import {
 } from "./read";
 import { historyParts, openaiPart, orNote, promptContent, toolParts } from "./content";
 import { readStream } from "./openai-stream";
-import { strictable } from "./strictable";
 
 /** One entry of `tool_calls` (`{ id, function: { name, arguments } }`) as a ToolCall. */
 export function callOf(value: unknown): ToolCall {
@@ -80,7 +79,7 @@ export const openaiWire: Wire = {
     messages.push({ role: "user", content });
     return messages;
   },
-  body({ model, messages, tools, stream, output }) {
+  body({ model, messages, tools, stream, output, strict }) {
     const body: Record<string, unknown> = { model, messages };
     if (tools.length > 0) {
       body.tools = tools;
@@ -89,7 +88,7 @@ export const openaiWire: Wire = {
     if (output)
       body.response_format = {
         type: "json_schema",
-        json_schema: { name: "output", schema: output, ...(strictable(output) ? { strict: true } : {}) },
+        json_schema: { name: "output", schema: output, ...(strict ? { strict: true } : {}) },
       };
     if (stream) {
       body.stream = true;

@@ -46,6 +46,8 @@ export interface BodyInput {
   stream: boolean;
   /** The JSON Schema the final answer must follow (the provider's structured-output mode). */
   output?: JSONSchema | undefined;
+  /** Holds the answer to `output` where the provider has such a mode (OpenAI's `strict: true`). */
+  strict?: boolean;
 }
 
 export interface ToolOutcome {

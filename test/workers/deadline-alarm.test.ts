@@ -1,12 +1,15 @@
 // A question nobody answers, on Durable Objects in workerd (semantics 8): the demo Worker binds EXPIRING_STORE
 // to ExpiringRunStore (examples/worker/expiring-store.ts), a RunStoreObject subclass whose `alarm()` is
 // `await super.alarm()`, then `client.expire({ toolkit })` on the storage it serves, as the guide writes it.
-// A run halts there, nobody calls it again, and the runtime's own alarm continues it as expired.
+// A run halts there, nobody calls it again, and the runtime's own alarm continues it as expired — into the
+// run's event log when a handler served it, so the handler's GET replays the continuation.
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createClient, durableObjectStorage } from "toolnexus";
+import { createClient, createRunHandler, durableObjectStorage, type StreamEvent } from "toolnexus";
 import { approvalTool, echoModel } from "../behaviour/support/deadlines";
+import { doneOf } from "../behaviour/support/edge";
+import { frames } from "../behaviour/support/edge-streams";
 import { scriptedFetch } from "../../examples/worker/scripted-fetch";
 import { demoTools } from "../../examples/worker/tools";
 
@@ -47,6 +50,36 @@ describe("ExpiringRunStore, the demo Worker's Durable Object with deadlines", ()
     const transcript = JSON.stringify(await chat.messages());
     expect(transcript).toContain("declined/expired: Book a table for 2 at Dakshin, 19:30 tonight?");
     expect(transcript).toContain("No problem — I've left it there."); // the scripted model's words for it
+  });
+
+  it("the alarm's continuation streams into the run's event log: the handler's GET replays it after the halt", async () => {
+    const name = `deadline-log-${crypto.randomUUID()}`;
+    const handler = createRunHandler({ client: haltingClient(name), toolkit: demoTools(env, "http://127.0.0.1:8787") });
+    const started = await handler(
+      new Request("http://edge.test/api/run", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "Book a table for two tonight" }),
+      }),
+    );
+    const runId = started.headers.get("toolnexus-run-id")!;
+    const halt = await frames(started).rest();
+    expect(doneOf(halt.map((f) => f.event))).toMatchObject({ status: "pending" });
+    expect(halt.at(-1)!.id).toMatch(/^1:\d+$/);
+
+    expect(await runDurableObjectAlarm(stubFor(name))).toBe(true);
+    // a page that saw the halt follows on from the next exchange: the one the alarm wrote
+    const replayed = await frames(
+      await handler(new Request(`http://edge.test/api/run?runId=${runId}`, { headers: { "last-event-id": "2:0" } })),
+    ).rest();
+    expect(replayed.map((f) => f.id)).toEqual(replayed.map((_, i) => `2:${i + 1}`));
+    const text = replayed
+      .map(({ event }: { event: StreamEvent }) => (event.type === "text" ? event.delta : ""))
+      .join("");
+    expect(text).toContain("No problem — I've left it there.");
+    expect(doneOf(replayed.map((f) => f.event))).toMatchObject({ status: "done" });
+    const booked = await env.RUNS.list({ prefix: "exec:book_table:" });
+    expect(booked.keys).toEqual([]);
   });
 
   it("a deadline still ahead arms the object's alarm at it, before the record's expiry", async () => {

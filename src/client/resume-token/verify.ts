@@ -81,6 +81,7 @@ export interface TokensGiven {
 export function resumeTokenCheck(
   secret: string | undefined,
   required: boolean,
+  clock: () => number,
 ): (runId: string, given: TokensGiven) => Promise<ResumeGuard | undefined> {
   return async (runId, { token, tokens }) => {
     if (token !== undefined && tokens !== undefined) refuse(runId, "malformed", "pass token or tokens, not both");
@@ -93,7 +94,7 @@ export function resumeTokenCheck(
         : undefined;
     if (secret === undefined)
       throw new ConfigError("resumeSecret", "toolnexus: a resume token was given, but the client has no resumeSecret");
-    const now = Date.now();
+    const now = clock();
     const all: Claims[] = [];
     for (const t of list) all.push(await verify(secret, runId, t, now));
     return guardFor(all, runId);

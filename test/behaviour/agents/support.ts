@@ -49,7 +49,9 @@ export function clientOn(storage: RunStorage, counts: Counts, script: Record<str
   });
 }
 
-export function world(opts: { planner?: Partial<AgentOptions>; booker?: Partial<AgentOptions> } = {}) {
+export function world(
+  opts: { planner?: Partial<AgentOptions>; booker?: Partial<AgentOptions>; explore?: Partial<AgentOptions> } = {},
+) {
   const counts: Counts = { calls: {}, booked: [] };
   const bookTable = defineTool({
     name: "book_table",
@@ -67,7 +69,7 @@ export function world(opts: { planner?: Partial<AgentOptions>; booker?: Partial<
     tools: [bookTable],
     ...opts.booker,
   });
-  const explore = agent("explore", { does: "read-only research", model: "m-booker" });
+  const explore = agent("explore", { does: "read-only research", model: "m-booker", ...opts.explore });
   const planner = agent("planner", {
     does: "plans trips",
     model: "m-planner",
@@ -75,5 +77,5 @@ export function world(opts: { planner?: Partial<AgentOptions>; booker?: Partial<
     ...opts.planner,
   });
   const coordinator = agent("coordinator", { does: "coordinates", model: "m-coord", team: [planner] });
-  return { counts, booker, planner, coordinator, storage: memoryStorage() };
+  return { counts, booker, explore, planner, coordinator, storage: memoryStorage() };
 }

@@ -2,7 +2,7 @@
 // `<name>: <does>`; an out-of-team target is an error result listing the team; a child that does not finish
 // reaches the parent's model as `[<status>] <text>` with isError; usage rolls up; an agent as a tool answers
 // its final text with `{ agent, turns, totalTokens }`.
-import { defineTool, memoryStorage, type GenerateRequest, type StreamEvent } from "toolnexus";
+import { ConfigError, defineTool, memoryStorage, type GenerateRequest, type StreamEvent } from "toolnexus";
 import { agent } from "toolnexus/agents";
 import { describe, expect, it } from "vitest";
 import { clientOn, type Counts } from "./support";
@@ -169,13 +169,14 @@ describe("agent() and asTool()", () => {
   });
 
   it("bad definitions and a missing client are ConfigErrors naming the option", () => {
-    // the classes of the subpath build are the core's own (compared by name: a Deno test maps the core to its single file)
+    // the classes of the subpath build are the core's own: one copy of the core, whichever way it is loaded
     let thrown: unknown;
     try {
       agent("", { does: "x" });
     } catch (error) {
       thrown = error;
     }
+    expect(thrown).toBeInstanceOf(ConfigError);
     expect(thrown).toMatchObject({ name: "ConfigError", code: "config", option: "name" });
     expect(() => agent("a", { does: "" })).toThrow(/needs does/);
     expect(() => agent("a", { does: "x", team: [42] as never })).toThrow(/team\[0\]/);

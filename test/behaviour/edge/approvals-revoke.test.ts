@@ -1,4 +1,4 @@
-// An "always allow" can be taken back: client.approvals lists and withdraws remembered approvals per
+// An "always allow" can be taken back: listApprovals / revokeApprovals list and withdraw remembered approvals per
 // conversation and per owner, through the scoping createRunHandler({ owner }) gives a signed-in user's
 // conversations, and client.forget(id, { owner }) discards that user's conversation with its approvals. After a
 // revoke, the gated tool asks again.
@@ -9,8 +9,10 @@ import {
   createInProcessClient,
   createRunHandler,
   defineTool,
+  listApprovals,
   memoryStorage,
   readEventStream,
+  revokeApprovals,
   type GenerateRequest,
   type RunResult,
 } from "toolnexus";
@@ -62,11 +64,11 @@ describe("withdrawing remembered approvals", () => {
     expect(await w.ship("alice", "c1", "conversation")).toBe("asked");
     expect(await w.ship("alice", "c1")).toBe("ran without asking");
     const where = { conversationId: "c1", owner: "alice" };
-    expect(await w.client.approvals.list(where)).toEqual([{ scope: "conversation", tool: "deploy", args: "any" }]);
-    expect(await w.client.approvals.list({ conversationId: "c1" })).toEqual([]); // not an anonymous c1's
-    expect(await w.client.approvals.list({ conversationId: "c1", owner: "bob" })).toEqual([]);
-    expect(await w.client.approvals.revoke(where)).toBe(1);
-    expect(await w.client.approvals.list(where)).toEqual([]);
+    expect(await listApprovals(w.client, where)).toEqual([{ scope: "conversation", tool: "deploy", args: "any" }]);
+    expect(await listApprovals(w.client, { conversationId: "c1" })).toEqual([]); // not an anonymous c1's
+    expect(await listApprovals(w.client, { conversationId: "c1", owner: "bob" })).toEqual([]);
+    expect(await revokeApprovals(w.client, where)).toBe(1);
+    expect(await listApprovals(w.client, where)).toEqual([]);
     expect(await w.ship("alice", "c1")).toBe("asked");
     expect(w.ran).toEqual(["deploy", "deploy", "deploy"]);
   });
@@ -75,13 +77,13 @@ describe("withdrawing remembered approvals", () => {
     const w = world();
     expect(await w.ship("alice", "c1", "owner")).toBe("asked");
     expect(await w.ship("alice", "c2")).toBe("ran without asking");
-    expect(await w.client.approvals.list({ owner: "alice" })).toEqual([
+    expect(await listApprovals(w.client, { owner: "alice" })).toEqual([
       { scope: "owner", tool: "deploy", args: "any" },
     ]);
-    expect(await w.client.approvals.list({ owner: "bob" })).toEqual([]);
-    expect(await w.client.approvals.revoke({ owner: "alice", tool: "other" })).toBe(0);
+    expect(await listApprovals(w.client, { owner: "bob" })).toEqual([]);
+    expect(await revokeApprovals(w.client, { owner: "alice", tool: "other" })).toBe(0);
     expect(await w.ship("alice", "c3")).toBe("ran without asking");
-    expect(await w.client.approvals.revoke({ owner: "alice", tool: "deploy" })).toBe(1);
+    expect(await revokeApprovals(w.client, { owner: "alice", tool: "deploy" })).toBe(1);
     expect(await w.ship("alice", "c4")).toBe("asked");
   });
 
@@ -100,7 +102,7 @@ describe("withdrawing remembered approvals", () => {
     const w = world();
     expect(await w.ship("alice", "c1", "owner")).toBe("asked");
     for (const where of [{}, { owner: "" }, { owner: "alice", scope: "all" }, { conversationId: 7 }]) {
-      const error = await w.client.approvals.revoke(where as never).catch((e: unknown) => e);
+      const error = await revokeApprovals(w.client, where as never).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConfigError);
     }
     expect(await w.ship("alice", "c2")).toBe("ran without asking");

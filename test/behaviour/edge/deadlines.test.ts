@@ -44,13 +44,15 @@ describe("a run whose deadline passed, read through the handler", () => {
     expect(w.executions).toEqual([]);
   });
 
-  it("a page without a token, on a client that signs them: the run is continued all the same, then shown", async () => {
+  it("a page without a token, on a client that signs them: the run is continued all the same, then shown as that exchange", async () => {
     const clock = fakeClock(Date.now());
     const { w, runId } = await halted(clock, { resumeSecret: RESUME_SECRET, requireResumeToken: true });
     clock.advance(61);
-    const events = await framesOf(await w.post({ runId, restore: true }));
-    expect(events.map((e) => e.type)).toEqual(["done"]);
-    expect(doneOf(events)).toMatchObject({ status: "done" });
+    const raw = await (await w.post({ runId, restore: true })).text();
+    expect(raw).toMatch(/^id: 2:1$/m); // the continuation, from the run's event log
+    const events = await framesOf(new Response(raw));
+    expect(events[0]).toMatchObject({ type: "tool_result", isError: true });
+    expect(doneOf(events)).toMatchObject({ status: "done", text: "Done: declined/expired: Which city?" });
     expect(w.executions).toEqual([]);
   });
 });

@@ -48,10 +48,19 @@ describe("POST { runId, restore: true }", () => {
     expect(doneOf(await framesOf(finished))).toMatchObject({ status: "done", text: "Done: a approved | b approved" });
   });
 
-  it("a finished run: one done event, with no text to show again", async () => {
+  it("a finished run: the exchange that finished it, replayed with its ids (a page that kept the run did not see it end)", async () => {
     const w = edgeWorld();
     const { runId, requests } = await halt(w, "which city?");
-    await framesOf(await w.post({ runId, answer: answerOutput(requests[0]!.id, "Lima") }));
+    const answered = await (await w.post({ runId, answer: answerOutput(requests[0]!.id, "Lima") })).text();
+    const raw = await (await restore(w, runId)).text();
+    expect(raw).toBe(answered); // the same frames, ids and all: nothing made up, nothing twice
+    expect(doneOf(await framesOf(new Response(raw)))).toMatchObject({ status: "done", text: "Done: city Lima" });
+  });
+
+  it("a finished run whose finishing exchange the log lacks: one done event, with no text to show again", async () => {
+    const w = edgeWorld();
+    const { runId, requests } = await halt(w, "which city?");
+    await w.client.resume(runId, answerOutput(requests[0]!.id, "Lima"), { toolkit: w.tools }); // not through the handler
     const events = await framesOf(await restore(w, runId));
     expect(events).toHaveLength(1);
     expect(doneOf(events)).toMatchObject({ status: "done", text: "" });

@@ -28,7 +28,7 @@ async function later<T>(ms: number, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function asking(pendingTtlSeconds?: number) {
+function asking(pendingTtlSeconds?: number, clock?: { now(): number }) {
   const ran: string[] = [];
   const city = defineTool({
     name: "ask_city",
@@ -44,6 +44,7 @@ function asking(pendingTtlSeconds?: number) {
     storage: memoryStorage(),
     resumeSecret: RESUME_SECRET,
     ...(pendingTtlSeconds === undefined ? {} : { pendingTtlSeconds }),
+    ...(clock === undefined ? {} : { clock }),
     generate: ({ messages }) =>
       (messages as { role: string }[]).at(-1)?.role === "tool"
         ? { content: "Done." }
@@ -53,6 +54,29 @@ function asking(pendingTtlSeconds?: number) {
 }
 
 describe("resume tokens live as long as the question can be answered", () => {
+  it("on the client's clock: issued at its time, refused once its time passes the lifetime", async () => {
+    // a virtual clock ten days behind the system's: the system clock never moves in this test
+    let now = Date.now() - 10 * DAY;
+    const w = asking(3 * 86_400, { now: () => now });
+    const halted = await w.client.run("city?", { toolkit: w.toolkit });
+    if (halted.status !== "pending") throw new Error("expected a question");
+    const answer = answerOutput(halted.pending.id, "Lima");
+    // two days on the client's clock: still good (by the system's clock it expired a week ago)
+    now += 2 * DAY;
+    const peek = await w.client.inspect(halted.runId);
+    expect(peek?.status).toBe("pending");
+    now += 2 * DAY; // four days: past the three-day lifetime
+    const refused = await w.client
+      .resume(halted.runId, answer, { toolkit: w.toolkit, token: halted.token! })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "resume_token", problem: "expired" });
+    expect(w.ran).toEqual([]);
+    now -= 2 * DAY; // back to two days: the same token answers
+    const done = await w.client.resume(halted.runId, answer, { toolkit: w.toolkit, token: halted.token! });
+    expect(done.status).toBe("done");
+    expect(w.ran).toEqual(["Lima"]);
+  });
+
   it("a token answers two days later, while the run is kept (7 days by default)", async () => {
     const w = asking();
     const halted = await w.client.run("city?", { toolkit: w.toolkit });
