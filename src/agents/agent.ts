@@ -68,21 +68,27 @@ export function agent(name: string, options: AgentOptions): Agent {
         ...(signal === undefined ? {} : { signal }),
       });
     },
-    asTool: (to) => asTool(self, rootOf(clientOf(`${name}.asTool`, to))),
+    asTool: (to) => {
+      const client = clientOf(`${name}.asTool`, to);
+      return asTool(self, () => rootOf(client));
+    },
     runOptions: (client) => levelOptions(rootOf(clientOf(`${name}.runOptions`, { client }))),
   };
   return self;
 }
 
-/** The agent as a tool: `{ prompt }` in, its final text out, metadata `{ agent, turns, totalTokens }`. */
-function asTool(self: Agent, level: Level): Tool {
+/**
+ * The agent as a tool: `{ prompt }` in, its final text out, metadata `{ agent, turns, totalTokens }`. Each
+ * call runs on a level of its own (a level holds what its one run wrote of its tree).
+ */
+function asTool(self: Agent, level: () => Level): Tool {
   return {
     name: self.name,
     description: self.does,
     inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
     source: "agent",
     async execute(args, ctx) {
-      const result = await runLevel(level, String(args.prompt ?? ""), {
+      const result = await runLevel(level(), String(args.prompt ?? ""), {
         signal: ctx.signal,
         traceParent: ctx.traceParent,
       });

@@ -13,7 +13,7 @@ import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from 
 import type { ResumeOptions, RunOptions } from "../client/types";
 import type { Tool, ToolContext } from "../tools/types";
 import { ownTools, rolledUp, type Level } from "./level";
-import { childFor, entryOf, settleChild, type ChildEntry, type TreeGuess } from "./tree";
+import { childFor, entryOf, reserve, settleChild, type ChildEntry, type TreeGuess } from "./tree";
 import { budgeted, exhausted, ledgerFor, spend } from "./ledger";
 import type { Agent, AgentOptions, TaskResult } from "./types";
 
@@ -128,6 +128,8 @@ interface Outcome {
   usage?: RunResult["usage"];
   /** Already stored in the tree (a re-run call returning its child's recorded result). */
   kept?: true;
+  /** A new run's spawn, written with this outcome (tree.ts, reserve). */
+  held?: ChildEntry;
   st: TaskState;
 }
 
@@ -170,15 +172,14 @@ async function started(level: Level, member: Agent, prompt: string, ctx: ToolCon
   const over = level.ledger && exhausted(level.ledger, level.client.clock.now());
   if (over) return { output: `budget exhausted (${over}); incomplete`, isError: true };
   const limits = { agent: member.name, prompt, maxChildren: budget.maxChildren ?? Number.POSITIVE_INFINITY };
-  const { entry, fresh } = await childFor(
-    level.client,
-    ctx.runId,
-    ctx.idempotencyKey,
-    limits,
-    guessOf(level, ctx.runId),
-  ).catch((e) => {
-    throw runFailure(e);
-  });
+  const guess = guessOf(level, ctx.runId);
+  // a new run's spawn is written with its child's outcome (tree.ts, reserve); a resumed run's, first
+  const { entry, fresh } =
+    level.fresh && guess
+      ? reserve(guess, limits)
+      : await childFor(level.client, ctx.runId, ctx.idempotencyKey, limits, guess).catch((e) => {
+          throw runFailure(e);
+        });
   if (entry.run === "") return { output: entry.key, isError: true };
   const path = [...level.path, entry.id];
   const st: TaskState = { run: entry.run, path, ask: "" };
@@ -192,12 +193,14 @@ async function started(level: Level, member: Agent, prompt: string, ctx: ToolCon
       st,
     };
   member.options.onSpawn?.(path.join("/"));
+  // a new run's spawn, not written yet: it is, with the child's outcome
+  const held = level.fresh ? { held: entry } : {};
   try {
     const run = await runLevel(child, prompt, { runId: entry.run, signal: ctx.signal, traceParent: ctx.traceParent });
-    return fromRun(run, st);
+    return { ...fromRun(run, st), ...held };
   } catch (error) {
     const result: TaskResult = { status: "error", text: errorText(error), isError: true, turns: 0, totalTokens: 0 };
-    return { result, st };
+    return { result, st, ...held };
   }
 }
 
@@ -224,18 +227,21 @@ async function delegate(
       : await started(level, member, prompt, ctx);
   if (!("st" in outcome)) return outcome;
   const { result, usage, st } = outcome;
+  const { held } = outcome;
+  const record = (settled: Parameters<typeof settleChild>[3]) =>
+    settleChild(level.client, ctx.runId, ctx.idempotencyKey, settled, guessOf(level, ctx.runId)).catch((e) => {
+      throw runFailure(e);
+    });
   if (result.status === "pending") {
+    // the child's run is stored before the parent's halt: the answer's re-run call finds it by its entry
+    if (held) await record({ held });
     const request = result.pending!;
     return pending(stamped(request, st.path), { state: { run: st.run, path: st.path, ask: request.id } });
   }
   spend(level.ledger, result.totalTokens);
   if (!outcome.kept) {
     // stored before the parent's model sees it: a call re-run after a crash returns it, never runs the child again
-    await settleChild(level.client, ctx.runId, ctx.idempotencyKey, { result, usage }, guessOf(level, ctx.runId)).catch(
-      (e) => {
-        throw runFailure(e);
-      },
-    );
+    await record({ result, usage, held });
     member.options.onClose?.(st.path.join("/"), result.status);
   }
   return presented(name, result, usage);

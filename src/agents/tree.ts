@@ -92,6 +92,11 @@ export interface TreeGuess {
   raw: string | undefined;
   /** `raw` parsed, while nothing changed it since (a write that fails drops it). */
   tree?: TreeRecord;
+  /** A new run's spawns so far, and the last n of each definition (see `reserve`). */
+  spawns?: number;
+  top?: Record<string, number>;
+  /** The write under way: the next waits for it, so that it compares against what that one wrote. */
+  busy?: Promise<unknown>;
 }
 
 /** `entry`, once `raw` (the text of `tree`) is what is stored: the guess of the next write. */
@@ -103,8 +108,23 @@ function keep(guess: TreeGuess | undefined, raw: string | undefined, tree: TreeR
   return entry;
 }
 
-/** Reads, changes and writes the tree with a compare-and-set — first against `guess` — again until it lands. */
-async function update(
+/**
+ * Reads, changes and writes the tree with a compare-and-set — first against `guess` — again until it lands.
+ * Writes with a guess are one at a time (sibling task calls settle at once), each against the last.
+ */
+function update(
+  client: Client,
+  parentRunId: string,
+  change: (t: TreeRecord) => ChildEntry,
+  guess: TreeGuess | undefined,
+): Promise<ChildEntry> {
+  if (!guess) return write(client, parentRunId, change, undefined);
+  const next = (guess.busy ?? Promise.resolve()).then(() => write(client, parentRunId, change, guess));
+  guess.busy = next.catch(() => undefined);
+  return next;
+}
+
+async function write(
   client: Client,
   parentRunId: string,
   change: (t: TreeRecord) => ChildEntry,
@@ -164,21 +184,54 @@ export async function childFor(
   return { entry, fresh };
 }
 
-/** Records a child's settled outcome (and its usage) by value. */
+/**
+ * A new run's spawn, in memory: its entry is written with the child's outcome (its request or its result),
+ * not before. A new run has nothing stored until it halts, and every call of its turn settles before that,
+ * so a crash leaves no call of it to re-run and no child to find again: only this process writes its tree.
+ */
+export function reserve(
+  guess: TreeGuess,
+  child: { agent: string; prompt: string; maxChildren: number },
+): { entry: ChildEntry; fresh: boolean } {
+  const { agent, prompt, maxChildren } = child;
+  const spawns = guess.spawns ?? 0;
+  if (spawns >= maxChildren)
+    return { entry: { id: "", run: "", key: `maxChildren ${maxChildren} exceeded` }, fresh: false };
+  guess.spawns = spawns + 1;
+  const top = (guess.top ??= {});
+  const n = (top[agent] ?? 0) + 1;
+  top[agent] = n;
+  return {
+    entry: { id: `${agent}.${n}`, run: `agent-${crypto.randomUUID()}`, key: `${agent}:${prompt}` },
+    fresh: true,
+  };
+}
+
+/**
+ * Records a child's outcome by value: its settled result (and usage), or — `held`, a new run's spawn not
+ * written yet (see `reserve`) — its entry, with the n of its id, before it is returned.
+ */
 export function settleChild(
   client: Client,
   parentRunId: string,
   callKey: string,
-  settled: { result: TaskResult; usage?: Usage | undefined },
+  settled: { result?: TaskResult | undefined; usage?: Usage | undefined; held?: ChildEntry | undefined },
   guess?: TreeGuess,
 ) {
+  const { result, usage, held } = settled;
   return update(
     client,
     parentRunId,
     (tree) => {
+      if (held && !tree.calls[callKey]) {
+        tree.calls[callKey] = { ...held };
+        const dot = held.id.lastIndexOf(".");
+        const agent = held.id.slice(0, dot);
+        tree.n[agent] = Math.max(tree.n[agent] ?? 0, Number(held.id.slice(dot + 1)));
+      }
       const entry = tree.calls[callKey]!;
-      entry.result = settled.result;
-      if (settled.usage) entry.usage = settled.usage;
+      if (result) entry.result = result;
+      if (usage) entry.usage = usage;
       return entry;
     },
     guess,

@@ -36,6 +36,35 @@ const fanout = (declared: unknown[][]) => ({
 });
 
 describe("the task tool", () => {
+  it("a new run's two delegations store their children by value: ids in order, results kept, one write each", async () => {
+    const c = counts();
+    const inner = memoryStorage();
+    const ops: string[] = [];
+    const storage = {
+      ...inner,
+      get: (key: string) => (ops.push(`get ${key}`), inner.get(key)),
+      compareAndSet: (key: string, expected: string | undefined, value: string, o?: { ttlSeconds?: number }) => (
+        ops.push(`cas ${key}`), inner.compareAndSet!(key, expected, value, o)
+      ),
+    };
+    const coordinator = agent("coordinator", { does: "splits", model: "m-coord", team: [explorer()] });
+    const r = await coordinator.run("answer using two lookups", { client: clientOn(storage, c, fanout([])) });
+    expect(r.text).toBe("synthesis: found:data(x) + found:data(x)");
+    // the tree of the new run is written once per settled child, and never read first
+    const tree = ops.filter((o) => o.includes(" agents:"));
+    expect(tree.map((o) => o.split(" ")[0])).toEqual(["cas", "cas"]);
+    const stored = JSON.parse((await inner.get(tree[0]!.slice(4)))!) as {
+      n: Record<string, number>;
+      calls: Record<string, { id: string; key: string; result?: { status: string; text: string } }>;
+    };
+    expect(stored.n).toEqual({ explore: 2 });
+    const calls = Object.values(stored.calls).sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(calls.map((e) => [e.id, e.key, e.result?.status, e.result?.text])).toEqual([
+      ["explore.1", "explore:find A", "done", "found:data(x)"],
+      ["explore.2", "explore:find B", "done", "found:data(x)"],
+    ]);
+  });
+
   it("fans out: two children, two tool messages, usage rolled up over six model calls", async () => {
     const declared: unknown[][] = [];
     const c = counts();
