@@ -198,9 +198,9 @@ export function reserve(
   if (spawns >= maxChildren)
     return { entry: { id: "", run: "", key: `maxChildren ${maxChildren} exceeded` }, fresh: false };
   guess.spawns = spawns + 1;
-  const top = (guess.top ??= {});
+  const top = guess.top ?? {};
   const n = (top[agent] ?? 0) + 1;
-  top[agent] = n;
+  guess.top = { ...top, [agent]: n };
   return {
     entry: { id: `${agent}.${n}`, run: `agent-${crypto.randomUUID()}`, key: `${agent}:${prompt}` },
     fresh: true,
