@@ -89,7 +89,7 @@ export async function bench({ smoke }) {
     { name: `expire: reads the records of the due runs alone (${r.runsRead} of ${total})`, ok: r.runsRead === due },
   ];
   const text = [
-    `${total.toLocaleString("en")} runs halted into a counted \`memoryStorage\`, each on a question with a deadline: ${due} due in 60 s, the rest an hour on and after; the clock moves 2 minutes, then one \`client.expire({ toolkit })\`. The sweep finds the due runs through the deadline index (a directory of minutes and a bucket per minute, in the same storage) and reads no other run's record.`,
+    `${total.toLocaleString("en")} runs halted into a counted \`memoryStorage\`, each on a question with a deadline: ${due} due in 60 s, the rest an hour on and after; the clock moves 2 minutes, then one \`client.expire({ toolkit })\`. The sweep finds the due runs through the deadline index (a directory of minutes and a bucket per minute, in the same storage) and reads no other run's record; each run it continues also has its event log's head read (a continuation streams into the log of a run a handler served).`,
     "",
     table(
       [
@@ -98,7 +98,7 @@ export async function bench({ smoke }) {
         "Continued",
         "Run records read (distinct)",
         "Record reads",
-        "Index reads",
+        "Index and log-head reads",
         "expire()",
         "halting them all",
       ],

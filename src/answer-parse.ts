@@ -1,57 +1,47 @@
 // The trust boundary: parseAnswer / parseRequest check an Answer or Request that arrived from an untrusted
 // place (a form post, a queue, another port) field by field, and copy its `data` as bounded plain JSON; the
 // error names the first bad field.
-import {
-  boolean,
-  is,
-  jsonObject,
-  nonEmpty,
-  oneOf,
-  optional,
-  problemIn,
-  shape,
-  string,
-  type Check,
-} from "./_internal/check";
+// the shapes below are written with the check combinators under one name, as a schema library's are
+import * as check from "./_internal/check";
 import { isPlainObject, typeName } from "./_internal/json";
 import { APPROVAL_OPTIONS, isMessage, MESSAGE_TEXT, REASONS, REASONS_TEXT } from "./answer";
 import { InvalidAnswerError } from "./errors";
 import type { Answer, PendingRequest } from "./types";
 
-const data = optional(jsonObject());
+const data = check.optional(check.jsonObject());
 
 /** An Answer's data: any JSON object, whose `remember` and `sameArgs` (answerApproval's) have their types. */
-const answerData = optional(
-  shape(
+const answerData = check.optional(
+  check.shape(
     {
-      remember: optional(is(APPROVAL_OPTIONS.remember.test, APPROVAL_OPTIONS.remember.want)),
-      sameArgs: optional(is(APPROVAL_OPTIONS.sameArgs.test, APPROVAL_OPTIONS.sameArgs.want)),
+      remember: check.optional(check.is(APPROVAL_OPTIONS.remember.test, APPROVAL_OPTIONS.remember.want)),
+      sameArgs: check.optional(check.is(APPROVAL_OPTIONS.sameArgs.test, APPROVAL_OPTIONS.sameArgs.want)),
     },
     "must be a JSON object",
   ),
 );
 
-const ANSWER: Record<string, Check> = {
-  id: nonEmpty,
-  ok: boolean,
+const ANSWER: Record<string, check.Check> = {
+  id: check.nonEmpty,
+  ok: check.boolean,
   data: answerData,
-  reason: optional(oneOf(REASONS, REASONS_TEXT)),
-  message: optional(is(isMessage, MESSAGE_TEXT)),
+  reason: check.optional(check.oneOf(REASONS, REASONS_TEXT)),
+  message: check.optional(check.is(isMessage, MESSAGE_TEXT)),
 };
 
-const REQUEST: Record<string, Check> = {
-  id: nonEmpty,
-  kind: nonEmpty,
-  prompt: string,
-  url: optional(string),
+const REQUEST: Record<string, check.Check> = {
+  id: check.nonEmpty,
+  kind: check.nonEmpty,
+  prompt: check.string,
+  url: check.optional(check.string),
   data,
-  expiresAt: optional(
-    is((s) => typeof s === "string" && !Number.isNaN(Date.parse(s)), "must be an RFC 3339 timestamp"),
+  expiresAt: check.optional(
+    check.is((s) => typeof s === "string" && !Number.isNaN(Date.parse(s)), "must be an RFC 3339 timestamp"),
   ),
 };
 
-const ANSWER_SHAPE = shape(ANSWER);
-const REQUEST_SHAPE = shape(REQUEST);
+const ANSWER_SHAPE = check.shape(ANSWER);
+const REQUEST_SHAPE = check.shape(REQUEST);
 
 /** How deep, and how large (string characters, keys and values counted), untrusted `data` may be. */
 const MAX_DEPTH = 64;
@@ -76,7 +66,7 @@ function read<T>(what: string, field: string, get: () => T): T {
  * Only the known fields, each read once, in their order; `data` deep-copied as plain JSON (no prototype
  * tricks, getters or proxies survive), so what is checked is what is returned.
  */
-function parseWith<T>(what: string, fields: Record<string, Check>, check: Check, value: unknown): T {
+function parseWith<T>(what: string, fields: Record<string, check.Check>, whole: check.Check, value: unknown): T {
   if (!read(what, "", () => isPlainObject(value))) {
     throw new InvalidAnswerError("", `toolnexus: invalid ${what}: expected a JSON object, got ${typeName(value)}`);
   }
@@ -87,7 +77,7 @@ function parseWith<T>(what: string, fields: Record<string, Check>, check: Check,
     const copy = key === "data" && read(what, key, () => isPlainObject(field));
     out[key] = copy ? cloneJson(field, what, key, 0, { left: MAX_SIZE }) : field;
   }
-  const problem = problemIn(check, out);
+  const problem = check.problemIn(whole, out);
   if (problem) throw new InvalidAnswerError(problem.path, `toolnexus: invalid ${what}: ${problem.describe()}`);
   return out as T;
 }

@@ -44,56 +44,9 @@ export { eventStreamResponse } from "./edge/event-stream";
 export type { EventStreamOptions } from "./edge/event-stream";
 export { createRunHandler } from "./edge/run-handler";
 export type { RunHandlerContext, RunHandlerOptions } from "./edge/run-handler";
-// the page side, also at toolnexus/page (re-exported here for this release)
-export { createRunSession, readEventStream } from "./page/index";
-export type {
-  RunSession,
-  RunSessionCall,
-  RunSessionCallStatus,
-  RunSessionError,
-  RunSessionOptions,
-  RunSessionState,
-  RunSessionStatus,
-  RunSessionMessage,
-  SessionStorageLike,
-  AnswerOptions,
-} from "./page/index";
-export { memoryStorage } from "./storage/memory";
-export type { MemoryStorageOptions } from "./storage/memory";
-export { webStorage } from "./storage/web";
-export type { WebStorageOptions, WebStorageLike, LockManagerLike } from "./storage/web";
-export { kvStorage } from "./storage/kv";
-export type { KvStorageOptions, KVNamespaceLike } from "./storage/kv";
-export { durableObjectStorage } from "./storage/durable-object";
-export { RunStoreObject } from "./storage/run-store-object";
-export type {
-  DurableObjectStorageOptions,
-  DurableObjectStorageLike,
-  DurableObjectNamespaceLike,
-  RunStoreStorageLike,
-} from "./storage/durable-object";
-export { denoKvStorage } from "./storage/deno-kv";
-export type { DenoKvStorageOptions, DenoKvLike, DenoKvAtomicLike, DenoKvKey, DenoKvKeyPart } from "./storage/deno-kv";
-export { postgresStorage } from "./storage/postgres";
-export type {
-  PostgresStorageOptions,
-  PostgresStorage,
-  PostgresQueryLike,
-  PostgresUnsafeLike,
-} from "./storage/postgres";
-export type { SweepingStorage } from "./storage/sql";
-export { redisStorage } from "./storage/redis";
-export type {
-  RedisStorageOptions,
-  RedisClientLike,
-  NodeRedisLike,
-  IoRedisLike,
-  UpstashRedisLike,
-} from "./storage/redis";
-export { d1Storage } from "./storage/d1";
-export type { D1StorageOptions, D1Storage, D1DatabaseLike, D1PreparedStatementLike } from "./storage/d1";
-export { sqliteStorage } from "./storage/sqlite";
-export type { SqliteStorageOptions, SqliteStorage, SqliteDatabaseLike, SqliteStatementLike } from "./storage/sqlite";
+// the page side and the stores, also at toolnexus/page and toolnexus/storage (re-exported here for this release)
+export * from "./page/index";
+export * from "./storage/index";
 export { createClient } from "./client";
 export type {
   Client,

@@ -38,8 +38,11 @@ function take(r: Reading): SSEEvent | undefined {
   return data === undefined ? undefined : { event: type || "message", data, id: lastId || undefined };
 }
 
-/** One field line, text[start, end), read into `r`: the common `data: …` line costs one slice. */
-function readField(r: Reading, text: string, start: number, end: number, onRetry?: (ms: number) => void): void {
+/**
+ * One field line, text[start, end), read into `r`: the common `data: …` line costs one slice. `retry` is
+ * skipped: it sets an EventSource's reconnection delay, and these readers never reconnect.
+ */
+function readField(r: Reading, text: string, start: number, end: number): void {
   if (text.startsWith("data:", start)) {
     const value = text.slice(text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5, end);
     r.data = r.data === undefined ? value : `${r.data}\n${value}`;
@@ -52,9 +55,7 @@ function readField(r: Reading, text: string, start: number, end: number, onRetry
   const value = at === -1 ? "" : field.slice(field.charCodeAt(at + 1) === 32 ? at + 2 : at + 1);
   if (name === "data") r.data = r.data === undefined ? value : `${r.data}\n${value}`;
   else if (name === "event") r.type = value;
-  else if (name === "id") {
-    if (!value.includes("\0")) r.lastId = value;
-  } else if (name === "retry" && onRetry && /^[0-9]+$/.test(value)) onRetry(Number(value));
+  else if (name === "id" && !value.includes("\0")) r.lastId = value;
 }
 
 /**
@@ -67,14 +68,10 @@ function bounded(length: number, max: number): void {
 
 /**
  * A push-style parser: `feed` decoded text, get `onEvent` for every dispatched event. `feed` expects
- * text whose byte-order mark is already gone (`TextDecoder` removes it). `retry:` values reach `onRetry`.
+ * text whose byte-order mark is already gone (`TextDecoder` removes it).
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function createSSEParser(
-  onEvent: (event: SSEEvent) => void,
-  onRetry?: (ms: number) => void,
-  maxLine = MAX_SSE_LINE,
-): SSEParser {
+export function createSSEParser(onEvent: (event: SSEEvent) => void, maxLine = MAX_SSE_LINE): SSEParser {
   let carry = ""; // the start of a line that has not ended yet (never holds a CR or LF)
   let skipLF = false; // the last piece ended with CR: a leading LF completes that CRLF
   const r: Reading = { data: undefined, type: "", lastId: "" };
@@ -82,7 +79,7 @@ export function createSSEParser(
   // one line, text[start, end): a blank one dispatches the event read
   const line = (text: string, start = 0, end = text.length): void => {
     bounded(end - start + (r.data?.length ?? 0), maxLine);
-    if (start !== end) return readField(r, text, start, end, onRetry);
+    if (start !== end) return readField(r, text, start, end);
     const event = take(r);
     if (event) onEvent(event);
   };

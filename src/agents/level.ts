@@ -4,6 +4,7 @@ import { ConfigError } from "../errors";
 import type { Client } from "../client";
 import type { RunResult, Usage } from "../types";
 import type { Tool } from "../tools/types";
+import type { Ledger } from "./ledger";
 import type { Agent } from "./types";
 
 /** An agent as it runs at one place of the tree. */
@@ -12,6 +13,8 @@ export interface Level {
   client: Client;
   /** Its handle path: `["root", "planner.1"]`, `["root", "planner.1", "booker.1"]`. */
   path: string[];
+  /** Its budget and spend in this process (ledger.ts); a root's is made when it runs. */
+  ledger?: Ledger;
 }
 
 /** An agent's own tools, as a list. */

@@ -14,6 +14,7 @@ import type { ResumeOptions, RunOptions } from "../client/types";
 import type { Tool, ToolContext } from "../tools/types";
 import { ownTools, rolledUp, type Level } from "./level";
 import { childFor, entryOf, settleChild, type ChildEntry } from "./tree";
+import { budgeted, exhausted, ledgerFor, spend } from "./ledger";
 import type { Agent, AgentOptions, TaskResult } from "./types";
 
 /** What a suspended `task` call keeps (its tool state): the child's run, handle path and the id it asked with. */
@@ -138,15 +139,25 @@ async function answered(level: Level, member: Agent, st: TaskState, ctx: ToolCon
     throw runFailure(e);
   });
   if (entry?.result) return { result: entry.result, ...(entry.usage ? { usage: entry.usage } : {}), kept: true, st };
-  const child: Level = { agent: member, client: level.client, path: st.path };
-  return fromRun(await resumeChild(child, st, ctx.answer!, ctx.traceParent), st);
+  return fromRun(await resumeChild(childOf(level, member, st.path), st, ctx.answer!, ctx.traceParent), st);
 }
+
+/** A child level under `level`: its ledger carved from the parent's. */
+const childOf = (level: Level, member: Agent, path: string[]): Level => ({
+  agent: member,
+  client: level.client,
+  path,
+  ledger: ledgerFor(member.options.budget, level.ledger, level.client.clock.now()),
+});
 
 /** A call's child: a new one, run now; or — a call re-run after a crash — the one it already has. */
 async function started(level: Level, member: Agent, prompt: string, ctx: ToolContext): Promise<Outcome | ToolResult> {
   const budget = level.agent.options.budget ?? {};
   const maxDepth = budget.maxDepth ?? 3;
   if (level.path.length > maxDepth) return { output: `maxDepth ${maxDepth} exceeded`, isError: true };
+  // the chain is walked before a spawn too: a sibling's spend may have drained the pool
+  const over = level.ledger && exhausted(level.ledger, level.client.clock.now());
+  if (over) return { output: `budget exhausted (${over}); incomplete`, isError: true };
   const limits = { agent: member.name, prompt, maxChildren: budget.maxChildren ?? Number.POSITIVE_INFINITY };
   const { entry, fresh } = await childFor(level.client, ctx.runId, ctx.idempotencyKey, limits).catch((e) => {
     throw runFailure(e);
@@ -154,7 +165,7 @@ async function started(level: Level, member: Agent, prompt: string, ctx: ToolCon
   if (entry.run === "") return { output: entry.key, isError: true };
   const path = [...level.path, entry.id];
   const st: TaskState = { run: entry.run, path, ask: "" };
-  const child: Level = { agent: member, client: level.client, path };
+  const child = childOf(level, member, path);
   if (entry.result) return { result: entry.result, ...(entry.usage ? { usage: entry.usage } : {}), kept: true, st };
   if (!fresh)
     return {
@@ -200,6 +211,7 @@ async function delegate(
     const request = result.pending!;
     return pending(stamped(request, st.path), { state: { run: st.run, path: st.path, ask: request.id } });
   }
+  spend(level.ledger, result.totalTokens);
   if (!outcome.kept) {
     // stored before the parent's model sees it: a call re-run after a crash returns it, never runs the child again
     await settleChild(level.client, ctx.runId, ctx.idempotencyKey, result, usage).catch((e) => {
@@ -245,13 +257,23 @@ export function levelOptions(level: Level): RunOptions {
   };
 }
 
+/** The level's budget for a run of it (ledger.ts): its options' hooks and signal, and its result named. */
+function withBudget(level: Level, signal: AbortSignal | undefined) {
+  const now = () => level.client.clock.now();
+  level.ledger ??= ledgerFor(level.agent.options.budget, undefined, now());
+  const { done, ...options } = budgeted(level.ledger, now, level.agent.options.hooks, signal);
+  return { options, done: (result: RunResult) => done(rolledUp(result)) };
+}
+
 export async function runLevel(level: Level, prompt: string, extra: RunOptions = {}): Promise<RunResult> {
-  return rolledUp(await level.client.run(prompt, { ...levelOptions(level), ...extra }));
+  const budget = withBudget(level, extra.signal);
+  return budget.done(await level.client.run(prompt, { ...levelOptions(level), ...extra, ...budget.options }));
 }
 
 export async function* streamLevel(level: Level, prompt: string, extra: RunOptions = {}): AsyncGenerator<StreamEvent> {
-  for await (const event of level.client.stream(prompt, { ...levelOptions(level), ...extra }))
-    yield event.type === "done" ? { ...event, result: rolledUp(event.result) } : event;
+  const budget = withBudget(level, extra.signal);
+  for await (const event of level.client.stream(prompt, { ...levelOptions(level), ...extra, ...budget.options }))
+    yield event.type === "done" ? { ...event, result: budget.done(event.result) } : event;
 }
 
 export async function resumeLevel(
@@ -270,5 +292,6 @@ export async function resumeLevel(
     agent,
     ...extra,
   };
-  return rolledUp(await level.client.resume(runId, answer, opts));
+  const budget = withBudget(level, extra.signal);
+  return budget.done(await level.client.resume(runId, answer, { ...opts, ...budget.options }));
 }

@@ -72,7 +72,7 @@ export class ExchangeLog {
     return stored("get", key, () => this.storage.get(key));
   }
 
-  /** The run's head and its stored text, or undefined when no handler (nor a continuation of it) saw the run. */
+  /** The run's head and its stored text, or undefined when no handler served the run. */
   head(): Promise<StoredHead | undefined> {
     return readHead(this.storage, this.runId);
   }
@@ -93,7 +93,10 @@ export class ExchangeLog {
     this.writing = { head, raw, waiting: [], batch: 0, chain: Promise.resolve(), stopped: false, timer, onStop };
   }
 
-  /** Keeps `event` as the log keeps it (atRest); a boundary (or a full batch) writes the batch. Resolves once that write is done. */
+  /**
+   * Keeps `event` as the log keeps it (atRest: page-safe, no token); a boundary (or a full batch) writes the
+   * batch. Resolves once that write is done.
+   */
   append(event: StreamEvent): Promise<void> {
     const writing = this.writing;
     if (!writing) return Promise.resolve();

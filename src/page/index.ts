@@ -10,6 +10,7 @@ export type {
   RunSession,
   RunSessionCall,
   RunSessionCallStatus,
+  RunSessionClock,
   RunSessionError,
   RunSessionMessage,
   RunSessionOptions,

@@ -56,13 +56,13 @@ export function load(storage: SessionStorageLike | undefined, key: string): Kept
     kept = undefined;
   }
   const tokens = kept?.tokens && typeof kept.tokens === "object" ? kept.tokens : undefined;
-  const stream = streamOf(kept?.stream);
+  // a field left undefined is not kept: JSON leaves it out
   return {
     conversationId: typeof kept?.conversationId === "string" ? kept.conversationId : `conv-${crypto.randomUUID()}`,
     messages: Array.isArray(kept?.messages) ? kept.messages.filter(isMessage) : [],
-    ...(typeof kept?.runId === "string" && kept.runId ? { runId: kept.runId } : {}),
-    ...(tokens ? { tokens: Object.fromEntries(Object.entries(tokens).filter(([, t]) => typeof t === "string")) } : {}),
-    ...(stream ? { stream } : {}),
+    runId: typeof kept?.runId === "string" && kept.runId ? kept.runId : undefined,
+    tokens: tokens && Object.fromEntries(Object.entries(tokens).filter(([, t]) => typeof t === "string")),
+    stream: streamOf(kept?.stream),
   };
 }
 

@@ -1,8 +1,7 @@
 // The page's reading of a run's event stream (what eventStreamResponse sends): each StreamEvent exactly as
-// sent, and the endpoint's error body or `error` event as a ToolnexusError carrying the server's code — a
-// RunConflictError with its `reason` for a conflict.
+// sent, with the id it was sent with, and the endpoint's error body or `error` event as a ToolnexusError
+// carrying the server's code — a RunConflictError with its `reason` for a conflict.
 import { NetworkError, StreamError, type ToolnexusError } from "../errors";
-import { parseSSE, readSSE } from "../_internal/sse";
 import { type ErrorPayload, errorOfPayload, payloadOfBody, payloadOfFields } from "../protocol/error-body";
 import type { StreamEvent } from "../types";
 
@@ -14,7 +13,7 @@ export async function responseError(res: Response): Promise<ToolnexusError> {
 }
 
 /** The event stream of an endpoint's response: its error as a ToolnexusError, a body of another kind refused. */
-async function responseBody(res: Response): Promise<ReadableStream<Uint8Array>> {
+export async function responseBody(res: Response): Promise<ReadableStream<Uint8Array>> {
   if (!res.ok) throw await responseError(res);
   const type = res.headers.get("content-type");
   if (!res.body || (type && !type.toLowerCase().includes("text/event-stream"))) {
@@ -33,14 +32,6 @@ async function bodyOf(source: Response | ReadableStream<Uint8Array>): Promise<Re
 const notEvents = (got: string, cause?: unknown): StreamError =>
   new StreamError(`toolnexus: expected StreamEvents (from eventStreamResponse), got ${got}`, { cause });
 
-/** fetch reports a lost connection as a TypeError in every runtime; anything else (an abort) stays as it is. */
-function readFailure(error: unknown): unknown {
-  // the parser refuses a line over its bound (64 Mi characters)
-  if (error instanceof RangeError) return new StreamError(error.message, { cause: error });
-  if (!(error instanceof TypeError)) return error;
-  return new NetworkError("toolnexus: the event stream's connection was lost; try again", { cause: error });
-}
-
 function eventOf(event: string, text: string): StreamEvent {
   let data: unknown;
   try {
@@ -58,31 +49,60 @@ function eventOf(event: string, text: string): StreamEvent {
 /** An `error` event without a code and a message of its own. */
 const SERVER_FAILED: ErrorPayload = { code: "internal", message: "toolnexus: the run failed on the server" };
 
-const ENDED_EARLY = "toolnexus: the event stream ended before its done event (cut off); run it again";
-
-/** Thrown out of readSSE's callback to stop reading at the `done` event (it cancels the stream). */
-const DONE = Symbol("done");
-
 /**
- * Calls `onEvent` with each event of the stream, in order, and the id it was sent with (when it had one):
- * what a page plays and resumes from. Resolves after the `done` event; rejects as readEventStream throws.
+ * Each event of an endpoint's stream with the id it was sent with (when it had one), to its `done` event: what a
+ * page plays and resumes from; it throws as readEventStream does, and lets the stream go when reading ends.
+ *
+ * It reads the frames as eventStreamResponse writes them: lines ended by LF (a CR before it dropped), the
+ * fields `event`, `data` and `id`, a blank line ending a frame that has data; comments and other fields are
+ * skipped. A provider's streams, with every line end the SSE spec allows and a bound on a line, are read by
+ * `_internal/sse.ts` instead.
  */
-export async function readEvents(res: Response, onEvent: (event: StreamEvent, id?: string) => void): Promise<void> {
-  const body = await responseBody(res);
-  let listening = false; // what onEvent throws is its own error, never a lost connection
+export async function* readEvents(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<{ event: StreamEvent; id: string | undefined }> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let rest = "";
+  let name = "";
+  let data: string | undefined;
+  let id: string | undefined;
   try {
-    await readSSE(body, (sse) => {
-      const event = eventOf(sse.event, sse.data);
-      listening = true;
-      onEvent(event, sse.id);
-      listening = false;
-      if (event.type === "done") throw DONE;
-    });
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      const text = decoder.decode(chunk.value, { stream: true });
+      rest += text;
+      if (!text.includes("\n")) continue; // a line still arriving
+      const lines = rest.split("\n");
+      rest = lines.pop() as string;
+      for (const raw of lines) {
+        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+        if (line) {
+          const at = line.indexOf(":");
+          const field = at === -1 ? line : line.slice(0, at);
+          const value = at === -1 ? "" : line.slice(line[at + 1] === " " ? at + 2 : at + 1);
+          if (field === "data") data = data === undefined ? value : `${data}\n${value}`;
+          else if (field === "event") name = value;
+          else if (field === "id") id = value;
+          continue;
+        }
+        // a blank line ends the frame
+        if (data !== undefined) {
+          const event = eventOf(name || "message", data);
+          yield { event, id };
+          if (event.type === "done") return;
+        }
+        name = "";
+        data = undefined;
+      }
+    }
   } catch (error) {
-    if (error === DONE) return;
-    throw listening ? error : readFailure(error);
+    // fetch reports a lost connection as a TypeError in every runtime; an abort stays an abort
+    if (!(error instanceof TypeError)) throw error;
+    throw new NetworkError("toolnexus: the event stream's connection was lost; try again", { cause: error });
+  } finally {
+    reader.cancel().catch(() => {});
   }
-  throw new StreamError(ENDED_EARLY);
+  throw new StreamError("toolnexus: the event stream ended before its done event (cut off); run it again");
 }
 
 /**
@@ -94,22 +114,5 @@ export async function readEvents(res: Response, onEvent: (event: StreamEvent, id
 export async function* readEventStream(
   source: Response | ReadableStream<Uint8Array>,
 ): AsyncGenerator<StreamEvent, void, undefined> {
-  const sse = parseSSE(await bodyOf(source));
-  try {
-    for (;;) {
-      let step: IteratorResult<{ event: string; data: string }>;
-      try {
-        step = await sse.next();
-      } catch (error) {
-        throw readFailure(error);
-      }
-      if (step.done) break;
-      const event = eventOf(step.value.event, step.value.data);
-      yield event;
-      if (event.type === "done") return;
-    }
-  } finally {
-    await sse.return?.();
-  }
-  throw new StreamError(ENDED_EARLY);
+  for await (const { event } of readEvents(await bodyOf(source))) yield event;
 }

@@ -21,14 +21,11 @@ export async function restore(core: Core): Promise<void> {
     after: stream && formatEventId(stream.exchange, 0),
     token: Object.values(tokens)[0], // any token of the run continues one whose answers were applied
   };
-  let gone = false;
   await playExchange(core, body, (error) => {
-    gone = error?.code === "run_not_found";
-    return gone;
-  });
-  if (gone) {
+    if (error?.code !== "run_not_found") return undefined;
     // expired, or never the endpoint's: what was kept stays shown
     forgetRun(core);
     update(core, { status: "idle" });
-  }
+    return true;
+  });
 }

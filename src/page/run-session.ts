@@ -6,11 +6,22 @@ import { answerDeclined } from "../answer";
 import { ConfigError, shown } from "../errors";
 import type { ResumeBody, StartBody } from "../protocol/requests";
 import type { Answer } from "../types";
+import { deadlineTimer, type RunSessionClock, SYSTEM_CLOCK } from "./deadline";
 import { defaultStorage, load, type SessionStorageLike } from "./kept";
 import { restore } from "./restore";
-import { appendMessage, type Core, forgetRun, IDLE, persist, type RunSessionState, update } from "./state";
+import {
+  appendMessage,
+  type Core,
+  followDeadline,
+  forgetRun,
+  IDLE,
+  persist,
+  type RunSessionState,
+  update,
+} from "./state";
 import { playExchange, requestStop } from "./stream";
 
+export type { RunSessionClock } from "./deadline";
 export type { RunSessionMessage, SessionStorageLike } from "./kept";
 export type {
   RunSessionCall,
@@ -29,6 +40,11 @@ export interface RunSessionOptions {
   storage?: SessionStorageLike | null;
   /** The storage key. Default `"toolnexus:run-session"`. */
   key?: string;
+  /**
+   * What the session tells the time by: at the earliest `expiresAt` of the open requests it restores the run
+   * once, so the run that went on by itself shows. Default: `Date.now()` and the global timers.
+   */
+  clock?: RunSessionClock;
 }
 
 export interface AnswerOptions {
@@ -38,7 +54,11 @@ export interface AnswerOptions {
 
 export interface RunSession {
   readonly state: RunSessionState;
-  /** Calls `listener` with the state now and after every change; returns the unsubscribe. */
+  /**
+   * Calls `listener` with the state now and after every change; returns the unsubscribe. While the session
+   * has a listener it restores the run once when an open request's deadline passes; once the last one
+   * unsubscribes it sets no timer.
+   */
   subscribe(listener: (state: RunSessionState) => void): () => void;
   /**
    * Starts the conversation's next run. Ignored while one is streaming. Open questions are declined first
@@ -144,6 +164,7 @@ export function createRunSession(options: RunSessionOptions): RunSession {
     current: undefined,
     live: undefined,
     listeners: new Set(),
+    watchDeadline: deadlineTimer(options.clock ?? SYSTEM_CLOCK, () => void restore(core)),
     endpoint: String(options.endpoint),
     fetch: options.fetch,
     storage,
@@ -157,7 +178,11 @@ export function createRunSession(options: RunSessionOptions): RunSession {
     subscribe: (listener) => {
       core.listeners.add(listener);
       listener(core.state);
-      return () => void core.listeners.delete(listener);
+      followDeadline(core);
+      return () => {
+        core.listeners.delete(listener);
+        followDeadline(core);
+      };
     },
     send: (prompt) => send(core, prompt),
     answer: (a, opts = {}) => answer(core, a, opts),

@@ -68,10 +68,12 @@ export interface Core {
   kept: Kept;
   current: AbortController | undefined;
   /** The exchange streaming now, once its response named its run. */
-  live: { runId: string; stopping: boolean } | undefined;
+  live: { runId: string } | undefined;
   /** The page stopped its last prompt's exchange (`abort()`): the next prompt asks the endpoint to wait it out. */
   stopped?: true | undefined;
   readonly listeners: Set<(state: RunSessionState) => void>;
+  /** The deadline timer (deadline.ts), told the open requests to watch after every change. */
+  readonly watchDeadline: (requests: readonly PendingRequest[] | undefined) => void;
   readonly endpoint: string;
   readonly fetch: typeof fetch | undefined;
   readonly storage: SessionStorageLike | undefined;
@@ -82,6 +84,13 @@ export interface Core {
 export function update(core: Core, patch: Partial<RunSessionState>): void {
   core.state = { ...core.state, ...patch };
   for (const listener of [...core.listeners]) listener(core.state);
+  followDeadline(core);
+}
+
+/** The deadline timer watches the open requests while someone listens and no exchange streams. */
+export function followDeadline(core: Core): void {
+  const { status, requests } = core.state;
+  core.watchDeadline(core.listeners.size > 0 && status !== "streaming" ? requests : undefined);
 }
 
 /** Saves the visible messages and `patch` (an `undefined` runId, tokens or stream is not saved: JSON leaves it out). */

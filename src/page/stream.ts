@@ -6,7 +6,7 @@ import { parseEventId } from "../protocol/event-id";
 import { RUN_ID_HEADER } from "../protocol/headers";
 import type { RunRequestBody, StopBody } from "../protocol/requests";
 import type { PendingResult, RunResult, StreamEvent } from "../types";
-import { readEvents } from "./read-events";
+import { readEvents, responseBody } from "./read-events";
 import {
   appendMessage,
   type Core,
@@ -91,7 +91,7 @@ function attach(core: Core, res: Response, id: string | undefined): void {
   const runId = res.headers.get(RUN_ID_HEADER);
   const exchange = parseEventId(id)?.exchange;
   if (!runId || exchange === undefined) return;
-  core.live ??= { runId, stopping: false };
+  core.live ??= { runId };
   persist(core, { stream: { runId, exchange, base: core.state.messages.length } });
 }
 
@@ -113,13 +113,13 @@ export async function playExchange(
   let cut = false; // the connection dropped: the exchange may go on, and a restore() re-attaches to it
   try {
     const res = await postToEndpoint(core, body, controller.signal);
-    await readEvents(res, (event, id) => {
+    for await (const { event, id } of readEvents(await responseBody(res))) {
       if (!started) attach(core, res, id);
       started = true;
       if (event.type === "text") streamed = true;
       if (event.type === "done") finish(core, event.result, streamed, base);
       else onEvent(core, event);
-    });
+    }
   } catch (error) {
     settleText(core);
     if (isAbort(error, controller.signal)) {
@@ -144,7 +144,6 @@ export async function playExchange(
 export async function requestStop(core: Core): Promise<void> {
   const live = core.live;
   if (!live) return core.current?.abort();
-  live.stopping = true;
   const body: StopBody = { runId: live.runId, stop: true };
   await postToEndpoint(core, body).then(
     (res) => res.body?.cancel(),

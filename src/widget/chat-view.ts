@@ -1,7 +1,7 @@
 // What the chat element does, apart from being an element: it starts the run session once there is an
 // endpoint, draws every state the session reports into the element's shadow root, keeps one card per open
-// Request (what is typed into a card survives a redraw), gives focus back when a run pauses, and restores
-// the run once when an open question's deadline passes (the continued run shows without a reload).
+// Request (what is typed into a card survives a redraw) and gives focus back when a run pauses. The session
+// it listens to restores the run when an open question's deadline passes (the continued run shows then).
 import {
   answerApproval,
   createRunSession,
@@ -43,9 +43,6 @@ function storageOfAttribute(kind: string | null): StorageOption | undefined {
 
 type Drawn = { messages?: unknown; requests?: unknown; busy?: boolean };
 
-/** The longest delay a timer keeps (about 24.8 days); a later deadline is waited for in steps. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-
 export class ChatView {
   fetch: typeof fetch | undefined;
   storage: StorageOption | undefined;
@@ -58,9 +55,6 @@ export class ChatView {
   #drawn: Drawn = {};
   #cards = new Map<string, HTMLElement>();
   #refocus = false;
-  #deadline: ReturnType<typeof setTimeout> | undefined;
-  /** The requests whose deadline already had the page restore the run: each is restored for once. */
-  #expired = new Set<string>();
 
   constructor(host: HTMLElement) {
     this.#host = host;
@@ -76,32 +70,12 @@ export class ChatView {
     }
     this.#off?.();
     this.#off = this.session.subscribe((state) => this.draw(state));
-    this.#watch(this.session.state);
   }
 
+  /** Stops listening: the session sets no deadline timer for an element that is not shown. */
   disconnect(): void {
     this.#off?.();
     this.#off = undefined;
-    this.#watch(undefined);
-  }
-
-  /**
-   * One timer, set for the earliest deadline of the open requests while the element is shown: when it
-   * passes, `restore()` once shows the run as it went on by itself (semantics 8), without a reload.
-   */
-  #watch(state: RunSessionState | undefined): void {
-    clearTimeout(this.#deadline);
-    this.#deadline = undefined;
-    if (!state || !this.#off || state.status === "streaming") return;
-    const open = state.requests.filter((r) => r.expiresAt !== undefined && !this.#expired.has(r.id));
-    const at = Math.min(...open.map((r) => Date.parse(r.expiresAt!)).filter((t) => !Number.isNaN(t)));
-    if (at === Number.POSITIVE_INFINITY) return;
-    const wait = Math.min(Math.max(at - Date.now(), 0), LONGEST_TIMER_MS);
-    this.#deadline = setTimeout(() => {
-      if (Date.now() < at) return this.#watch(state); // a deadline past the longest timer: wait again
-      for (const r of open) if (Date.parse(r.expiresAt!) <= at) this.#expired.add(r.id);
-      void this.session?.restore();
-    }, wait);
   }
 
   #options(): { fetch?: typeof fetch; storage?: StorageOption; key?: string } {
@@ -164,7 +138,6 @@ export class ChatView {
     ui.calls.replaceChildren(...state.calls.map((c) => callView(c, s)));
     if (state.requests !== this.#drawn.requests || busy !== this.#drawn.busy) {
       this.#syncCards(state.requests, busy, s);
-      this.#watch(state);
     }
     ui.status.replaceChildren(...(state.status === "error" && state.error ? [noticeView(state.error, s)] : []));
     ui.input.disabled = busy;

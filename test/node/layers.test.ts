@@ -155,7 +155,7 @@ describe("the layers of src/", () => {
     for (const file of edges.keys()) if (PAGE_SIDE.test(file)) walk(file);
     expect([...reached].filter((f) => AGENT.test(f))).toEqual([]);
     expect(reached).toContain("page/run-session.ts");
-    expect(reached).toContain("_internal/sse.ts");
+    expect(reached).toContain("protocol/error-body.ts");
   });
 
   it("no imports form a cycle", () => {

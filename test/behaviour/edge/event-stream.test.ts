@@ -246,6 +246,15 @@ describe("readEventStream", () => {
       expect(await collect(readEventStream(streamOf(text, size)))).toEqual(pageSafe(EVENTS));
   });
 
+  it("reads CRLF line ends (one cut between chunks too), comments, unknown fields, a frame without data, data over lines", async () => {
+    const text = (await (await eventStreamResponse(play(EVENTS))).text()).replaceAll("\n", "\r\n");
+    for (const size of [1, 2, 5])
+      expect(await collect(readEventStream(streamOf(text, size)))).toEqual(pageSafe(EVENTS));
+    const done = { type: "done", result: { status: "done", text: "a" } };
+    const odd = `: keep-alive\nretry: 10\nid: 1:1\nevent: x\n\ndata: {"type":"text",\ndata:"delta":"a"}\n\nevent: done\ndata: ${JSON.stringify(done)}\n\n`;
+    expect(await collect(readEventStream(streamOf(odd, 7)))).toEqual([{ type: "text", delta: "a" }, done]);
+  });
+
   it("throws StreamError when the stream ends before its done event", async () => {
     await expect(collect(readEventStream(await eventStreamResponse(play(EVENTS.slice(0, 3)))))).rejects.toThrow(
       "ended before its done event",

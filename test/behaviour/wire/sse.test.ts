@@ -191,14 +191,11 @@ describe("createSSEParser (internal push parser)", () => {
     expect(parser.end()).toBeUndefined();
   });
 
-  it("reports valid retry values only", () => {
-    const retries: number[] = [];
-    const parser = createSSEParser(
-      () => {},
-      (ms) => retries.push(ms),
-    );
-    parser.feed("retry: 250\nretry: 1.5\nretry: x\nretry:3000\n\n");
-    expect(retries).toEqual([250, 3000]);
+  it("skips retry fields (its readers never reconnect)", () => {
+    const got: SSEEvent[] = [];
+    const parser = createSSEParser((e) => got.push(e));
+    parser.feed("retry: 250\ndata: a\nretry:3000\n\n");
+    expect(got).toEqual([{ event: "message", data: "a" }]);
   });
 
   it("keeps a CR and the LF after it one line end across an empty piece between them", () => {
@@ -212,16 +209,16 @@ describe("createSSEParser (internal push parser)", () => {
 describe("a line without end", () => {
   it("a line, or one event's data, past the parser's bound is refused, however it is cut", () => {
     const seen: SSEEvent[] = [];
-    const parser = createSSEParser((e) => void seen.push(e), undefined, 100);
+    const parser = createSSEParser((e) => void seen.push(e), 100);
     parser.feed(`data: ${"a".repeat(90)}\n\n`);
     expect(seen).toHaveLength(1);
     expect(() => {
       for (let i = 0; i < 20; i++) parser.feed("b".repeat(10)); // a line that never ends
     }).toThrow(RangeError);
-    const lines = createSSEParser(() => {}, undefined, 100);
+    const lines = createSSEParser(() => {}, 100);
     // each line short, the event's data (joined by newlines) past the bound
     expect(() => lines.feed(`${"data: xxxxxxxxx\n".repeat(30)}\n`)).toThrow(/over 100 characters/);
-    const crlf = createSSEParser(() => {}, undefined, 100);
+    const crlf = createSSEParser(() => {}, 100);
     expect(() => crlf.feed(`data: ok\r\n${"c".repeat(200)}`)).toThrow(RangeError);
   });
 });
