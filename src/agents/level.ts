@@ -5,6 +5,7 @@ import type { Client } from "../client";
 import type { RunResult, Usage } from "../types";
 import type { Tool } from "../tools/types";
 import type { Ledger } from "./ledger";
+import type { TreeGuess } from "./tree";
 import type { Agent } from "./types";
 
 /** An agent as it runs at one place of the tree. */
@@ -15,6 +16,10 @@ export interface Level {
   path: string[];
   /** Its budget and spend in this process (ledger.ts); a root's is made when it runs. */
   ledger?: Ledger;
+  /** Its run is a new one (not a resume): no tree is stored for it yet. */
+  fresh?: boolean;
+  /** What this process last wrote of its run's tree (tree.ts): the first guess of the next write. */
+  tree?: TreeGuess;
 }
 
 /** An agent's own tools, as a list. */

@@ -13,7 +13,7 @@ import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from 
 import type { ResumeOptions, RunOptions } from "../client/types";
 import type { Tool, ToolContext } from "../tools/types";
 import { ownTools, rolledUp, type Level } from "./level";
-import { childFor, entryOf, settleChild, type ChildEntry } from "./tree";
+import { childFor, entryOf, settleChild, type ChildEntry, type TreeGuess } from "./tree";
 import { budgeted, exhausted, ledgerFor, spend } from "./ledger";
 import type { Agent, AgentOptions, TaskResult } from "./types";
 
@@ -142,6 +142,17 @@ async function answered(level: Level, member: Agent, st: TaskState, ctx: ToolCon
   return fromRun(await resumeChild(childOf(level, member, st.path), st, ctx.answer!, ctx.traceParent), st);
 }
 
+/**
+ * The guess at the tree of `level`'s run `runId`: what this process last wrote of it; none stored yet for a
+ * new run; else none (it is read first).
+ */
+function guessOf(level: Level, runId: string): TreeGuess | undefined {
+  if (level.tree?.runId === runId) return level.tree;
+  if (!level.fresh) return undefined;
+  level.tree = { runId, raw: undefined };
+  return level.tree;
+}
+
 /** A child level under `level`: its ledger carved from the parent's. */
 const childOf = (level: Level, member: Agent, path: string[]): Level => ({
   agent: member,
@@ -159,7 +170,13 @@ async function started(level: Level, member: Agent, prompt: string, ctx: ToolCon
   const over = level.ledger && exhausted(level.ledger, level.client.clock.now());
   if (over) return { output: `budget exhausted (${over}); incomplete`, isError: true };
   const limits = { agent: member.name, prompt, maxChildren: budget.maxChildren ?? Number.POSITIVE_INFINITY };
-  const { entry, fresh } = await childFor(level.client, ctx.runId, ctx.idempotencyKey, limits).catch((e) => {
+  const { entry, fresh } = await childFor(
+    level.client,
+    ctx.runId,
+    ctx.idempotencyKey,
+    limits,
+    guessOf(level, ctx.runId),
+  ).catch((e) => {
     throw runFailure(e);
   });
   if (entry.run === "") return { output: entry.key, isError: true };
@@ -214,9 +231,11 @@ async function delegate(
   spend(level.ledger, result.totalTokens);
   if (!outcome.kept) {
     // stored before the parent's model sees it: a call re-run after a crash returns it, never runs the child again
-    await settleChild(level.client, ctx.runId, ctx.idempotencyKey, result, usage).catch((e) => {
-      throw runFailure(e);
-    });
+    await settleChild(level.client, ctx.runId, ctx.idempotencyKey, { result, usage }, guessOf(level, ctx.runId)).catch(
+      (e) => {
+        throw runFailure(e);
+      },
+    );
     member.options.onClose?.(st.path.join("/"), result.status);
   }
   return presented(name, result, usage);
@@ -266,11 +285,13 @@ function withBudget(level: Level, signal: AbortSignal | undefined) {
 }
 
 export async function runLevel(level: Level, prompt: string, extra: RunOptions = {}): Promise<RunResult> {
+  level.fresh = true;
   const budget = withBudget(level, extra.signal);
   return budget.done(await level.client.run(prompt, { ...levelOptions(level), ...extra, ...budget.options }));
 }
 
 export async function* streamLevel(level: Level, prompt: string, extra: RunOptions = {}): AsyncGenerator<StreamEvent> {
+  level.fresh = true;
   const budget = withBudget(level, extra.signal);
   for await (const event of level.client.stream(prompt, { ...levelOptions(level), ...extra, ...budget.options }))
     yield event.type === "done" ? { ...event, result: budget.done(event.result) } : event;
@@ -292,6 +313,7 @@ export async function resumeLevel(
     agent,
     ...extra,
   };
+  level.fresh = false;
   const budget = withBudget(level, extra.signal);
   return budget.done(await level.client.resume(runId, answer, { ...opts, ...budget.options }));
 }

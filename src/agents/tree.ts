@@ -83,18 +83,49 @@ export async function entryOf(client: Client, parentRunId: string, callKey: stri
 }
 
 /** Reads, changes and writes the tree with a compare-and-set, again until it lands. */
-async function update(client: Client, parentRunId: string, change: (t: TreeRecord) => ChildEntry): Promise<ChildEntry> {
+/**
+ * A guess at a tree's stored text: what this process last wrote of it (or, for a run that just started,
+ * none). The compare-and-set decides: a wrong guess costs one failed write, then the tree is read.
+ */
+export interface TreeGuess {
+  runId: string;
+  raw: string | undefined;
+  /** `raw` parsed, while nothing changed it since (a write that fails drops it). */
+  tree?: TreeRecord;
+}
+
+/** `entry`, once `raw` (the text of `tree`) is what is stored: the guess of the next write. */
+function keep(guess: TreeGuess | undefined, raw: string | undefined, tree: TreeRecord, entry: ChildEntry): ChildEntry {
+  if (guess) {
+    guess.raw = raw;
+    guess.tree = tree;
+  }
+  return entry;
+}
+
+/** Reads, changes and writes the tree with a compare-and-set — first against `guess` — again until it lands. */
+async function update(
+  client: Client,
+  parentRunId: string,
+  change: (t: TreeRecord) => ChildEntry,
+  guess: TreeGuess | undefined,
+): Promise<ChildEntry> {
   const { storage } = client;
   const key = treeKey(parentRunId);
   const ttl = client.pendingTtlSeconds;
+  let raw = guess ? guess.raw : await op("get", key, () => storage.get(key));
+  let parsed = guess?.tree;
   for (;;) {
-    const raw = await op("get", key, () => storage.get(key));
-    const tree = parseTree(raw, parentRunId);
+    const tree = parsed ?? parseTree(raw, parentRunId);
+    if (guess) guess.tree = undefined; // changed below: kept again only once it is what is stored
     const entry = change(tree);
     const value = JSON.stringify(tree);
-    if (value === raw) return entry;
+    // unchanged: the entry is stored (a guess holds only what was written)
+    if (value === raw) return keep(guess, raw, tree, entry);
     if (await op("compareAndSet", key, () => swap(storage, key, raw, value, ttl ? { ttlSeconds: ttl } : undefined)))
-      return entry;
+      return keep(guess, value, tree, entry);
+    raw = await op("get", key, () => storage.get(key));
+    parsed = undefined;
   }
 }
 
@@ -107,32 +138,49 @@ export async function childFor(
   parentRunId: string,
   callKey: string,
   child: { agent: string; prompt: string; maxChildren: number },
+  guess?: TreeGuess,
 ): Promise<{ entry: ChildEntry; fresh: boolean }> {
   const { agent, prompt, maxChildren } = child;
   let fresh = false;
-  const entry = await update(client, parentRunId, (tree) => {
-    const found = tree.calls[callKey];
-    fresh = false;
-    if (found) return found;
-    // a spawn past the parent's maxChildren is refused (nothing written): an entry without a run
-    if (Object.keys(tree.calls).length >= maxChildren)
-      return { id: "", run: "", key: `maxChildren ${maxChildren} exceeded` };
-    const n = (tree.n[agent] ?? 0) + 1;
-    tree.n[agent] = n;
-    const made: ChildEntry = { id: `${agent}.${n}`, run: `agent-${crypto.randomUUID()}`, key: `${agent}:${prompt}` };
-    tree.calls[callKey] = made;
-    fresh = true;
-    return made;
-  });
+  const entry = await update(
+    client,
+    parentRunId,
+    (tree) => {
+      const found = tree.calls[callKey];
+      fresh = false;
+      if (found) return found;
+      // a spawn past the parent's maxChildren is refused (nothing written): an entry without a run
+      if (Object.keys(tree.calls).length >= maxChildren)
+        return { id: "", run: "", key: `maxChildren ${maxChildren} exceeded` };
+      const n = (tree.n[agent] ?? 0) + 1;
+      tree.n[agent] = n;
+      const made: ChildEntry = { id: `${agent}.${n}`, run: `agent-${crypto.randomUUID()}`, key: `${agent}:${prompt}` };
+      tree.calls[callKey] = made;
+      fresh = true;
+      return made;
+    },
+    guess,
+  );
   return { entry, fresh };
 }
 
 /** Records a child's settled outcome (and its usage) by value. */
-export function settleChild(client: Client, parentRunId: string, callKey: string, result: TaskResult, usage?: Usage) {
-  return update(client, parentRunId, (tree) => {
-    const entry = tree.calls[callKey]!;
-    entry.result = result;
-    if (usage) entry.usage = usage;
-    return entry;
-  });
+export function settleChild(
+  client: Client,
+  parentRunId: string,
+  callKey: string,
+  settled: { result: TaskResult; usage?: Usage | undefined },
+  guess?: TreeGuess,
+) {
+  return update(
+    client,
+    parentRunId,
+    (tree) => {
+      const entry = tree.calls[callKey]!;
+      entry.result = settled.result;
+      if (settled.usage) entry.usage = settled.usage;
+      return entry;
+    },
+    guess,
+  );
 }
