@@ -81,8 +81,3 @@ export function errorOfPayload({ code, reason, message }: ErrorPayload, runId = 
   if (code === "run_conflict" && reason) return new RunConflictError(runId, message, reason);
   return new ToolnexusError(code as ToolnexusErrorCode, message);
 }
-
-/** True for a conflict of `reason`, thrown here or rebuilt from a body: what code branches on. */
-export function isConflict(error: unknown, reason: ConflictReason): boolean {
-  return isToolnexusError(error) && error.code === "run_conflict" && (error as RunConflictError).reason === reason;
-}
