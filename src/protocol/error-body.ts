@@ -4,7 +4,6 @@
 import {
   CONFLICT_REASONS,
   type ConflictReason,
-  isToolnexusError,
   RunConflictError,
   ToolnexusError,
   type ToolnexusErrorCode,
