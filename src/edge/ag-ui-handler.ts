@@ -23,20 +23,17 @@ import type { Answer, PendingRequest } from "../types";
 import { errorPayload, type ErrorPayload } from "./error-body";
 import type { Speaks } from "./exchange";
 import {
-  interopShared,
-  latestRun,
-  openCalls,
+  encodedFrames,
   readInteropBody,
-  resumeInterop,
+  resumeConversation,
+  serveInterop,
   startInterop,
-  runCalls,
-  waitingRun,
+  type ConversationRun,
   type InteropCall,
   type InteropHandlerOptions,
 } from "./interop";
 import type { RunHandlerContext } from "./options";
 import { aboutConversation, scopedConversation } from "./run-owner";
-import { serve } from "./serve";
 
 export type AgUiHandlerOptions = InteropHandlerOptions;
 
@@ -138,15 +135,7 @@ function agUiSpeaks(input: Input): Speaks {
   const events = (list: AgUiEvent[]) => list.map(agUiFrame).join("");
   return {
     headers: {},
-    frames() {
-      const encoder = new AgUiEncoder(input.threadId, input.runId, input.state, input.history);
-      let started = false;
-      return ({ event }) => {
-        const head = started ? [] : encoder.start();
-        started = true;
-        return events([...head, ...encoder.encode(event)]);
-      };
-    },
+    frames: encodedFrames(() => new AgUiEncoder(input.threadId, input.runId, input.state, input.history), events),
     refused: (payload) => refusedRun(input, payload),
   };
 }
@@ -203,21 +192,18 @@ function answersOf(
   });
 }
 
-async function resumeThread(call: InteropCall, input: Input, conversationId: string): Promise<Response> {
-  const { storage } = call;
+/** The thread's run answered with `input.resume`: its open interrupts, or (moved on) the ones it had. */
+function resumeThread(call: InteropCall, input: Input, conversationId: string): Promise<Response> {
   const resume = input.resume!;
-  const waiting = await waitingRun(storage, conversationId);
-  const runId = waiting ?? (await latestRun(storage, conversationId));
-  if (runId === undefined) throw conflict(input.threadId, "finished", "this thread has no open interrupts");
-  const { before, calls } = await runCalls(call, runId);
-  const requests = [...new Map(calls.flatMap((c) => (c.request ? [[c.request.id, c.request]] : []))).values()];
-  const open = waiting !== undefined;
-  const openIds = new Set(openCalls(calls).map((c) => c.request!.id));
-  const asked = open ? requests.filter((r) => openIds.has(r.id)) : requests;
-  const answers = answersOf(call.opts.client, runId, asked, open, resume);
-  const tokens = resume.map((e) => e.metadata?.token);
-  const signed = tokens.every((t) => typeof t === "string") ? (tokens as string[]) : undefined;
-  return resumeInterop(call, conversationId, { runId, before, answers, tokens: signed }, agUiSpeaks(input));
+  return resumeConversation(call, conversationId, ({ runId, calls, open, waiting }: ConversationRun) => {
+    const requests = [...new Map(calls.flatMap((c) => (c.request ? [[c.request.id, c.request]] : []))).values()];
+    const openIds = new Set(open.map((c) => c.request!.id));
+    const asked = waiting ? requests.filter((r) => openIds.has(r.id)) : requests;
+    const answers = answersOf(call.opts.client, runId, asked, waiting, resume);
+    const tokens = resume.map((e) => e.metadata?.token);
+    const signed = tokens.every((t) => typeof t === "string") ? (tokens as string[]) : undefined;
+    return { answers, tokens: signed, speaks: agUiSpeaks(input) };
+  });
 }
 
 function startThread(call: InteropCall, input: Input, conversationId: string): Promise<Response> {
@@ -254,6 +240,11 @@ async function post(call: InteropCall): Promise<Response> {
 export function createAgUiHandler(
   opts: AgUiHandlerOptions,
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
-  const shared = interopShared("createAgUiHandler", opts);
-  return serve(shared, post, undefined, "toolnexus: the AG-UI endpoint takes POST RunAgentInput");
+  return serveInterop(
+    "createAgUiHandler",
+    opts,
+    post,
+    undefined,
+    "toolnexus: the AG-UI endpoint takes POST RunAgentInput",
+  );
 }

@@ -2,22 +2,22 @@
 // take, the bounded body, the run a conversation (a thread, a chat) stands at, and the stored suspension
 // a decision is checked against — never the history the page sends back.
 import { isPlainObject } from "../_internal/json";
-import { stored, ToolnexusError } from "../errors";
+import { RunConflictError, stored, ToolnexusError } from "../errors";
 import type { Client } from "../client";
 import { conversationStore } from "../client/conversations";
 import { loadRecord } from "../run-state/check";
 import { runKey, type StoredCall } from "../run-state/record";
 import type { SuspendedCall } from "../protocol/ag-ui";
+import type { EventEncoder } from "../protocol/event-encoder";
 import type { RunStorage, SetOptions } from "../storage/contract";
 import type { ToolkitLike } from "../tools/types";
 import type { Answer, StreamEvent } from "../types";
 import type { ErrorPayload } from "./error-body";
 import { serveExchange, type Speaks } from "./exchange";
-import type { StoredHead } from "./exchange-log";
-import { type Call, logOf, runOptionsOf, type RunHandlerOptions } from "./options";
+import { type Call, logOf, type RunHandlerContext, runOptionsOf, type RunHandlerOptions } from "./options";
 import { readJson } from "./request";
 import { aboutRun, checkOwner } from "./run-owner";
-import { settle, type Shared } from "./serve";
+import { serve, settle } from "./serve";
 
 /** The options of createAgUiHandler and createUiMessageStreamHandler. */
 export interface InteropHandlerOptions {
@@ -41,13 +41,35 @@ export interface InteropHandlerOptions {
 /** One request to an interop endpoint: what its exchanges share (as the run handler's), and who asks. */
 export type InteropCall = Omit<Call, "opts"> & { opts: InteropHandlerOptions };
 
-/** The settings of interop handler `name`, checked: bodies up to 256 KiB by default (the history is re-sent). */
-export const interopShared = (name: string, opts: InteropHandlerOptions): Shared<InteropHandlerOptions> =>
-  settle(name, opts, 262_144);
+/**
+ * Interop handler `name`: its settings checked once (bodies up to 256 KiB by default: the history is re-sent),
+ * each request served by `post` (and `get`), any other method refused with `refusal`.
+ */
+export function serveInterop(
+  name: string,
+  opts: InteropHandlerOptions,
+  post: (call: InteropCall) => Promise<Response>,
+  get: ((call: InteropCall) => Promise<Response>) | undefined,
+  refusal: string,
+): (request: Request, context?: RunHandlerContext) => Promise<Response> {
+  return serve(settle(name, opts, 262_144), post, get, refusal);
+}
 
-/** The calls of the stored run that wait on a request: suspended, not started again, with no result. */
-export const openCalls = (calls: StoredCall[]): StoredCall[] =>
-  calls.filter((c) => c.request && !c.result && !c.started);
+/**
+ * A protocol's frames for one exchange: each event through a fresh encoder, its opening events before the
+ * first, written out by `write`.
+ */
+export function encodedFrames<T>(encoder: () => EventEncoder<T>, write: (events: T[]) => string): Speaks["frames"] {
+  return () => {
+    const current = encoder();
+    let started = false;
+    return ({ event }) => {
+      const head = started ? [] : current.start();
+      started = true;
+      return write([...head, ...current.encode(event)]);
+    };
+  };
+}
 
 /** A new run of `prompt` in the conversation, its events told in the protocol `speaks` names for its id. */
 export function startInterop(
@@ -72,22 +94,42 @@ export function startInterop(
   });
 }
 
-/** What a resume of a conversation's run is: the run, its head before, the answers and their tokens. */
-export interface InteropResume {
-  runId: string;
-  before: StoredHead | undefined;
+/** What a protocol makes of the run a conversation stands at: the answers, their tokens, its speaking. */
+export interface InteropAnswers {
   answers: Answer[];
   tokens: string[] | undefined;
+  speaks: Speaks;
 }
 
-/** The conversation's run resumed with the answers, its events told in `speaks`. */
-export function resumeInterop(
+/** The run a conversation stands at, as a resume finds it: its id, its stored calls, and whether it waits. */
+export interface ConversationRun {
+  runId: string;
+  calls: StoredCall[];
+  /** Its calls that wait on a request: suspended, not started again, with no result. */
+  open: StoredCall[];
+  /** The conversation waits on it (its open requests hold it); else it is the latest run, moved on. */
+  waiting: boolean;
+}
+
+/**
+ * The run conversation `conversationId` waits on (else its latest one) resumed with what `decide` makes of
+ * it — checked by the protocol against the STORED calls, never the page's copy. A conversation without a run
+ * has nothing to answer: a RunConflictError (`finished`).
+ */
+export async function resumeConversation(
   call: InteropCall,
   conversationId: string,
-  { runId, before, answers, tokens }: InteropResume,
-  speaks: Speaks,
+  decide: (run: ConversationRun) => InteropAnswers | Promise<InteropAnswers>,
 ): Promise<Response> {
   const { opts, storage } = call;
+  const waiting = await waitingRun(storage, conversationId);
+  const runId = waiting ?? (await latestRun(storage, conversationId));
+  if (runId === undefined)
+    throw new RunConflictError("", "toolnexus: this conversation has no run to answer", "finished");
+  const before = await checkOwner(call, logOf(call, runId));
+  const calls = (await storedCalls(storage, runId)) ?? [];
+  const open = calls.filter((c) => c.request && !c.result && !c.started);
+  const { answers, tokens, speaks } = await decide({ runId, calls, open, waiting: waiting !== undefined });
   const owner = call.owner ?? undefined;
   const { toolkit, waitFor, agent } = runOptionsOf(opts);
   const run = (signal: AbortSignal) =>
@@ -134,15 +176,6 @@ export const latestRun = (storage: RunStorage, conversationId: string): Promise<
 /** The run a conversation waits on (its open requests hold it), if any. */
 export async function waitingRun(storage: RunStorage, conversationId: string): Promise<string | undefined> {
   return (await conversationStore(storage, 10_000).load(conversationId)).record.pendingRunId;
-}
-
-/** Run `runId` as a resume finds it: its head before (the owner checked) and its stored calls. */
-export async function runCalls(
-  call: InteropCall,
-  runId: string,
-): Promise<{ before: StoredHead | undefined; calls: StoredCall[] }> {
-  const before = await checkOwner(call, logOf(call, runId));
-  return { before, calls: (await storedCalls(call.storage, runId)) ?? [] };
 }
 
 /** The stored calls of run `runId` (undefined: no such run). */

@@ -19,20 +19,18 @@ import type { StoredCall } from "../run-state/record";
 import type { Answer, RelayResult } from "../types";
 import { replayResponse, type Speaks } from "./exchange";
 import {
-  interopShared,
+  encodedFrames,
   latestRun,
-  openCalls,
   readInteropBody,
-  resumeInterop,
+  resumeConversation,
+  serveInterop,
   startInterop,
-  runCalls,
   waitingRun,
   type InteropCall,
   type InteropHandlerOptions,
 } from "./interop";
 import { logOf, type RunHandlerContext } from "./options";
 import { aboutConversation, checkOwner, scopedConversation } from "./run-owner";
-import { serve } from "./serve";
 
 export type UiMessageStreamHandlerOptions = InteropHandlerOptions;
 
@@ -63,15 +61,7 @@ function toolNameOf(part: Part): string | undefined {
 function uiSpeaks(prefix: string, denied?: ReadonlySet<string>): Speaks {
   return {
     headers: UI_MESSAGE_STREAM_HEADERS,
-    frames() {
-      const encoder = new UiMessageEncoder(prefix, denied);
-      let started = false;
-      return ({ event }) => {
-        const head = started ? [] : encoder.start();
-        started = true;
-        return uiMessageFrames([...head, ...encoder.encode(event)]);
-      };
-    },
+    frames: encodedFrames(() => new UiMessageEncoder(prefix, denied), uiMessageFrames),
   };
 }
 
@@ -105,9 +95,9 @@ function outputOf(id: string, kind: string, output: unknown): Answer {
  * The answers the re-posted last assistant message gives the run's open requests — each read from the part
  * that names the request, on the call the STORED run suspended — and the calls it declined.
  */
-function answersOf(runId: string, calls: StoredCall[], parts: Part[]): { answers: Answer[]; denied: Set<string> } {
+function answersOf(runId: string, waiting: StoredCall[], parts: Part[]): { answers: Answer[]; denied: Set<string> } {
   const open = new Map<string, StoredCall>();
-  for (const c of openCalls(calls)) if (!open.has(c.request!.id)) open.set(c.request!.id, c);
+  for (const c of waiting) if (!open.has(c.request!.id)) open.set(c.request!.id, c);
   const answers: Answer[] = [];
   const denied = new Set<string>();
   for (const part of parts) {
@@ -128,15 +118,15 @@ function answersOf(runId: string, calls: StoredCall[], parts: Part[]): { answers
   return { answers, denied };
 }
 
-/** A re-post while the chat waits on `runId`: its answers applied, the run resumed. */
-async function answer(call: InteropCall, runId: string, conversationId: string, last: unknown): Promise<Response> {
-  const { opts } = call;
-  const { before, calls } = await runCalls(call, runId);
-  const { answers, denied } = answersOf(runId, calls, partsOf(last));
-  // the decision is checked here, against the stored run: the tokens are the server's own, fresh
-  const tokenOf = (await opts.client.inspect(runId))?.tokens;
-  const tokens = tokenOf ? answers.map((a) => tokenOf[a.id] ?? "") : undefined;
-  return resumeInterop(call, conversationId, { runId, before, answers, tokens }, uiSpeaks(runId, denied));
+/** A re-post while the chat waits on a run: its answers applied, the run resumed. */
+function answer(call: InteropCall, conversationId: string, last: unknown): Promise<Response> {
+  return resumeConversation(call, conversationId, async ({ runId, open }) => {
+    const { answers, denied } = answersOf(runId, open, partsOf(last));
+    // the decision is checked here, against the stored run: the tokens are the server's own, fresh
+    const tokenOf = (await call.opts.client.inspect(runId))?.tokens;
+    const tokens = tokenOf ? answers.map((a) => tokenOf[a.id] ?? "") : undefined;
+    return { answers, tokens, speaks: uiSpeaks(runId, denied) };
+  });
 }
 
 /** The text of a user message's parts. */
@@ -159,7 +149,7 @@ async function post(call: InteropCall): Promise<Response> {
   const { storage } = call;
   const waiting = await waitingRun(storage, conversationId);
   if (waiting !== undefined && !(isPlainObject(last) && last.role === "user"))
-    return answer(call, waiting, conversationId, last);
+    return answer(call, conversationId, last);
   return startInterop(call, conversationId, promptOf(last), (runId) => uiSpeaks(runId), aboutConversation);
 }
 
@@ -190,7 +180,6 @@ async function get(call: InteropCall): Promise<Response> {
 export function createUiMessageStreamHandler(
   opts: UiMessageStreamHandlerOptions,
 ): (request: Request, context?: RunHandlerContext) => Promise<Response> {
-  const shared = interopShared("createUiMessageStreamHandler", opts);
   const refusal = "toolnexus: the chat endpoint takes POST and GET ?chatId=";
-  return serve(shared, post, get, refusal);
+  return serveInterop("createUiMessageStreamHandler", opts, post, get, refusal);
 }

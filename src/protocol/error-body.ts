@@ -4,7 +4,6 @@
 import {
   CONFLICT_REASONS,
   type ConflictReason,
-  isToolnexusError,
   RunConflictError,
   ToolnexusError,
   type ToolnexusErrorCode,
@@ -80,9 +79,4 @@ export function payloadOfFields(value: unknown): ErrorPayload | undefined {
 export function errorOfPayload({ code, reason, message }: ErrorPayload, runId = ""): ToolnexusError {
   if (code === "run_conflict" && reason) return new RunConflictError(runId, message, reason);
   return new ToolnexusError(code as ToolnexusErrorCode, message);
-}
-
-/** True for a conflict of `reason`, thrown here or rebuilt from a body: what code branches on. */
-export function isConflict(error: unknown, reason: ConflictReason): boolean {
-  return isToolnexusError(error) && error.code === "run_conflict" && (error as RunConflictError).reason === reason;
 }

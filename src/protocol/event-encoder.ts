@@ -8,6 +8,9 @@ export abstract class EventEncoder<T> {
 
   constructor(protected readonly prefix: string) {}
 
+  /** What the stream opens with, before the first event's frames. */
+  abstract start(): T[];
+
   /** What `event` is in the protocol: none, one or several frames. */
   encode(event: StreamEvent): T[] {
     const out: T[] = [];

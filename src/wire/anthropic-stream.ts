@@ -1,7 +1,7 @@
 // The Anthropic wire's streamed replies: SSE events assembled into one Turn.
-import type { ToolCall, Turn, WireDelta } from "./types";
+import type { Turn, WireDelta } from "./types";
 import { byIndex, count, providerError, readJson, record, usageOf, type Json } from "./read";
-import { callFromRaw, newTurn, callFromValue } from "./calls";
+import { turnOf } from "./anthropic-turn";
 
 /** What a stream has delivered so far: content blocks by index, tool input JSON by index. */
 interface Assembly {
@@ -71,23 +71,12 @@ function addEvent(a: Assembly, event: Json, type: string, onDelta: (delta: WireD
   }
 }
 
+/** The blocks in the order of their index, with the input JSON each streamed. */
 function assemble(a: Assembly): Turn {
-  const content: Json[] = [];
-  const calls: ToolCall[] = [];
-  let text = "";
-  for (const [index, block] of byIndex(a.blocks)) {
-    const raw = a.json.get(index);
-    if (block.type === "tool_use" || raw !== undefined || "input" in block) {
-      // tool_use, and server-side tool blocks that stream their input the same way
-      const id = String(block.id ?? "");
-      const name = String(block.name ?? "");
-      const call = raw ? callFromRaw(id, name, raw) : callFromValue(id, name, block.input);
-      block.input = call.args; // the API wants an object back, even when the JSON was bad
-      if (block.type === "tool_use") calls.push(call);
-    } else if (block.type === "text" && typeof block.text === "string") text += block.text;
-    content.push(block);
-  }
-  return newTurn({ role: "assistant", content }, text, calls, usageOf(a.prompt, a.completion), a.stop);
+  const blocks = byIndex(a.blocks);
+  const streamed = blocks.map(([index]) => a.json.get(index));
+  const content = blocks.map(([, block]) => block);
+  return turnOf(content, usageOf(a.prompt, a.completion), a.stop, streamed);
 }
 
 export async function readStream(body: ReadableStream<Uint8Array>, onDelta: (delta: WireDelta) => void): Promise<Turn> {

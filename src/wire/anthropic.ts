@@ -1,37 +1,19 @@
 // The Anthropic Messages wire: requests and JSON replies; SSE replies are assembled in
 // anthropic-stream.ts.
-import type { ToolCall, ToolOutcome, Turn, Wire } from "./types";
-import { entryCalls, callFromValue, newTurn, withEntryIds, type CallEntries } from "./calls";
-import { headersWith, providerError, record, stripSlash, throwIfError, unusable, usageOf, type Json } from "./read";
+import type { ToolOutcome, Turn, Wire } from "./types";
+import { entryCalls, withEntryIds, type CallEntries } from "./calls";
+import { headersWith, providerError, record, stripSlash, throwIfError, unusable, usageOf } from "./read";
 import { anthropicPart, historyParts, promptContent, toolParts } from "./content";
 import { readStream } from "./anthropic-stream";
-
-/** The turn in an Anthropic reply: joined `text` and `thinking` blocks and the `tool_use` calls, in order. */
-function turnOf(data: Json, content: unknown[]): Turn {
-  let text = "";
-  let reasoning = "";
-  const calls: ToolCall[] = [];
-  for (const value of content) {
-    const block = record(value);
-    if (block?.type === "text" && typeof block.text === "string") text += block.text;
-    else if (block?.type === "thinking" && typeof block.thinking === "string") reasoning += block.thinking;
-    else if (block?.type === "tool_use") {
-      const call = callFromValue(String(block.id ?? ""), String(block.name ?? ""), block.input);
-      if (call.argsError) block.input = call.args; // refused input (not an object, or too deep) is sent back as {}
-      calls.push(call);
-    }
-  }
-  const usage = record(data.usage);
-  const message = { role: "assistant", content };
-  return newTurn(message, text, calls, usageOf(usage?.input_tokens, usage?.output_tokens), data.stop_reason, reasoning);
-}
+import { turnOf } from "./anthropic-turn";
 
 function parse(json: unknown): Turn {
   const data = record(json);
   if (data?.type === "error") throw providerError(data.error);
   throwIfError(data);
   if (!data || !Array.isArray(data.content)) throw unusable("content array", "anthropic", "/v1/messages");
-  return turnOf(data, data.content);
+  const usage = record(data.usage);
+  return turnOf(data.content, usageOf(usage?.input_tokens, usage?.output_tokens), data.stop_reason);
 }
 
 function results(outcomes: readonly ToolOutcome[]): unknown[] {

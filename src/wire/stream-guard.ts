@@ -3,6 +3,7 @@
 // upstream that hangs without closing) each end it with a StreamError; a stop or a deadline (`signal`) ends
 // the read in flight with the signal's reason, also when the transport ignores the signal (an injected
 // `fetch`, a proxy): the reader sees no chunk that arrived after it. Each ending cancels the body.
+import { abortable } from "../_internal/signals";
 import { StreamError } from "../errors";
 
 export interface StreamBounds {
@@ -24,28 +25,21 @@ function firstEnd(bytes: Uint8Array): number {
 
 /** The next chunk of `reader`, or a rejection once `idleMs` passed without one or `signal` aborted. */
 function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, { idleMs, signal }: StreamBounds) {
-  if (!idleMs && !signal) return reader.read();
+  const read = abortable(reader.read(), signal);
+  if (!idleMs) return read;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort = () => {};
-  const ended = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal!.reason);
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    if (idleMs)
-      timer = setTimeout(
-        () =>
-          reject(
-            new StreamError(
-              `toolnexus: the provider's stream sent nothing for ${idleMs} ms — retry the run, or raise streamIdleTimeoutMs`,
-            ),
+  const idle = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new StreamError(
+            `toolnexus: the provider's stream sent nothing for ${idleMs} ms — retry the run, or raise streamIdleTimeoutMs`,
           ),
-        idleMs,
-      );
+        ),
+      idleMs,
+    );
   });
-  return Promise.race([reader.read(), ended]).finally(() => {
-    signal?.removeEventListener("abort", onAbort);
-    if (timer !== undefined) clearTimeout(timer);
-  });
+  return Promise.race([read, idle]).finally(() => clearTimeout(timer));
 }
 
 /** `body`, ended past a line of `maxLineBytes`, a silence of `idleMs` or an abort of `signal`. */

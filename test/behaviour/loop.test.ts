@@ -11,9 +11,9 @@ import {
   type Answer,
   type ToolContext,
 } from "toolnexus";
-import { MODES, runIn, STYLES, types } from "./support/drive";
-import { scripted, toolResultsIn } from "./support/scripted";
-import { asPending } from "./support/results";
+import { MODES, runIn, STYLES, types } from "../support/drive";
+import { scripted, toolResultsIn } from "../support/scripted";
+import { asPending } from "../support/results";
 
 const weather = () => {
   const seen: ToolContext[] = [];

@@ -16,7 +16,7 @@ import {
   type ToolContext,
 } from "toolnexus";
 import { describe, expect, it } from "vitest";
-import { scripted } from "./support/scripted";
+import { scripted } from "../support/scripted";
 
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
 

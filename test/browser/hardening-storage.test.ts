@@ -3,8 +3,8 @@
 // the SDK (the bundle imported by URL), sharing localStorage and Web Locks as two tabs would.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { answerOutput, createClient, defineTool, pending, StorageError, webStorage, type Tool } from "toolnexus";
-import { scripted } from "../behaviour/support/scripted";
-import { asPending } from "../behaviour/support/results";
+import { scripted } from "../support/scripted";
+import { asPending } from "../support/results";
 
 type Toolnexus = typeof import("toolnexus");
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-browser" } as const;

@@ -6,7 +6,7 @@ import { render, renderHook } from "vitest-browser-react";
 import { createRunSession, type RunSession, type RunSessionState } from "toolnexus";
 import { useRunSession } from "toolnexus/react";
 import { Chat } from "../../examples/react/chat";
-import { deployWorld, edgeWorld, memoryWebStorage } from "../behaviour/support/edge";
+import { deployWorld, edgeWorld, memoryWebStorage } from "../support/edge";
 
 /** The world's fetch, also counting the page's restores of a kept run (POST { runId, restore: true }). */
 function counted(w: ReturnType<typeof edgeWorld>) {

@@ -1,8 +1,8 @@
-// webStorage in real Chromium: the storage contract suite (behaviour/support/storage-contract.ts) over localStorage and sessionStorage, a full storage,
+// webStorage in real Chromium: the storage contract suite (test/support/storage-contract.ts) over localStorage and sessionStorage, a full storage,
 // and compare-and-set claims raced from two same-origin frames through Web Locks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webStorage, type LockManagerLike, type WebStorageLike } from "toolnexus";
-import { storageContract } from "../behaviour/support/storage-contract";
+import { storageContract } from "../support/storage-contract";
 
 storageContract("webStorage(localStorage)", ({ now }) => webStorage({ now }), { atomic: true, ttl: "clock" });
 storageContract(

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { denoKvStorage } from "toolnexus";
-import { raceResumes } from "../behaviour/support/faulty-storage.ts";
+import { raceResumes } from "../support/faulty-storage.ts";
 
 const kv = await Deno.openKv(":memory:");
 

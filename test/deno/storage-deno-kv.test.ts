@@ -1,8 +1,8 @@
-// denoKvStorage in real Deno, over Deno.openKv(":memory:"): the storage contract suite (behaviour/support/storage-contract.ts), chunking under the 64 KiB
+// denoKvStorage in real Deno, over Deno.openKv(":memory:"): the storage contract suite (test/support/storage-contract.ts), chunking under the 64 KiB
 // value limit, and claims raced by two adapters over one database.
 import { describe, expect, it } from "vitest";
 import { denoKvStorage } from "toolnexus";
-import { bigValue, storageContract } from "../behaviour/support/storage-contract.ts";
+import { bigValue, storageContract } from "../support/storage-contract.ts";
 
 const kv = await Deno.openKv(":memory:");
 

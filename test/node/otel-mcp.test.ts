@@ -5,7 +5,7 @@ import { createClient } from "toolnexus";
 import { connectMcp } from "toolnexus/mcp";
 import { otelTelemetry } from "toolnexus/otel";
 import { createTestServer } from "../mcp/servers/test-server.mjs";
-import { scripted } from "../behaviour/support/scripted";
+import { scripted } from "../support/scripted";
 import { exported, memoryTracer } from "../behaviour/otel/support";
 
 describe("toolnexus/otel with toolnexus/mcp", () => {

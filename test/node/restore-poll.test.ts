@@ -3,7 +3,7 @@
 // setTimeout: the clock stays real, so the other resume's claim stays held), which Node's vitest has.
 import { describe, expect, it, vi } from "vitest";
 import { answerOutput } from "toolnexus";
-import { doneOf, edgeWorld, framesOf } from "../behaviour/support/edge";
+import { doneOf, edgeWorld, framesOf } from "../support/edge";
 
 async function errorOf(res: Response) {
   return [res.status, ((await res.json()) as { error: { code: string } }).error.code];

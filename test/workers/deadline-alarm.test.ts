@@ -7,9 +7,9 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createClient, createRunHandler, durableObjectStorage, type StreamEvent } from "toolnexus";
-import { approvalTool, echoModel } from "../behaviour/support/deadlines";
-import { doneOf } from "../behaviour/support/edge";
-import { frames } from "../behaviour/support/edge-streams";
+import { approvalTool, echoModel } from "../support/deadlines";
+import { doneOf } from "../support/edge";
+import { frames } from "../support/edge-streams";
 import { scriptedFetch } from "../../examples/worker/scripted-fetch";
 import { demoTools } from "../../examples/worker/tools";
 

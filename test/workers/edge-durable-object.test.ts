@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { durableObjectStorage, kvStorage, type StreamEvent } from "toolnexus";
-import { frames, gate, isolate, provider, textOf, tools } from "../behaviour/support/edge-streams";
+import { frames, gate, isolate, provider, textOf, tools } from "../support/edge-streams";
 
 const shared = () => {
   const name = `edge-${crypto.randomUUID()}`;

@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { durableObjectStorage, kvStorage, type KVNamespaceLike } from "toolnexus";
-import { barrier, raceResumes } from "../behaviour/support/faulty-storage";
+import { barrier, raceResumes } from "../support/faulty-storage";
 
 const stubFor = (name: string) => env.RUN_STORE.get(env.RUN_STORE.idFromName(name));
 

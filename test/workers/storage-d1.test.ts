@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { d1Storage, isToolnexusError } from "toolnexus";
 import { crashMatrix, raceResumes, raceSweepers } from "toolnexus/testing";
-import { storageContract } from "../behaviour/support/storage-contract";
+import { storageContract } from "../support/storage-contract";
 
 storageContract("d1Storage (Cloudflare D1)", ({ now }) => d1Storage({ database: env.DB, now }), {
   atomic: true,

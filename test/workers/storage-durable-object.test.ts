@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { durableObjectStorage, type RunStorage } from "toolnexus";
-import { bigValue, storageContract } from "../behaviour/support/storage-contract";
+import { bigValue, storageContract } from "../support/storage-contract";
 
 const stubFor = (name: string) => env.RUN_STORE.get(env.RUN_STORE.idFromName(name));
 

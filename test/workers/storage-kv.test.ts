@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { kvStorage } from "toolnexus";
-import { storageContract } from "../behaviour/support/storage-contract";
+import { storageContract } from "../support/storage-contract";
 
 // KV has no conditional write: compareAndSet is best effort, and storageContract checks only that much
 storageContract("kvStorage (Workers KV)", () => kvStorage({ binding: env.RUNS }), { atomic: false, ttl: "accept" });

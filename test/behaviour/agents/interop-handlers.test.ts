@@ -5,7 +5,7 @@
 import { createAgUiHandler } from "toolnexus/ag-ui";
 import { createUiMessageStreamHandler } from "toolnexus/ai-sdk";
 import { describe, expect, it } from "vitest";
-import { dataFrames } from "../support/interop";
+import { dataFrames } from "../../support/interop";
 import { clientOn, world } from "./support";
 
 const post = (handler: (request: Request) => Promise<Response>, body: unknown) =>

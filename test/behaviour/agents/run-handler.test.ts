@@ -3,7 +3,7 @@
 // answer — after a reload, through a fresh handler and client on the same storage — resumes the tree, once.
 import { answerApproval, createRunHandler, type StreamEvent } from "toolnexus";
 import { describe, expect, it } from "vitest";
-import { doneOf, framesOf } from "../support/edge";
+import { doneOf, framesOf } from "../../support/edge";
 import { clientOn, world } from "./support";
 
 const secret = { resumeSecret: "a-secret-of-at-least-32-characters!!" };

@@ -2,8 +2,8 @@
 // next exchange: the earlier turns are its history, and its outcome is saved — the same as ask(prompt, { id }).
 import { answerOutput, createClient, memoryStorage, RunConflictError, type StreamEvent } from "toolnexus";
 import { describe, expect, it } from "vitest";
-import { askCity } from "../support/asking-tool";
-import { scripted } from "../support/scripted";
+import { askCity } from "../../support/asking-tool";
+import { scripted } from "../../support/scripted";
 
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
 

@@ -2,7 +2,7 @@
 // goes to another provider's host, whatever the style says.
 import { describe, expect, it } from "vitest";
 import { createClient } from "toolnexus";
-import { envApiKey } from "../support/internals";
+import { envApiKey } from "../../support/internals";
 
 const all = { OPENROUTER_API_KEY: "or", OPENAI_API_KEY: "oa", ANTHROPIC_API_KEY: "an", GEMINI_API_KEY: "ge" };
 const from = (vars: Record<string, string>) => (name: string) => vars[name];

@@ -1,6 +1,6 @@
 // envApiKey: the lookup order, and that it finds nothing (and never throws) where there is no environment.
 import { describe, expect, it } from "vitest";
-import { envApiKey } from "../support/internals";
+import { envApiKey } from "../../support/internals";
 
 const from = (vars: Record<string, string>) => (name: string) => vars[name];
 

@@ -1,7 +1,7 @@
 // The Prometheus text behind client.metrics(), byte for byte.
 import { describe, expect, it } from "vitest";
 import type { MetricEvent } from "toolnexus";
-import { createMetrics } from "../support/internals";
+import { createMetrics } from "../../support/internals";
 
 const HEAD = {
   llmRequests: [

@@ -1,9 +1,9 @@
 // translate: either provider's response back to one result, a round trip through both, and images and files.
 // Pure; nothing is executed.
 import { describe, expect, it } from "vitest";
-import { openAIMessagesToAnthropic, StreamError, translateBody, translateResponse } from "../support/internals";
-import { anthropicWire, openaiWire } from "../support/wire-internals";
-import { countingToolkit } from "../support/translate";
+import { openAIMessagesToAnthropic, StreamError, translateBody, translateResponse } from "../../support/internals";
+import { anthropicWire, openaiWire } from "../../support/wire-internals";
+import { countingToolkit } from "../../support/translate";
 
 describe("translateResponse: openai", () => {
   const response = (

@@ -2,9 +2,9 @@
 // styles it speaks. Pure; nothing is executed. The responses coming back are in translate-response.test.ts.
 import { describe, expect, it } from "vitest";
 import { createClient } from "toolnexus";
-import { openAIMessagesToAnthropic, translateBody } from "../support/internals";
-import { anthropicWire, openaiWire } from "../support/wire-internals";
-import { countingToolkit, schema, transcript, weatherFn } from "../support/translate";
+import { openAIMessagesToAnthropic, translateBody } from "../../support/internals";
+import { anthropicWire, openaiWire } from "../../support/wire-internals";
+import { countingToolkit, schema, transcript, weatherFn } from "../../support/translate";
 
 describe("openAIMessagesToAnthropic", () => {
   it("hoists system/developer, keeps every call and result, merges consecutive results into one user turn", () => {

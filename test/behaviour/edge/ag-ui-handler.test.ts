@@ -1,7 +1,7 @@
 // createAgUiHandler: a RunAgentInput in, AG-UI events out — a plain run, a halt as an interrupt outcome,
 // resumes under AG-UI's rules (every open interrupt addressed, replay, expiry), owners, and bodies it refuses.
 import { describe, expect, it } from "vitest";
-import { dataFrames, interopWorld } from "../support/interop";
+import { dataFrames, interopWorld } from "../../support/interop";
 
 let n = 0;
 const input = (threadId: string, extra: Record<string, unknown> = {}) => ({

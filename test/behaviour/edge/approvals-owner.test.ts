@@ -2,7 +2,7 @@
 // approval remembered with remember: "owner" holds in that user's other conversations and never for another user.
 import { describe, expect, it } from "vitest";
 import { answerApproval, readEventStream, type RunResult } from "toolnexus";
-import { deployWorld } from "../support/edge";
+import { deployWorld } from "../../support/edge";
 
 /** The deploy endpoint with each run stamped with its caller's x-user header as its owner. */
 function world() {

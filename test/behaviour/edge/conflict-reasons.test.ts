@@ -10,8 +10,8 @@ import {
   RunConflictError,
   type StreamEvent,
 } from "toolnexus";
-import { doneOf, edgeWorld, framesOf } from "../support/edge";
-import { frames, gate, isolate, provider, tools, type Turn } from "../support/edge-streams";
+import { doneOf, edgeWorld, framesOf } from "../../support/edge";
+import { frames, gate, isolate, provider, tools, type Turn } from "../../support/edge-streams";
 
 const askCity: Turn = { tokens: ["Asking."], calls: [{ id: "c1", name: "ask_city" }] };
 

@@ -3,8 +3,8 @@
 // answers with the run as the expiry left it. The tool whose question expired never runs.
 import { describe, expect, it } from "vitest";
 import type { PendingRequest } from "toolnexus";
-import { fakeClock } from "../support/deadlines";
-import { doneOf, edgeWorld, framesOf, RESUME_SECRET } from "../support/edge";
+import { fakeClock } from "../../support/deadlines";
+import { doneOf, edgeWorld, framesOf, RESUME_SECRET } from "../../support/edge";
 
 async function halted(clock: ReturnType<typeof fakeClock>, extra: Parameters<typeof edgeWorld>[0] = {}) {
   const w = edgeWorld({ ...extra, client: { clock, answerTimeoutSeconds: 60 } });

@@ -2,8 +2,8 @@
 // asks for it with eventStreamResponse(events, { reasoning: true }), and readEventStream yields both.
 import { describe, expect, it } from "vitest";
 import { eventStreamResponse, readEventStream, type StreamEvent } from "toolnexus";
-import { collect } from "../support/wire-streams";
-import { doneResult } from "../support/results";
+import { collect } from "../../support/wire-streams";
+import { doneResult } from "../../support/results";
 
 const result = doneResult("Paris", "secret system prompt");
 

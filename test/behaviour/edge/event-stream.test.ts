@@ -21,7 +21,7 @@ import {
   type PendingResult,
   type StreamEvent,
 } from "toolnexus";
-import { cancellable, collect, streamOf } from "../support/wire-streams";
+import { cancellable, collect, streamOf } from "../../support/wire-streams";
 
 const request: PendingRequest = {
   id: "q-1",

@@ -12,12 +12,12 @@ import {
   type RunStorage,
   type StreamEvent,
 } from "toolnexus";
-import { approvalTool, clientOn, echoModel, fakeClock } from "../support/deadlines";
-import { doneOf, edgeWorld, framesOf, memoryWebStorage, RESUME_SECRET, SYSTEM_PROMPT } from "../support/edge";
-import { page, provider, texts } from "../support/edge-page";
-import { frames } from "../support/edge-streams";
-import { faultyStorage } from "../support/faulty-storage";
-import { scripted } from "../support/scripted";
+import { approvalTool, clientOn, echoModel, fakeClock } from "../../support/deadlines";
+import { doneOf, edgeWorld, framesOf, memoryWebStorage, RESUME_SECRET, SYSTEM_PROMPT } from "../../support/edge";
+import { page, provider, texts } from "../../support/edge-page";
+import { frames } from "../../support/edge-streams";
+import { faultyStorage } from "../../support/faulty-storage";
+import { scripted } from "../../support/scripted";
 
 type World = ReturnType<typeof edgeWorld>;
 type Frame = { id?: string; event: StreamEvent };

@@ -3,7 +3,7 @@
 // once with 429 too_many_requests; another caller is not held back by them, and the waits go on to their ends.
 import { describe, expect, it } from "vitest";
 import { answerOutput, memoryStorage, type RunStorage } from "toolnexus";
-import { frames, gate, isolate, provider, textOf, tools } from "../support/edge-streams";
+import { frames, gate, isolate, provider, textOf, tools } from "../../support/edge-streams";
 
 /** Memory storage that counts reads of keys starting with `prefix` (a prompt's every try reads its conversation). */
 function counted(prefix = "conversation:"): RunStorage & { reads: () => number } {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createInProcessClient, memoryStorage, type Client, type StreamEvent } from "toolnexus";
 import { createAgUiHandler } from "toolnexus/ag-ui";
 import { createUiMessageStreamHandler } from "toolnexus/ai-sdk";
-import { dataFrames } from "../support/interop";
+import { dataFrames } from "../../support/interop";
 
 /** A client whose every run thinks aloud first. */
 function thinkingClient(): Client {

@@ -3,7 +3,7 @@
 // untouched for its owner, conversations are per owner, and no refusal names a run the caller did not send.
 import { describe, expect, it } from "vitest";
 import { answerOutput, memoryStorage, type RunStorage } from "toolnexus";
-import { frames, gate, isolate, provider, tools } from "../support/edge-streams";
+import { frames, gate, isolate, provider, tools } from "../../support/edge-streams";
 
 const owner = (request: Request) => request.headers.get("x-user");
 

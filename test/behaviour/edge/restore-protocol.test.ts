@@ -5,7 +5,7 @@
 // conversation instead of being refused.
 import { describe, expect, it } from "vitest";
 import { answerOutput, type PendingRequest, type StreamEvent } from "toolnexus";
-import { deployWorld, doneOf, edgeWorld, framesOf, RESUME_SECRET, SYSTEM_PROMPT } from "../support/edge";
+import { deployWorld, doneOf, edgeWorld, framesOf, RESUME_SECRET, SYSTEM_PROMPT } from "../../support/edge";
 
 type World = ReturnType<typeof edgeWorld>;
 

@@ -3,7 +3,7 @@
 // storage and followed live to the end, each event once, the text whole; and a bounded number of log writes.
 import { describe, expect, it } from "vitest";
 import { memoryStorage, type RunStorage, type StreamEvent } from "toolnexus";
-import { frames, gate, isolate, provider, textOf, tools } from "../support/edge-streams";
+import { frames, gate, isolate, provider, textOf, tools } from "../../support/edge-streams";
 
 const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `w${i + from} `);
 

@@ -13,7 +13,7 @@ import {
   ResumeTokenError,
   type PendingRequest,
 } from "toolnexus";
-import { edgeWorld, RESUME_SECRET } from "../support/edge";
+import { edgeWorld, RESUME_SECRET } from "../../support/edge";
 
 const DAY = 86_400_000;
 

@@ -2,8 +2,8 @@
 // written carries no secret), reasoning only with `reasoning: true`, the done result without its transcript.
 import { describe, expect, it } from "vitest";
 import { createRunHandler, memoryStorage, type Client, type StreamEvent } from "toolnexus";
-import { frames } from "../support/edge-streams";
-import { doneResult } from "../support/results";
+import { frames } from "../../support/edge-streams";
+import { doneResult } from "../../support/results";
 
 const result = doneResult("ok", "SYSTEM-PROMPT");
 

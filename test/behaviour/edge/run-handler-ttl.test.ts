@@ -12,7 +12,7 @@ import {
   type Client,
   type RunStorage,
 } from "toolnexus";
-import { doneOf, framesOf } from "../support/edge";
+import { doneOf, framesOf } from "../../support/edge";
 
 /** Memory storage that remembers the ttlSeconds of each key's latest write (undefined: none given). */
 function ttlStorage(): RunStorage & { ttls: Map<string, number | undefined> } {

@@ -2,8 +2,8 @@
 // every refusal a 4xx with { error: { code, message } }, nothing stored, nothing run.
 import { describe, expect, it } from "vitest";
 import { answerOutput, createClient, createRunHandler, readEventStream } from "toolnexus";
-import { API_KEY, doneOf, edgeWorld, framesOf, HEADER_VALUE, SYSTEM_PROMPT } from "../support/edge";
-import { scripted } from "../support/scripted";
+import { API_KEY, doneOf, edgeWorld, framesOf, HEADER_VALUE, SYSTEM_PROMPT } from "../../support/edge";
+import { scripted } from "../../support/scripted";
 
 async function errorBody(res: Response) {
   expect(res.headers.get("content-type")).toMatch(/^application\/json/);

@@ -3,7 +3,7 @@
 // tokens issued, verified and replayed; a reloaded page finding its questions again.
 import { describe, expect, it } from "vitest";
 import { answerDeclined, answerOutput, createRunSession, type PendingRequest } from "toolnexus";
-import { doneOf, edgeWorld, framesOf, RESUME_SECRET } from "../support/edge";
+import { doneOf, edgeWorld, framesOf, RESUME_SECRET } from "../../support/edge";
 
 type World = ReturnType<typeof edgeWorld>;
 

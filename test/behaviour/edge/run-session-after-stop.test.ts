@@ -3,9 +3,9 @@
 // instead of refusing the prompt as busy; a second abort stops that wait; other conflicts stay errors at once.
 import { describe, expect, it } from "vitest";
 import { createRunSession, defineTool, memoryStorage, type RunStorage } from "toolnexus";
-import { edgeWorld } from "../support/edge";
-import { expectNoSecrets, letGo, page, provider, texts, tick } from "../support/edge-page";
-import type { ScriptTurn } from "../support/scripted";
+import { edgeWorld } from "../../support/edge";
+import { expectNoSecrets, letGo, page, provider, texts, tick } from "../../support/edge-page";
+import type { ScriptTurn } from "../../support/scripted";
 
 /**
  * A world whose first exchange calls `slow_lookup`, a tool that runs until the test calls `release()` and

@@ -2,8 +2,8 @@
 // the hook branch on (never the message's words). Two tabs of one conversation, each with its own session.
 import { describe, expect, it } from "vitest";
 import { answerOutput, createRunSession, memoryStorage } from "toolnexus";
-import { memoryWebStorage } from "../support/edge";
-import { gate, isolate, provider, tools } from "../support/edge-streams";
+import { memoryWebStorage } from "../../support/edge";
+import { gate, isolate, provider, tools } from "../../support/edge-streams";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
 

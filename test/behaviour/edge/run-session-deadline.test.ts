@@ -4,8 +4,8 @@
 // timers are injected (the server's clock moves with them): no test waits for a deadline in real time.
 import { describe, expect, it } from "vitest";
 import { answerOutput, createRunSession, type RunSession, type RunSessionClock, type RunSessionState } from "toolnexus";
-import { fakeClock } from "../support/deadlines";
-import { edgeWorld, memoryWebStorage } from "../support/edge";
+import { fakeClock } from "../../support/deadlines";
+import { edgeWorld, memoryWebStorage } from "../../support/edge";
 
 /** The page's clock: the server's time plus `ahead` ms, and timers that fire when `advance` reaches them. */
 function pageClock(server: ReturnType<typeof fakeClock>, ahead = 0) {

@@ -4,9 +4,9 @@
 // the conversation goes on with the next prompt, and that no secret reaches the page.
 import { describe, expect, it } from "vitest";
 import { answerOutput, readEventStream, type StreamEvent } from "toolnexus";
-import { API_KEY, edgeWorld, framesOf, HEADER_VALUE, SYSTEM_PROMPT } from "../support/edge";
-import { expectNoSecrets, type Hang, letGo, page, provider, texts, tick } from "../support/edge-page";
-import { toolResultsIn, type ScriptTurn } from "../support/scripted";
+import { API_KEY, edgeWorld, framesOf, HEADER_VALUE, SYSTEM_PROMPT } from "../../support/edge";
+import { expectNoSecrets, type Hang, letGo, page, provider, texts, tick } from "../../support/edge-page";
+import { toolResultsIn, type ScriptTurn } from "../../support/scripted";
 
 /** The run since snapshot `from` was reported as one `incomplete` error, never as done. */
 function expectReportedOnce(p: ReturnType<typeof page>, from: number, limit: string) {

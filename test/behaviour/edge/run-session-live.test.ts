@@ -3,8 +3,8 @@
 // the text kept, and `state.calls` shows each tool call as it is prepared, run and done.
 import { describe, expect, it } from "vitest";
 import { answerOutput, createRunSession, memoryStorage, type RunSessionState } from "toolnexus";
-import { memoryWebStorage } from "../support/edge";
-import { gate, isolate, provider, tools } from "../support/edge-streams";
+import { memoryWebStorage } from "../../support/edge";
+import { gate, isolate, provider, tools } from "../../support/edge-streams";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i} `);

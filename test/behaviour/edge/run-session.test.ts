@@ -8,7 +8,7 @@ import {
   type RunSessionState,
   type SessionStorageLike,
 } from "toolnexus";
-import { edgeWorld, memoryWebStorage } from "../support/edge";
+import { edgeWorld, memoryWebStorage } from "../../support/edge";
 
 function sessionIn(w: ReturnType<typeof edgeWorld>, storage = memoryWebStorage()) {
   const session = createRunSession({ endpoint: "/api/run", fetch: w.fetch, storage });

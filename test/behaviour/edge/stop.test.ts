@@ -3,7 +3,7 @@
 // the streamed text kept and running tools' signals aborted; a stopped resume of a halted run can be resumed.
 import { describe, expect, it } from "vitest";
 import { answerOutput, memoryStorage, type StreamEvent } from "toolnexus";
-import { frames, gate, isolate, provider, textOf, tools } from "../support/edge-streams";
+import { frames, gate, isolate, provider, textOf, tools } from "../../support/edge-streams";
 
 const encoder = new TextEncoder();
 const sse = (delta: Record<string, unknown>, finish: string | null = null) =>

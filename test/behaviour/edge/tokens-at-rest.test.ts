@@ -3,7 +3,7 @@
 // fresh ones — a page that re-attaches can answer with them.
 import { describe, expect, it } from "vitest";
 import { answerOutput, type StreamEvent } from "toolnexus";
-import { edgeWorld, framesOf, RESUME_SECRET } from "../support/edge";
+import { edgeWorld, framesOf, RESUME_SECRET } from "../../support/edge";
 
 type Pending = Extract<StreamEvent, { type: "pending" }> & { token?: string };
 

@@ -2,7 +2,7 @@
 // answered through the re-posted message (checked against the stored run), client-side tools answered with
 // an output, the reload route, owners, and bodies it refuses.
 import { describe, expect, it } from "vitest";
-import { dataFrames, interopWorld } from "../support/interop";
+import { dataFrames, interopWorld } from "../../support/interop";
 
 const user = (text: string) => ({ id: `u-${text}`, role: "user", parts: [{ type: "text", text }] });
 const chat = (id: string, ...messages: unknown[]) => ({ id, messages, trigger: "submit-message" });

@@ -4,7 +4,7 @@
 // for every k; then a fresh client finishes the run, and no tool ran twice for its answer.
 import { crashMatrix } from "toolnexus/testing";
 import { describe, it } from "vitest";
-import { naturalStorage } from "../support/natural-storage";
+import { naturalStorage } from "../../support/natural-storage";
 
 const natural = naturalStorage();
 crashMatrix(natural.name, () => natural.make(), { describe, it });

@@ -12,10 +12,10 @@ import {
   type RunResult,
 } from "toolnexus";
 import { describe, expect, it } from "vitest";
-import { asPending } from "../support/results";
-import { naturalStorage } from "../support/natural-storage";
-import { toolResultsIn } from "../support/scripted";
-import { base, kit, model } from "../support/exactly-once";
+import { asPending } from "../../support/results";
+import { naturalStorage } from "../../support/natural-storage";
+import { toolResultsIn } from "../../support/scripted";
+import { base, kit, model } from "../../support/exactly-once";
 
 const natural = naturalStorage();
 

@@ -4,10 +4,10 @@
 import { answerApproval, memoryStorage, RunConflictError, type RunStorage } from "toolnexus";
 import { raceSweepers } from "toolnexus/testing";
 import { describe, expect, it } from "vitest";
-import { approvalTool, askTool, clientOn, echoModel, fakeClock } from "../support/deadlines";
-import { barrier, faultyStorage, type FaultyStorage } from "../support/faulty-storage";
-import { asPending } from "../support/results";
-import { scripted } from "../support/scripted";
+import { approvalTool, askTool, clientOn, echoModel, fakeClock } from "../../support/deadlines";
+import { barrier, faultyStorage, type FaultyStorage } from "../../support/faulty-storage";
+import { asPending } from "../../support/results";
+import { scripted } from "../../support/scripted";
 
 /** Halts `n` runs of `ask`, the i-th due `dueIn(i)` seconds from now; resolves their run ids. */
 async function haltMany(

@@ -18,8 +18,8 @@ import {
   type RunStorage,
 } from "toolnexus";
 import { describe, expect, it } from "vitest";
-import { asPending } from "../support/results";
-import { base, kit, model } from "../support/exactly-once";
+import { asPending } from "../../support/results";
+import { base, kit, model } from "../../support/exactly-once";
 
 describe("exactly once: the rest of the cases", () => {
   const openai = { ...base, style: "openai" } as const;

@@ -13,8 +13,8 @@ import {
   parseRequest,
   pending,
 } from "toolnexus";
-import { scripted } from "../support/scripted";
-import { asPending } from "../support/results";
+import { scripted } from "../../support/scripted";
+import { asPending } from "../../support/results";
 
 const MB = 1024 * 1024;
 const nested = (depth: number): unknown => JSON.parse(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`);

@@ -3,10 +3,10 @@
 // as a result (an error result where something was wrong) or a typed ToolnexusError — never a crash.
 import { afterEach, describe, expect, it } from "vitest";
 import { answerOutput, createClient, defineTool, pending, type Tool } from "toolnexus";
-import { STYLES } from "../support/drive";
-import { scripted, toolResultsIn } from "../support/scripted";
-import { asPending } from "../support/results";
-import { crash, nestedValue, probe, unpolluted } from "../support/hostile";
+import { STYLES } from "../../support/drive";
+import { scripted, toolResultsIn } from "../../support/scripted";
+import { asPending } from "../../support/results";
+import { crash, nestedValue, probe, unpolluted } from "../../support/hostile";
 
 afterEach(unpolluted);
 

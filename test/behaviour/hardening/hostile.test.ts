@@ -12,10 +12,10 @@ import {
   relayAnswer,
   relayTool,
 } from "toolnexus";
-import { MODES, resumeIn, runIn, STYLES } from "../support/drive";
-import { scripted, toolResultsIn } from "../support/scripted";
-import { asPending } from "../support/results";
-import { crash, crashes, nested, nestedValue, probe, unpolluted } from "../support/hostile";
+import { MODES, resumeIn, runIn, STYLES } from "../../support/drive";
+import { scripted, toolResultsIn } from "../../support/scripted";
+import { asPending } from "../../support/results";
+import { crash, crashes, nested, nestedValue, probe, unpolluted } from "../../support/hostile";
 
 const HOSTILE_ARGS =
   '{"__proto__":{"polluted":"args"},"constructor":{"prototype":{"polluted":"ctor"}},"prototype":{"polluted":"proto"},"city":"x"}';

@@ -13,10 +13,10 @@ import {
   type MetricEvent,
   type ToolContext,
 } from "toolnexus";
-import { MODES, runIn, STYLES } from "../support/drive";
-import { captureWarnings, faulty } from "../support/faults";
-import { scripted, toolResultsIn, userTurnsIn } from "../support/scripted";
-import { asIncomplete, asPending } from "../support/results";
+import { MODES, runIn, STYLES } from "../../support/drive";
+import { captureWarnings, faulty } from "../../support/faults";
+import { scripted, toolResultsIn, userTurnsIn } from "../../support/scripted";
+import { asIncomplete, asPending } from "../../support/results";
 
 const KEY = "sk-live-PRODSECRET-0123456789";
 

@@ -14,8 +14,8 @@ import {
   pending,
   relayTool,
 } from "toolnexus";
-import { openAIMessagesToAnthropic, parseSSE, type SSEEvent } from "../support/internals";
-import { asPending } from "../support/results";
+import { openAIMessagesToAnthropic, parseSSE, type SSEEvent } from "../../support/internals";
+import { asPending } from "../../support/results";
 
 const RUNS = { numRuns: 150 };
 

@@ -16,10 +16,10 @@ import {
   type PendingResult,
   type ResumeTokenProblem,
 } from "toolnexus";
-import { doneOf, edgeWorld, framesOf, memoryWebStorage, RESUME_SECRET } from "../support/edge";
-import { asPending } from "../support/results";
-import { scripted, toolResultsIn } from "../support/scripted";
-import { base, halted, refused, SECRET } from "../support/resume-tokens";
+import { doneOf, edgeWorld, framesOf, memoryWebStorage, RESUME_SECRET } from "../../support/edge";
+import { asPending } from "../../support/results";
+import { scripted, toolResultsIn } from "../../support/scripted";
+import { base, halted, refused, SECRET } from "../../support/resume-tokens";
 
 describe("a token per answer", () => {
   async function twoTokens(h: Awaited<ReturnType<typeof halted>>) {

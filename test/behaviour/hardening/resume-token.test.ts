@@ -12,10 +12,10 @@ import {
   type ResumeTokenProblem,
   ConfigError,
 } from "toolnexus";
-import { MODES, resumeIn } from "../support/drive";
-import { scripted } from "../support/scripted";
-import { base, halted, refused, SECRET } from "../support/resume-tokens";
-import { asPending } from "../support/results";
+import { MODES, resumeIn } from "../../support/drive";
+import { scripted } from "../../support/scripted";
+import { base, halted, refused, SECRET } from "../../support/resume-tokens";
+import { asPending } from "../../support/results";
 
 describe("resume tokens", () => {
   for (const mode of MODES) {

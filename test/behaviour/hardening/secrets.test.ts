@@ -13,11 +13,11 @@ import {
   type RunStorage,
   type StreamEvent,
 } from "toolnexus";
-import { captureWarnings, faulty } from "../support/faults";
-import { countingTool, faultyStorage } from "../support/faulty-storage";
-import { STYLES } from "../support/drive";
-import { scripted, toolResultsIn } from "../support/scripted";
-import { asPending } from "../support/results";
+import { captureWarnings, faulty } from "../../support/faults";
+import { countingTool, faultyStorage } from "../../support/faulty-storage";
+import { STYLES } from "../../support/drive";
+import { scripted, toolResultsIn } from "../../support/scripted";
+import { asPending } from "../../support/results";
 
 const KEY = "sk-SECRET-apikey-0123456789abcdef";
 const HEADER = "HDR-SECRET-headervalue-98765";

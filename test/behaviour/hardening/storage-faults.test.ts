@@ -15,11 +15,11 @@ import {
   type RunStorage,
 } from "toolnexus";
 import { crashingStorage } from "toolnexus/testing";
-import { barrier, countingTool, faultyStorage, raceResumes } from "../support/faulty-storage";
-import { naturalStorage } from "../support/natural-storage";
-import { MODES, resumeIn, runIn } from "../support/drive";
-import { scripted, toolResultsIn } from "../support/scripted";
-import { asPending } from "../support/results";
+import { barrier, countingTool, faultyStorage, raceResumes } from "../../support/faulty-storage";
+import { naturalStorage } from "../../support/natural-storage";
+import { MODES, resumeIn, runIn } from "../../support/drive";
+import { scripted, toolResultsIn } from "../../support/scripted";
+import { asPending } from "../../support/results";
 
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
 const script = () =>

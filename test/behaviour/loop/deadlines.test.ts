@@ -13,9 +13,9 @@ import {
   relayTool,
 } from "toolnexus";
 import { describe, expect, it } from "vitest";
-import { approvalTool, askTool, clientOn, echoModel, fakeClock, T0 } from "../support/deadlines";
-import { asPending } from "../support/results";
-import { scripted } from "../support/scripted";
+import { approvalTool, askTool, clientOn, echoModel, fakeClock, T0 } from "../../support/deadlines";
+import { asPending } from "../../support/results";
+import { scripted } from "../../support/scripted";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -14,8 +14,8 @@ import {
   type ToolContext,
 } from "toolnexus";
 import { describe, expect, it } from "vitest";
-import { asPending } from "../support/results";
-import { scripted, toolResultsIn } from "../support/scripted";
+import { asPending } from "../../support/results";
+import { scripted, toolResultsIn } from "../../support/scripted";
 
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
 

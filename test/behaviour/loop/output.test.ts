@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import * as v from "valibot";
 import * as z from "zod";
 import { answerOutput, createClient, defineTool, jsonSchema, memoryStorage, OutputError, pending } from "toolnexus";
-import { ALL_STYLES, MODES } from "../support/drive";
-import { scripted } from "../support/scripted";
+import { ALL_STYLES, MODES } from "../../support/drive";
+import { scripted } from "../../support/scripted";
 
 const city = jsonSchema<{ city: string; tempC: number }>({
   type: "object",

@@ -18,10 +18,10 @@ import {
   type RunStorage,
   type ToolContext,
 } from "toolnexus";
-import { MODES, resumeIn, runIn, ALL_STYLES, types } from "../support/drive";
-import { naturalStorage } from "../support/natural-storage";
-import { scripted, toolResultsIn, userTurnsIn } from "../support/scripted";
-import { asPending } from "../support/results";
+import { MODES, resumeIn, runIn, ALL_STYLES, types } from "../../support/drive";
+import { naturalStorage } from "../../support/natural-storage";
+import { scripted, toolResultsIn, userTurnsIn } from "../../support/scripted";
+import { asPending } from "../../support/results";
 
 function kit() {
   const runs: Record<string, number> = {};

@@ -15,8 +15,8 @@ import {
 } from "toolnexus";
 import { otelTelemetry } from "toolnexus/otel";
 import * as names from "../../../src/otel/names";
-import { askingTool } from "../support/asking-tool";
-import { scripted } from "../support/scripted";
+import { askingTool } from "../../support/asking-tool";
+import { scripted } from "../../support/scripted";
 import { memoryTracer } from "./support";
 
 const base = { baseUrl: "https://llm.test/v1", style: "openai" as const, model: "m", apiKey: "sk-x", retries: 0 };

@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { answerOutput, createClient, defineTool, memoryStorage, pending, type RunStorage } from "toolnexus";
 import { otelTelemetry } from "toolnexus/otel";
-import { MODES, resumeIn, runIn, STYLES } from "../support/drive";
-import { asPending } from "../support/results";
-import { scripted, toolResultsIn } from "../support/scripted";
+import { MODES, resumeIn, runIn, STYLES } from "../../support/drive";
+import { asPending } from "../../support/results";
+import { scripted, toolResultsIn } from "../../support/scripted";
 import { childrenOf, exported, memoryTracer } from "./support";
 
 const SECRETS = { apiKey: "sk-otel-secret-4242", header: "hdr-otel-secret-7373", system: "SYSTEM-PROMPT-9191" };

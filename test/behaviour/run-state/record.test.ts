@@ -14,9 +14,9 @@ import {
 import * as openaiFixture from "../../fixtures/run-state/v1-openai-two-suspensions";
 import * as relayFixture from "../../fixtures/run-state/v1-anthropic-relay";
 import * as doneFixture from "../../fixtures/run-state/v1-openai-done";
-import { sha256Hex } from "../support/internals";
-import { scripted, toolResultsIn } from "../support/scripted";
-import { asPending } from "../support/results";
+import { sha256Hex } from "../../support/internals";
+import { scripted, toolResultsIn } from "../../support/scripted";
+import { asPending } from "../../support/results";
 
 const counts: Record<string, number> = {};
 const tools = [

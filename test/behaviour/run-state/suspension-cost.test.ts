@@ -2,7 +2,7 @@
 // once (the resume's load); the claim, the checkpoints and the kept outcome edit the stored text instead.
 import { answerOutput, createClient, defineTool, memoryStorage, pending } from "toolnexus";
 import { describe, expect, it } from "vitest";
-import { scripted } from "../support/scripted";
+import { scripted } from "../../support/scripted";
 
 const base = { baseUrl: "https://llm.test/v1", model: "m", apiKey: "sk-test" } as const;
 

@@ -2,8 +2,8 @@
 // expiresAt later than that keeps it until then — what a TTL-capable storage is asked to do with the halt.
 import { ConfigError, createClient, defineTool, memoryStorage, pending, type RunStorage } from "toolnexus";
 import { describe, expect, it } from "vitest";
-import { asPending } from "../support/results";
-import { scripted } from "../support/scripted";
+import { asPending } from "../../support/results";
+import { scripted } from "../../support/scripted";
 
 const base = { baseUrl: "https://llm.test/v1", style: "openai", model: "m", apiKey: "sk-test" } as const;
 const DAY = 86_400;

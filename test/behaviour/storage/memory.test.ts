@@ -1,7 +1,7 @@
 // memoryStorage passes the storage contract suite (support/storage-contract.ts) in every runtime (Node, Chromium, workerd, Deno).
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "toolnexus";
-import { storageContract } from "../support/storage-contract";
+import { storageContract } from "../../support/storage-contract";
 
 storageContract("memoryStorage", ({ now }) => memoryStorage({ now }), { atomic: true, ttl: "clock" });
 

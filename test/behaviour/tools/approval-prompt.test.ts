@@ -4,8 +4,8 @@
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
 import { answerDeclined, ConfigError, createClient, defineTool, memoryStorage } from "toolnexus";
-import { asPending } from "../support/results";
-import { scripted, toolResultsIn } from "../support/scripted";
+import { asPending } from "../../support/results";
+import { scripted, toolResultsIn } from "../../support/scripted";
 
 const ARGS = { version: "v42", env: "production" };
 

@@ -12,9 +12,9 @@ import {
   type PendingRequest,
   type Tool,
 } from "toolnexus";
-import { MODES, resumeIn, runIn, ALL_STYLES } from "../support/drive";
-import { scripted, toolResultsIn } from "../support/scripted";
-import { asPending } from "../support/results";
+import { MODES, resumeIn, runIn, ALL_STYLES } from "../../support/drive";
+import { scripted, toolResultsIn } from "../../support/scripted";
+import { asPending } from "../../support/results";
 
 const deployTool = (needsApproval: boolean | ((args: { env: string }) => boolean) = true) => {
   const ran: unknown[] = [];

@@ -1,7 +1,7 @@
 // The builtins that need nothing but fetch : question, webfetch, todowrite.
 import { describe, expect, it } from "vitest";
 import { answerOutput, createToolkit, pendingOf, type Toolkit } from "toolnexus";
-import { fakeFetch, hangingFetch, type FakeFetch } from "../support/tools-fetch";
+import { fakeFetch, hangingFetch, type FakeFetch } from "../../support/tools-fetch";
 
 const kitWith = (f?: FakeFetch): Promise<Toolkit> => createToolkit(f ? { fetch: f.fetch } : {});
 

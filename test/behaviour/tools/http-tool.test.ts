@@ -1,8 +1,8 @@
 // httpTool, with `env` for header expansion (never process.env), an injectable fetch and timeoutMs.
 import { describe, expect, it } from "vitest";
 import { ConfigError, httpTool, type HttpToolOptions } from "toolnexus";
-import { fakeFetch, hangingFetch } from "../support/tools-fetch";
-import { toolCtx } from "../support/tool-context";
+import { fakeFetch, hangingFetch } from "../../support/tools-fetch";
+import { toolCtx } from "../../support/tool-context";
 
 const base = { name: "api", description: "calls the API" };
 

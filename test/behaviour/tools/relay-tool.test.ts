@@ -10,8 +10,8 @@ import {
   relayTool,
   type Answer,
 } from "toolnexus";
-import { readRelayAnswer } from "../support/internals";
-import { toolCtx } from "../support/tool-context";
+import { readRelayAnswer } from "../../support/internals";
+import { toolCtx } from "../../support/tool-context";
 
 const lookup = relayTool("lookup", "host-side lookup", {
   type: "object",

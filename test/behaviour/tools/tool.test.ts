@@ -10,8 +10,8 @@ import {
   withoutConversion,
   withStandardJsonSchema,
   withToJSONSchema,
-} from "../support/tools-schemas";
-import { toolCtx } from "../support/tool-context";
+} from "../../support/tools-schemas";
+import { toolCtx } from "../../support/tool-context";
 
 const returning = (value: unknown): Tool =>
   defineTool({ name: "t", description: "returns a value", execute: () => value });

@@ -11,7 +11,7 @@ import {
   type Tool,
   type ToolContext,
 } from "toolnexus";
-import { captureWarnings, fakeFetch } from "../support/tools-fetch";
+import { captureWarnings, fakeFetch } from "../../support/tools-fetch";
 
 const echo = (name: string, output = name): Tool =>
   defineTool({ name, description: `the ${name} tool`, execute: () => output });

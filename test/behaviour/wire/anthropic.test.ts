@@ -1,8 +1,8 @@
 // The Anthropic Messages wire: request shape, JSON replies, streamed replies.
 import { describe, expect, it } from "vitest";
 import type { Toolkit } from "toolnexus";
-import { anthropicWire as wire, type ToolCall } from "../support/wire-internals";
-import { anthropicSSE, everySplit, streamOf } from "../support/wire-streams";
+import { anthropicWire as wire, type ToolCall } from "../../support/wire-internals";
+import { anthropicSSE, everySplit, streamOf } from "../../support/wire-streams";
 
 const STREAM_ERROR = { name: "StreamError", code: "stream" };
 const weather = { name: "weather", description: "Weather", input_schema: { type: "object" } };

@@ -10,7 +10,7 @@ import {
   type ContentPart,
   type ToolResult,
 } from "toolnexus";
-import { replay } from "../support/replay";
+import { replay } from "../../support/replay";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const PDF = "JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PD4+CmVuZG9iagp0cmFpbGVyCjw8Pj4KJSVFT0YK";

@@ -2,9 +2,9 @@
 // deltas interleave, OpenRouter's `reasoning` and `reasoning_details`, and what a run streams of them.
 import { describe, expect, it } from "vitest";
 import { createClient, defineTool, type StreamEvent } from "toolnexus";
-import { anthropicWire, openaiWire, type WireDelta } from "../support/wire-internals";
-import { anthropicSSE, everySplit, openaiSSE, streamOf } from "../support/wire-streams";
-import { replay } from "../support/replay";
+import { anthropicWire, openaiWire, type WireDelta } from "../../support/wire-internals";
+import { anthropicSSE, everySplit, openaiSSE, streamOf } from "../../support/wire-streams";
+import { replay } from "../../support/replay";
 
 const delta = (d: Record<string, unknown>, finish: string | null = null) => ({
   choices: [{ index: 0, delta: d, finish_reason: finish }],

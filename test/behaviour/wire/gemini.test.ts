@@ -28,8 +28,8 @@ import * as mixedContentCalls from "../../fixtures/wire/gemini/mixed-content-cal
 import * as noArgsCall from "../../fixtures/wire/gemini/no-args-call";
 import * as nullArgCall from "../../fixtures/wire/gemini/null-arg-call";
 import * as callShortSSE from "../../fixtures/wire/gemini/call-short-sse";
-import { collect, geminiSSE, json, replay, type Reply } from "../support/recorded-replies";
-import { geminiWire as wire } from "../support/wire-internals";
+import { collect, geminiSSE, json, replay, type Reply } from "../../support/recorded-replies";
+import { geminiWire as wire } from "../../support/wire-internals";
 
 const BASE = "http://127.0.0.1:9";
 const KEY = "key1234";

@@ -8,7 +8,7 @@ import {
   REDACTED_BODY_KEYS,
   REDACTION_PLACEHOLDER,
   redact,
-} from "../support/internals";
+} from "../../support/internals";
 
 describe("redact", () => {
   it("exports the redacted body keys and the placeholder", () => {

@@ -17,8 +17,8 @@ import * as phase from "../../fixtures/wire/openai-responses/phase";
 import * as quota from "../../fixtures/wire/openai-responses/quota-error";
 import * as copilot from "../../fixtures/wire/openai-responses/copilot-id-rotation";
 import * as lmstudio from "../../fixtures/wire/openai-responses/lmstudio-tool-call";
-import { collect, json, replay, responsesSSE } from "../support/recorded-replies";
-import { openaiResponsesWire as wire } from "../support/wire-internals";
+import { collect, json, replay, responsesSSE } from "../../support/recorded-replies";
+import { openaiResponsesWire as wire } from "../../support/wire-internals";
 
 const BASE = "http://127.0.0.1:9/v1";
 const KEY = "sk-test-responses-1234";

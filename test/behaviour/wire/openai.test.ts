@@ -1,8 +1,8 @@
 // The OpenAI chat-completions wire: request shape, JSON replies, streamed replies.
 import { describe, expect, it } from "vitest";
 import type { Toolkit } from "toolnexus";
-import { openaiWire as wire, type ToolCall } from "../support/wire-internals";
-import { everySplit, openaiSSE, streamOf } from "../support/wire-streams";
+import { openaiWire as wire, type ToolCall } from "../../support/wire-internals";
+import { everySplit, openaiSSE, streamOf } from "../../support/wire-streams";
 
 const STREAM_ERROR = { name: "StreamError", code: "stream" };
 const weather = {

@@ -9,7 +9,7 @@ import {
   postWithRetry,
   type ErrorInfo,
   type RetryOptions,
-} from "../support/internals";
+} from "../../support/internals";
 import * as geminiQuota from "../../fixtures/wire/gemini/quota-429";
 
 type Step = () => Response;

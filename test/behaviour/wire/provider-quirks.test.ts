@@ -2,7 +2,7 @@
 // an injected fetch. Streams are cut at every byte boundary: what comes back never depends on chunking.
 import { describe, expect, it } from "vitest";
 import { createClient, isToolnexusError, LlmHttpError, StreamError, type RunResult } from "toolnexus";
-import { everySplit, openaiSSE } from "../support/wire-streams";
+import { everySplit, openaiSSE } from "../../support/wire-streams";
 
 const base = { baseUrl: "http://127.0.0.1:9/v1", style: "openai" as const, model: "m", apiKey: "sk-test-1234567890" };
 

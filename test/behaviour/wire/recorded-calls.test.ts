@@ -23,8 +23,8 @@ import * as lmstudio from "../../fixtures/wire/openai-responses/lmstudio-tool-ca
 import * as responsesQuota from "../../fixtures/wire/openai-responses/quota-error";
 import * as temperature from "../../fixtures/wire/openai-responses/temperature-error";
 import * as calculator from "../../fixtures/wire/openai-responses/reasoning-calculator";
-import { asPending } from "../support/results";
-import { collect, geminiSSE, json, replay, responsesSSE, type Reply } from "../support/recorded-replies";
+import { asPending } from "../../support/results";
+import { collect, geminiSSE, json, replay, responsesSSE, type Reply } from "../../support/recorded-replies";
 
 type Json = Record<string, any>;
 type ImagePart = Extract<ContentPart, { type: "image" }>;

@@ -11,9 +11,9 @@ import { text as thinkingChunks } from "../../fixtures/wire/anthropic/thinking-s
 import { text as thinkingJson } from "../../fixtures/wire/anthropic/thinking-signature";
 import { text as inputJsonDelta } from "../../fixtures/wire/anthropic/input-json-delta-chunks";
 import { text as toolNoArgs } from "../../fixtures/wire/anthropic/tool-no-args-chunks";
-import { anthropicWire, openaiWire, type Turn, type WireDelta } from "../support/wire-internals";
-import { chunksAsSSE, replay } from "../support/replay";
-import { openaiSSE, streamOf } from "../support/wire-streams";
+import { anthropicWire, openaiWire, type Turn, type WireDelta } from "../../support/wire-internals";
+import { chunksAsSSE, replay } from "../../support/replay";
+import { openaiSSE, streamOf } from "../../support/wire-streams";
 
 const OPENAI = {
   baseUrl: "http://127.0.0.1:9/v1",

@@ -1,7 +1,7 @@
 // Per-run requestParams merged over the client's, and strict structured output on OpenAI.
 import { describe, expect, it } from "vitest";
 import { answerOutput, createClient, defineTool, type JSONSchema, jsonSchema, memoryStorage, pending } from "toolnexus";
-import { replay } from "../support/replay";
+import { replay } from "../../support/replay";
 
 const DONE = JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: '{"city":"Paris"}' } }] });
 const base = { baseUrl: "http://127.0.0.1:9", style: "openai" as const, model: "m", apiKey: "sk-test", retries: 0 };

@@ -1,9 +1,9 @@
 // The SSE parser (WHATWG HTML "Parsing an event stream"): line endings, fields, dispatch, UTF-8 —
 // the same events however the bytes are cut into chunks.
 import { describe, expect, it } from "vitest";
-import { parseSSE, type SSEEvent } from "../support/internals";
-import { createSSEParser } from "../support/wire-internals";
-import { bytesOf, cancellable, collect, cutAt, everySplit, streamOf, streamOfPieces } from "../support/wire-streams";
+import { parseSSE, type SSEEvent } from "../../support/internals";
+import { createSSEParser } from "../../support/wire-internals";
+import { bytesOf, cancellable, collect, cutAt, everySplit, streamOf, streamOfPieces } from "../../support/wire-streams";
 
 const events = (stream: ReadableStream<Uint8Array>): Promise<SSEEvent[]> => collect(parseSSE(stream));
 

@@ -9,7 +9,7 @@ import * as v from "valibot";
 import * as z from "zod";
 import { createClient, defineTool, type JSONSchema, jsonSchema, LlmHttpError, OutputError } from "toolnexus";
 import * as refusal from "../../fixtures/wire/openai-responses/nested-defs-error";
-import { scripted, type ScriptTurn } from "../support/scripted";
+import { scripted, type ScriptTurn } from "../../support/scripted";
 
 const nestedDefs: JSONSchema = {
   type: "object",

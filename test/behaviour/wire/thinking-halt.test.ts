@@ -4,8 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { answerOutput, createClient, defineTool, memoryStorage, pending, type StreamEvent } from "toolnexus";
 import { text as thinkingToolCall } from "../../fixtures/wire/anthropic/thinking-tool-call";
-import { replay } from "../support/replay";
-import { anthropicSSE } from "../support/wire-streams";
+import { replay } from "../../support/replay";
+import { anthropicSSE } from "../../support/wire-streams";
 
 const BASE = { baseUrl: "http://127.0.0.1:9", style: "anthropic" as const, model: "m", apiKey: "sk-test", retries: 0 };
 const FINAL = JSON.stringify({
