@@ -4,8 +4,15 @@
 // `pending` event per suspension, and a resumed run's span a child of the halted one's (one trace across the
 // halt), linked to it too; a run started inside a tool stays under that tool's span and is linked only.
 // Everything comes from the host's own tracer: nothing of @opentelemetry/api is imported at run time.
-import type { Context, Span, Tracer } from "@opentelemetry/api";
-import { ConfigError, type RunTelemetry, type Style, type Telemetry, type ToolCallReport } from "../index";
+import type { Attributes, Context, Span, Tracer } from "@opentelemetry/api";
+import {
+  ConfigError,
+  type RunTelemetry,
+  type Style,
+  type Telemetry,
+  type ToolCallReport,
+  type ModelCallReport,
+} from "../index";
 import { modelAttributes, errorType, runAttributes, serverOf, toolAttributes } from "./attributes";
 import { emptyContext, resumeLink, spanRecord, underLink, withSpan } from "./context";
 import * as n from "./names";
@@ -141,6 +148,17 @@ function pending(span: Span, report: ToolCallReport, content: boolean): void {
   });
 }
 
+/** A model call's span, made once the call ended (it starts when the call did), failed with its error. */
+function chatSpan(tracer: Tracer, parent: Context, report: ModelCallReport, attributes: Attributes): void {
+  const span = tracer.startSpan(
+    `chat ${report.model}`,
+    { kind: n.SPAN_KIND_CLIENT, startTime: report.started, attributes },
+    parent,
+  );
+  if (report.error !== undefined) failed(span, report.error);
+  span.end();
+}
+
 /**
  * The spans of one run: its `invoke_agent` span — a resume's under the span of the run that halted, so that
  * a suspension and its answer read as one trace — and its children: a model call's made once it ended, a
@@ -167,23 +185,14 @@ function runSpans(
     resumed: (stored) => quietly(() => run.resumedFrom(stored), undefined),
     model: (report) =>
       quietly(() => {
-        const span = tracer.startSpan(
-          `chat ${report.model}`,
-          {
-            kind: n.SPAN_KIND_CLIENT,
-            startTime: report.started,
-            attributes: {
-              [n.OPERATION]: "chat",
-              ...provider,
-              [n.REQUEST_MODEL]: report.model,
-              ...serverOf(info.baseUrl),
-              ...modelAttributes(report, content),
-            },
-          },
-          run.open().context,
-        );
-        if (report.error !== undefined) failed(span, report.error);
-        span.end();
+        const attributes = {
+          [n.OPERATION]: "chat",
+          ...provider,
+          [n.REQUEST_MODEL]: report.model,
+          ...serverOf(info.baseUrl),
+          ...modelAttributes(report, content),
+        };
+        chatSpan(tracer, run.open().context, report, attributes);
       }, undefined),
     toolStarted: (call) =>
       quietly(() => {
