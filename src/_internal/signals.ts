@@ -15,6 +15,15 @@ export function anySignal(signals: AbortSignal[]): AbortSignal {
   return controller.signal;
 }
 
+/**
+ * The signal a tool hands on to work it starts (a child run): none when nothing can abort its call — then no
+ * never-aborting signal is made for it, and the work waits on no listener.
+ */
+export function handedSignal(ctx: { signal: AbortSignal }): AbortSignal | undefined {
+  // the loop marks a call nothing can abort (execute-tools.ts, `bounded`); a `Symbol.for`: agents may be bundled apart
+  return (ctx as unknown as Record<symbol, unknown>)[Symbol.for("toolnexus.unabortable")] ? undefined : ctx.signal;
+}
+
 export interface Deadline {
   signal: AbortSignal;
   timedOut(): boolean;

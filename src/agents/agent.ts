@@ -1,6 +1,7 @@
 // `agent(name, options)`: an agent is a tool — a soul, a toolkit (its tools, and `task` when it has a team) and
 // the client's loop. `run`, `stream` and `resume` are client runs of the agent at the root of its tree
 // (`root/<name>.1`); `asTool` runs it as another run's tool.
+import { handedSignal } from "../_internal/signals";
 import { ConfigError } from "../errors";
 import { preview } from "./_text";
 import type { Tool } from "../tools/types";
@@ -88,9 +89,10 @@ function asTool(self: Agent, level: () => Level): Tool {
     inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
     source: "agent",
     async execute(args, ctx) {
+      const signal = handedSignal(ctx);
       const result = await runLevel(level(), String(args.prompt ?? ""), {
-        signal: ctx.signal,
         traceParent: ctx.traceParent,
+        ...(signal ? { signal } : {}),
       });
       const r = taskResultOf(result);
       const metadata = { agent: self.name, turns: r.turns, totalTokens: r.totalTokens };

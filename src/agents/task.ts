@@ -8,6 +8,7 @@ import { pending } from "../pending";
 import { errorText } from "./_text";
 import { taskDeclaration } from "./task-declaration";
 import { runFailure } from "../_internal/run-failure";
+import { handedSignal } from "../_internal/signals";
 import { runKey } from "../run-state/record";
 import type { Answer, PendingRequest, RunResult, StreamEvent, ToolResult } from "../types";
 import type { ResumeOptions, RunOptions } from "../client/types";
@@ -196,7 +197,12 @@ async function started(level: Level, member: Agent, prompt: string, ctx: ToolCon
   // a new run's spawn, not written yet: it is, with the child's outcome
   const held = level.fresh ? { held: entry } : {};
   try {
-    const run = await runLevel(child, prompt, { runId: entry.run, signal: ctx.signal, traceParent: ctx.traceParent });
+    const signal = handedSignal(ctx); // none when nothing can abort this call: the child's run then has none
+    const run = await runLevel(child, prompt, {
+      runId: entry.run,
+      traceParent: ctx.traceParent,
+      ...(signal ? { signal } : {}),
+    });
     return { ...fromRun(run, st), ...held };
   } catch (error) {
     const result: TaskResult = { status: "error", text: errorText(error), isError: true, turns: 0, totalTokens: 0 };

@@ -111,6 +111,8 @@ export async function bounded(
     callId: call.id,
     idempotencyKey: `${state.runId}:${call.id}`,
   } as ToolContext;
+  // marked for the tools that hand their signal on (handedSignal): none is made, no listener waits on it
+  if (!signal) (toolCtx as unknown as Record<symbol, number>)[Symbol.for("toolnexus.unabortable")] = 1;
   if (answer) toolCtx.answer = answer;
   if (toolState !== undefined) toolCtx.state = toolState;
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -169,6 +169,29 @@ describe("a definition's budget under agent.run", () => {
     await shallow.run("go", { client: clientOn(memoryStorage(), counts(), script) });
     expect(seen).toEqual(["maxDepth 1 exceeded", "maxDepth 1 exceeded"]);
   });
+
+  it("the run's signal reaches its children: aborted while a child works, the child makes no further model call", async () => {
+    const c = counts();
+    const controller = new AbortController();
+    const stop = defineTool({
+      name: "stop",
+      description: "the user walks away while it runs",
+      execute: () => (controller.abort(new Error("walked away")), "stopped"),
+    });
+    const child = agent("explore", { does: "research", model: "m-explore", tools: [stop] });
+    const script = {
+      "m-coord": (_req: GenerateRequest, tools: string[]) =>
+        tools.length === 0
+          ? { toolCalls: [{ id: "t1", name: "task", arguments: { agent: "explore", prompt: "find A" } }] }
+          : { content: "joined" },
+      "m-explore": (_req: GenerateRequest, tools: string[]) =>
+        tools.length === 0 ? { toolCalls: [{ id: "s1", name: "stop", arguments: {} }] } : { content: "found" },
+    };
+    const lead = agent("coordinator", { does: "splits", model: "m-coord", team: [child] });
+    const r = await lead.run("go", { client: clientOn(memoryStorage(), c, script), signal: controller.signal });
+    expect(r.status).toBe("incomplete");
+    expect(c.calls).toEqual({ "m-coord": 1, "m-explore": 1 });
+  });
 });
 
 describe("agent() and asTool()", () => {
