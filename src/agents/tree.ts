@@ -45,7 +45,9 @@ const isEntry = (e: unknown): e is ChildEntry =>
 
 /** A stored tree read back; one that fails validation is a RunStateError and nothing runs. */
 export function parseTree(raw: string | undefined, parentRunId: string): TreeRecord {
-  if (raw === undefined) return { v: 1, n: {}, calls: {} };
+  // its calls keyed by idempotency keys, new in every run: a prototype-less object is a dictionary from the start,
+  // where a `{}` would grow a hidden class per key (a V8 shape never reused: time and garbage per delegation)
+  if (raw === undefined) return { v: 1, n: {}, calls: Object.create(null) as TreeRecord["calls"] };
   let value: unknown;
   try {
     value = JSON.parse(raw);
