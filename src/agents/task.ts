@@ -194,20 +194,17 @@ async function started(level: Level, member: Agent, prompt: string, ctx: ToolCon
       st,
     };
   member.options.onSpawn?.(path.join("/"));
-  // a new run's spawn, not written yet: it is, with the child's outcome
-  const held = level.fresh ? { held: entry } : {};
+  let out: Outcome;
   try {
+    const extra: RunOptions = { runId: entry.run, traceParent: ctx.traceParent };
     const signal = handedSignal(ctx); // none when nothing can abort this call: the child's run then has none
-    const run = await runLevel(child, prompt, {
-      runId: entry.run,
-      traceParent: ctx.traceParent,
-      ...(signal ? { signal } : {}),
-    });
-    return { ...fromRun(run, st), ...held };
+    if (signal) extra.signal = signal;
+    out = fromRun(await runLevel(child, prompt, extra), st);
   } catch (error) {
-    const result: TaskResult = { status: "error", text: errorText(error), isError: true, turns: 0, totalTokens: 0 };
-    return { result, st, ...held };
+    out = { result: { status: "error", text: errorText(error), isError: true, turns: 0, totalTokens: 0 }, st };
   }
+  if (level.fresh) out.held = entry; // a new run's spawn, not written yet: it is, with the child's outcome
+  return out;
 }
 
 async function delegate(
@@ -276,16 +273,15 @@ export function levelOptions(level: Level): RunOptions {
   const o: AgentOptions = level.agent.options;
   const root = level.path.length <= 2;
   const waitFor = o.waitFor ?? (root ? undefined : null);
-  return {
-    toolkit: toolsOf(level),
-    ...(o.soul === undefined ? {} : { systemPrompt: o.soul }),
-    ...(o.model === undefined || o.model === "inherit" ? {} : { model: o.model }),
-    ...(waitFor === undefined ? {} : { waitFor }),
-    ...(o.budget?.maxTurns === undefined ? {} : { maxTurns: o.budget.maxTurns }),
-    ...(o.hooks === undefined ? {} : { hooks: o.hooks }),
-    ...(o.onMetric === undefined ? {} : { onMetric: o.onMetric }),
-    agent: level.agent.name,
-  };
+  // set field by field, not spread: this runs for every child run (a spread past the first is a slow copy)
+  const opts: RunOptions = { toolkit: toolsOf(level), agent: level.agent.name };
+  if (o.soul !== undefined) opts.systemPrompt = o.soul;
+  if (o.model !== undefined && o.model !== "inherit") opts.model = o.model;
+  if (waitFor !== undefined) opts.waitFor = waitFor;
+  if (o.budget?.maxTurns !== undefined) opts.maxTurns = o.budget.maxTurns;
+  if (o.hooks !== undefined) opts.hooks = o.hooks;
+  if (o.onMetric !== undefined) opts.onMetric = o.onMetric;
+  return opts;
 }
 
 /** The level's budget for a run of it (ledger.ts): its options' hooks and signal, and its result named. */
@@ -299,7 +295,8 @@ function withBudget(level: Level, signal: AbortSignal | undefined) {
 export async function runLevel(level: Level, prompt: string, extra: RunOptions = {}): Promise<RunResult> {
   level.fresh = true;
   const budget = withBudget(level, extra.signal);
-  return budget.done(await level.client.run(prompt, { ...levelOptions(level), ...extra, ...budget.options }));
+  const opts = Object.assign(levelOptions(level), extra, budget.options);
+  return budget.done(await level.client.run(prompt, opts));
 }
 
 export async function* streamLevel(level: Level, prompt: string, extra: RunOptions = {}): AsyncGenerator<StreamEvent> {

@@ -121,7 +121,9 @@ function update(
   guess: TreeGuess | undefined,
 ): Promise<ChildEntry> {
   if (!guess) return write(client, parentRunId, change, undefined);
-  const next = (guess.busy ?? Promise.resolve()).then(() => write(client, parentRunId, change, guess));
+  const next = guess.busy
+    ? guess.busy.then(() => write(client, parentRunId, change, guess))
+    : write(client, parentRunId, change, guess);
   guess.busy = next.catch(() => undefined);
   return next;
 }
@@ -225,16 +227,19 @@ export function settleChild(
     client,
     parentRunId,
     (tree) => {
-      if (held && !tree.calls[callKey]) {
-        tree.calls[callKey] = { ...held };
+      let entry = tree.calls[callKey];
+      if (held && !entry) {
+        // one literal with every field (an undefined one is not written): no shape change per field added
+        entry = { id: held.id, run: held.run, key: held.key, result, usage };
+        tree.calls[callKey] = entry;
         const dot = held.id.lastIndexOf(".");
         const agent = held.id.slice(0, dot);
         tree.n[agent] = Math.max(tree.n[agent] ?? 0, Number(held.id.slice(dot + 1)));
+        return entry;
       }
-      const entry = tree.calls[callKey]!;
-      if (result) entry.result = result;
-      if (usage) entry.usage = usage;
-      return entry;
+      if (result) entry!.result = result;
+      if (usage) entry!.usage = usage;
+      return entry!;
     },
     guess,
   );
