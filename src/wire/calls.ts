@@ -78,13 +78,14 @@ export function callFromRaw(id: string, name: string, raw: string): ToolCall {
 
 const MAX_ARGS_DEPTH = 64;
 
-/** Nesting depth of a JSON value, stopping as soon as it passes `limit` (so it never recurses deeply). */
+/**
+ * Whether a JSON value holds anything more than `limit` levels down: depth first, stopping as soon as it passes
+ * `limit` (so it never recurses deeper than that), with no array made per level.
+ */
 function deeperThan(value: unknown, limit: number): boolean {
-  let level: unknown[] = [value];
-  for (let depth = 0; level.length; depth++) {
-    if (depth > limit) return true;
-    level = level.flatMap((v) => (typeof v === "object" && v !== null ? Object.values(v) : []));
-  }
+  if (limit < 0) return true;
+  if (typeof value === "object" && value !== null)
+    for (const v of Object.values(value)) if (deeperThan(v, limit - 1)) return true;
   return false;
 }
 

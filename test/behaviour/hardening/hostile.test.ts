@@ -141,6 +141,24 @@ for (const style of STYLES) {
       expect(result.toolCalls.every((c) => c.isError)).toBe(true);
     });
 
+    it("tool arguments 64 levels deep reach the tool; one level more is an error result naming the limit", async () => {
+      const seen: unknown[] = [];
+      const tool = defineTool({
+        name: "t",
+        description: "",
+        inputSchema: { type: "object" },
+        execute: (a) => (seen.push(a), "ran"),
+      });
+      // `{"x": <n objects around 1>}`: the 1 is n + 1 levels down
+      const ran = await createClient({ ...base, fetch: deepReply(style, "t", 63) }).run("x", { toolkit: [tool] });
+      expect(ran.toolCalls.map((c) => [c.output, c.isError])).toEqual([["ran", false]]);
+      const refused = await createClient({ ...base, fetch: deepReply(style, "t", 64) }).run("x", { toolkit: [tool] });
+      expect(refused.toolCalls).toHaveLength(1);
+      expect(refused.toolCalls[0]!.isError).toBe(true);
+      expect(refused.toolCalls[0]!.output).toContain("nested deeper than 64 levels");
+      expect(seen).toHaveLength(1);
+    });
+
     it("a schema that requires a property named like an Object.prototype member enforces it", async () => {
       const seen: unknown[] = [];
       const tool = defineTool({
