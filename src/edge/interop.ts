@@ -14,7 +14,14 @@ import type { ToolkitLike } from "../tools/types";
 import type { Answer, StreamEvent } from "../types";
 import type { ErrorPayload } from "./error-body";
 import { serveExchange, type Speaks } from "./exchange";
-import { type Call, logOf, type RunHandlerContext, runOptionsOf, type RunHandlerOptions } from "./options";
+import {
+  type Call,
+  logOf,
+  type RunHandlerContext,
+  runOptionsOf,
+  resumeOptionsOf,
+  type RunHandlerOptions,
+} from "./options";
 import { readJson } from "./request";
 import { aboutRun, checkOwner } from "./run-owner";
 import { serve, settle } from "./serve";
@@ -131,9 +138,8 @@ export async function resumeConversation(
   const open = calls.filter((c) => c.request && !c.result && !c.started);
   const { answers, tokens, speaks } = await decide({ runId, calls, open, waiting: waiting !== undefined });
   const owner = call.owner ?? undefined;
-  const { toolkit, waitFor, agent } = runOptionsOf(opts);
-  const run = (signal: AbortSignal) =>
-    opts.client.resumeStream(runId, answers, { signal, toolkit, tokens, owner, waitFor, agent });
+  const base = resumeOptionsOf(opts);
+  const run = (signal: AbortSignal) => opts.client.resumeStream(runId, answers, { ...base, signal, tokens, owner });
   return serveExchange({
     ...call,
     log: logOf(call, runId),

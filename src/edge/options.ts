@@ -2,7 +2,7 @@
 import type { Client } from "../client";
 import type { RunStorage, SetOptions } from "../storage/contract";
 import type { ToolkitLike } from "../tools/types";
-import type { RunOptions } from "../client/types";
+import type { ResumeOptions, RunOptions } from "../client/types";
 import { ExchangeLog } from "./exchange-log";
 import type { ExchangePlan } from "./exchange";
 import type { HeldWaits } from "./held-waits";
@@ -10,6 +10,15 @@ import type { HeldWaits } from "./held-waits";
 /** What a run of the handler gets: its agent's options, else its toolkit. */
 export const runOptionsOf = (opts: Pick<RunHandlerOptions, "client" | "toolkit" | "agent">): RunOptions =>
   opts.agent ? opts.agent.runOptions(opts.client) : { toolkit: opts.toolkit };
+
+/**
+ * What a resume of the handler gets: the same, without what a stored run keeps for itself (its system prompt
+ * and model) — an agent's tools, waitFor, hooks, onMetric and maxTurns hold on every exchange of its run.
+ */
+export function resumeOptionsOf(opts: Pick<RunHandlerOptions, "client" | "toolkit" | "agent">): ResumeOptions {
+  const { systemPrompt: _prompt, model: _model, ...resume } = runOptionsOf(opts);
+  return resume;
+}
 
 export interface RunHandlerOptions {
   /** A client made by createClient or createInProcessClient (its `resumeSecret` checks and issues tokens). */

@@ -7,7 +7,7 @@ import type { Answer } from "../types";
 import { waiter } from "./held-waits";
 import { serveExchange } from "./exchange";
 import type { StoredHead } from "./exchange-log";
-import { type Call, logOf, runOptionsOf } from "./options";
+import { type Call, logOf, resumeOptionsOf, runOptionsOf } from "./options";
 import { aboutConversation, aboutRun, checkOwner, notFound, scopedConversation } from "./run-owner";
 
 /** How long a prompt sent right after its page stopped the conversation's exchange waits for it to let go. */
@@ -63,14 +63,14 @@ export function resume(
   tokens: string[] | undefined,
 ): Promise<Response> {
   const { client } = call.opts;
-  const { toolkit, waitFor, agent } = runOptionsOf(call.opts);
+  const base = resumeOptionsOf(call.opts);
   const owner = call.owner ?? undefined;
   const answer = answers.length === 1 ? answers[0]! : answers;
   return serveExchange({
     ...call,
     log: logOf(call, runId),
     before,
-    events: (signal) => client.resumeStream(runId, answer, { signal, toolkit, tokens, owner, waitFor, agent }),
+    events: (signal) => client.resumeStream(runId, answer, { ...base, signal, tokens, owner }),
     refusal: (error) => aboutRun(runId, error),
   });
 }

@@ -40,6 +40,38 @@ describe("createRunHandler with an agent", () => {
     expect(w.counts.booked).toEqual(["friday"]);
   });
 
+  it("a resume through the handler runs under the root agent's own hooks, onMetric and maxTurns", async () => {
+    const toolsAfter: string[] = [];
+    const metrics: string[] = [];
+    const w = world({
+      booker: {
+        hooks: { afterTool: (info) => void toolsAfter.push(info.name) },
+        onMetric: (event) => void metrics.push(event.event),
+        budget: { maxTurns: 1 },
+      },
+    });
+    const handler = createRunHandler({ client: clientOn(w.storage, w.counts, undefined, secret), agent: w.booker });
+    const post = (body: unknown) =>
+      handler(
+        new Request("https://edge.test/run", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    const halted = doneOf(await framesOf(await post({ prompt: "book Friday" })));
+    expect(halted.status).toBe("pending");
+    const metricsBefore = metrics.length;
+
+    const answer = answerApproval(halted.pending.id);
+    const done = doneOf(await framesOf(await post({ runId: halted.runId, answer, token: halted.token })));
+    expect(w.counts.booked).toEqual(["friday"]);
+    expect(toolsAfter).toEqual(["book_table"]);
+    expect(metrics.length).toBeGreaterThan(metricsBefore);
+    // the agent's maxTurns (1) holds on the resume too: the turn after the booking is not taken
+    expect(done).toMatchObject({ status: "incomplete", limit: "maxTurns" });
+  });
+
   it("an agent and a toolkit together are refused where they are passed", () => {
     const w = world();
     expect(() => createRunHandler({ client: clientOn(w.storage, w.counts), agent: w.planner, toolkit: [] })).toThrow(
