@@ -39,7 +39,9 @@ function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, { idleMs, s
       idleMs,
     );
   });
-  return Promise.race([read, idle]).finally(() => clearTimeout(timer));
+  return Promise.race([read, idle]).finally(() => {
+    if (timer !== undefined) clearTimeout(timer);
+  });
 }
 
 /** `body`, ended past a line of `maxLineBytes`, a silence of `idleMs` or an abort of `signal`. */
