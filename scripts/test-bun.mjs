@@ -1,8 +1,8 @@
 // Bun (the `bun` npm package): the behavioural suite (test/behaviour) and the Bun-only tests (test/bun:
-// examples/bun/serve.ts over Bun.serve, the npm entry's chunks) under `bun test`, against the shipped
-// bundle — `toolnexus` resolves to dist/toolnexus.js through test/bun/bundle.tsconfig.json, as Deno's
-// import map does; bun maps the suite's `vitest` imports onto bun:test itself. --no-install: Bun never
-// fetches a package. Prints `Bun <version> (bun test): N passed, N failed` (skipped and todo tests count as failed).
+// examples/bun/serve.ts over Bun.serve, the npm entry's chunks) under `bun test`, against the built
+// package — `toolnexus` resolves to dist/index.js through test/bun/bundle.tsconfig.json, the core that
+// toolnexus/agents, /otel and /testing import, so a test loads one copy of it (Deno covers the single
+// file); bun maps the suite's `vitest` imports onto bun:test itself. --no-install: Bun never fetches a package. Prints `Bun <version> (bun test): N passed, N failed` (skipped and todo tests count as failed).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
