@@ -2,7 +2,8 @@
 // examples/bun/serve.ts over Bun.serve, the npm entry's chunks) under `bun test`, against the built
 // package — `toolnexus` resolves to dist/index.js through test/bun/bundle.tsconfig.json, the core that
 // toolnexus/agents, /otel and /testing import, so a test loads one copy of it (Deno covers the single
-// file); bun maps the suite's `vitest` imports onto bun:test itself. --no-install: Bun never fetches a package. Prints `Bun <version> (bun test): N passed, N failed` (skipped and todo tests count as failed).
+// file); bun maps the suite's `vitest` imports onto bun:test itself. --no-install: Bun never fetches a package.
+// Prints `Bun <version> (bun test): N passed, N failed` (skipped and todo tests count as failed).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
