@@ -18,6 +18,7 @@ import {
   type RunStorage,
 } from "toolnexus";
 import { describe, expect, it } from "vitest";
+import { fakeClock } from "../../support/deadlines";
 import { asPending } from "../../support/results";
 import { base, kit, model } from "../../support/exactly-once";
 
@@ -180,21 +181,22 @@ describe("exactly once: the rest of the cases", () => {
 
   it("an ok answer past its request's expiresAt is expired before anything looks at it: no tool needed, none run", async () => {
     const storage = memoryStorage();
+    const clock = fakeClock();
     let runs = 0;
     const soon = defineTool({
       name: "soon",
       description: "asks, briefly",
       execute: (_a, ctx) => {
         if (!ctx.answer)
-          return pending({ kind: "input", prompt: "Quick?", expiresAt: new Date(Date.now() + 30).toISOString() });
+          return pending({ kind: "input", prompt: "Quick?", expiresAt: new Date(clock.now() + 30).toISOString() });
         runs++;
         return "ran";
       },
     });
     const s = model("openai", (seen) => (seen ? { text: seen } : { calls: [{ name: "soon" }] }));
-    const client = createClient({ ...openai, fetch: s.fetch, storage });
+    const client = createClient({ ...openai, fetch: s.fetch, storage, clock });
     const halted = asPending(await client.run("x", { toolkit: [soon] }));
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    clock.advance(1); // past the request's deadline
     // the resume's toolkit lacks the tool: an expired answer never runs it, so that is no reason to refuse
     const done = await client.resume(halted.runId!, answerOutput(halted.pending.id, "yes"), { toolkit: [] });
     expect(done.text).toBe("declined/expired: Quick?");
@@ -217,12 +219,13 @@ describe("exactly once: the rest of the cases", () => {
       },
     });
     const s = model("openai", (seen) => (seen ? { text: seen } : { calls: [{ name: "slow" }] }));
-    const client = createClient({ ...openai, fetch: s.fetch, storage, claimLeaseMs: 20 });
+    const clock = fakeClock();
+    const client = createClient({ ...openai, fetch: s.fetch, storage, claimLeaseMs: 20, clock });
     const halted = asPending(await client.run("x", { toolkit: [slow] }));
     void client.resume(halted.runId!, answerOutput("q-go", "yes"), { toolkit: [slow] }).catch(() => {});
     while (keys.length === 0) await new Promise((r) => setTimeout(r, 1));
-    await new Promise((r) => setTimeout(r, 60)); // the owner hangs in the tool; its lease passes
-    const done = await createClient({ ...openai, fetch: s.fetch, storage }).resume(
+    clock.advance(1); // the owner hangs in the tool; its lease passes
+    const done = await createClient({ ...openai, fetch: s.fetch, storage, clock }).resume(
       halted.runId!,
       answerOutput("q-go", "yes"),
       { toolkit: [slow] },
