@@ -53,36 +53,33 @@ const withMinute = (minute: number) => (raw: string | undefined) => {
   return JSON.stringify([...minutes, minute].sort((a, b) => a - b));
 };
 
+/** Rewrites the bucket of `minute` through `edit`, which changes it in place and says whether it did. */
+function editBucket(o: IndexOptions, minute: number, edit: (bucket: Record<string, number>) => boolean) {
+  const write = (raw: string | undefined) => {
+    const bucket = readBucket(raw);
+    return edit(bucket) ? JSON.stringify(bucket) : undefined;
+  };
+  return update(o.storage, bucketKey(minute), write, bucketTtl(o, minute));
+}
+
 /** Adds `runId` due at `at`: its bucket first, then the directory (a sweep that emptied it meanwhile re-adds it). */
 export async function indexDeadline(o: IndexOptions, runId: string, at: number): Promise<void> {
   const minute = minuteOf(at);
-  await update(
-    o.storage,
-    bucketKey(minute),
-    (raw) => {
-      const bucket = readBucket(raw);
-      if (bucket[runId] === at) return undefined;
-      return JSON.stringify({ ...bucket, [runId]: at });
-    },
-    bucketTtl(o, minute),
-  );
+  await editBucket(o, minute, (bucket) => {
+    if (bucket[runId] === at) return false;
+    bucket[runId] = at;
+    return true;
+  });
   await update(o.storage, DIRECTORY_KEY, withMinute(minute));
 }
 
 /** Removes `runId`'s entry at `at` (another entry of the run, at another deadline, stays). */
 export async function unindexDeadline(o: IndexOptions, runId: string, at: number): Promise<void> {
-  const minute = minuteOf(at);
-  await update(
-    o.storage,
-    bucketKey(minute),
-    (raw) => {
-      const bucket = readBucket(raw);
-      if (bucket[runId] !== at) return undefined;
-      delete bucket[runId];
-      return JSON.stringify(bucket);
-    },
-    bucketTtl(o, minute),
-  );
+  await editBucket(o, minuteOf(at), (bucket) => {
+    if (bucket[runId] !== at) return false;
+    delete bucket[runId];
+    return true;
+  });
 }
 
 /** Takes an empty bucket's minute out of the directory; one that filled meanwhile goes back in. */
