@@ -345,10 +345,10 @@ async function browserExamples() {
 
 // --- worker ------------------------------------------------------------------------------------------
 
-async function workerExample() {
-  const { Miniflare } = await import("miniflare");
+/** An example Worker bundled as wrangler would, against the built package. */
+async function workerScript(entry) {
   const built = await esbuild.build({
-    entryPoints: [join(root, "examples/worker/resume-from-kv.ts")],
+    entryPoints: [join(root, entry)],
     bundle: true,
     format: "esm",
     platform: "neutral",
@@ -358,7 +358,12 @@ async function workerExample() {
     write: false,
     logLevel: "silent",
   });
-  const script = built.outputFiles[0].text;
+  return built.outputFiles[0].text;
+}
+
+async function workerExample() {
+  const { Miniflare } = await import("miniflare");
+  const script = await workerScript("examples/worker/resume-from-kv.ts");
   const kvPersist = join(tmp, "kv");
   const instance = () =>
     new Miniflare({
@@ -399,21 +404,11 @@ async function workerExample() {
 
 async function cronExample() {
   const { Miniflare } = await import("miniflare");
-  const built = await esbuild.build({
-    entryPoints: [join(root, "examples/worker/cron-expire.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "browser"],
-    alias: { toolnexus: join(root, "dist/index.js") },
-    write: false,
-    logLevel: "silent",
-  });
+  const script = await workerScript("examples/worker/cron-expire.ts");
   await check("worker cron-expire.ts: an approval past its deadline is continued by the Cron Trigger", async () => {
     const mf = new Miniflare({
       modules: true,
-      script: built.outputFiles[0].text,
+      script,
       compatibilityDate: "2026-04-20",
       kvNamespaces: ["RUNS"],
       // a deadline that has passed by the time the trigger runs (the example's default is 15 minutes)
